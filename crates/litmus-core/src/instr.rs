@@ -1,0 +1,340 @@
+//! Instructions of a litmus thread and their PTX qualifiers.
+//!
+//! Qualifiers are stored as written; which combinations PTX allows is
+//! decided by [`crate::validate`], so that a mistake gets a message rather
+//! than being unrepresentable.
+
+use crate::ir::{Imm, Name, Operand, Origin};
+
+/// Memory-ordering semantics (`.weak`, `.relaxed`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sem {
+    /// No semantics written, or `.weak`: not a strong operation.
+    Weak,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    /// Fences only.
+    Sc,
+    /// `ld.volatile` / `st.volatile`: the model treats it as `relaxed.sys`.
+    Volatile,
+}
+
+impl Sem {
+    /// The PTX spelling, without the dot.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sem::Weak => "weak",
+            Sem::Relaxed => "relaxed",
+            Sem::Acquire => "acquire",
+            Sem::Release => "release",
+            Sem::AcqRel => "acq_rel",
+            Sem::Sc => "sc",
+            Sem::Volatile => "volatile",
+        }
+    }
+}
+
+/// A scope. Ordered from narrowest to widest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
+}
+
+impl Scope {
+    /// The PTX spelling, without the dot.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Cta => "cta",
+            Scope::Cluster => "cluster",
+            Scope::Gpu => "gpu",
+            Scope::Sys => "sys",
+        }
+    }
+}
+
+/// The semantics and scope of a memory access, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub sem: Sem,
+    /// `None` when no scope was written: required for relaxed, acquire and
+    /// release; absent on weak and volatile accesses.
+    pub scope: Option<Scope>,
+}
+
+impl Access {
+    pub const WEAK: Access = Access {
+        sem: Sem::Weak,
+        scope: None,
+    };
+
+    pub fn new(sem: Sem, scope: Scope) -> Access {
+        Access {
+            sem,
+            scope: Some(scope),
+        }
+    }
+}
+
+/// A PTX cache operator on a weak load or store. The model ignores it; the
+/// generated PTX keeps it, because hardware does not ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CacheOp {
+    /// Loads: cache at all levels.
+    Ca,
+    /// Loads and stores: cache in L2, not L1.
+    Cg,
+    /// Loads and stores: evict first (streaming).
+    Cs,
+    /// Loads: last use.
+    Lu,
+    /// Loads: do not cache, fetch again.
+    Cv,
+    /// Stores: write back.
+    Wb,
+    /// Stores: write through.
+    Wt,
+}
+
+impl CacheOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheOp::Ca => "ca",
+            CacheOp::Cg => "cg",
+            CacheOp::Cs => "cs",
+            CacheOp::Lu => "lu",
+            CacheOp::Cv => "cv",
+            CacheOp::Wb => "wb",
+            CacheOp::Wt => "wt",
+        }
+    }
+
+    pub fn allowed_on_load(self) -> bool {
+        matches!(
+            self,
+            CacheOp::Ca | CacheOp::Cg | CacheOp::Cs | CacheOp::Lu | CacheOp::Cv
+        )
+    }
+
+    pub fn allowed_on_store(self) -> bool {
+        matches!(self, CacheOp::Wb | CacheOp::Cg | CacheOp::Cs | CacheOp::Wt)
+    }
+}
+
+/// How a fence was spelled. All spellings of `fence.sc` mean the same to the
+/// model; the PTX generator and the text printer keep the spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceSpelling {
+    /// `fence.<sem>.<scope>`.
+    Fence,
+    /// `membar.cta` / `membar.gl` / `membar.sys` (= `fence.sc` of that scope).
+    Membar,
+}
+
+/// Read-modify-write operations of `atom` and `red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Exch,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    /// Compare and swap: `operand` is the compared value, `new` the value
+    /// written when the comparison succeeds.
+    Cas,
+}
+
+impl AtomOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AtomOp::Exch => "exch",
+            AtomOp::Add => "add",
+            AtomOp::Sub => "sub",
+            AtomOp::And => "and",
+            AtomOp::Or => "or",
+            AtomOp::Xor => "xor",
+            AtomOp::Min => "min",
+            AtomOp::Max => "max",
+            AtomOp::Inc => "inc",
+            AtomOp::Dec => "dec",
+            AtomOp::Cas => "cas",
+        }
+    }
+}
+
+/// Register arithmetic (`dst = a op b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+impl BinOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+        }
+    }
+}
+
+/// CTA barrier flavours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierKind {
+    /// Arrive and wait (`bar.sync`, `bar.cta.sync`).
+    Sync,
+    /// Arrive without waiting (`bar.arrive`, `bar.cta.arrive`): takes part
+    /// in completion, receives no synchronisation.
+    Arrive,
+}
+
+/// Branch conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BranchCond {
+    /// `beq a, b, L`.
+    Eq,
+    /// `bne a, b, L`.
+    Ne,
+}
+
+/// One instruction with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub origin: Origin,
+}
+
+impl Instr {
+    pub fn new(kind: InstrKind, origin: Origin) -> Instr {
+        Instr { kind, origin }
+    }
+}
+
+/// The instruction set of a litmus thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstrKind {
+    /// `ld.<sem>.<scope> dst, loc`.
+    Load {
+        dst: Name,
+        loc: Name,
+        access: Access,
+        cache: Option<CacheOp>,
+    },
+    /// `st.<sem>.<scope> loc, value`.
+    Store {
+        loc: Name,
+        value: Operand,
+        access: Access,
+        cache: Option<CacheOp>,
+    },
+    /// `fence.<sem>.<scope>` or `membar.<level>`; the seed names `TFB`,
+    /// `TF` and `TFS` are `membar.cta`, `membar.gl` and `membar.sys`.
+    Fence {
+        sem: Sem,
+        scope: Scope,
+        spelling: FenceSpelling,
+    },
+    /// `atom.<sem>.<scope>.<op> dst, loc, operand[, new]`, or, with no
+    /// `dst`, `red.<sem>.<scope>.<op> loc, operand`.
+    Atom {
+        dst: Option<Name>,
+        op: AtomOp,
+        loc: Name,
+        access: Access,
+        operand: Operand,
+        /// The value written by a successful `cas`; `None` for other ops.
+        new: Option<Operand>,
+    },
+    /// A CTA barrier, in the corpus dialect `bar.cta.sync I[, ID[, Q]]`:
+    /// `instance` names the static barrier, `id` the hardware barrier
+    /// resource (a constant or a register), `quorum` how many threads must
+    /// arrive. An ISA `bar.sync id[, count]` is `instance = id`, `id = None`,
+    /// `quorum = count`.
+    Barrier {
+        kind: BarrierKind,
+        instance: Imm,
+        id: Option<Operand>,
+        quorum: Option<Operand>,
+    },
+    /// `bar.warp.sync` (`__syncwarp()`) with a full mask.
+    WarpSync,
+    /// `dst = src` (`ld dst, src` or `mov` in the text format).
+    Mov { dst: Name, src: Operand },
+    /// `dst = a op b`.
+    BinOp {
+        dst: Name,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+    },
+    /// A branch target.
+    Label(Name),
+    /// `beq`/`bne a, b, target`, or with `cond = None` an unconditional
+    /// `goto target`.
+    Branch {
+        cond: Option<(BranchCond, Operand, Operand)>,
+        target: Name,
+    },
+}
+
+impl InstrKind {
+    /// The register this instruction writes, if any.
+    pub fn dst(&self) -> Option<&Name> {
+        match self {
+            InstrKind::Load { dst, .. }
+            | InstrKind::Mov { dst, .. }
+            | InstrKind::BinOp { dst, .. } => Some(dst),
+            InstrKind::Atom { dst, .. } => dst.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The registers this instruction reads, in operand order.
+    pub fn srcs(&self) -> Vec<&Name> {
+        let ops: Vec<&Operand> = match self {
+            InstrKind::Store { value, .. } => vec![value],
+            InstrKind::Atom { operand, new, .. } => std::iter::once(operand).chain(new).collect(),
+            InstrKind::Barrier { id, quorum, .. } => id.iter().chain(quorum).collect(),
+            InstrKind::Mov { src, .. } => vec![src],
+            InstrKind::BinOp { a, b, .. } => vec![a, b],
+            InstrKind::Branch {
+                cond: Some((_, a, b)),
+                ..
+            } => vec![a, b],
+            _ => vec![],
+        };
+        ops.into_iter()
+            .filter_map(|o| match o {
+                Operand::Reg(n) => Some(n),
+                Operand::Imm(_) => None,
+            })
+            .collect()
+    }
+
+    /// The location this instruction accesses, if any.
+    pub fn loc(&self) -> Option<&Name> {
+        match self {
+            InstrKind::Load { loc, .. }
+            | InstrKind::Store { loc, .. }
+            | InstrKind::Atom { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
+}

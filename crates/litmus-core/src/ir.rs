@@ -1,0 +1,293 @@
+//! The litmus-test IR: the one representation that the `litmus!` macro, the
+//! `.litmus` text format, the PTX generator and the model checker all speak.
+//!
+//! The IR holds a test as it was written, so that it can be printed back and
+//! so that validation can reject what PTX does not allow (`ld.release`, say)
+//! with the position of the mistake: nothing here is checked on
+//! construction. Call [`crate::validate`] before giving a test to a back end.
+//!
+//! Every node that a user can get wrong carries an [`Origin`]. Origins never
+//! take part in equality, so the same test written with `litmus!` and as a
+//! `.litmus` file compares equal.
+
+use crate::instr::Instr;
+
+/// A literal as written. Validation checks that it fits 32 bits
+/// (`-2^31 ..= 2^32 - 1`); back ends then work modulo 2^32.
+pub type Value = i64;
+
+/// Where an IR node came from, in the terms of the front end that built it:
+/// the text reader stores a byte offset into the file, the macro an index
+/// into its table of token spans. [`Origin::NONE`] marks built nodes.
+///
+/// Two origins always compare equal: positions are not part of a test's
+/// meaning.
+#[derive(Clone, Copy, Debug, Eq)]
+pub struct Origin(pub u32);
+
+impl Origin {
+    /// The origin of a node that no source text produced.
+    pub const NONE: Origin = Origin(u32::MAX);
+
+    /// Whether this origin points somewhere.
+    pub fn is_some(self) -> bool {
+        self.0 != u32::MAX
+    }
+}
+
+impl Default for Origin {
+    fn default() -> Self {
+        Origin::NONE
+    }
+}
+
+impl PartialEq for Origin {
+    fn eq(&self, _: &Origin) -> bool {
+        true
+    }
+}
+
+// Consistent with `PartialEq`: every origin hashes alike.
+impl std::hash::Hash for Origin {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// An identifier as written (a location, a register, a label or a thread),
+/// with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Name {
+    pub text: String,
+    pub origin: Origin,
+}
+
+impl Name {
+    pub fn new(text: impl Into<String>, origin: Origin) -> Name {
+        Name {
+            text: text.into(),
+            origin,
+        }
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// An integer literal with where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Imm {
+    pub value: Value,
+    pub origin: Origin,
+}
+
+impl Imm {
+    pub fn new(value: Value, origin: Origin) -> Imm {
+        Imm { value, origin }
+    }
+}
+
+/// A source operand of an instruction: a register or a literal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Reg(Name),
+    Imm(Imm),
+}
+
+impl Operand {
+    pub fn origin(&self) -> Origin {
+        match self {
+            Operand::Reg(n) => n.origin,
+            Operand::Imm(i) => i.origin,
+        }
+    }
+}
+
+/// One litmus test.
+///
+/// ```
+/// use litmus_core::ir::*;
+/// let t = Test::new("empty");
+/// assert!(t.threads.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Test {
+    pub name: Name,
+    /// Free text: the quoted strings of a `.litmus` file, the doc comment of
+    /// a `litmus!` call. Not part of the test's meaning, so not compared.
+    pub doc: Doc,
+    pub locations: Vec<Location>,
+    pub threads: Vec<Thread>,
+    pub condition: Condition,
+    /// The verdict the author declares for the condition under the model.
+    pub verdict: Option<DeclaredVerdict>,
+}
+
+impl Test {
+    /// An empty test with the given name and the condition `exists (true)`.
+    pub fn new(name: impl Into<String>) -> Test {
+        Test {
+            name: Name::new(name, Origin::NONE),
+            doc: Doc::default(),
+            locations: Vec::new(),
+            threads: Vec::new(),
+            condition: Condition {
+                quantifier: Quantifier::Exists,
+                expr: Expr::True,
+                origin: Origin::NONE,
+            },
+            verdict: None,
+        }
+    }
+
+    pub fn location(&self, name: &str) -> Option<&Location> {
+        self.locations.iter().find(|l| l.name.text == name)
+    }
+
+    pub fn thread(&self, name: &str) -> Option<&Thread> {
+        self.threads.iter().find(|t| t.name.text == name)
+    }
+}
+
+/// Documentation lines. Compare equal whatever they hold.
+#[derive(Clone, Debug, Default, Eq)]
+pub struct Doc(pub Vec<String>);
+
+impl PartialEq for Doc {
+    fn eq(&self, _: &Doc) -> bool {
+        true
+    }
+}
+
+/// Which memory a location lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Space {
+    /// Global memory: every thread of every CTA (and GPU) can reach it.
+    #[default]
+    Global,
+    /// The shared memory of one CTA: only that CTA's threads can reach it.
+    Shared,
+    /// Distributed shared memory of a cluster (`shared::cluster`, sm_90): the
+    /// shared memory of one CTA, reachable from every CTA of its cluster.
+    SharedCluster,
+}
+
+/// A memory location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub name: Name,
+    pub space: Space,
+    pub init: Imm,
+}
+
+/// Where a thread runs. Two threads share a scope instance when every
+/// coordinate down to that scope is equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Placement {
+    pub gpu: u32,
+    /// The cluster (sm_90 thread-block clusters) within the GPU. `None`:
+    /// the test does not place threads in clusters, and each CTA is a
+    /// cluster of its own.
+    pub cluster: Option<u32>,
+    /// The CTA within the GPU.
+    pub cta: u32,
+    /// The warp within the CTA, when the test cares (same-warp and
+    /// cross-warp threads behave differently on hardware; the model does
+    /// not distinguish them).
+    pub warp: Option<u32>,
+}
+
+impl Placement {
+    pub fn cta(cta: u32) -> Placement {
+        Placement {
+            cta,
+            ..Placement::default()
+        }
+    }
+}
+
+/// An initial register value (`P1:r1=0` in a `.litmus` init block).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegInit {
+    pub reg: Name,
+    pub value: Imm,
+}
+
+/// One thread of a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    pub name: Name,
+    pub placement: Placement,
+    /// Registers start at 0 unless given here.
+    pub init: Vec<RegInit>,
+    pub body: Vec<Instr>,
+}
+
+/// How the condition is quantified over the consistent executions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    /// Some execution satisfies the expression.
+    Exists,
+    /// No execution satisfies it (`~exists`).
+    NotExists,
+    /// Every execution satisfies it.
+    Forall,
+}
+
+/// The final condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub quantifier: Quantifier,
+    pub expr: Expr,
+    pub origin: Origin,
+}
+
+/// A boolean expression over final register and memory values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    True,
+    Cmp { lhs: Term, op: CmpOp, rhs: Term },
+    Not(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+}
+
+/// A value in a condition.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// The final value of a thread's register (`P1:r0`, `t1.r0`).
+    Reg {
+        thread: Name,
+        reg: Name,
+    },
+    /// The final value of a location.
+    Loc(Name),
+    Imm(Imm),
+}
+
+/// What the author says the model decides about the outcome the condition
+/// describes: for `exists` and `~exists` the outcomes that satisfy the
+/// expression, for `forall` the outcomes that break it (its
+/// counterexamples). `exists (r0 == 1 && r1 == 0) => forbidden` and
+/// `~exists (r0 == 1 && r1 == 0) => forbidden` say the same thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Some consistent execution produces such an outcome.
+    Allowed,
+    /// No consistent execution does.
+    Forbidden,
+}
+
+/// A declared verdict, with where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeclaredVerdict {
+    pub verdict: Verdict,
+    pub origin: Origin,
+}

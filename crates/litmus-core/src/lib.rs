@@ -1,0 +1,12 @@
+//! The core of gpu-litmus: the litmus-test IR ([`ir`], [`instr`]), its
+//! validation ([`validate()`]), the `.litmus` text format and PTX generation.
+//!
+//! Every front end (the `litmus!` macro, `.litmus` files) produces a
+//! [`ir::Test`]; every back end (the model checker, the PTX generator)
+//! consumes one. None of them re-parses another's output.
+
+pub mod instr;
+pub mod ir;
+pub mod validate;
+
+pub use validate::{validate, ValidationError, ValidationErrorKind};

@@ -1,0 +1,1 @@
+//! litmus-model
