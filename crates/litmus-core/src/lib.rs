@@ -7,6 +7,7 @@
 
 pub mod instr;
 pub mod ir;
+pub mod text;
 pub mod validate;
 
 pub use validate::{validate, ValidationError, ValidationErrorKind};

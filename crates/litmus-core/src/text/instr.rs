@@ -1,0 +1,686 @@
+//! One cell of an instruction row: an instruction, a label, or nothing.
+//!
+//! Qualifiers are read in any order and stored as written; which
+//! combinations PTX allows (`ld.release`, a missing scope) is left to
+//! [`crate::validate`], so those mistakes get the validator's messages. What
+//! the IR cannot hold (an unknown qualifier, two scopes) is an error here.
+
+use std::collections::HashSet;
+
+use crate::instr::{
+    Access, AtomOp, BarrierKind, BinOp, BranchCond, CacheOp, FenceSpelling, Instr, InstrKind,
+    Scope, Sem,
+};
+use crate::ir::{Imm, Name, Operand, Origin};
+use crate::text::cursor::Cursor;
+use crate::text::error::{Errors, SyntaxError};
+use crate::text::lex::{Punct, Tok, Token};
+
+/// Parses the cell under `cur` (which ends at the cell's separator).
+/// `locations` are the declared location names: `ld r, x` with no
+/// qualifier loads when `x` is one, and copies a register otherwise.
+/// Returns `None` for an empty cell and for a cell with errors (reported).
+pub(crate) fn cell(
+    cur: &mut Cursor<'_, '_>,
+    locations: &HashSet<&str>,
+    errors: &mut Errors,
+) -> Option<Instr> {
+    if cur.at_end() {
+        return None;
+    }
+    let first = cur.bump();
+    let Tok::Ident(word) = first.tok else {
+        errors.push(
+            first.offset,
+            SyntaxError::Expected {
+                expected: "an instruction or a label",
+                found: first.found(),
+            },
+        );
+        return None;
+    };
+    let origin = Origin(first.offset);
+    if cur.eat(Punct::Colon) {
+        if !cur.at_end() {
+            let t = cur.peek();
+            errors.push(
+                t.offset,
+                SyntaxError::Expected {
+                    expected: "`|` or `;` after the label",
+                    found: t.found(),
+                },
+            );
+            return None;
+        }
+        return Some(Instr::new(
+            InstrKind::Label(Name::new(word, origin)),
+            origin,
+        ));
+    }
+    let mut quals = Vec::new();
+    while cur.eat(Punct::Dot) {
+        let t = cur.peek();
+        match t.tok {
+            Tok::Ident(q) => {
+                cur.bump();
+                quals.push(Qual {
+                    word: q,
+                    offset: t.offset,
+                });
+            }
+            _ => {
+                errors.push(
+                    t.offset,
+                    SyntaxError::Expected {
+                        expected: "a qualifier after `.`",
+                        found: t.found(),
+                    },
+                );
+                return None;
+            }
+        }
+    }
+    let ops = operands(cur, errors)?;
+    let mut b = Builder {
+        word,
+        origin,
+        quals,
+        ops,
+        errors,
+        failed: false,
+    };
+    let kind = b.build(locations);
+    if b.failed {
+        None
+    } else {
+        kind.map(|k| Instr::new(k, origin))
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Qual<'s> {
+    word: &'s str,
+    offset: u32,
+}
+
+/// An operand as written, before the instruction says what it must be.
+#[derive(Clone, Copy)]
+struct Op<'s> {
+    tok: Token<'s>,
+}
+
+fn operands<'s>(cur: &mut Cursor<'_, 's>, errors: &mut Errors) -> Option<Vec<Op<'s>>> {
+    let mut ops = Vec::new();
+    if cur.at_end() {
+        return Some(ops);
+    }
+    loop {
+        let t = cur.peek();
+        match t.tok {
+            Tok::Ident(_) | Tok::Int(_) => {
+                cur.bump();
+                ops.push(Op { tok: t });
+            }
+            _ => {
+                errors.push(
+                    t.offset,
+                    SyntaxError::Expected {
+                        expected: "an operand (a register, a location, a label or a number)",
+                        found: t.found(),
+                    },
+                );
+                return None;
+            }
+        }
+        if cur.at_end() {
+            return Some(ops);
+        }
+        let t = cur.peek();
+        if !cur.eat(Punct::Comma) {
+            errors.push(
+                t.offset,
+                SyntaxError::Expected {
+                    expected: "`,` between operands, or `|` or `;` after the instruction",
+                    found: t.found(),
+                },
+            );
+            return None;
+        }
+    }
+}
+
+fn sem_word(w: &str) -> Option<Sem> {
+    Some(match w {
+        "weak" => Sem::Weak,
+        "relaxed" => Sem::Relaxed,
+        "acquire" => Sem::Acquire,
+        "release" => Sem::Release,
+        "acq_rel" => Sem::AcqRel,
+        "sc" => Sem::Sc,
+        "volatile" => Sem::Volatile,
+        _ => return None,
+    })
+}
+
+fn scope_word(w: &str) -> Option<Scope> {
+    Some(match w {
+        "cta" => Scope::Cta,
+        "cluster" => Scope::Cluster,
+        "gpu" => Scope::Gpu,
+        "sys" => Scope::Sys,
+        _ => return None,
+    })
+}
+
+fn cache_word(w: &str) -> Option<CacheOp> {
+    Some(match w {
+        "ca" => CacheOp::Ca,
+        "cg" => CacheOp::Cg,
+        "cs" => CacheOp::Cs,
+        "lu" => CacheOp::Lu,
+        "cv" => CacheOp::Cv,
+        "wb" => CacheOp::Wb,
+        "wt" => CacheOp::Wt,
+        _ => return None,
+    })
+}
+
+fn atom_op_word(w: &str) -> Option<AtomOp> {
+    Some(match w {
+        "exch" => AtomOp::Exch,
+        "add" => AtomOp::Add,
+        "sub" => AtomOp::Sub,
+        "and" => AtomOp::And,
+        "or" => AtomOp::Or,
+        "xor" => AtomOp::Xor,
+        "min" => AtomOp::Min,
+        "max" => AtomOp::Max,
+        "inc" => AtomOp::Inc,
+        "dec" => AtomOp::Dec,
+        "cas" => AtomOp::Cas,
+        _ => return None,
+    })
+}
+
+fn binop_word(w: &str) -> Option<BinOp> {
+    Some(match w {
+        "add" => BinOp::Add,
+        "sub" => BinOp::Sub,
+        "mul" => BinOp::Mul,
+        "and" => BinOp::And,
+        "or" => BinOp::Or,
+        "xor" => BinOp::Xor,
+        _ => return None,
+    })
+}
+
+const ACCESS_QUALS: &str = "semantics (.weak, .relaxed, .acquire, .release, .volatile), \
+     a scope (.cta, .cluster, .gpu, .sys) or a cache operator (.ca, .cg, .cs, .lu, .cv, .wb, .wt)";
+const FENCE_QUALS: &str = "semantics (.sc, .acq_rel, .acquire, .release) and a scope \
+     (.cta, .cluster, .gpu, .sys)";
+const ATOM_QUALS: &str = "semantics (.relaxed, .acquire, .release, .acq_rel), a scope \
+     (.cta, .cluster, .gpu, .sys) and an operation (.exch, .add, .sub, .and, .or, .xor, .min, \
+     .max, .inc, .dec, .cas)";
+const BAR_FORMS: &str =
+    "`bar.cta.sync`, `bar.cta.arrive`, `bar.sync`, `bar.arrive` or `bar.warp.sync`";
+
+struct Builder<'e, 's> {
+    word: &'s str,
+    origin: Origin,
+    quals: Vec<Qual<'s>>,
+    ops: Vec<Op<'s>>,
+    errors: &'e mut Errors,
+    failed: bool,
+}
+
+impl<'s> Builder<'_, 's> {
+    fn error(&mut self, offset: u32, e: SyntaxError) {
+        self.failed = true;
+        self.errors.push(offset, e);
+    }
+
+    fn build(&mut self, locations: &HashSet<&str>) -> Option<InstrKind> {
+        let word = self.word;
+        match word {
+            "ld" => self.load(locations),
+            "st" => self.store(),
+            "mov" => {
+                self.no_quals();
+                self.count(2, 2, "2 operands (`mov r, v`)")?;
+                Some(InstrKind::Mov {
+                    dst: self.reg(0)?,
+                    src: self.value(1)?,
+                })
+            }
+            "fence" => self.fence(),
+            "membar" => self.membar(),
+            "atom" | "red" => self.atom(word == "atom"),
+            "bar" => self.barrier(),
+            "goto" => {
+                self.no_quals();
+                self.count(1, 1, "1 operand (`goto L`)")?;
+                Some(InstrKind::Branch {
+                    cond: None,
+                    target: self.label(0)?,
+                })
+            }
+            "beq" | "bne" => {
+                self.no_quals();
+                self.count(3, 3, "3 operands (`beq a, b, L`)")?;
+                let cond = if word == "beq" {
+                    BranchCond::Eq
+                } else {
+                    BranchCond::Ne
+                };
+                Some(InstrKind::Branch {
+                    cond: Some((cond, self.value(0)?, self.value(1)?)),
+                    target: self.label(2)?,
+                })
+            }
+            _ => match binop_word(word) {
+                Some(op) => {
+                    self.no_quals();
+                    self.count(3, 3, "3 operands (`add r, a, b`)")?;
+                    Some(InstrKind::BinOp {
+                        dst: self.reg(0)?,
+                        op,
+                        a: self.value(1)?,
+                        b: self.value(2)?,
+                    })
+                }
+                None => {
+                    self.error(
+                        self.origin.0,
+                        SyntaxError::UnknownInstruction(word.to_string()),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    fn no_quals(&mut self) {
+        if let Some(q) = self.quals.first().copied() {
+            self.unknown_qual(q, "no qualifiers");
+        }
+    }
+
+    fn unknown_qual(&mut self, q: Qual<'s>, expected: &'static str) {
+        self.error(
+            q.offset,
+            SyntaxError::UnknownQualifier {
+                instr: self.word.to_string(),
+                qual: q.word.to_string(),
+                expected,
+            },
+        );
+    }
+
+    /// Sets `slot` to the qualifier `q` names, or reports the second of two.
+    fn once<T>(
+        &mut self,
+        slot: &mut Option<(T, &'s str)>,
+        value: T,
+        q: Qual<'s>,
+        what: &'static str,
+    ) {
+        match slot {
+            Some((_, first)) => {
+                let first = first.to_string();
+                self.error(
+                    q.offset,
+                    SyntaxError::DuplicateQualifier {
+                        instr: self.word.to_string(),
+                        what,
+                        first,
+                        second: q.word.to_string(),
+                    },
+                );
+            }
+            None => *slot = Some((value, q.word)),
+        }
+    }
+
+    fn count(&mut self, min: usize, max: usize, expected: &'static str) -> Option<()> {
+        let n = self.ops.len();
+        if (min..=max).contains(&n) {
+            Some(())
+        } else {
+            self.error(
+                self.origin.0,
+                SyntaxError::OperandCount {
+                    instr: self.word.to_string(),
+                    expected,
+                    found: n,
+                },
+            );
+            None
+        }
+    }
+
+    fn bad_operand(&mut self, i: usize, expected: &'static str) {
+        let t = self.ops[i].tok;
+        let found = match t.tok {
+            Tok::Int(_) => format!("the number `{}`", t.text),
+            _ => format!("`{}`", t.text),
+        };
+        self.error(
+            t.offset,
+            SyntaxError::BadOperand {
+                instr: self.word.to_string(),
+                index: i + 1,
+                expected,
+                found,
+            },
+        );
+    }
+
+    fn name(&mut self, i: usize, expected: &'static str) -> Option<Name> {
+        let t = self.ops[i].tok;
+        match t.tok {
+            Tok::Ident(w) => Some(Name::new(w, Origin(t.offset))),
+            _ => {
+                self.bad_operand(i, expected);
+                None
+            }
+        }
+    }
+
+    fn reg(&mut self, i: usize) -> Option<Name> {
+        self.name(i, "a register")
+    }
+
+    fn loc(&mut self, i: usize) -> Option<Name> {
+        self.name(i, "a location")
+    }
+
+    fn label(&mut self, i: usize) -> Option<Name> {
+        self.name(i, "a label")
+    }
+
+    fn imm(&mut self, i: usize) -> Option<Imm> {
+        let t = self.ops[i].tok;
+        match t.tok {
+            Tok::Int(v) => Some(Imm::new(v, Origin(t.offset))),
+            _ => {
+                self.bad_operand(i, "a number");
+                None
+            }
+        }
+    }
+
+    fn value(&mut self, i: usize) -> Option<Operand> {
+        let t = self.ops[i].tok;
+        Some(match t.tok {
+            Tok::Int(v) => Operand::Imm(Imm::new(v, Origin(t.offset))),
+            Tok::Ident(w) => Operand::Reg(Name::new(w, Origin(t.offset))),
+            _ => {
+                self.bad_operand(i, "a register or a number");
+                return None;
+            }
+        })
+    }
+
+    /// The qualifiers of `ld` and `st`.
+    fn access_quals(&mut self) -> (Access, Option<CacheOp>) {
+        let (mut sem, mut scope, mut cache) = (None, None, None);
+        for q in self.quals.clone() {
+            if let Some(s) = sem_word(q.word) {
+                self.once(&mut sem, s, q, "semantics");
+            } else if let Some(s) = scope_word(q.word) {
+                self.once(&mut scope, s, q, "scope");
+            } else if let Some(c) = cache_word(q.word) {
+                self.once(&mut cache, c, q, "cache operator");
+            } else {
+                self.unknown_qual(q, ACCESS_QUALS);
+            }
+        }
+        let access = Access {
+            sem: sem.map_or(Sem::Weak, |s| s.0),
+            scope: scope.map(|s| s.0),
+        };
+        (access, cache.map(|c| c.0))
+    }
+
+    fn load(&mut self, locations: &HashSet<&str>) -> Option<InstrKind> {
+        self.count(2, 2, "2 operands (`ld.<sem>.<scope> r, x`)")?;
+        let dst = self.reg(0)?;
+        let plain = self.quals.is_empty();
+        if plain {
+            // Dat3M: `ld r, v` with no qualifier is an assignment unless `v`
+            // is a declared location.
+            if let Tok::Ident(w) = self.ops[1].tok.tok {
+                if locations.contains(w) {
+                    let loc = self.loc(1)?;
+                    return Some(InstrKind::Load {
+                        dst,
+                        loc,
+                        access: Access::WEAK,
+                        cache: None,
+                    });
+                }
+            }
+            return Some(InstrKind::Mov {
+                dst,
+                src: self.value(1)?,
+            });
+        }
+        let (access, cache) = self.access_quals();
+        Some(InstrKind::Load {
+            dst,
+            loc: self.loc(1)?,
+            access,
+            cache,
+        })
+    }
+
+    fn store(&mut self) -> Option<InstrKind> {
+        self.count(2, 2, "2 operands (`st.<sem>.<scope> x, v`)")?;
+        let (access, cache) = self.access_quals();
+        Some(InstrKind::Store {
+            loc: self.loc(0)?,
+            value: self.value(1)?,
+            access,
+            cache,
+        })
+    }
+
+    fn fence(&mut self) -> Option<InstrKind> {
+        let (mut sem, mut scope) = (None, None);
+        for q in self.quals.clone() {
+            if let Some(s) = sem_word(q.word) {
+                self.once(&mut sem, s, q, "semantics");
+            } else if let Some(s) = scope_word(q.word) {
+                self.once(&mut scope, s, q, "scope");
+            } else {
+                self.unknown_qual(q, FENCE_QUALS);
+            }
+        }
+        self.count(0, 0, "no operands")?;
+        let Some((sem, _)) = sem else {
+            self.missing("semantics (.sc, .acq_rel, .acquire or .release)");
+            return None;
+        };
+        let Some((scope, _)) = scope else {
+            self.missing("a scope (.cta, .cluster, .gpu or .sys)");
+            return None;
+        };
+        Some(InstrKind::Fence {
+            sem,
+            scope,
+            spelling: FenceSpelling::Fence,
+        })
+    }
+
+    fn missing(&mut self, what: &'static str) {
+        self.error(
+            self.origin.0,
+            SyntaxError::MissingQualifier {
+                instr: self.word.to_string(),
+                what,
+            },
+        );
+    }
+
+    fn membar(&mut self) -> Option<InstrKind> {
+        let mut level = None;
+        for q in self.quals.clone() {
+            let scope = match q.word {
+                "cta" => Scope::Cta,
+                "gl" => Scope::Gpu,
+                "sys" => Scope::Sys,
+                // Not a membar level; kept so that validation can say
+                // which fence to write instead.
+                "cluster" => Scope::Cluster,
+                _ => {
+                    self.unknown_qual(q, "a level (.cta, .gl or .sys)");
+                    continue;
+                }
+            };
+            self.once(&mut level, scope, q, "level");
+        }
+        self.count(0, 0, "no operands")?;
+        let Some((scope, _)) = level else {
+            self.missing("a level (.cta, .gl or .sys)");
+            return None;
+        };
+        Some(InstrKind::Fence {
+            sem: Sem::Sc,
+            scope,
+            spelling: FenceSpelling::Membar,
+        })
+    }
+
+    fn atom(&mut self, atom: bool) -> Option<InstrKind> {
+        let (mut sem, mut scope, mut op) = (None, None, None);
+        for q in self.quals.clone() {
+            if let Some(s) = sem_word(q.word) {
+                self.once(&mut sem, s, q, "semantics");
+            } else if let Some(s) = scope_word(q.word) {
+                self.once(&mut scope, s, q, "scope");
+            } else if let Some(o) = atom_op_word(q.word) {
+                self.once(&mut op, o, q, "operation");
+            } else {
+                self.unknown_qual(q, ATOM_QUALS);
+            }
+        }
+        let Some((op, _)) = op else {
+            self.missing(
+                "an operation (.exch, .add, .sub, .and, .or, .xor, .min, .max, .inc, .dec or .cas)",
+            );
+            return None;
+        };
+        // Defaults: no semantics is `.relaxed` (as in PTX), no scope `.gpu`
+        // (PTX's default for atomics is `.gpu` too).
+        let access = Access {
+            sem: sem.map_or(Sem::Relaxed, |s| s.0),
+            scope: Some(scope.map_or(Scope::Gpu, |s| s.0)),
+        };
+        let (dst, first) = if atom {
+            self.count(
+                3,
+                4,
+                "3 or 4 operands (`atom.<sem>.<scope>.<op> r, x, v[, v2]`)",
+            )?;
+            (Some(self.reg(0)?), 1)
+        } else {
+            self.count(
+                2,
+                3,
+                "2 or 3 operands (`red.<sem>.<scope>.<op> x, v[, v2]`)",
+            )?;
+            (None, 0)
+        };
+        let loc = self.loc(first)?;
+        let operand = self.value(first + 1)?;
+        let new = if self.ops.len() > first + 2 {
+            Some(self.value(first + 2)?)
+        } else {
+            None
+        };
+        Some(InstrKind::Atom {
+            dst,
+            op,
+            loc,
+            access,
+            operand,
+            new,
+        })
+    }
+
+    fn barrier(&mut self) -> Option<InstrKind> {
+        let words: Vec<&str> = self.quals.iter().map(|q| q.word).collect();
+        let (kind, cta) = match words.as_slice() {
+            ["cta", "sync"] => (BarrierKind::Sync, true),
+            ["cta", "arrive"] => (BarrierKind::Arrive, true),
+            ["sync"] => (BarrierKind::Sync, false),
+            ["arrive"] => (BarrierKind::Arrive, false),
+            ["warp", "sync"] => return self.warp_sync(),
+            [] => {
+                self.missing(BAR_FORMS);
+                return None;
+            }
+            _ => {
+                let q = *self
+                    .quals
+                    .iter()
+                    .find(|q| !matches!(q.word, "cta" | "sync" | "arrive" | "warp"))
+                    .unwrap_or(&self.quals[0]);
+                self.unknown_qual(q, BAR_FORMS);
+                return None;
+            }
+        };
+        if cta {
+            // Dat3M: `bar.cta.sync instance[, id[, quorum]]`.
+            self.count(1, 3, "1 to 3 operands (`bar.cta.sync I[, ID[, Q]]`)")?;
+            let instance = self.imm(0)?;
+            let id = if self.ops.len() > 1 {
+                Some(self.value(1)?)
+            } else {
+                None
+            };
+            let quorum = if self.ops.len() > 2 {
+                Some(self.value(2)?)
+            } else {
+                None
+            };
+            Some(InstrKind::Barrier {
+                kind,
+                instance,
+                id,
+                quorum,
+            })
+        } else {
+            // PTX ISA: `bar.sync id[, count]`.
+            self.count(1, 2, "1 or 2 operands (`bar.sync id[, count]`)")?;
+            let instance = self.imm(0)?;
+            let quorum = if self.ops.len() > 1 {
+                Some(self.value(1)?)
+            } else {
+                None
+            };
+            Some(InstrKind::Barrier {
+                kind,
+                instance,
+                id: None,
+                quorum,
+            })
+        }
+    }
+
+    fn warp_sync(&mut self) -> Option<InstrKind> {
+        self.count(
+            0,
+            1,
+            "no operand or the full mask (`bar.warp.sync 0xffffffff`)",
+        )?;
+        if !self.ops.is_empty() {
+            let mask = self.imm(0)?;
+            if mask.value != 0xffff_ffff && mask.value != -1 {
+                self.error(mask.origin.0, SyntaxError::WarpMask(mask.value));
+                return None;
+            }
+        }
+        Some(InstrKind::WarpSync)
+    }
+}

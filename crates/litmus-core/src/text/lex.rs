@@ -1,0 +1,226 @@
+//! Tokens of the dialect after its `PTX <name>` line.
+//!
+//! The lexer never fails: a character it does not know is reported and
+//! skipped, so the parser sees every token it can and reports every
+//! mistake it can.
+
+use std::fmt;
+
+use crate::text::error::{Errors, SyntaxError};
+
+/// Punctuation. Two-character operators are single tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Punct {
+    Dot,
+    Comma,
+    Semi,
+    Bar,
+    LBrace,
+    RBrace,
+    LParen,
+    RParen,
+    Colon,
+    At,
+    Tilde,
+    /// `=` (a comparison in conditions, as in herd and Dat3M).
+    Eq,
+    EqEq,
+    Ne,
+    /// `/\`.
+    And,
+    /// `\/`.
+    Or,
+    /// `=>`, before a declared verdict.
+    Arrow,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tok<'s> {
+    Ident(&'s str),
+    Int(i64),
+    /// A quoted string, without its quotes.
+    Str(&'s str),
+    Punct(Punct),
+    Eof,
+}
+
+/// A token and the byte offset where it starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token<'s> {
+    pub(crate) tok: Tok<'s>,
+    pub(crate) offset: u32,
+    /// The token's text as written (for messages).
+    pub(crate) text: &'s str,
+}
+
+impl Token<'_> {
+    pub(crate) fn is(&self, p: Punct) -> bool {
+        self.tok == Tok::Punct(p)
+    }
+
+    pub(crate) fn is_word(&self, w: &str) -> bool {
+        self.tok == Tok::Ident(w)
+    }
+
+    /// The token as a message's "found ..." part.
+    pub(crate) fn found(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.tok {
+            Tok::Eof => f.write_str("end of file"),
+            Tok::Str(_) => f.write_str("a string"),
+            Tok::Ident(_) | Tok::Int(_) | Tok::Punct(_) => write!(f, "`{}`", self.text),
+        }
+    }
+}
+
+/// Splits `src[start..]` into tokens; the last one is always [`Tok::Eof`].
+/// `start` must be a char boundary.
+pub(crate) fn lex<'s>(src: &'s str, start: usize, errors: &mut Errors) -> Vec<Token<'s>> {
+    let mut lexer = Lexer {
+        src,
+        pos: start,
+        toks: Vec::new(),
+    };
+    lexer.run(errors);
+    lexer.toks
+}
+
+struct Lexer<'s> {
+    src: &'s str,
+    pos: usize,
+    toks: Vec<Token<'s>>,
+}
+
+impl<'s> Lexer<'s> {
+    fn push(&mut self, tok: Tok<'s>, start: usize) {
+        self.toks.push(Token {
+            tok,
+            offset: start as u32,
+            text: &self.src[start..self.pos],
+        });
+    }
+
+    fn peek_byte(&self, ahead: usize) -> Option<u8> {
+        self.src.as_bytes().get(self.pos + ahead).copied()
+    }
+
+    fn run(&mut self, errors: &mut Errors) {
+        while let Some(c) = self.src[self.pos..].chars().next() {
+            let start = self.pos;
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+                continue;
+            }
+            if c.is_ascii_alphabetic() || c == '_' {
+                self.eat_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+                self.push(Tok::Ident(&self.src[start..self.pos]), start);
+                continue;
+            }
+            if c.is_ascii_digit()
+                || (c == '-' && self.peek_byte(1).is_some_and(|b| b.is_ascii_digit()))
+            {
+                let value = self.number(errors);
+                self.push(Tok::Int(value), start);
+                continue;
+            }
+            if c == '"' {
+                match self.src[start + 1..].find('"') {
+                    Some(len) => {
+                        self.pos = start + 1 + len + 1;
+                        self.push(Tok::Str(&self.src[start + 1..start + 1 + len]), start);
+                    }
+                    None => {
+                        errors.push(start as u32, SyntaxError::UnterminatedString);
+                        self.pos = self.src.len();
+                    }
+                }
+                continue;
+            }
+            let two = |a: u8, b: u8| c as u32 == a as u32 && self.peek_byte(1) == Some(b);
+            let (punct, len) = if two(b'=', b'=') {
+                (Punct::EqEq, 2)
+            } else if two(b'=', b'>') {
+                (Punct::Arrow, 2)
+            } else if two(b'!', b'=') {
+                (Punct::Ne, 2)
+            } else if two(b'/', b'\\') {
+                (Punct::And, 2)
+            } else if two(b'\\', b'/') {
+                (Punct::Or, 2)
+            } else {
+                let p = match c {
+                    '.' => Punct::Dot,
+                    ',' => Punct::Comma,
+                    ';' => Punct::Semi,
+                    '|' => Punct::Bar,
+                    '{' => Punct::LBrace,
+                    '}' => Punct::RBrace,
+                    '(' => Punct::LParen,
+                    ')' => Punct::RParen,
+                    ':' => Punct::Colon,
+                    '@' => Punct::At,
+                    '~' => Punct::Tilde,
+                    '=' => Punct::Eq,
+                    _ => {
+                        errors.push(start as u32, SyntaxError::UnexpectedChar(c));
+                        self.pos += c.len_utf8();
+                        continue;
+                    }
+                };
+                (p, 1)
+            };
+            self.pos += len;
+            self.push(Tok::Punct(punct), start);
+        }
+        let end = self.src.len();
+        self.toks.push(Token {
+            tok: Tok::Eof,
+            offset: end as u32,
+            text: "",
+        });
+    }
+
+    fn eat_while(&mut self, pred: impl Fn(u8) -> bool) {
+        while self.peek_byte(0).is_some_and(&pred) {
+            self.pos += 1;
+        }
+    }
+
+    /// A decimal or `0x` hexadecimal literal, with an optional `-`. The
+    /// whole alphanumeric run is consumed, so `12ab` is one bad number, not
+    /// a number and a name.
+    fn number(&mut self, errors: &mut Errors) -> i64 {
+        let start = self.pos;
+        let negative = self.peek_byte(0) == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let digits_start = self.pos;
+        self.eat_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let text = &self.src[start..self.pos];
+        let digits = &self.src[digits_start..self.pos];
+        let (radix, body) = match digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+            Some(hex) => (16, hex),
+            None => (10, digits),
+        };
+        if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
+            errors.push(start as u32, SyntaxError::InvalidNumber(text.to_string()));
+            return 0;
+        }
+        let magnitude = u64::from_str_radix(body, radix).ok();
+        let value = match (magnitude, negative) {
+            (Some(m), false) => i64::try_from(m).ok(),
+            (Some(m), true) => 0i64.checked_sub_unsigned(m),
+            (None, _) => None,
+        };
+        value.unwrap_or_else(|| {
+            errors.push(start as u32, SyntaxError::NumberTooLarge(text.to_string()));
+            0
+        })
+    }
+}

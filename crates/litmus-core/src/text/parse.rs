@@ -1,0 +1,544 @@
+//! The reader: header, doc strings, init block, thread rows, condition,
+//! verdict.
+//!
+//! Errors are collected, not returned at the first: each init item and
+//! each cell of a row is a recovery point, so one bad instruction does not
+//! hide the next.
+
+use std::collections::HashSet;
+
+use crate::ir::{
+    DeclaredVerdict, Doc, Imm, Location, Name, Origin, Placement, RegInit, Space, Test, Thread,
+    Verdict,
+};
+use crate::text::condition::{self, starts_condition};
+use crate::text::cursor::Cursor;
+use crate::text::error::{Errors, SyntaxError, TextError};
+use crate::text::instr;
+use crate::text::lex::{self, Punct, Tok, Token};
+
+/// Reads a test without validating it: the text is well formed, but may
+/// load from an undeclared location, say. Most callers want
+/// [`crate::text::parse`].
+pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
+    let mut errors = Errors::new();
+    if src.len() >= u32::MAX as usize {
+        errors.push(0, SyntaxError::TooLarge(src.len()));
+        return Err(errors.into_text_error(""));
+    }
+    let (name, rest) = header(src, &mut errors);
+    let toks = lex::lex(src, rest, &mut errors);
+    let (eof, body) = toks.split_last().expect("the lexer always ends with Eof");
+    let mut p = Parser {
+        cur: Cursor::new(body, *eof),
+        errors,
+        locations: HashSet::new(),
+    };
+    let test = p.test(name);
+    if p.errors.is_empty() {
+        Ok(test)
+    } else {
+        Err(p.errors.into_text_error(src))
+    }
+}
+
+/// Reads `PTX <name>` from the raw text (a name may hold any character but
+/// white space, so it is not made of tokens). Returns the name and where
+/// the tokens start.
+fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
+    let mut pos = src.strip_prefix('\u{feff}').map_or(0, |_| 3);
+    pos += leading_ws(&src[pos..], |c| c.is_whitespace());
+    let rest = &src[pos..];
+    let after = rest.get(3..).and_then(|r| r.chars().next());
+    if !(rest.starts_with("PTX") && after.is_none_or(char::is_whitespace)) {
+        let word: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .take(20)
+            .collect();
+        let found = if word.is_empty() {
+            "end of file".to_string()
+        } else {
+            format!("`{word}`")
+        };
+        errors.push(
+            pos as u32,
+            SyntaxError::Expected {
+                expected: "`PTX <name>` at the start of the file",
+                found,
+            },
+        );
+        return (Name::new("", Origin(pos as u32)), pos);
+    }
+    pos += 3;
+    pos += leading_ws(&src[pos..], |c| c.is_whitespace() && c != '\n');
+    let start = pos;
+    let rest = &src[pos..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        return match unescape_name(quoted) {
+            Some((name, len)) => (Name::new(name, Origin(start as u32)), start + 1 + len),
+            None => {
+                errors.push(start as u32, SyntaxError::UnterminatedString);
+                (Name::new("", Origin(start as u32)), src.len())
+            }
+        };
+    }
+    let len = leading_ws(rest, |c| !c.is_whitespace());
+    if len == 0 {
+        let found = if rest.is_empty() {
+            "end of file"
+        } else {
+            "end of line"
+        };
+        errors.push(
+            start as u32,
+            SyntaxError::Expected {
+                expected: "the test name after `PTX`",
+                found: found.to_string(),
+            },
+        );
+    }
+    (Name::new(&rest[..len], Origin(start as u32)), start + len)
+}
+
+/// The length in bytes of the prefix of `s` whose characters satisfy `pred`.
+fn leading_ws(s: &str, pred: impl Fn(char) -> bool) -> usize {
+    s.find(|c: char| !pred(c)).unwrap_or(s.len())
+}
+
+/// The name in `"..."` after `PTX` (the opening quote already removed),
+/// with `\"` and `\\` escapes, and the bytes read including the closing
+/// quote. `None` when unterminated.
+fn unescape_name(s: &str) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, i + 1)),
+            '\\' => match chars.next() {
+                Some((_, e)) => out.push(e),
+                None => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// A register initialisation before its thread is known.
+struct PendingInit {
+    thread: ThreadRef,
+    reg: Name,
+    value: Imm,
+}
+
+/// A thread named (`P1:r0`) or numbered (`1:r0`).
+enum ThreadRef {
+    Name(Name),
+    Index(i64, u32),
+}
+
+struct Parser<'t, 's> {
+    cur: Cursor<'t, 's>,
+    errors: Errors,
+    locations: HashSet<&'s str>,
+}
+
+impl<'s> Parser<'_, 's> {
+    fn expected(&mut self, expected: &'static str) {
+        let t = self.cur.peek();
+        self.errors.push(
+            t.offset,
+            SyntaxError::Expected {
+                expected,
+                found: t.found(),
+            },
+        );
+    }
+
+    fn test(&mut self, name: Name) -> Test {
+        let mut test = Test::new("");
+        test.name = name;
+        test.doc = self.doc();
+        let inits = self.init_block(&mut test.locations);
+        let at_rows = |c: &Cursor<'_, '_>| !c.at_end() && !starts_condition(&c.peek());
+        if at_rows(&self.cur) {
+            test.threads = self.thread_header();
+        }
+        while at_rows(&self.cur) {
+            self.instruction_row(&mut test.threads);
+        }
+        self.resolve_inits(inits, &mut test.threads);
+        let names: Vec<Name> = test.threads.iter().map(|t| t.name.clone()).collect();
+        if self.cur.at_end() {
+            self.expected("the condition (`exists`, `~exists` or `forall`)");
+            return test;
+        }
+        match condition::condition(&mut self.cur, &names, &mut self.errors) {
+            Some(c) => test.condition = c,
+            // The condition parser stops at its first error; what follows
+            // would only produce noise.
+            None => return test,
+        }
+        test.verdict = self.verdict();
+        if !self.cur.at_end() {
+            self.expected("the end of the file after the condition");
+        }
+        test
+    }
+
+    fn doc(&mut self) -> Doc {
+        let mut lines = Vec::new();
+        while let Tok::Str(s) = self.cur.peek().tok {
+            self.cur.bump();
+            let mut text: Vec<&str> = s.lines().map(str::trim_end).collect();
+            while text.first().is_some_and(|l| l.trim().is_empty()) {
+                text.remove(0);
+            }
+            while text.last().is_some_and(|l| l.trim().is_empty()) {
+                text.pop();
+            }
+            lines.extend(text.into_iter().map(String::from));
+        }
+        Doc(lines)
+    }
+
+    /// `{ x=0; shared y=0; P1:r0=0; }`: locations go to `locations`,
+    /// register values are returned for their threads.
+    fn init_block(&mut self, locations: &mut Vec<Location>) -> Vec<PendingInit> {
+        let mut inits = Vec::new();
+        if !self.cur.eat(Punct::LBrace) {
+            self.expected("`{` to open the init block");
+            return inits;
+        }
+        loop {
+            let t = self.cur.peek();
+            match t.tok {
+                Tok::Punct(Punct::RBrace) => {
+                    self.cur.bump();
+                    return inits;
+                }
+                Tok::Punct(Punct::Semi) => {
+                    self.cur.bump();
+                }
+                Tok::Eof => {
+                    self.expected("`}` to close the init block");
+                    return inits;
+                }
+                _ => {
+                    let ok = self.init_item(locations, &mut inits).is_some();
+                    let t = self.cur.peek();
+                    if ok && !(t.is(Punct::Semi) || t.is(Punct::RBrace)) {
+                        self.expected("`;` or `}` after an initialisation");
+                    }
+                    if !(ok && t.is(Punct::RBrace)) {
+                        self.skip_to_init_end();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recovery: past the next `;`, or up to the `}` or the end.
+    fn skip_to_init_end(&mut self) {
+        loop {
+            let t = self.cur.peek();
+            if t.is(Punct::RBrace) || t.tok == Tok::Eof {
+                return;
+            }
+            self.cur.bump();
+            if t.is(Punct::Semi) {
+                return;
+            }
+        }
+    }
+
+    fn init_item(
+        &mut self,
+        locations: &mut Vec<Location>,
+        inits: &mut Vec<PendingInit>,
+    ) -> Option<()> {
+        let t = self.cur.peek();
+        let thread = match t.tok {
+            _ if !self.cur.peek_at(1).is(Punct::Colon) => None,
+            Tok::Ident(w) => Some(ThreadRef::Name(Name::new(w, Origin(t.offset)))),
+            Tok::Int(i) => Some(ThreadRef::Index(i, t.offset)),
+            _ => None,
+        };
+        if let Some(thread) = thread {
+            self.cur.bump();
+            self.cur.bump();
+            let reg = self.ident("a register name after `:`")?;
+            let value = self.init_value()?;
+            inits.push(PendingInit { thread, reg, value });
+            return Some(());
+        }
+        let space = self.space();
+        let t = self.cur.peek();
+        let name = self.ident("a location (`x=0`) or a register (`P0:r0=0`)")?;
+        if let Tok::Ident(w) = t.tok {
+            self.locations.insert(w);
+        }
+        let value = self.init_value()?;
+        locations.push(Location {
+            name,
+            space,
+            init: value,
+        });
+        Some(())
+    }
+
+    /// `shared`, `shared::cluster` or `global` before a location name; the
+    /// keyword only counts when a name follows it.
+    fn space(&mut self) -> Space {
+        let t = self.cur.peek();
+        let name_follows = |c: &Cursor<'_, '_>, at| matches!(c.peek_at(at).tok, Tok::Ident(_));
+        if t.is_word("global") && name_follows(&self.cur, 1) {
+            self.cur.bump();
+            return Space::Global;
+        }
+        if t.is_word("shared") {
+            if self.cur.peek_at(1).is(Punct::Colon)
+                && self.cur.peek_at(2).is(Punct::Colon)
+                && self.cur.peek_at(3).is_word("cluster")
+                && name_follows(&self.cur, 4)
+            {
+                for _ in 0..4 {
+                    self.cur.bump();
+                }
+                return Space::SharedCluster;
+            }
+            if name_follows(&self.cur, 1) {
+                self.cur.bump();
+                return Space::Shared;
+            }
+        }
+        Space::Global
+    }
+
+    fn ident(&mut self, expected: &'static str) -> Option<Name> {
+        let t = self.cur.peek();
+        match t.tok {
+            Tok::Ident(w) => {
+                self.cur.bump();
+                Some(Name::new(w, Origin(t.offset)))
+            }
+            _ => {
+                self.expected(expected);
+                None
+            }
+        }
+    }
+
+    fn init_value(&mut self) -> Option<Imm> {
+        if !self.cur.eat(Punct::Eq) {
+            self.expected("`=` and an initial value");
+            return None;
+        }
+        let t = self.cur.peek();
+        match t.tok {
+            Tok::Int(v) => {
+                self.cur.bump();
+                Some(Imm::new(v, Origin(t.offset)))
+            }
+            _ => {
+                self.expected("a number after `=`");
+                None
+            }
+        }
+    }
+
+    /// The cells of one row, each a token slice and the separator that
+    /// closes it. Consumes the closing `;`.
+    fn row(&mut self) -> Vec<(usize, usize, Token<'s>)> {
+        let mut cells = Vec::new();
+        let mut start = self.cur.index();
+        loop {
+            let t = self.cur.peek();
+            if t.is(Punct::Bar) || t.is(Punct::Semi) {
+                cells.push((start, self.cur.index(), t));
+                self.cur.bump();
+                if t.is(Punct::Semi) {
+                    return cells;
+                }
+                start = self.cur.index();
+            } else if t.tok == Tok::Eof || starts_condition(&t) {
+                cells.push((start, self.cur.index(), t));
+                self.expected("`;` at the end of the row");
+                return cells;
+            } else {
+                self.cur.bump();
+            }
+        }
+    }
+
+    /// `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`
+    fn thread_header(&mut self) -> Vec<Thread> {
+        let toks = self.cur.tokens();
+        let mut threads = Vec::new();
+        for (a, b, end) in self.row() {
+            let mut cell = Cursor::new(&toks[a..b], end);
+            // A bad cell still makes a thread, so that the columns of the
+            // instruction rows stay aligned with the threads.
+            let (name, placement) = self
+                .thread_cell(&mut cell)
+                .unwrap_or_else(|| (Name::new("", Origin(end.offset)), Placement::default()));
+            threads.push(Thread {
+                name,
+                placement,
+                init: Vec::new(),
+                body: Vec::new(),
+            });
+        }
+        threads
+    }
+
+    fn thread_cell(&mut self, cell: &mut Cursor<'_, 's>) -> Option<(Name, Placement)> {
+        let t = cell.bump();
+        let Tok::Ident(w) = t.tok else {
+            self.push_expected(t, "a thread name (`P0`)");
+            return None;
+        };
+        let name = Name::new(w, Origin(t.offset));
+        let mut placement = Placement::default();
+        if cell.at_end() {
+            return Some((name, placement));
+        }
+        if !cell.eat(Punct::At) {
+            self.push_expected(
+                cell.peek(),
+                "`@` and the thread's placement (`@cta 0,gpu 0`)",
+            );
+            return None;
+        }
+        let mut seen: Vec<&'static str> = Vec::new();
+        loop {
+            let key = cell.bump();
+            let what: &'static str = match key.tok {
+                Tok::Ident("cta") => "cta",
+                Tok::Ident("gpu") => "gpu",
+                Tok::Ident("cluster") => "cluster",
+                Tok::Ident("warp") => "warp",
+                _ => {
+                    self.push_expected(key, "`cta`, `gpu`, `cluster` or `warp`");
+                    return None;
+                }
+            };
+            let v = cell.bump();
+            let Tok::Int(value) = v.tok else {
+                self.push_expected(v, "a number");
+                return None;
+            };
+            let Ok(n) = u32::try_from(value) else {
+                self.errors
+                    .push(v.offset, SyntaxError::PlacementRange { what, value });
+                return None;
+            };
+            if seen.contains(&what) {
+                self.errors
+                    .push(key.offset, SyntaxError::DuplicatePlacement(what));
+                return None;
+            }
+            seen.push(what);
+            match what {
+                "cta" => placement.cta = n,
+                "gpu" => placement.gpu = n,
+                "cluster" => placement.cluster = Some(n),
+                _ => placement.warp = Some(n),
+            }
+            if cell.at_end() {
+                return Some((name, placement));
+            }
+            if !cell.eat(Punct::Comma) {
+                self.push_expected(cell.peek(), "`,` and another placement, `|` or `;`");
+                return None;
+            }
+        }
+    }
+
+    fn push_expected(&mut self, t: Token<'_>, expected: &'static str) {
+        self.errors.push(
+            t.offset,
+            SyntaxError::Expected {
+                expected,
+                found: t.found(),
+            },
+        );
+    }
+
+    fn instruction_row(&mut self, threads: &mut [Thread]) {
+        let toks = self.cur.tokens();
+        let first = self.cur.peek();
+        let cells = self.row();
+        if cells.len() != threads.len() && !threads.is_empty() {
+            self.errors.push(
+                first.offset,
+                SyntaxError::CellCount {
+                    expected: threads.len(),
+                    found: cells.len(),
+                },
+            );
+        }
+        for ((a, b, end), thread) in cells.into_iter().zip(threads.iter_mut()) {
+            let mut cell = Cursor::new(&toks[a..b], end);
+            if let Some(i) = instr::cell(&mut cell, &self.locations, &mut self.errors) {
+                thread.body.push(i);
+            }
+        }
+    }
+
+    fn resolve_inits(&mut self, inits: Vec<PendingInit>, threads: &mut [Thread]) {
+        for init in inits {
+            let index = match &init.thread {
+                ThreadRef::Name(n) => match threads.iter().position(|t| t.name.text == n.text) {
+                    Some(i) => i,
+                    None => {
+                        self.errors
+                            .push(n.origin.0, SyntaxError::UnknownInitThread(n.text.clone()));
+                        continue;
+                    }
+                },
+                &ThreadRef::Index(i, offset) => {
+                    match usize::try_from(i).ok().filter(|&i| i < threads.len()) {
+                        Some(i) => i,
+                        None => {
+                            self.errors.push(
+                                offset,
+                                SyntaxError::NoSuchThreadIndex {
+                                    index: i,
+                                    threads: threads.len(),
+                                },
+                            );
+                            continue;
+                        }
+                    }
+                }
+            };
+            threads[index].init.push(RegInit {
+                reg: init.reg,
+                value: init.value,
+            });
+        }
+    }
+
+    /// `=> allowed` or `=> forbidden` after the condition.
+    fn verdict(&mut self) -> Option<DeclaredVerdict> {
+        if !self.cur.eat(Punct::Arrow) {
+            return None;
+        }
+        let t = self.cur.peek();
+        let verdict = if t.is_word("allowed") {
+            Verdict::Allowed
+        } else if t.is_word("forbidden") {
+            Verdict::Forbidden
+        } else {
+            self.expected("`allowed` or `forbidden` after `=>`");
+            return None;
+        };
+        self.cur.bump();
+        Some(DeclaredVerdict {
+            verdict,
+            origin: Origin(t.offset),
+        })
+    }
+}

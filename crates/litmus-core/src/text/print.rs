@@ -1,0 +1,288 @@
+//! The writer: a [`Test`] as Dat3M's dialect, with the extensions only
+//! where the test needs them, columns aligned as in the corpus.
+
+use std::fmt::Write;
+
+use crate::instr::{Access, BarrierKind, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope};
+use crate::ir::{CmpOp, Expr, Operand, Placement, Quantifier, Space, Term, Test, Verdict};
+
+/// Writes `test` in the `.litmus` dialect. For every test that
+/// [`crate::text::parse`] returns, `parse(&print(&t))` equals `t`.
+///
+/// ```
+/// let src = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)";
+/// let test = litmus_core::text::parse(src).unwrap();
+/// let printed = litmus_core::text::print(&test);
+/// assert_eq!(litmus_core::text::parse(&printed).unwrap(), test);
+/// ```
+pub fn print(test: &Test) -> String {
+    let mut out = String::new();
+    out.push_str("PTX ");
+    out.push_str(&name(&test.name.text));
+    out.push('\n');
+    if !test.doc.0.is_empty() {
+        // Strings have no escapes in Dat3M; the doc is not part of the
+        // test's meaning, so a quote inside it is written as `'`.
+        let _ = writeln!(out, "\"{}\"", test.doc.0.join("\n").replace('"', "'"));
+    }
+    out.push_str("{\n");
+    for loc in &test.locations {
+        let space = match loc.space {
+            Space::Global => "",
+            Space::Shared => "shared ",
+            Space::SharedCluster => "shared::cluster ",
+        };
+        let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);
+    }
+    for t in &test.threads {
+        for init in &t.init {
+            let _ = writeln!(out, "{}:{}={};", t.name, init.reg, init.value.value);
+        }
+    }
+    out.push_str("}\n");
+    let columns: Vec<Vec<String>> = test
+        .threads
+        .iter()
+        .map(|t| {
+            std::iter::once(format!("{}@{}", t.name, placement(t.placement)))
+                .chain(t.body.iter().map(|i| instr(&i.kind, test)))
+                .collect()
+        })
+        .collect();
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| c.iter().map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    for row in 0..rows {
+        for (i, col) in columns.iter().enumerate() {
+            let cell = col.get(row).map_or("", String::as_str);
+            let sep = if i + 1 == columns.len() { ";" } else { "|" };
+            let _ = write!(out, " {cell:<w$} {sep}", w = widths[i]);
+        }
+        out.push('\n');
+    }
+    let q = match test.condition.quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+    let _ = write!(out, "{q} ({})", expr(&test.condition.expr, Prec::Or));
+    if let Some(v) = test.verdict {
+        let v = match v.verdict {
+            Verdict::Allowed => "allowed",
+            Verdict::Forbidden => "forbidden",
+        };
+        let _ = write!(out, " => {v}");
+    }
+    out.push('\n');
+    out
+}
+
+/// A name that is one run of non-space characters is written bare, as in
+/// Dat3M; any other in quotes, with `\` escaping `"` and `\`.
+fn name(n: &str) -> String {
+    if !n.is_empty() && !n.starts_with('"') && !n.chars().any(char::is_whitespace) {
+        return n.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in n.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+fn placement(p: Placement) -> String {
+    let mut s = format!("cta {},gpu {}", p.cta, p.gpu);
+    if let Some(w) = p.warp {
+        let _ = write!(s, ",warp {w}");
+    }
+    if let Some(c) = p.cluster {
+        let _ = write!(s, ",cluster {c}");
+    }
+    s
+}
+
+fn operand(o: &Operand) -> String {
+    match o {
+        Operand::Reg(n) => n.text.clone(),
+        Operand::Imm(i) => i.value.to_string(),
+    }
+}
+
+/// `.sem[.scope][.cache]`, with a weak access written `.weak` as the
+/// corpus does.
+fn access(a: Access, cache: Option<CacheOp>) -> String {
+    let mut s = format!(".{}", a.sem.as_str());
+    if let Some(scope) = a.scope {
+        s.push('.');
+        s.push_str(scope.as_str());
+    }
+    if let Some(c) = cache {
+        s.push('.');
+        s.push_str(c.as_str());
+    }
+    s
+}
+
+fn instr(kind: &InstrKind, test: &Test) -> String {
+    match kind {
+        InstrKind::Load {
+            dst,
+            loc,
+            access: a,
+            cache,
+        } => format!("ld{} {dst}, {loc}", access(*a, *cache)),
+        InstrKind::Store {
+            loc,
+            value,
+            access: a,
+            cache,
+        } => format!("st{} {loc}, {}", access(*a, *cache), operand(value)),
+        InstrKind::Fence {
+            sem,
+            scope,
+            spelling: FenceSpelling::Fence,
+        } => format!("fence.{}.{}", sem.as_str(), scope.as_str()),
+        InstrKind::Fence {
+            scope,
+            spelling: FenceSpelling::Membar,
+            ..
+        } => {
+            let level = match scope {
+                Scope::Gpu => "gl",
+                other => other.as_str(),
+            };
+            format!("membar.{level}")
+        }
+        InstrKind::Atom {
+            dst,
+            op,
+            loc,
+            access: a,
+            operand: v,
+            new,
+        } => {
+            let mut s = match dst {
+                Some(_) => "atom".to_string(),
+                None => "red".to_string(),
+            };
+            s.push('.');
+            s.push_str(a.sem.as_str());
+            if let Some(scope) = a.scope {
+                s.push('.');
+                s.push_str(scope.as_str());
+            }
+            let _ = write!(s, ".{} ", op.as_str());
+            if let Some(d) = dst {
+                let _ = write!(s, "{d}, ");
+            }
+            let _ = write!(s, "{loc}, {}", operand(v));
+            if let Some(n) = new {
+                let _ = write!(s, ", {}", operand(n));
+            }
+            s
+        }
+        InstrKind::Barrier {
+            kind,
+            instance,
+            id,
+            quorum,
+        } => {
+            let k = match kind {
+                BarrierKind::Sync => "sync",
+                BarrierKind::Arrive => "arrive",
+            };
+            match (id, quorum) {
+                // Only the ISA form has a count without an id.
+                (None, Some(q)) => format!("bar.{k} {}, {}", instance.value, operand(q)),
+                _ => {
+                    let mut s = format!("bar.cta.{k} {}", instance.value);
+                    for o in id.iter().chain(quorum) {
+                        let _ = write!(s, ", {}", operand(o));
+                    }
+                    s
+                }
+            }
+        }
+        InstrKind::WarpSync => "bar.warp.sync".to_string(),
+        InstrKind::Mov { dst, src } => {
+            // `ld r, v` is Dat3M's assignment, but reads a location when `v`
+            // names one.
+            let is_loc = matches!(src, Operand::Reg(n) if test.location(&n.text).is_some());
+            let m = if is_loc { "mov" } else { "ld" };
+            format!("{m} {dst}, {}", operand(src))
+        }
+        InstrKind::BinOp { dst, op, a, b } => {
+            format!("{} {dst}, {}, {}", op.as_str(), operand(a), operand(b))
+        }
+        InstrKind::Label(l) => format!("{l}:"),
+        InstrKind::Branch { cond: None, target } => format!("goto {target}"),
+        InstrKind::Branch {
+            cond: Some((c, a, b)),
+            target,
+        } => {
+            let m = match c {
+                BranchCond::Eq => "beq",
+                BranchCond::Ne => "bne",
+            };
+            format!("{m} {}, {}, {target}", operand(a), operand(b))
+        }
+    }
+}
+
+/// Binding strength, loosest first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Or,
+    And,
+    Atom,
+}
+
+/// `e` written so that it parses back to the same tree in a context that
+/// binds at least as tight as `ctx`: operators group to the left, so a
+/// right operand of the same operator needs parentheses.
+fn expr(e: &Expr, ctx: Prec) -> String {
+    let (s, prec) = match e {
+        Expr::True => ("true".to_string(), Prec::Atom),
+        Expr::Cmp { lhs, op, rhs } => {
+            let op = match op {
+                CmpOp::Eq => "==",
+                CmpOp::Ne => "!=",
+            };
+            (format!("{} {op} {}", term(lhs), term(rhs)), Prec::Atom)
+        }
+        Expr::Not(inner) => {
+            let body = match **inner {
+                Expr::Not(_) | Expr::True => expr(inner, Prec::Atom),
+                _ => format!("({})", expr(inner, Prec::Or)),
+            };
+            (format!("~{body}"), Prec::Atom)
+        }
+        Expr::And(a, b) => (
+            format!("{} /\\ {}", expr(a, Prec::And), expr(b, Prec::Atom)),
+            Prec::And,
+        ),
+        Expr::Or(a, b) => (
+            format!("{} \\/ {}", expr(a, Prec::Or), expr(b, Prec::And)),
+            Prec::Or,
+        ),
+    };
+    if prec < ctx {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+fn term(t: &Term) -> String {
+    match t {
+        Term::Reg { thread, reg } => format!("{thread}:{reg}"),
+        Term::Loc(l) => l.text.clone(),
+        Term::Imm(i) => i.value.to_string(),
+    }
+}

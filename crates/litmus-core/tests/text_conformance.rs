@@ -1,0 +1,108 @@
+//! The Dat3M PTX corpus: every file parses, prints, and parses back to the
+//! same IR.
+//!
+//! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-core`.
+
+#[path = "text_support/corpus.rs"]
+mod corpus;
+
+use std::path::PathBuf;
+
+use litmus_core::instr::InstrKind;
+use litmus_core::ir::Test;
+use litmus_core::text;
+
+/// The corpus, parsed; `None` (after saying so) when the variable is unset.
+fn corpus() -> Option<Vec<(PathBuf, String, Test)>> {
+    let Some(dir) = std::env::var_os(corpus::CORPUS_ENV) else {
+        println!("conformance: skipped, {} is not set", corpus::CORPUS_ENV);
+        return None;
+    };
+    let files = corpus::litmus_files(dir.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        files.len(),
+        corpus::CORPUS_FILES,
+        "expected {} .litmus files under {}",
+        corpus::CORPUS_FILES,
+        PathBuf::from(&dir).display()
+    );
+    let mut failures = String::new();
+    let mut tests = Vec::new();
+    for (path, src) in files {
+        match text::parse(&src) {
+            Ok(t) => tests.push((path, src, t)),
+            Err(e) => failures.push_str(&e.render(&path.display().to_string())),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "corpus files do not parse:\n{failures}"
+    );
+    Some(tests)
+}
+
+#[test]
+fn conformance_round_trip() {
+    let Some(tests) = corpus() else { return };
+    for (path, _, test) in &tests {
+        let printed = text::print(test);
+        let again = text::parse(&printed).unwrap_or_else(|e| {
+            panic!(
+                "{}: the printed test does not parse:\n{}\n{printed}",
+                path.display(),
+                e.render("<printed>")
+            )
+        });
+        assert_eq!(&again, test, "{}: printed as\n{printed}", path.display());
+        // Printing is a fixed point after one round.
+        assert_eq!(text::print(&again), printed, "{}", path.display());
+    }
+    println!("conformance: {} files round-tripped", tests.len());
+}
+
+/// Figures counted on the files themselves: 18 tests branch (as the
+/// corpus README says) and 6 place a thread on `gpu 1` (the README says 2;
+/// `grep -l 'gpu *1'` finds 6). Checks that the reader understood rows,
+/// labels and placements, not just that it accepted them.
+#[test]
+fn conformance_figures() {
+    let Some(tests) = corpus() else { return };
+    let branching = tests
+        .iter()
+        .filter(|(_, _, t)| {
+            t.threads.iter().any(|th| {
+                th.body
+                    .iter()
+                    .any(|i| matches!(i.kind, InstrKind::Branch { .. }))
+            })
+        })
+        .count();
+    assert_eq!(branching, 18);
+    let two_gpus = tests
+        .iter()
+        .filter(|(_, _, t)| t.threads.iter().any(|th| th.placement.gpu == 1))
+        .count();
+    assert_eq!(two_gpus, 6);
+}
+
+/// Every origin the reader stores points at the text it came from: the
+/// first instruction of each thread starts with its mnemonic.
+#[test]
+fn conformance_origins() {
+    let Some(tests) = corpus() else { return };
+    for (path, src, test) in &tests {
+        for thread in &test.threads {
+            assert!(src[thread.name.origin.0 as usize..].starts_with(&thread.name.text));
+            for i in &thread.body {
+                let at = &src[i.origin.0 as usize..];
+                let word = match &i.kind {
+                    InstrKind::Load { .. } | InstrKind::Mov { .. } => "ld",
+                    InstrKind::Store { .. } => "st",
+                    InstrKind::Label(l) => l.text.as_str(),
+                    _ => "",
+                };
+                assert!(at.starts_with(word), "{}: {at:.20}", path.display());
+            }
+        }
+    }
+}
