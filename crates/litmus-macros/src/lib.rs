@@ -1,4 +1,171 @@
-//! DOCS
+//! The `litmus!` macro: a GPU litmus test written as Rust tokens, checked
+//! at compile time, expanded to one `#[test]` function.
+//!
+//! ```
+//! use gpu_litmus::litmus;
+//!
+//! litmus! {
+//!     /// Message passing between CTAs with block-scoped fences.
+//!     /// PTX allows the stale read: a CTA fence does not order for another CTA.
+//!     mp_tfb_inter_cta;
+//!     global x = 0, y = 0;
+//!     thread t0 @ cta 0 { St(x, 1); TFB; St(y, 1); }
+//!     thread t1 @ cta 1 { r0 = Ld(y); TFB; r1 = Ld(x); }
+//!     exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! `litmus_ir! { .. }` takes the same input and is an expression: the
+//! test's IR ([`Test`](litmus_core::ir::Test)), built without
+//! running anything. It is the form to use for tools, and for comparing a
+//! test with its `.litmus` file. Its verdict may be left out
+//! (`Test::verdict` is then `None`).
+//!
+//! # Grammar
+//!
+//! A call holds, in this order: doc comments and attributes, the test's
+//! name and `;`; location declarations and threads, in any order; the
+//! condition with its verdict, last. Every statement ends with `;` except a
+//! thread, which ends with its `}`; the last `;` in a block may be left out.
+//!
+//! | Part | Example | IR |
+//! |---|---|---|
+//! | name | `mp_rel_acq;` | `Test::name`; the `#[test] fn` is named after it |
+//! | doc | `/// Message passing.` | `Test::doc` and the function's docs |
+//! | attributes | `#[ignore = "slow"]` | on the function (`litmus!` only) |
+//! | global memory | `global x = 0, y;` | `Space::Global`; no value means 0 |
+//! | CTA shared memory | `shared s = 1;` | `Space::Shared` |
+//! | cluster shared memory | `cluster_shared d = 0;` | `Space::SharedCluster` |
+//! | thread | `thread t0 @ cta 0 { .. }` | `Thread`, `Placement::cta(0)` |
+//! | placement | `@ gpu 1, cluster 0, cta 2, warp 1` | any order, comma separated, `cta` required |
+//! | initial registers | `thread t1 @ cta 1 with r1 = 0, r2 = -1 { .. }` | `Thread::init` |
+//!
+//! ## Instructions
+//!
+//! Memory operations are capitalised, after the seed names `St`, `Ld`, `TF`,
+//! `TFB`; PTX qualifiers follow as `.name`, in any order. Control flow is
+//! lower case. Qualifiers are kept as written: what PTX does not allow
+//! (`Ld.release`, a scope on a weak access, a cache operator on a strong
+//! one) is a compile error at the qualifier.
+//!
+//! | Form | Example | PTX |
+//! |---|---|---|
+//! | weak store | `St(x, 1);` `St(x, r0);` `St.weak(x, -1);` | `st.weak` |
+//! | weak load | `r0 = Ld(x);` `r0 = Ld.weak(x);` | `ld.weak` |
+//! | strong store | `St.relaxed.gpu(x, 1);` `St.release.sys(x, 1);` | `st.relaxed.gpu`, `st.release.sys` |
+//! | strong load | `r0 = Ld.relaxed.cta(x);` `r0 = Ld.acquire.gpu(x);` | `ld.relaxed.cta`, `ld.acquire.gpu` |
+//! | volatile | `St.volatile(x, 1);` `r0 = Ld.volatile(x);` | `st.volatile`, `ld.volatile` |
+//! | cache operator | `r0 = Ld.ca(x);` (`.ca .cg .cs .lu .cv`), `St.wt(x, 1);` (`.wb .cg .cs .wt`) | `ld.ca`, `st.wt` |
+//! | seed fences | `TFB;` `TF;` `TFS;` | `membar.cta`, `membar.gl`, `membar.sys` |
+//! | fence | `Fence.sc.gpu;` `Fence.acq_rel.cta;` `Fence.acquire.cluster;` `Fence.release.sys;` | `fence.<sem>.<scope>` |
+//! | membar | `Membar.cta;` `Membar.gl;` `Membar.sys;` | `membar.<level>` |
+//! | atomic | `r0 = Atom.relaxed.gpu.add(x, 1);` (`.exch .add .sub .and .or .xor .min .max .inc .dec`) | `atom.relaxed.gpu.add` |
+//! | compare and swap | `r0 = Atom.acq_rel.gpu.cas(m, 0, 1);` | `atom.acq_rel.gpu.cas` |
+//! | reduction | `Red.release.gpu.add(x, 1);` | `red.release.gpu.add` |
+//! | CTA barrier | `BarSync(1);` `BarSync(1, 64);` `BarArrive(1, 64);` | `bar.sync 1[, 64]`, `bar.arrive 1, 64` |
+//! | corpus barrier | `Bar.sync(1, r2, 2);` `Bar.cta.sync(1);` `Bar.arrive(1);` | `bar.cta.sync instance[, id[, quorum]]` |
+//! | warp barrier | `SyncWarp;` | `bar.warp.sync` (`__syncwarp()`) |
+//! | move | `r0 = 5;` `r1 = r0;` | `mov` |
+//! | arithmetic | `r2 = r1 + 1;` (`+ - * & \| ^`, one operation) | `add`, `sub`, `mul`, `and`, `or`, `xor` |
+//! | label | `L0:` (before an instruction, or alone) | |
+//! | branch | `beq(r0, 1, L0);` `bne(r0, r1, L0);` `goto L0;` | `beq`, `bne`, `goto` |
+//!
+//! `TFB`, `TF` and `TFS` are `membar.cta`, `membar.gl` and `membar.sys`
+//! (`fence.sc` of that scope, spelled as membar). `BarSync(n, count)` is the
+//! ISA's `bar.sync`; `Bar.sync(instance, id, quorum)` is the corpus
+//! dialect's `bar.cta.sync`, where the barrier resource `id` may be a
+//! register.
+//!
+//! ## Condition and verdict
+//!
+//! `exists`, `~exists` (also `not exists`) or `forall`, then an expression
+//! over `thread.register`, location names (their final values) and
+//! integers, with `==`, `!=`, `!`, `&&`, `||` and parentheses, binding as
+//! in Rust; `true` is the empty condition. Then the verdict the author
+//! declares for the condition under the model: `=> allowed` or
+//! `=> forbidden` (required by `litmus!`).
+//!
+//! ```
+//! # use gpu_litmus::litmus_ir;
+//! let test = litmus_ir! {
+//!     sb_sc_fences;
+//!     global x = 0, y = 0;
+//!     thread t0 @ cta 0 { St.relaxed.gpu(x, 1); Fence.sc.gpu; r0 = Ld.relaxed.gpu(y); }
+//!     thread t1 @ cta 1 { St.relaxed.gpu(y, 1); Fence.sc.gpu; r0 = Ld.relaxed.gpu(x); }
+//!     ~exists (t0.r0 == 0 && t1.r0 == 0) => allowed;
+//! };
+//! assert_eq!(test.threads.len(), 2);
+//! ```
+//!
+//! ## Every form in one test
+//!
+//! ```
+//! # use gpu_litmus::litmus_ir;
+//! let test = litmus_ir! {
+//!     /// Not a meaningful test: a tour of the grammar.
+//!     tour;
+//!     global x = 0, y, m = 0;
+//!     shared s = 1;
+//!     cluster_shared d = 0;
+//!     thread t0 @ gpu 0, cluster 0, cta 0, warp 0 with r9 = 3 {
+//!         St(x, 1); St.weak(x, r9); St.relaxed.gpu(x, 1); St.release.sys(y, 1);
+//!         St.volatile(x, 1); St.wt(x, 2); St.relaxed.cluster(d, 1);
+//!         r0 = Ld(x); r1 = Ld.acquire.gpu(y); r2 = Ld.relaxed.cta(s);
+//!         r3 = Ld.volatile(x); r4 = Ld.ca(x);
+//!         TF; TFB; TFS;
+//!         Fence.sc.gpu; Fence.acq_rel.cta; Fence.acquire.cluster; Fence.release.sys;
+//!         Membar.cta; Membar.gl; Membar.sys;
+//!         r5 = Atom.relaxed.gpu.add(m, 1);
+//!         r6 = Atom.acq_rel.gpu.cas(m, 0, r5);
+//!         Red.release.gpu.add(x, 1);
+//!         BarSync(1); BarSync(1, 64); BarArrive(2, 64); Bar.sync(1, r9, 2);
+//!         SyncWarp;
+//!         r7 = 5; r8 = r7; r7 = r8 + 1; r7 = r7 ^ r0;
+//!     L0:
+//!         beq(r7, 0, L0); bne(r7, r8, L1); goto L1;
+//!     L1:
+//!         St(y, r7);
+//!     }
+//!     thread t1 @ cta 0, cluster 0, warp 1 { r0 = Ld(s); SyncWarp; }
+//!     forall (x != 0 || !(t0.r0 == -1 && t1.r0 == 1)) => allowed;
+//! };
+//! assert_eq!(test.name.text, "tour");
+//! assert_eq!(test.doc.0, ["Not a meaningful test: a tour of the grammar."]);
+//! ```
+//!
+//! # Errors
+//!
+//! Every mistake is a compile error at the token at fault, and one
+//! compilation shows all of them: grammar mistakes (each statement is read
+//! on its own, so one bad instruction does not hide the next), then, if the
+//! grammar is right, every mistake `litmus_core::validate` finds (the same
+//! checks as for `.litmus` files):
+//!
+//! ```text
+//! error: `ld` does not take `.release` semantics; loads take .weak, .relaxed, .acquire or .volatile
+//!  --> tests/ui/fail/ld_release.rs:6:33
+//!   |
+//! 6 |     thread t0 @ cta 0 { r0 = Ld.release.gpu(x); }
+//!   |                                 ^^^^^^^
+//! ```
+//!
+//! # Expansion
+//!
+//! `litmus! { /// doc  name; .. }` becomes
+//!
+//! ```text
+//! /// doc
+//! #[test]
+//! fn name() {
+//!     let test = /* the IR, as the expression litmus_ir! gives */;
+//!     ::gpu_litmus::__private::litmus_runtime::run_litmus(&test, None);
+//! }
+//! ```
+//!
+//! The IR is built by plain Rust expressions when the test runs: nothing is
+//! parsed at run time. The PTX text (second argument) is `None` until the
+//! PTX generator exists.
 extern crate proc_macro;
 
 mod errors;

@@ -78,7 +78,15 @@ fn message(e: &ValidationError, test: &Test) -> String {
                     t.name, t.name
                 )
             }),
-        K::MissingScope { .. } => Some(" (e.g. `.gpu` after the semantics)".to_string()),
+        K::MissingScope { instr, sem } => {
+            let op = match *instr {
+                "ld" => "Ld",
+                "st" => "St",
+                "atom" => "Atom",
+                _ => "Red",
+            };
+            Some(format!(": e.g. `{op}.{sem}.gpu`"))
+        }
         _ => None,
     };
     format!("{e}{}", hint.unwrap_or_default())

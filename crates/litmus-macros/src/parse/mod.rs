@@ -86,6 +86,9 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
     let mut locations = Vec::new();
     let mut threads = Vec::new();
     let mut condition = None;
+    // Whether a condition was written, even one that did not parse: a
+    // broken condition is not also a missing one.
+    let mut condition_written = false;
     for item in items {
         let Some(first) = item.clone().into_iter().next() else {
             continue;
@@ -110,7 +113,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             }
             "exists" | "~" | "not" | "forall" => {
                 let parsed = cx.parse_piece(item, cond::condition);
-                if condition.is_some() {
+                if std::mem::replace(&mut condition_written, true) {
                     cx.errors
                         .at(first.span(), "a test has one condition; this is a second one");
                 } else {
@@ -129,6 +132,9 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
 
     let (attrs, ident) = header?;
     let Some(condition) = condition else {
+        if condition_written {
+            return None;
+        }
         cx.errors.at(
             end,
             "missing condition: end the test with e.g. `exists (t1.r0 == 1) => allowed;`",
@@ -304,19 +310,20 @@ fn placement(input: ParseStream, at: Span) -> syn::Result<Placement> {
                 "expected a placement: `cta N`, `gpu N`, `cluster N` or `warp N`",
             )
         })?;
-        let seen =
-            match key.to_string().as_str() {
-                "cta" => &mut cta,
-                "gpu" => &mut gpu,
-                "cluster" => &mut cluster,
-                "warp" => &mut warp,
-                other => return Err(syn::Error::new(
+        let seen = match key.to_string().as_str() {
+            "cta" => &mut cta,
+            "gpu" => &mut gpu,
+            "cluster" => &mut cluster,
+            "warp" => &mut warp,
+            other => {
+                return Err(syn::Error::new(
                     key.span(),
                     format!(
                         "unknown placement `{other}`: expected `cta`, `gpu`, `cluster` or `warp`"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         if std::mem::replace(seen, true) {
             return Err(syn::Error::new(
                 key.span(),

@@ -1,0 +1,9 @@
+use gpu_litmus::litmus;
+
+litmus! {
+    global x = 0;
+    thread t0 @ cta 0 { St(x, 1); }
+    exists (x == 1) => allowed;
+}
+
+fn main() {}
