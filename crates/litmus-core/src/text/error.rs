@@ -152,13 +152,13 @@ pub enum SyntaxError {
     },
     #[error("`bar.warp.sync` takes only the full mask 0xffffffff, found {0}")]
     WarpMask(i64),
-    #[error("this row has {found} cells, expected {expected} (one per thread)")]
+    #[error("this row has {found} {}, expected {expected} (one per thread)", if *found == 1 { "cell" } else { "cells" })]
     CellCount { expected: usize, found: usize },
     #[error("`{0}` is given twice in this placement")]
     DuplicatePlacement(&'static str),
     #[error("{what} {value} does not fit 32 bits unsigned (expected 0 ..= 4294967295)")]
     PlacementRange { what: &'static str, value: i64 },
-    #[error("no thread has index {index}: the test has {threads} thread(s), numbered from 0")]
+    #[error("no thread has index {index}: the test has {threads} {}, numbered from 0", if *threads == 1 { "thread" } else { "threads" })]
     NoSuchThreadIndex { index: i64, threads: usize },
     #[error("unknown thread `{0}` in the init block: expected a thread of the header row")]
     UnknownInitThread(String),
@@ -175,7 +175,13 @@ pub enum SyntaxError {
 pub(crate) struct Errors {
     pub(crate) list: Vec<(u32, SyntaxError)>,
     overflow: bool,
+    /// An unterminated string ate the rest of the file: what the parser
+    /// then misses at the end of the file is no news.
+    pub(crate) truncated: bool,
 }
+
+/// How a message names the end of the input.
+pub(crate) const END_OF_FILE: &str = "end of file";
 
 /// How many syntax errors one read reports at most.
 pub(crate) const MAX_ERRORS: usize = 100;
@@ -185,10 +191,16 @@ impl Errors {
         Errors {
             list: Vec::new(),
             overflow: false,
+            truncated: false,
         }
     }
 
     pub(crate) fn push(&mut self, offset: u32, e: SyntaxError) {
+        if self.truncated
+            && matches!(&e, SyntaxError::Expected { found, .. } if found == END_OF_FILE)
+        {
+            return;
+        }
         if self.list.len() < MAX_ERRORS {
             self.list.push((offset, e));
         } else if !self.overflow {

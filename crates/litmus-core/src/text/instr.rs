@@ -497,6 +497,9 @@ impl<'s> Builder<'_, 's> {
             }
         }
         self.count(0, 0, "no operands")?;
+        if self.failed {
+            return None;
+        }
         let Some((sem, _)) = sem else {
             self.missing("semantics (.sc, .acq_rel, .acquire or .release)");
             return None;
@@ -540,6 +543,9 @@ impl<'s> Builder<'_, 's> {
             self.once(&mut level, scope, q, "level");
         }
         self.count(0, 0, "no operands")?;
+        if self.failed {
+            return None;
+        }
         let Some((scope, _)) = level else {
             self.missing("a level (.cta, .gl or .sys)");
             return None;
@@ -564,6 +570,9 @@ impl<'s> Builder<'_, 's> {
                 self.unknown_qual(q, ATOM_QUALS);
             }
         }
+        if self.failed {
+            return None;
+        }
         let Some((op, _)) = op else {
             self.missing(
                 "an operation (.exch, .add, .sub, .and, .or, .xor, .min, .max, .inc, .dec or .cas)",
@@ -583,11 +592,16 @@ impl<'s> Builder<'_, 's> {
                 "3 or 4 operands (`atom.<sem>.<scope>.<op> r, x, v[, v2]`)",
             )?;
             (Some(self.reg(0)?), 1)
+        } else if op == AtomOp::Cas {
+            self.count(2, 3, "3 operands (`red.<sem>.<scope>.cas x, v, v2`)")?;
+            (None, 0)
         } else {
+            // Three operands on a `red` are most likely an `atom` with its
+            // result register: say so rather than misread them.
             self.count(
                 2,
-                3,
-                "2 or 3 operands (`red.<sem>.<scope>.<op> x, v[, v2]`)",
+                2,
+                "2 operands (`red.<sem>.<scope>.<op> x, v`; `atom` has a result register)",
             )?;
             (None, 0)
         };

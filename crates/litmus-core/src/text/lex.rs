@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::text::error::{Errors, SyntaxError};
+use crate::text::error::{Errors, SyntaxError, END_OF_FILE};
 
 /// Punctuation. Two-character operators are single tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Token<'_> {
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.tok {
-            Tok::Eof => f.write_str("end of file"),
+            Tok::Eof => f.write_str(END_OF_FILE),
             Tok::Str(_) => f.write_str("a string"),
             Tok::Ident(_) | Tok::Int(_) | Tok::Punct(_) => write!(f, "`{}`", self.text),
         }
@@ -136,6 +136,7 @@ impl<'s> Lexer<'s> {
                     }
                     None => {
                         errors.push(start as u32, SyntaxError::UnterminatedString);
+                        errors.truncated = true;
                         self.pos = self.src.len();
                     }
                 }

@@ -68,7 +68,16 @@ fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
                 found,
             },
         );
-        return (Name::new("", Origin(pos as u32)), pos);
+        // Most likely a misspelt header line: read on from the next line,
+        // unless the header is simply missing.
+        let resume = if rest.starts_with('{') {
+            pos
+        } else {
+            rest.find('\n').map_or(src.len(), |i| pos + i + 1)
+        };
+        // Nothing left to read: what the parser misses there is no news.
+        errors.truncated = src[resume..].trim().is_empty();
+        return (Name::new("", Origin(pos as u32)), resume);
     }
     pos += 3;
     pos += leading_ws(&src[pos..], |c| c.is_whitespace() && c != '\n');
@@ -79,6 +88,7 @@ fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
             Some((name, len)) => (Name::new(name, Origin(start as u32)), start + 1 + len),
             None => {
                 errors.push(start as u32, SyntaxError::UnterminatedString);
+                errors.truncated = true;
                 (Name::new("", Origin(start as u32)), src.len())
             }
         };
@@ -180,7 +190,10 @@ impl<'s> Parser<'_, 's> {
             // would only produce noise.
             None => return test,
         }
-        test.verdict = self.verdict();
+        match self.verdict() {
+            Ok(v) => test.verdict = v,
+            Err(()) => return test,
+        }
         if !self.cur.at_end() {
             self.expected("the end of the file after the condition");
         }
@@ -207,12 +220,18 @@ impl<'s> Parser<'_, 's> {
     /// register values are returned for their threads.
     fn init_block(&mut self, locations: &mut Vec<Location>) -> Vec<PendingInit> {
         let mut inits = Vec::new();
-        if !self.cur.eat(Punct::LBrace) {
+        let braced = self.cur.eat(Punct::LBrace);
+        if !braced {
             self.expected("`{` to open the init block");
-            return inits;
         }
         loop {
             let t = self.cur.peek();
+            // Without the `{`, read on while items follow, so that a
+            // forgotten brace costs one error, not one per line.
+            if !braced && !self.at_init_item() {
+                self.cur.eat(Punct::RBrace);
+                return inits;
+            }
             match t.tok {
                 Tok::Punct(Punct::RBrace) => {
                     self.cur.bump();
@@ -239,6 +258,16 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
+    /// Whether an init item (`x=`, `P0:`, `1:`, `shared x`) starts here.
+    fn at_init_item(&self) -> bool {
+        let (t, next) = (self.cur.peek(), self.cur.peek_at(1));
+        match t.tok {
+            Tok::Ident("shared" | "global") => true,
+            Tok::Ident(_) | Tok::Int(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
+            _ => false,
+        }
+    }
+
     /// Recovery: past the next `;`, or up to the `}` or the end.
     fn skip_to_init_end(&mut self) {
         loop {
@@ -258,9 +287,10 @@ impl<'s> Parser<'_, 's> {
         locations: &mut Vec<Location>,
         inits: &mut Vec<PendingInit>,
     ) -> Option<()> {
+        let space = self.space();
         let t = self.cur.peek();
         let thread = match t.tok {
-            _ if !self.cur.peek_at(1).is(Punct::Colon) => None,
+            _ if space != Space::Global || !self.cur.peek_at(1).is(Punct::Colon) => None,
             Tok::Ident(w) => Some(ThreadRef::Name(Name::new(w, Origin(t.offset)))),
             Tok::Int(i) => Some(ThreadRef::Index(i, t.offset)),
             _ => None,
@@ -273,7 +303,6 @@ impl<'s> Parser<'_, 's> {
             inits.push(PendingInit { thread, reg, value });
             return Some(());
         }
-        let space = self.space();
         let t = self.cur.peek();
         let name = self.ident("a location (`x=0`) or a register (`P0:r0=0`)")?;
         if let Tok::Ident(w) = t.tok {
@@ -522,9 +551,9 @@ impl<'s> Parser<'_, 's> {
     }
 
     /// `=> allowed` or `=> forbidden` after the condition.
-    fn verdict(&mut self) -> Option<DeclaredVerdict> {
+    fn verdict(&mut self) -> Result<Option<DeclaredVerdict>, ()> {
         if !self.cur.eat(Punct::Arrow) {
-            return None;
+            return Ok(None);
         }
         let t = self.cur.peek();
         let verdict = if t.is_word("allowed") {
@@ -533,12 +562,12 @@ impl<'s> Parser<'_, 's> {
             Verdict::Forbidden
         } else {
             self.expected("`allowed` or `forbidden` after `=>`");
-            return None;
+            return Err(());
         };
         self.cur.bump();
-        Some(DeclaredVerdict {
+        Ok(Some(DeclaredVerdict {
             verdict,
             origin: Origin(t.offset),
-        })
+        }))
     }
 }

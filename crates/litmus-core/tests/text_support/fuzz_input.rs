@@ -1,0 +1,254 @@
+//! Inputs for fuzzing the text reader, and the property each must satisfy.
+//! Shared by `tests/text_fuzz.rs` (CI size) and `examples/fuzz_text.rs`
+//! (a million inputs) through `#[path]`, so both run the same fuzzer.
+
+use litmus_core::text;
+
+/// A small deterministic generator (SplitMix64): runs repeat exactly, and
+/// no dependency is needed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Seed texts that exercise the dialect's extensions, for runs without the
+/// corpus (and alongside it).
+pub const FIXTURES: &[&str] = &[
+    include_str!("../data/extensions.litmus"),
+    include_str!("../data/control.litmus"),
+];
+
+/// Fragments of the dialect, valid and not, spliced into inputs.
+const TOKENS: &[&str] = &[
+    "PTX ",
+    "PTX \"a b\"",
+    "\"",
+    "\"doc\"",
+    "{",
+    "}",
+    "|",
+    ";",
+    ":",
+    "::",
+    ",",
+    ".",
+    "@",
+    "(",
+    ")",
+    "~",
+    "=",
+    "==",
+    "!=",
+    "=>",
+    "/\\",
+    "\\/",
+    "\n",
+    " ",
+    "\t",
+    "exists",
+    "~exists",
+    "forall",
+    "allowed",
+    "forbidden",
+    "true",
+    "x",
+    "y",
+    "r0",
+    "r1",
+    "P0",
+    "P1",
+    "P9",
+    "0:r0",
+    "P1:r1",
+    "7:r0",
+    "ld",
+    "ld.weak",
+    "ld.acquire.gpu",
+    "ld.release",
+    "st.relaxed.sys",
+    "st.weak.wt",
+    "ld.weak.ca",
+    "mov",
+    "add",
+    "fence.sc.cta",
+    "fence.acq_rel.cluster",
+    "membar.gl",
+    "membar.cluster",
+    "atom.acq_rel.gpu.cas",
+    "atom.add",
+    "red.relaxed.cta.add",
+    "bar.cta.sync 1",
+    "bar.cta.arrive 1, 1, 2",
+    "bar.sync 0, 64",
+    "bar.warp.sync",
+    "bar.warp.sync 0xffffffff",
+    "LC00:",
+    "goto LC00",
+    "beq r0, 0, LC00",
+    "bne r0, r1, L",
+    "@cta 0,gpu 0",
+    ",warp 1",
+    ",cluster 0",
+    "gpu 1",
+    "shared ",
+    "shared::cluster ",
+    "global ",
+    "0",
+    "1",
+    "-1",
+    "0x10",
+    "4294967295",
+    "4294967296",
+    "-2147483649",
+    "99999999999999999999",
+    "12ab",
+    "0x",
+    "-",
+    "((((((((((",
+    "))))))",
+    "~~~~~~~~",
+    "é",
+    "\u{feff}",
+    "\u{0}",
+    "\r\n",
+    "💥",
+];
+
+/// One fuzz input: arbitrary bytes, a soup of dialect fragments, or (most
+/// often) a seed with a few mutations.
+pub fn input(rng: &mut Rng, seeds: &[String]) -> String {
+    let bytes = match rng.below(10) {
+        0 => (0..rng.below(400)).map(|_| rng.next_u64() as u8).collect(),
+        1 => {
+            let mut s = String::new();
+            for _ in 0..rng.below(80) {
+                s.push_str(TOKENS[rng.below(TOKENS.len())]);
+                if rng.below(3) == 0 {
+                    s.push(' ');
+                }
+            }
+            s.into_bytes()
+        }
+        _ => {
+            let mut b = seeds[rng.below(seeds.len())].clone().into_bytes();
+            for _ in 0..1 + rng.below(4) {
+                mutate(&mut b, rng);
+            }
+            b
+        }
+    };
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn mutate(b: &mut Vec<u8>, rng: &mut Rng) {
+    let at = |rng: &mut Rng, b: &Vec<u8>| rng.below(b.len() + 1);
+    match rng.below(9) {
+        0 if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b[i] ^= 1 << rng.below(8);
+        }
+        1 if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b[i] = rng.next_u64() as u8;
+        }
+        2 => {
+            let i = at(rng, b);
+            let len = rng.below(40).min(b.len() - i);
+            b.drain(i..i + len);
+        }
+        3 | 4 => {
+            let i = at(rng, b);
+            let tok = TOKENS[rng.below(TOKENS.len())].as_bytes();
+            b.splice(i..i, tok.iter().copied());
+        }
+        5 => {
+            let mut lines: Vec<Vec<u8>> = b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect();
+            let (i, j) = (rng.below(lines.len()), rng.below(lines.len()));
+            lines.swap(i, j);
+            *b = lines.join(&b'\n');
+        }
+        6 => {
+            let i = at(rng, b);
+            b.truncate(i);
+        }
+        7 => {
+            let i = at(rng, b);
+            let len = rng.below(200).min(b.len() - i);
+            let chunk = b[i..i + len].to_vec();
+            let j = at(rng, b);
+            b.splice(j..j, chunk);
+        }
+        _ => {
+            // Replace a digit run with an edge value.
+            if let Some(i) = (0..b.len())
+                .map(|_| rng.below(b.len()))
+                .find(|&i| b[i].is_ascii_digit())
+            {
+                let edge = [
+                    "4294967296",
+                    "-2147483649",
+                    "99999999999999999999",
+                    "0",
+                    "-0",
+                ];
+                let e = edge[rng.below(edge.len())].as_bytes();
+                b.splice(i..i + 1, e.iter().copied());
+            }
+        }
+    }
+}
+
+/// What one input did.
+pub enum Outcome {
+    Parsed,
+    Rejected,
+}
+
+/// Runs `src` through the reader and checks the properties that hold for
+/// every input: an accepted test prints to text that reads back to the
+/// same IR (and prints the same again); a rejected one has at least one
+/// diagnostic, each with a position inside the text. Panics when a
+/// property fails (the caller catches panics).
+pub fn check(src: &str) -> Outcome {
+    match text::parse(src) {
+        Ok(test) => {
+            let printed = text::print(&test);
+            let again = text::parse(&printed).unwrap_or_else(|e| {
+                panic!("printed text does not parse: {e}\n--- printed\n{printed}")
+            });
+            assert_eq!(again, test, "round trip changed the IR:\n{printed}");
+            assert_eq!(
+                text::print(&again),
+                printed,
+                "printing is not a fixed point"
+            );
+            Outcome::Parsed
+        }
+        Err(e) => {
+            assert!(!e.diagnostics.is_empty(), "an error without diagnostics");
+            for d in &e.diagnostics {
+                let p = d.position.expect("a text diagnostic has a position");
+                assert!(p.line >= 1 && p.column >= 1);
+                assert!(d.offset.is_some_and(|o| o as usize <= src.len()));
+            }
+            let _ = e.render("fuzz.litmus");
+            Outcome::Rejected
+        }
+    }
+}
