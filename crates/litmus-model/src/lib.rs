@@ -1,1 +1,38 @@
-//! litmus-model
+//! litmus-model: candidate-execution enumeration and axiomatic memory
+//! models for litmus tests.
+//!
+//! The split follows herd7 and Dat3M: the enumerator builds the candidate
+//! executions of a test (events per thread along each control path, rf,
+//! coherence, Fence-SC orders, barrier synchronisation), and a [`Model`]
+//! judges them. Models are chosen by name ([`model_by_name`],
+//! [`model_from_env`]): `ptx` (default), `sc`, `ptx-2015`.
+//!
+//! ```
+//! use litmus_model::{check, model_by_name, Options};
+//! # let test = litmus_core::ir::Test::new("empty");
+//! # let _ = |test: &litmus_core::ir::Test| {
+//! let result = check(test, model_by_name("ptx").unwrap(), &Options::default()).unwrap();
+//! println!("{} allowed outcomes, claim holds: {}", result.allowed.len(), result.claim_holds);
+//! # };
+//! ```
+
+pub mod barrier;
+pub mod budget;
+pub mod check;
+pub mod enumerate;
+pub mod events;
+pub mod explain;
+pub mod model;
+pub mod models;
+pub mod outcome;
+pub mod relation;
+
+pub use budget::{BudgetExceeded, Options};
+pub use check::{check, check_with, CheckError, CheckResult};
+pub use explain::{
+    explain, explain_condition, explain_outcome, Explanation, Rejection, WitnessEdge, WitnessEvent,
+};
+pub use model::{
+    model_by_name, model_from_env, model_names, Model, UnknownModel, DEFAULT_MODEL, MODEL_ENV,
+};
+pub use outcome::{Observable, Outcome};

@@ -1,0 +1,128 @@
+//! The entry point: a test and a model in, the allowed outcomes and the
+//! verdict on the test's condition out.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use litmus_core::ir::{Quantifier, Test, Verdict};
+use litmus_core::ValidationError;
+
+use crate::budget::{BudgetExceeded, Options};
+use crate::enumerate::{Search, SearchError};
+use crate::events::PathError;
+use crate::model::{model_by_name, Model, UnknownModel};
+use crate::outcome::{eval_expr, format_outcome, observables, Observable, Outcome};
+
+/// What a model decides about a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckResult {
+    /// The model's name.
+    pub model: &'static str,
+    pub quantifier: Quantifier,
+    /// What each outcome records, in order.
+    pub observables: Vec<Observable>,
+    /// Every outcome some consistent execution produces.
+    pub allowed: BTreeSet<Outcome>,
+    /// Candidate executions examined: complete candidates, plus partial
+    /// ones discarded whole by early pruning (each counts once).
+    pub candidate_executions: u64,
+    /// Complete candidate executions that satisfy every axiom.
+    pub consistent_executions: u64,
+    /// Whether some consistent execution satisfies the condition's
+    /// expression.
+    pub condition_reachable: bool,
+    /// Whether the claim holds as written: `exists`: reachable; `~exists`:
+    /// unreachable; `forall`: every consistent execution satisfies it.
+    pub claim_holds: bool,
+    /// Whether the loop bound cut some control path, so that the result is
+    /// exact only up to that bound.
+    pub bounded: bool,
+    pub elapsed: Duration,
+}
+
+impl CheckResult {
+    /// The verdict in the IR's convention ([`Verdict`]): for `exists` and
+    /// `~exists`, allowed when the expression is reachable; for `forall`,
+    /// allowed when some consistent execution breaks it.
+    pub fn verdict(&self) -> Verdict {
+        let allowed = match self.quantifier {
+            Quantifier::Exists | Quantifier::NotExists => self.condition_reachable,
+            Quantifier::Forall => !self.claim_holds,
+        };
+        if allowed {
+            Verdict::Allowed
+        } else {
+            Verdict::Forbidden
+        }
+    }
+
+    /// The allowed outcomes, one `P0:r0=1; x=2` line each.
+    pub fn outcome_lines(&self, test: &Test) -> Vec<String> {
+        self.allowed
+            .iter()
+            .map(|o| format_outcome(test, &self.observables, o))
+            .collect()
+    }
+}
+
+/// Why a test could not be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("the test is not valid: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<ValidationError>),
+    #[error(transparent)]
+    Paths(#[from] PathError),
+    #[error(transparent)]
+    Budget(#[from] BudgetExceeded),
+    #[error(transparent)]
+    UnknownModel(#[from] UnknownModel),
+}
+
+impl From<SearchError> for CheckError {
+    fn from(e: SearchError) -> CheckError {
+        match e {
+            SearchError::Paths(p) => CheckError::Paths(p),
+            SearchError::Budget(b) => CheckError::Budget(b),
+        }
+    }
+}
+
+/// Checks `test` under `model`.
+pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResult, CheckError> {
+    litmus_core::validate(test).map_err(CheckError::Invalid)?;
+    let start = Instant::now();
+    let obs = observables(test);
+    let mut allowed = BTreeSet::new();
+    let mut on_leaf = |leaf: crate::enumerate::Leaf| {
+        if leaf.verdict.is_ok() {
+            allowed.extend(leaf.outcomes);
+        }
+    };
+    let mut search = Search::new(test, model, opts, &obs, true, &mut on_leaf);
+    search.run(opts)?;
+    let counts = search.counts;
+    let expr = &test.condition.expr;
+    let condition_reachable = allowed.iter().any(|o| eval_expr(test, expr, &obs, o));
+    let claim_holds = match test.condition.quantifier {
+        Quantifier::Exists => condition_reachable,
+        Quantifier::NotExists => !condition_reachable,
+        Quantifier::Forall => allowed.iter().all(|o| eval_expr(test, expr, &obs, o)),
+    };
+    Ok(CheckResult {
+        model: model.name(),
+        quantifier: test.condition.quantifier,
+        observables: obs,
+        allowed,
+        candidate_executions: counts.candidates,
+        consistent_executions: counts.consistent,
+        condition_reachable,
+        claim_holds,
+        bounded: counts.bounded,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Checks `test` under the model called `model`.
+pub fn check_with(test: &Test, model: &str, opts: &Options) -> Result<CheckResult, CheckError> {
+    check(test, model_by_name(model)?, opts)
+}

@@ -1,0 +1,460 @@
+//! The search over candidate executions, with early pruning.
+//!
+//! Choices are made in this order: one control path per thread, then rf
+//! read by read (thread and program order), then barrier synchronisation,
+//! then the Fence-SC order pair by pair, then coherence: the initial write
+//! first plus the edges the model implies (PTX: cause between writes), then
+//! one orientation per pair that must be ordered and is not yet.
+//!
+//! After every choice the partial execution is checked: read values that
+//! are already known must agree with the branch outcomes of the chosen
+//! paths, and the model's axioms must not already fail. Every axiom of the
+//! shipped models is monotone (more rf, co or Fence-SC edges only add
+//! cycles), so a partial execution that fails cannot be repaired and its
+//! whole subtree is skipped: the cost follows the consistent executions,
+//! not the product of all choices.
+//!
+//! Coherence stays partial where the model says so: a pair that is neither
+//! morally strong nor implied stays unordered, and co is kept transitively
+//! closed, so adding an orientation to an unordered pair can never close a
+//! cycle.
+
+use litmus_core::instr::BranchCond;
+use litmus_core::ir::Test;
+
+use crate::barrier::{sync_options, BarrierStatics};
+use crate::budget::{Budget, BudgetExceeded, Options};
+use crate::events::{eval, thread_paths, EventId, EventKind, PathError, Structure, SymId};
+use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
+use crate::outcome::{Observable, Outcome};
+use crate::relation::{labelled_cycle, Relation};
+
+/// What the search reports for each complete candidate it reaches.
+pub(crate) struct Leaf<'a, 's> {
+    pub x: &'a Execution<'s>,
+    /// Values of events (reads: value read; writes: value written).
+    pub values: &'a [u32],
+    pub verdict: Result<(), Violation>,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// Search statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Counts {
+    pub candidates: u64,
+    pub consistent: u64,
+    pub bounded: bool,
+}
+
+/// Why the search stopped early.
+#[derive(Debug)]
+pub(crate) enum SearchError {
+    Paths(PathError),
+    Budget(BudgetExceeded),
+}
+
+pub(crate) struct Search<'t, 'f> {
+    test: &'t Test,
+    model: &'t dyn Model,
+    observables: &'t [Observable],
+    /// Prune on axioms (checking); off when explaining, which needs every
+    /// complete candidate and the axiom that rejects it.
+    prune: bool,
+    budget: Budget,
+    pub counts: Counts,
+    barriers: BarrierStatics,
+    on_leaf: &'f mut dyn FnMut(Leaf),
+}
+
+struct Ctx<'s> {
+    s: &'s Structure,
+    rf_src: Vec<Option<EventId>>,
+    rf: Relation,
+    co_init: Relation,
+    fence: FenceOrder,
+}
+
+impl<'t, 'f> Search<'t, 'f> {
+    pub fn new(
+        test: &'t Test,
+        model: &'t dyn Model,
+        opts: &Options,
+        observables: &'t [Observable],
+        prune: bool,
+        on_leaf: &'f mut dyn FnMut(Leaf),
+    ) -> Self {
+        Search {
+            test,
+            model,
+            observables,
+            prune,
+            budget: Budget::new(opts),
+            counts: Counts::default(),
+            barriers: BarrierStatics::new(test),
+            on_leaf,
+        }
+    }
+
+    pub fn run(&mut self, opts: &Options) -> Result<(), SearchError> {
+        let mut per_thread = Vec::new();
+        for t in 0..self.test.threads.len() {
+            let p = thread_paths(self.test, t, opts.loop_bound.max(1), opts.max_paths)
+                .map_err(SearchError::Paths)?;
+            self.counts.bounded |= p.cut;
+            per_thread.push(p.paths);
+        }
+        if per_thread.iter().any(Vec::is_empty) {
+            return Ok(());
+        }
+        let mut choice = vec![0usize; per_thread.len()];
+        loop {
+            let paths: Vec<_> = choice
+                .iter()
+                .enumerate()
+                .map(|(t, &i)| &per_thread[t][i])
+                .collect();
+            let s = Structure::new(self.test, &paths);
+            self.structure(&s).map_err(SearchError::Budget)?;
+            // Next combination (odometer).
+            let mut t = 0;
+            loop {
+                if t == choice.len() {
+                    return Ok(());
+                }
+                choice[t] += 1;
+                if choice[t] < per_thread[t].len() {
+                    break;
+                }
+                choice[t] = 0;
+                t += 1;
+            }
+        }
+    }
+
+    fn step(&mut self) -> Result<(), BudgetExceeded> {
+        self.budget
+            .step(self.counts.candidates, self.counts.consistent)
+    }
+
+    fn structure(&mut self, s: &Structure) -> Result<(), BudgetExceeded> {
+        let n = s.len();
+        let mut co_init = Relation::new(n);
+        for ws in &s.writes_by_loc {
+            for &w in &ws[1..] {
+                co_init.insert(ws[0], w);
+            }
+        }
+        let mut ctx = Ctx {
+            s,
+            rf_src: vec![None; n],
+            rf: Relation::new(n),
+            co_init,
+            fence: self.model.fence_order(s),
+        };
+        self.rf(&mut ctx, 0)
+    }
+
+    fn rf(&mut self, ctx: &mut Ctx, k: usize) -> Result<(), BudgetExceeded> {
+        let s = ctx.s;
+        if k == s.reads.len() {
+            return self.barriers(ctx);
+        }
+        let r = s.reads[k];
+        let loc = s.events[r].loc.unwrap_or(0);
+        for &w in &s.writes_by_loc[loc] {
+            self.step()?;
+            ctx.rf_src[r] = Some(w);
+            ctx.rf.insert(w, r);
+            let (values, _) = values(s, &ctx.rf_src);
+            if constraints_hold(s, &values) != Some(false) {
+                let pruned = self.prune && {
+                    let fr = ctx.rf.inverse().compose(&ctx.co_init);
+                    let x = Execution {
+                        s,
+                        stage: Stage::Rf,
+                        rf: ctx.rf.clone(),
+                        co: ctx.co_init.clone(),
+                        fr,
+                        sc: ctx.fence.fixed.clone(),
+                        bar: Relation::new(s.len()),
+                    };
+                    self.model.check(&x).is_err()
+                };
+                if pruned {
+                    self.counts.candidates += 1;
+                } else {
+                    self.rf(ctx, k + 1)?;
+                }
+            }
+            ctx.rf.remove(w, r);
+            ctx.rf_src[r] = None;
+        }
+        Ok(())
+    }
+
+    fn barriers(&mut self, ctx: &mut Ctx) -> Result<(), BudgetExceeded> {
+        let s = ctx.s;
+        let (values, cyclic) = values(s, &ctx.rf_src);
+        // Values that depend on themselves have no candidate execution.
+        if cyclic || constraints_hold(s, &values) != Some(true) {
+            return Ok(());
+        }
+        let values: Vec<u32> = values.into_iter().map(|v| v.unwrap_or(0)).collect();
+        let mut sym_value = |id: SymId| eval(&s.syms, id, &mut |e| Some(values[e])).unwrap_or(0);
+        let options = sync_options(s, &self.barriers, &mut sym_value);
+        let fence = &ctx.fence;
+        for bar in options {
+            let fr = ctx.rf.inverse().compose(&ctx.co_init);
+            let mut x = Execution {
+                s,
+                stage: Stage::FenceOrder,
+                rf: ctx.rf.clone(),
+                co: ctx.co_init.clone(),
+                fr,
+                sc: fence.fixed.clone(),
+                bar,
+            };
+            self.fence_order(&mut x, &fence.free, 0, &values)?;
+        }
+        Ok(())
+    }
+
+    fn fence_order(
+        &mut self,
+        x: &mut Execution,
+        free: &[(EventId, EventId)],
+        i: usize,
+        values: &[u32],
+    ) -> Result<(), BudgetExceeded> {
+        let Some(k) = (i..free.len()).find(|&k| {
+            let (a, b) = free[k];
+            !x.sc.contains(a, b) && !x.sc.contains(b, a)
+        }) else {
+            return self.coherence(x, values);
+        };
+        let (a, b) = free[k];
+        for (p, q) in [(a, b), (b, a)] {
+            self.step()?;
+            let saved = x.sc.clone();
+            x.sc.insert_closed(p, q);
+            if self.prune && self.model.check(x).is_err() {
+                self.counts.candidates += 1;
+            } else {
+                self.fence_order(x, free, k + 1, values)?;
+            }
+            x.sc = saved;
+        }
+        Ok(())
+    }
+
+    fn coherence(&mut self, x: &mut Execution, values: &[u32]) -> Result<(), BudgetExceeded> {
+        let s = x.s;
+        self.step()?;
+        x.stage = Stage::Coherence;
+        let implied = self.model.implied_co(x);
+        let co = x.co.union(&implied).closure();
+        if !co.is_irreflexive() {
+            self.counts.candidates += 1;
+            if !self.prune {
+                let witness =
+                    labelled_cycle(&[("co", &x.co), ("cause", &implied)]).unwrap_or_default();
+                let verdict = Err(Violation {
+                    axiom: "Coherence",
+                    witness,
+                });
+                let mut leaf_x = x.clone();
+                leaf_x.stage = Stage::Complete;
+                let outcomes = self.outcomes(&leaf_x, values, false);
+                (self.on_leaf)(Leaf {
+                    x: &leaf_x,
+                    values,
+                    verdict,
+                    outcomes,
+                });
+            }
+            return Ok(());
+        }
+        let must = self.model.coherence();
+        let mut pairs = Vec::new();
+        for ws in &s.writes_by_loc {
+            for (i, &a) in ws.iter().enumerate().skip(1) {
+                for &b in &ws[i + 1..] {
+                    if must == CoherenceOrder::Total || s.ms.contains(a, b) {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+        }
+        let mut y = x.clone();
+        y.fr = y.rf.inverse().compose(&co);
+        y.co = co;
+        if self.prune && self.model.check(&y).is_err() {
+            self.counts.candidates += 1;
+            return Ok(());
+        }
+        self.orient(&mut y, &pairs, 0, values)
+    }
+
+    fn orient(
+        &mut self,
+        x: &mut Execution,
+        pairs: &[(EventId, EventId)],
+        i: usize,
+        values: &[u32],
+    ) -> Result<(), BudgetExceeded> {
+        let Some(k) = (i..pairs.len()).find(|&k| {
+            let (a, b) = pairs[k];
+            !x.co.contains(a, b) && !x.co.contains(b, a)
+        }) else {
+            return self.leaf(x, values);
+        };
+        let (a, b) = pairs[k];
+        for (p, q) in [(a, b), (b, a)] {
+            self.step()?;
+            let (saved_co, saved_fr) = (x.co.clone(), x.fr.clone());
+            x.co.insert_closed(p, q);
+            x.fr = x.rf.inverse().compose(&x.co);
+            if self.prune && self.model.check(x).is_err() {
+                self.counts.candidates += 1;
+            } else {
+                self.orient(x, pairs, k + 1, values)?;
+            }
+            x.co = saved_co;
+            x.fr = saved_fr;
+        }
+        Ok(())
+    }
+
+    fn leaf(&mut self, x: &mut Execution, values: &[u32]) -> Result<(), BudgetExceeded> {
+        x.stage = Stage::Complete;
+        self.counts.candidates += 1;
+        let verdict = self.model.check(x);
+        if verdict.is_ok() {
+            self.counts.consistent += 1;
+        }
+        if verdict.is_ok() || !self.prune {
+            let outcomes = self.outcomes(x, values, true);
+            (self.on_leaf)(Leaf {
+                x,
+                values,
+                verdict,
+                outcomes,
+            });
+        }
+        x.stage = Stage::Coherence;
+        Ok(())
+    }
+
+    /// The outcomes of a complete execution: registers, and per observed
+    /// location each co-maximal write (every combination).
+    fn outcomes(&self, x: &Execution, values: &[u32], co_valid: bool) -> Vec<Outcome> {
+        let s = x.s;
+        let mut out: Vec<Outcome> = vec![Vec::with_capacity(self.observables.len())];
+        for o in self.observables {
+            let choices: Vec<u32> = match o {
+                Observable::Reg { thread, reg } => {
+                    let v = s.regs[*thread]
+                        .binary_search_by(|(r, _)| r.as_str().cmp(reg))
+                        .ok()
+                        .map(|i| s.regs[*thread][i].1)
+                        .map_or(0, |sym| {
+                            eval(&s.syms, sym, &mut |e| Some(values[e])).unwrap_or(0)
+                        });
+                    vec![v]
+                }
+                Observable::Loc { loc } => {
+                    let ws = &s.writes_by_loc[*loc];
+                    let mut vs: Vec<u32> = ws
+                        .iter()
+                        .filter(|&&w| {
+                            !co_valid || !ws.iter().any(|&w2| w2 != w && x.co.contains(w, w2))
+                        })
+                        .map(|&w| values[w])
+                        .collect();
+                    vs.sort();
+                    vs.dedup();
+                    vs
+                }
+            };
+            out = out
+                .iter()
+                .flat_map(|prefix| {
+                    choices.iter().map(move |&v| {
+                        let mut o = prefix.clone();
+                        o.push(v);
+                        o
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+}
+
+/// The values of every event that can be computed from the rf choices so
+/// far, and whether some value depends on itself.
+fn values(s: &Structure, rf_src: &[Option<EventId>]) -> (Vec<Option<u32>>, bool) {
+    struct V<'a> {
+        s: &'a Structure,
+        rf_src: &'a [Option<EventId>],
+        state: Vec<u8>,
+        val: Vec<Option<u32>>,
+        cyclic: bool,
+    }
+    impl V<'_> {
+        fn event(&mut self, e: EventId) -> Option<u32> {
+            match self.state[e] {
+                2 => return self.val[e],
+                1 => {
+                    self.cyclic = true;
+                    return None;
+                }
+                _ => {}
+            }
+            self.state[e] = 1;
+            let ev = &self.s.events[e];
+            let v = match ev.kind {
+                EventKind::Read => self.rf_src[e].and_then(|w| self.event(w)),
+                EventKind::Write => {
+                    let syms = &self.s.syms;
+                    let sym = ev.value.unwrap_or(0);
+                    eval(syms, sym, &mut |r| self.event(r))
+                }
+                _ => None,
+            };
+            self.state[e] = 2;
+            self.val[e] = v;
+            v
+        }
+    }
+    let n = s.len();
+    let mut v = V {
+        s,
+        rf_src,
+        state: vec![0; n],
+        val: vec![None; n],
+        cyclic: false,
+    };
+    for e in 0..n {
+        v.event(e);
+    }
+    (v.val, v.cyclic)
+}
+
+/// `Some(false)` when a known value breaks a branch outcome, `Some(true)`
+/// when every constraint is known to hold, `None` otherwise.
+fn constraints_hold(s: &Structure, values: &[Option<u32>]) -> Option<bool> {
+    let mut all = true;
+    for c in &s.constraints {
+        let get = |id: SymId| eval(&s.syms, id, &mut |e| values[e]);
+        match (get(c.a), get(c.b)) {
+            (Some(a), Some(b)) => {
+                if ((a == b) == (c.cond == BranchCond::Eq)) != c.holds {
+                    return Some(false);
+                }
+            }
+            _ => all = false,
+        }
+    }
+    all.then_some(true)
+}

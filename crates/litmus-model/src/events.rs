@@ -1,0 +1,813 @@
+//! From instructions to events.
+//!
+//! Each thread is run symbolically: a read's value is not known until the
+//! enumeration picks the write it reads from, so registers hold [`Sym`]
+//! expressions over read events. A conditional branch on such a value forks
+//! the thread into two control paths, each remembering the branch outcome as
+//! a [`Constraint`] that the read values must satisfy. A candidate execution
+//! then picks one path per thread and checks the constraints once the values
+//! are known.
+//!
+//! Loops are bounded: a backward jump may be taken `loop_bound - 1` times
+//! per branch instruction (bound 1, the corpus default, discards any path
+//! that takes a backward jump). Cut paths are dropped and reported, so the
+//! result can say it is bounded.
+
+use std::collections::HashMap;
+
+use litmus_core::instr::{AtomOp, BarrierKind, BinOp, BranchCond, InstrKind, Scope, Sem};
+use litmus_core::ir::{Operand, Placement, Test};
+
+use crate::relation::{EventSet, Relation};
+
+/// Index of an event in a [`Structure`].
+pub type EventId = usize;
+/// Index of a symbolic value in a [`Structure`] (or a path while building).
+pub type SymId = usize;
+
+/// A symbolic 32-bit value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sym {
+    Const(u32),
+    /// The value returned by a read event.
+    Read(EventId),
+    Bin(BinOp, SymId, SymId),
+    /// The value an RMW writes, from the value it read (`old`).
+    Rmw {
+        op: AtomOp,
+        old: SymId,
+        operand: SymId,
+        new: Option<SymId>,
+    },
+}
+
+/// What an event does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Read,
+    Write,
+    Fence,
+    Barrier,
+}
+
+/// Which threads a barrier event can synchronise with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BarrierScope {
+    /// A CTA barrier with a static instance number (`bar.cta.sync I`).
+    Cta { instance: u32 },
+    /// `bar.warp.sync`: the threads of one warp.
+    Warp,
+}
+
+/// The barrier part of a barrier event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarrierSpec {
+    pub kind: BarrierKind,
+    pub scope: BarrierScope,
+    /// The resource id (`bar.cta.sync I, ID`), a value computed at run time.
+    pub id: Option<SymId>,
+    /// The number of arrivals that complete the barrier.
+    pub quorum: Option<SymId>,
+}
+
+/// One event of a candidate execution.
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// `None` for an initial write.
+    pub thread: Option<usize>,
+    /// The instruction of the thread's body that produced it.
+    pub instr: Option<usize>,
+    pub kind: EventKind,
+    pub loc: Option<usize>,
+    /// Semantics, with `.volatile` read as `relaxed` (and scope `sys`).
+    pub sem: Sem,
+    pub scope: Option<Scope>,
+    /// Writes: the value written. Reads: the value read (`Sym::Read(self)`).
+    pub value: Option<SymId>,
+    pub barrier: Option<BarrierSpec>,
+    /// The other half of an RMW.
+    pub rmw_partner: Option<EventId>,
+}
+
+impl Event {
+    pub fn is_init(&self) -> bool {
+        self.thread.is_none()
+    }
+
+    pub fn is_memory(&self) -> bool {
+        matches!(self.kind, EventKind::Read | EventKind::Write)
+    }
+
+    /// Strong: a fence, or a memory access that is not weak.
+    pub fn is_strong(&self) -> bool {
+        match self.kind {
+            EventKind::Fence => true,
+            EventKind::Read | EventKind::Write => !self.is_init() && self.sem != Sem::Weak,
+            EventKind::Barrier => false,
+        }
+    }
+}
+
+/// A branch outcome a path depends on: `a cond b` must evaluate to `holds`.
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    pub a: SymId,
+    pub b: SymId,
+    pub cond: BranchCond,
+    pub holds: bool,
+}
+
+/// One control path of one thread, with thread-local event and symbol ids.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadPath {
+    pub events: Vec<Event>,
+    pub syms: Vec<Sym>,
+    pub constraints: Vec<Constraint>,
+    /// Final register values, sorted by register name.
+    pub regs: Vec<(String, SymId)>,
+    /// For each event, the reads (local ids) that a branch before it tested.
+    pub ctrl: Vec<Vec<EventId>>,
+}
+
+/// The control paths of a thread, and whether the loop bound cut any.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    pub paths: Vec<ThreadPath>,
+    pub cut: bool,
+}
+
+/// Why paths could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    #[error("thread `{thread}` has more than {limit} control paths within the loop bound")]
+    TooManyPaths { thread: String, limit: usize },
+    #[error("thread `{thread}` branches to a missing label `{label}`")]
+    MissingLabel { thread: String, label: String },
+    #[error("unknown location `{0}`")]
+    UnknownLocation(String),
+}
+
+#[derive(Clone)]
+struct State {
+    pc: usize,
+    regs: HashMap<String, SymId>,
+    path: ThreadPath,
+    ctrl_reads: Vec<EventId>,
+    back_taken: HashMap<usize, u32>,
+}
+
+impl State {
+    fn sym(&mut self, s: Sym) -> SymId {
+        // Fold constants so that branches on known values do not fork.
+        let folded = match &s {
+            Sym::Bin(op, a, b) => match (&self.path.syms[*a], &self.path.syms[*b]) {
+                (Sym::Const(x), Sym::Const(y)) => Some(Sym::Const(bin(*op, *x, *y))),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.path.syms.push(folded.unwrap_or(s));
+        self.path.syms.len() - 1
+    }
+
+    fn operand(&mut self, op: &Operand) -> SymId {
+        match op {
+            Operand::Imm(i) => self.sym(Sym::Const(i.value as u32)),
+            Operand::Reg(r) => match self.regs.get(&r.text) {
+                Some(&s) => s,
+                None => {
+                    // Registers start at 0 (validation rejects reads of
+                    // registers never written; this is the run-time default).
+                    let s = self.sym(Sym::Const(0));
+                    self.regs.insert(r.text.clone(), s);
+                    s
+                }
+            },
+        }
+    }
+
+    fn push(&mut self, e: Event) -> EventId {
+        self.path.events.push(e);
+        self.path.ctrl.push(self.ctrl_reads.clone());
+        self.path.events.len() - 1
+    }
+
+    fn reads_of(&self, s: SymId, out: &mut Vec<EventId>) {
+        match &self.path.syms[s] {
+            Sym::Const(_) => {}
+            Sym::Read(r) => out.push(*r),
+            Sym::Bin(_, a, b) => {
+                self.reads_of(*a, out);
+                self.reads_of(*b, out);
+            }
+            Sym::Rmw {
+                op,
+                old,
+                operand,
+                new,
+            } => {
+                if *op != AtomOp::Exch {
+                    self.reads_of(*old, out);
+                }
+                self.reads_of(*operand, out);
+                if let Some(n) = new {
+                    self.reads_of(*n, out);
+                }
+            }
+        }
+    }
+}
+
+/// Applies register arithmetic modulo 2^32.
+pub fn bin(op: BinOp, a: u32, b: u32) -> u32 {
+    match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+    }
+}
+
+/// The value an RMW writes (PTX `.u32` semantics: `min`, `max`, `inc` and
+/// `dec` compare unsigned).
+pub fn rmw(op: AtomOp, old: u32, operand: u32, new: Option<u32>) -> u32 {
+    match op {
+        AtomOp::Exch => operand,
+        AtomOp::Add => old.wrapping_add(operand),
+        AtomOp::Sub => old.wrapping_sub(operand),
+        AtomOp::And => old & operand,
+        AtomOp::Or => old | operand,
+        AtomOp::Xor => old ^ operand,
+        AtomOp::Min => old.min(operand),
+        AtomOp::Max => old.max(operand),
+        AtomOp::Inc => {
+            if old >= operand {
+                0
+            } else {
+                old.wrapping_add(1)
+            }
+        }
+        AtomOp::Dec => {
+            if old == 0 || old > operand {
+                operand
+            } else {
+                old - 1
+            }
+        }
+        // A failed cas writes back the value it read (as Dat3M does).
+        AtomOp::Cas => {
+            if old == operand {
+                new.unwrap_or(old)
+            } else {
+                old
+            }
+        }
+    }
+}
+
+/// Evaluates a symbolic value, given the values of reads known so far.
+pub fn eval(syms: &[Sym], s: SymId, read: &mut dyn FnMut(EventId) -> Option<u32>) -> Option<u32> {
+    Some(match &syms[s] {
+        Sym::Const(c) => *c,
+        Sym::Read(r) => read(*r)?,
+        Sym::Bin(op, a, b) => {
+            let a = eval(syms, *a, read)?;
+            bin(*op, a, eval(syms, *b, read)?)
+        }
+        Sym::Rmw {
+            op,
+            old,
+            operand,
+            new,
+        } => {
+            let operand = eval(syms, *operand, read)?;
+            let new = match new {
+                Some(n) => Some(eval(syms, *n, read)?),
+                None => None,
+            };
+            let old = if *op == AtomOp::Exch {
+                0
+            } else {
+                eval(syms, *old, read)?
+            };
+            rmw(*op, old, operand, new)
+        }
+    })
+}
+
+fn location_index(test: &Test, name: &str) -> Result<usize, PathError> {
+    test.locations
+        .iter()
+        .position(|l| l.name.text == name)
+        .ok_or_else(|| PathError::UnknownLocation(name.to_string()))
+}
+
+fn access(sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
+    match sem {
+        Sem::Volatile => (Sem::Relaxed, Some(Scope::Sys)),
+        s => (s, scope),
+    }
+}
+
+/// Enumerates the control paths of thread `t` of `test`.
+pub fn thread_paths(
+    test: &Test,
+    t: usize,
+    loop_bound: u32,
+    max_paths: usize,
+) -> Result<Paths, PathError> {
+    let thread = &test.threads[t];
+    let body = &thread.body;
+    let mut labels = HashMap::new();
+    for (i, instr) in body.iter().enumerate() {
+        if let InstrKind::Label(l) = &instr.kind {
+            labels.insert(l.text.as_str(), i);
+        }
+    }
+    let mut init = State {
+        pc: 0,
+        regs: HashMap::new(),
+        path: ThreadPath::default(),
+        ctrl_reads: Vec::new(),
+        back_taken: HashMap::new(),
+    };
+    for ri in &thread.init {
+        let s = init.sym(Sym::Const(ri.value.value as u32));
+        init.regs.insert(ri.reg.text.clone(), s);
+    }
+    let mut done = Vec::new();
+    let mut cut = false;
+    let mut stack = vec![init];
+    while let Some(mut st) = stack.pop() {
+        loop {
+            let Some(instr) = body.get(st.pc) else {
+                let mut regs: Vec<_> = st.regs.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                regs.sort();
+                st.path.regs = regs;
+                done.push(st.path);
+                if done.len() > max_paths {
+                    return Err(PathError::TooManyPaths {
+                        thread: thread.name.text.clone(),
+                        limit: max_paths,
+                    });
+                }
+                break;
+            };
+            let pc = st.pc;
+            st.pc += 1;
+            match &instr.kind {
+                InstrKind::Load {
+                    dst,
+                    loc,
+                    access: a,
+                    ..
+                } => {
+                    let (sem, scope) = access(a.sem, a.scope);
+                    let id = st.path.events.len();
+                    let value = st.sym(Sym::Read(id));
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Read,
+                        loc: Some(location_index(test, &loc.text)?),
+                        sem,
+                        scope,
+                        value: Some(value),
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                    st.regs.insert(dst.text.clone(), value);
+                }
+                InstrKind::Store {
+                    loc,
+                    value,
+                    access: a,
+                    ..
+                } => {
+                    let (sem, scope) = access(a.sem, a.scope);
+                    let v = st.operand(value);
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Write,
+                        loc: Some(location_index(test, &loc.text)?),
+                        sem,
+                        scope,
+                        value: Some(v),
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Fence { sem, scope, .. } => {
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Fence,
+                        loc: None,
+                        sem: *sem,
+                        scope: Some(*scope),
+                        value: None,
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Atom {
+                    dst,
+                    op,
+                    loc,
+                    access: a,
+                    operand,
+                    new,
+                } => {
+                    let l = location_index(test, &loc.text)?;
+                    let (rsem, wsem) = match a.sem {
+                        Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
+                        Sem::Release => (Sem::Relaxed, Sem::Release),
+                        Sem::AcqRel => (Sem::Acquire, Sem::Release),
+                        s => (s, s),
+                    };
+                    let operand = st.operand(operand);
+                    let new = new.as_ref().map(|n| st.operand(n));
+                    let rid = st.path.events.len();
+                    let old = st.sym(Sym::Read(rid));
+                    let wval = st.sym(Sym::Rmw {
+                        op: *op,
+                        old,
+                        operand,
+                        new,
+                    });
+                    let mk = |kind, sem, value, partner| Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind,
+                        loc: Some(l),
+                        sem,
+                        scope: a.scope,
+                        value: Some(value),
+                        barrier: None,
+                        rmw_partner: Some(partner),
+                    };
+                    st.push(mk(EventKind::Read, rsem, old, rid + 1));
+                    st.push(mk(EventKind::Write, wsem, wval, rid));
+                    if let Some(d) = dst {
+                        st.regs.insert(d.text.clone(), old);
+                    }
+                }
+                InstrKind::Barrier {
+                    kind,
+                    instance,
+                    id,
+                    quorum,
+                } => {
+                    let id = id.as_ref().map(|o| st.operand(o));
+                    let quorum = quorum.as_ref().map(|o| st.operand(o));
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Barrier,
+                        loc: None,
+                        sem: Sem::Weak,
+                        scope: Some(Scope::Cta),
+                        value: None,
+                        barrier: Some(BarrierSpec {
+                            kind: *kind,
+                            scope: BarrierScope::Cta {
+                                instance: instance.value as u32,
+                            },
+                            id,
+                            quorum,
+                        }),
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::WarpSync => {
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Barrier,
+                        loc: None,
+                        sem: Sem::Weak,
+                        scope: Some(Scope::Cta),
+                        value: None,
+                        barrier: Some(BarrierSpec {
+                            kind: BarrierKind::Sync,
+                            scope: BarrierScope::Warp,
+                            id: None,
+                            quorum: None,
+                        }),
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Mov { dst, src } => {
+                    let v = st.operand(src);
+                    st.regs.insert(dst.text.clone(), v);
+                }
+                InstrKind::BinOp { dst, op, a, b } => {
+                    let a = st.operand(a);
+                    let b = st.operand(b);
+                    let v = st.sym(Sym::Bin(*op, a, b));
+                    st.regs.insert(dst.text.clone(), v);
+                }
+                InstrKind::Label(_) => {}
+                InstrKind::Branch { cond, target } => {
+                    let Some(&dest) = labels.get(target.text.as_str()) else {
+                        return Err(PathError::MissingLabel {
+                            thread: thread.name.text.clone(),
+                            label: target.text.clone(),
+                        });
+                    };
+                    let mut jump = |mut s: State, stack: &mut Vec<State>| {
+                        if dest <= pc {
+                            let n = s.back_taken.entry(pc).or_insert(0);
+                            if *n + 1 >= loop_bound {
+                                cut = true;
+                                return;
+                            }
+                            *n += 1;
+                        }
+                        s.pc = dest;
+                        stack.push(s);
+                    };
+                    match cond {
+                        None => {
+                            jump(st, &mut stack);
+                            break;
+                        }
+                        Some((c, a, b)) => {
+                            let (a, b) = (st.operand(a), st.operand(b));
+                            if let (Sym::Const(x), Sym::Const(y)) =
+                                (&st.path.syms[a], &st.path.syms[b])
+                            {
+                                if (x == y) == (*c == BranchCond::Eq) {
+                                    jump(st, &mut stack);
+                                    break;
+                                }
+                                continue;
+                            }
+                            let mut deps = Vec::new();
+                            st.reads_of(a, &mut deps);
+                            st.reads_of(b, &mut deps);
+                            for d in deps {
+                                if !st.ctrl_reads.contains(&d) {
+                                    st.ctrl_reads.push(d);
+                                }
+                            }
+                            let mut taken = st.clone();
+                            taken.path.constraints.push(Constraint {
+                                a,
+                                b,
+                                cond: *c,
+                                holds: true,
+                            });
+                            st.path.constraints.push(Constraint {
+                                a,
+                                b,
+                                cond: *c,
+                                holds: false,
+                            });
+                            jump(taken, &mut stack);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Source order of paths: the stack pops the fall-through path first.
+    done.reverse();
+    Ok(Paths { paths: done, cut })
+}
+
+/// The events of one choice of control paths, with the relations that do
+/// not depend on the rf, co and Fence-SC choices.
+#[derive(Clone, Debug)]
+pub struct Structure {
+    pub events: Vec<Event>,
+    pub syms: Vec<Sym>,
+    pub constraints: Vec<Constraint>,
+    /// Per thread: final register values.
+    pub regs: Vec<Vec<(String, SymId)>>,
+    pub placements: Vec<Placement>,
+    /// Whether threads are placed in clusters (else each CTA is a cluster).
+    pub clusters: bool,
+    /// The initial write of each location.
+    pub init: Vec<EventId>,
+    /// Per location: its writes, the initial write first.
+    pub writes_by_loc: Vec<Vec<EventId>>,
+    /// Read events, in thread and program order.
+    pub reads: Vec<EventId>,
+    pub po: Relation,
+    pub po_loc: Relation,
+    pub rmw: Relation,
+    /// Data and control dependencies (from reads).
+    pub dep: Relation,
+    /// Morally strong pairs (PTX).
+    pub ms: Relation,
+    pub read_set: EventSet,
+    pub write_set: EventSet,
+    pub fence_set: EventSet,
+}
+
+impl Structure {
+    /// Joins one path per thread. `test` must be the test the paths came
+    /// from.
+    pub fn new(test: &Test, paths: &[&ThreadPath]) -> Structure {
+        let nloc = test.locations.len();
+        let mut events = Vec::new();
+        let mut syms = Vec::new();
+        let mut init = Vec::new();
+        for (l, loc) in test.locations.iter().enumerate() {
+            syms.push(Sym::Const(loc.init.value as u32));
+            init.push(events.len());
+            events.push(Event {
+                thread: None,
+                instr: None,
+                kind: EventKind::Write,
+                loc: Some(l),
+                sem: Sem::Weak,
+                scope: None,
+                value: Some(syms.len() - 1),
+                barrier: None,
+                rmw_partner: None,
+            });
+        }
+        let mut constraints = Vec::new();
+        let mut regs = Vec::new();
+        let mut ctrl_pairs = Vec::new();
+        for p in paths {
+            let (eoff, soff) = (events.len(), syms.len());
+            for s in &p.syms {
+                syms.push(match s {
+                    Sym::Const(c) => Sym::Const(*c),
+                    Sym::Read(r) => Sym::Read(r + eoff),
+                    Sym::Bin(op, a, b) => Sym::Bin(*op, a + soff, b + soff),
+                    Sym::Rmw {
+                        op,
+                        old,
+                        operand,
+                        new,
+                    } => Sym::Rmw {
+                        op: *op,
+                        old: old + soff,
+                        operand: operand + soff,
+                        new: new.map(|n| n + soff),
+                    },
+                });
+            }
+            for (i, e) in p.events.iter().enumerate() {
+                let mut e = e.clone();
+                e.value = e.value.map(|v| v + soff);
+                e.rmw_partner = e.rmw_partner.map(|v| v + eoff);
+                if let Some(b) = &mut e.barrier {
+                    b.id = b.id.map(|v| v + soff);
+                    b.quorum = b.quorum.map(|v| v + soff);
+                }
+                for &r in &p.ctrl[i] {
+                    ctrl_pairs.push((r + eoff, i + eoff));
+                }
+                events.push(e);
+            }
+            constraints.extend(p.constraints.iter().map(|c| Constraint {
+                a: c.a + soff,
+                b: c.b + soff,
+                ..c.clone()
+            }));
+            regs.push(p.regs.iter().map(|(r, s)| (r.clone(), s + soff)).collect());
+        }
+        let n = events.len();
+        let mut writes_by_loc = vec![Vec::new(); nloc];
+        let mut reads = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            match e.kind {
+                EventKind::Write => writes_by_loc[e.loc.unwrap_or(0)].push(i),
+                EventKind::Read => reads.push(i),
+                _ => {}
+            }
+        }
+        let po = Relation::from_fn(n, |a, b| {
+            events[a].thread.is_some() && events[a].thread == events[b].thread && a < b
+        });
+        let same_loc = |a: usize, b: usize| {
+            events[a].is_memory() && events[b].is_memory() && events[a].loc == events[b].loc
+        };
+        let po_loc = Relation::from_fn(n, |a, b| po.contains(a, b) && same_loc(a, b));
+        let mut rmw = Relation::new(n);
+        for (i, e) in events.iter().enumerate() {
+            if let (EventKind::Read, Some(w)) = (e.kind, e.rmw_partner) {
+                rmw.insert(i, w);
+            }
+        }
+        let mut dep = Relation::new(n);
+        for &(r, e) in &ctrl_pairs {
+            dep.insert(r, e);
+        }
+        for (i, e) in events.iter().enumerate() {
+            if e.kind == EventKind::Write && !e.is_init() {
+                let mut rs = Vec::new();
+                sym_reads(&syms, e.value.unwrap_or(0), &mut rs);
+                for r in rs {
+                    dep.insert(r, i);
+                }
+            }
+        }
+        let placements = test.threads.iter().map(|t| t.placement).collect();
+        let clusters = test.threads.iter().any(|t| t.placement.cluster.is_some());
+        let read_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Read);
+        let write_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Write);
+        let fence_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Fence);
+        let mut s = Structure {
+            events,
+            syms,
+            constraints,
+            regs,
+            placements,
+            clusters,
+            init,
+            writes_by_loc,
+            reads,
+            ms: Relation::new(n),
+            po,
+            po_loc,
+            rmw,
+            dep,
+            read_set,
+            write_set,
+            fence_set,
+        };
+        s.ms = Relation::from_fn(n, |a, b| {
+            let (ea, eb) = (&s.events[a], &s.events[b]);
+            let related = s.po.contains(a, b)
+                || s.po.contains(b, a)
+                || (ea.is_strong() && eb.is_strong() && s.scope_includes_both(a, b));
+            related && (!(ea.is_memory() && eb.is_memory()) || ea.loc == eb.loc)
+        });
+        s
+    }
+
+    /// The number of events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Whether threads `a` and `b` share an instance of `scope`.
+    pub fn same_instance(&self, scope: Scope, a: usize, b: usize) -> bool {
+        let (pa, pb) = (&self.placements[a], &self.placements[b]);
+        match scope {
+            Scope::Sys => true,
+            Scope::Gpu => pa.gpu == pb.gpu,
+            Scope::Cluster if self.clusters => pa.gpu == pb.gpu && pa.cluster == pb.cluster,
+            Scope::Cluster | Scope::Cta => pa.gpu == pb.gpu && pa.cta == pb.cta,
+        }
+    }
+
+    /// `sr`: the scope of each event includes the other's thread.
+    pub fn scope_includes_both(&self, a: EventId, b: EventId) -> bool {
+        let (ea, eb) = (&self.events[a], &self.events[b]);
+        match (ea.thread, eb.thread, ea.scope, eb.scope) {
+            (Some(ta), Some(tb), Some(sa), Some(sb)) => {
+                self.same_instance(sa, ta, tb) && self.same_instance(sb, ta, tb)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether events `a` and `b` share an instance of `scope`; initial
+    /// writes belong to every instance.
+    pub fn events_in_same(&self, scope: Scope, a: EventId, b: EventId) -> bool {
+        match (self.events[a].thread, self.events[b].thread) {
+            (Some(ta), Some(tb)) => self.same_instance(scope, ta, tb),
+            _ => true,
+        }
+    }
+}
+
+/// The reads a symbolic value is computed from.
+pub fn sym_reads(syms: &[Sym], s: SymId, out: &mut Vec<EventId>) {
+    match &syms[s] {
+        Sym::Const(_) => {}
+        Sym::Read(r) => out.push(*r),
+        Sym::Bin(_, a, b) => {
+            sym_reads(syms, *a, out);
+            sym_reads(syms, *b, out);
+        }
+        Sym::Rmw {
+            op,
+            old,
+            operand,
+            new,
+        } => {
+            if *op != AtomOp::Exch {
+                sym_reads(syms, *old, out);
+            }
+            sym_reads(syms, *operand, out);
+            if let Some(n) = new {
+                sym_reads(syms, *n, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! Why a model forbids an outcome: for each candidate execution that would
+//! produce it, the axiom that rejects it and the witness (a cycle or the
+//! offending edges) as events joined by labelled edges. Text for people,
+//! Graphviz DOT for pictures.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use litmus_core::ir::Test;
+
+use crate::budget::Options;
+use crate::check::CheckError;
+use crate::enumerate::{Leaf, Search};
+use crate::events::{EventKind, Structure};
+use crate::model::Model;
+use crate::outcome::{format_outcome, is_target, observables, Observable, Outcome};
+
+/// An event as a witness shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WitnessEvent {
+    /// Thread name; `None` for an initial write.
+    pub thread: Option<String>,
+    /// Index of the instruction in the thread's body.
+    pub instr: Option<usize>,
+    /// `R`, `W`, `F` or `B`, with semantics and scope: `W.release.gpu`.
+    pub access: String,
+    pub location: Option<String>,
+    /// The value read or written.
+    pub value: Option<u32>,
+}
+
+impl std::fmt::Display for WitnessEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.thread, self.instr) {
+            (Some(t), Some(i)) => write!(f, "{t}#{i} ")?,
+            _ => f.write_str("init ")?,
+        }
+        f.write_str(&self.access)?;
+        if let Some(l) = &self.location {
+            write!(f, " {l}")?;
+        }
+        if let Some(v) = self.value {
+            write!(f, "={v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One labelled edge of a witness.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WitnessEdge {
+    pub from: WitnessEvent,
+    /// `po`, `rf`, `co`, `fr`, `sw`, `sc`, `cause`, `dep`, `rmw`, ...
+    pub label: &'static str,
+    pub to: WitnessEvent,
+}
+
+/// One reason an outcome is forbidden.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// The outcome, formatted (`P1:r0=1; P1:r1=0`).
+    pub outcome: String,
+    pub axiom: &'static str,
+    pub witness: Vec<WitnessEdge>,
+    /// How many candidate executions this same reason rejects.
+    pub executions: u64,
+}
+
+/// The explanation of the outcomes a predicate selects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    pub test: String,
+    pub model: &'static str,
+    /// Consistent executions that produce a selected outcome: when not
+    /// zero, the model allows it and the rejections are beside the point.
+    pub allowing_executions: u64,
+    /// Distinct (outcome, axiom, witness) reasons, most frequent first.
+    pub rejections: Vec<Rejection>,
+    pub candidate_executions: u64,
+}
+
+/// Explains the outcomes the test's verdict is about: those satisfying the
+/// condition (`exists`, `~exists`) or breaking it (`forall`).
+pub fn explain_condition(
+    test: &Test,
+    model: &dyn Model,
+    opts: &Options,
+) -> Result<Explanation, CheckError> {
+    explain(test, model, opts, &|obs, o| is_target(test, obs, o))
+}
+
+/// Explains one outcome, given as values of the test's observables (as
+/// [`crate::CheckResult::observables`] lists them).
+pub fn explain_outcome(
+    test: &Test,
+    model: &dyn Model,
+    opts: &Options,
+    outcome: &[u32],
+) -> Result<Explanation, CheckError> {
+    explain(test, model, opts, &|_, o| o == outcome)
+}
+
+/// Explains the outcomes `select` picks. Enumerates every candidate
+/// execution (no pruning: each needs its own reason), within the budget.
+pub fn explain(
+    test: &Test,
+    model: &dyn Model,
+    opts: &Options,
+    select: &dyn Fn(&[Observable], &[u32]) -> bool,
+) -> Result<Explanation, CheckError> {
+    litmus_core::validate(test).map_err(CheckError::Invalid)?;
+    let obs = observables(test);
+    let mut allowing = 0u64;
+    let mut reasons: BTreeMap<(String, &'static str, Vec<WitnessEdge>), u64> = BTreeMap::new();
+    let mut on_leaf = |leaf: Leaf| {
+        let picked: Vec<&Outcome> = leaf.outcomes.iter().filter(|o| select(&obs, o)).collect();
+        if picked.is_empty() {
+            return;
+        }
+        match &leaf.verdict {
+            Ok(()) => allowing += 1,
+            Err(v) => {
+                let witness: Vec<WitnessEdge> = v
+                    .witness
+                    .iter()
+                    .flat_map(|e| model.refine(leaf.x, e))
+                    .map(|e| WitnessEdge {
+                        from: describe(test, leaf.x.s, leaf.values, e.from),
+                        label: e.label,
+                        to: describe(test, leaf.x.s, leaf.values, e.to),
+                    })
+                    .collect();
+                for o in picked {
+                    let key = (format_outcome(test, &obs, o), v.axiom, witness.clone());
+                    *reasons.entry(key).or_default() += 1;
+                }
+            }
+        }
+    };
+    let mut search = Search::new(test, model, opts, &obs, false, &mut on_leaf);
+    search.run(opts)?;
+    let candidates = search.counts.candidates;
+    let mut rejections: Vec<Rejection> = reasons
+        .into_iter()
+        .map(|((outcome, axiom, witness), executions)| Rejection {
+            outcome,
+            axiom,
+            witness,
+            executions,
+        })
+        .collect();
+    rejections.sort_by(|a, b| {
+        b.executions
+            .cmp(&a.executions)
+            .then(a.witness.len().cmp(&b.witness.len()))
+    });
+    Ok(Explanation {
+        test: test.name.text.clone(),
+        model: model.name(),
+        allowing_executions: allowing,
+        rejections,
+        candidate_executions: candidates,
+    })
+}
+
+fn describe(test: &Test, s: &Structure, values: &[u32], e: usize) -> WitnessEvent {
+    let ev = &s.events[e];
+    let letter = match ev.kind {
+        EventKind::Read => "R",
+        EventKind::Write => "W",
+        EventKind::Fence => "F",
+        EventKind::Barrier => "B",
+    };
+    let mut access = letter.to_string();
+    if ev.kind != EventKind::Barrier && !ev.is_init() {
+        access.push('.');
+        access.push_str(ev.sem.as_str());
+        if let Some(sc) = ev.scope {
+            access.push('.');
+            access.push_str(sc.as_str());
+        }
+    }
+    WitnessEvent {
+        thread: ev.thread.map(|t| test.threads[t].name.text.clone()),
+        instr: ev.instr,
+        access,
+        location: ev.loc.map(|l| test.locations[l].name.text.clone()),
+        value: ev.is_memory().then(|| values[e]),
+    }
+}
+
+impl Explanation {
+    /// Whether the model forbids every selected outcome (no consistent
+    /// execution produces one).
+    pub fn forbidden(&self) -> bool {
+        self.allowing_executions == 0
+    }
+
+    /// Human-readable text: at most `limit` reasons, one line of witness
+    /// each.
+    pub fn to_text(&self, limit: usize) -> String {
+        let mut out = String::new();
+        if !self.forbidden() {
+            let _ = writeln!(
+                out,
+                "{}: model {} allows the outcome ({} consistent executions produce it)",
+                self.test, self.model, self.allowing_executions
+            );
+            return out;
+        }
+        if self.rejections.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}: model {}: no candidate execution produces the outcome at all",
+                self.test, self.model
+            );
+            return out;
+        }
+        let _ = writeln!(
+            out,
+            "{}: model {} forbids the outcome",
+            self.test, self.model
+        );
+        for r in self.rejections.iter().take(limit) {
+            let _ = writeln!(
+                out,
+                "  {} — {} fails ({} candidate execution{}):",
+                r.outcome,
+                r.axiom,
+                r.executions,
+                if r.executions == 1 { "" } else { "s" }
+            );
+            let _ = writeln!(out, "    {}", chain(&r.witness));
+        }
+        if self.rejections.len() > limit {
+            let _ = writeln!(
+                out,
+                "  ... and {} more reasons",
+                self.rejections.len() - limit
+            );
+        }
+        out
+    }
+
+    /// Graphviz DOT: one cluster per shown reason, events as nodes,
+    /// labelled edges.
+    pub fn to_dot(&self, limit: usize) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "digraph {} {{",
+            quote(&format!("{} under {}", self.test, self.model))
+        );
+        let _ = writeln!(out, "  node [shape=box, fontname=monospace];");
+        for (i, r) in self.rejections.iter().take(limit).enumerate() {
+            let _ = writeln!(out, "  subgraph cluster_{i} {{");
+            let _ = writeln!(
+                out,
+                "    label={};",
+                quote(&format!("{}: {}", r.outcome, r.axiom))
+            );
+            let mut nodes: Vec<&WitnessEvent> = Vec::new();
+            for e in &r.witness {
+                for ev in [&e.from, &e.to] {
+                    if !nodes.contains(&ev) {
+                        nodes.push(ev);
+                    }
+                }
+            }
+            for (k, ev) in nodes.iter().enumerate() {
+                let _ = writeln!(out, "    r{i}e{k} [label={}];", quote(&ev.to_string()));
+            }
+            for e in &r.witness {
+                let a = nodes.iter().position(|n| *n == &e.from).unwrap_or(0);
+                let b = nodes.iter().position(|n| *n == &e.to).unwrap_or(0);
+                let _ = writeln!(out, "    r{i}e{a} -> r{i}e{b} [label={}];", quote(e.label));
+            }
+            let _ = writeln!(out, "  }}");
+        }
+        let _ = writeln!(out, "}}");
+        out
+    }
+}
+
+/// `a -po-> b -rf-> c -fr-> a`.
+fn chain(edges: &[WitnessEdge]) -> String {
+    let mut s = String::new();
+    for (i, e) in edges.iter().enumerate() {
+        let continues = i > 0 && edges[i - 1].to == e.from;
+        if !continues {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            s.push_str(&e.from.to_string());
+        }
+        let _ = write!(s, " -{}-> {}", e.label, e.to);
+    }
+    s
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}

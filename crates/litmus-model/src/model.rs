@@ -1,0 +1,175 @@
+//! The interface between the enumerator and a memory model, and the
+//! registry of models by name.
+//!
+//! As in herd7 and Dat3M, the enumerator (the "architecture" side) builds
+//! candidate executions; a model only judges them. A model also says which
+//! choices a candidate must make for it: which writes coherence must order,
+//! which fences a Fence-SC order relates, which coherence edges the rest of
+//! the execution implies. Adding a model is one file under `models/`
+//! implementing [`Model`] plus one line in [`MODELS`].
+
+use crate::events::{EventId, Structure};
+use crate::models::{ptx::Ptx, ptx2015::Ptx2015, sc::Sc};
+use crate::relation::{Edge, Relation};
+
+/// How far a candidate execution has been built when a model sees it.
+/// Before [`Stage::Complete`], relations may still grow: a model must then
+/// report only violations that no extension can repair (every axiom of the
+/// shipped models is monotone in rf, co and the Fence-SC order, except
+/// PTX's "cause ⊆ co", which the enumerator builds in through
+/// [`Model::implied_co`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Some reads have no rf yet; no barrier, Fence-SC or coherence choice.
+    Rf,
+    /// rf and barriers chosen; the Fence-SC order is partial.
+    FenceOrder,
+    /// Coherence is partial (initial writes first, implied edges, some
+    /// orientations).
+    Coherence,
+    /// Every choice made.
+    Complete,
+}
+
+/// A candidate execution, complete or partial (see [`Stage`]).
+#[derive(Clone, Debug)]
+pub struct Execution<'s> {
+    pub s: &'s Structure,
+    pub stage: Stage,
+    /// Reads-from: write to read.
+    pub rf: Relation,
+    /// Coherence, transitively closed, initial writes first.
+    pub co: Relation,
+    /// From-reads: `rf⁻¹ ; co`.
+    pub fr: Relation,
+    /// The Fence-SC order, transitively closed.
+    pub sc: Relation,
+    /// Barrier synchronisation edges.
+    pub bar: Relation,
+}
+
+/// Why a model rejects an execution: the axiom and its witness, a cycle or
+/// the offending edges, over event ids of the execution.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Violation {
+    pub axiom: &'static str,
+    pub witness: Vec<Edge>,
+}
+
+/// Which pairs of same-location writes a candidate's coherence must order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoherenceOrder {
+    /// Every pair: coherence is a total order per location.
+    Total,
+    /// The morally strong pairs only (PTX): racing writes stay unordered.
+    MorallyStrong,
+}
+
+/// The Fence-SC order a candidate must choose: `fixed` edges (already
+/// known), and the pairs whose orientation is free.
+#[derive(Clone, Debug)]
+pub struct FenceOrder {
+    pub fixed: Relation,
+    pub free: Vec<(EventId, EventId)>,
+}
+
+impl FenceOrder {
+    /// No Fence-SC order at all.
+    pub fn none(n: usize) -> FenceOrder {
+        FenceOrder {
+            fixed: Relation::new(n),
+            free: Vec::new(),
+        }
+    }
+}
+
+/// An axiomatic memory model.
+pub trait Model: Send + Sync {
+    /// The name users select it by (`ptx`, `sc`, `ptx-2015`).
+    fn name(&self) -> &'static str;
+
+    /// One line saying what the model is.
+    fn summary(&self) -> &'static str;
+
+    /// Which same-location writes coherence must order.
+    fn coherence(&self) -> CoherenceOrder;
+
+    /// The Fence-SC order to enumerate (none by default).
+    fn fence_order(&self, s: &Structure) -> FenceOrder {
+        FenceOrder::none(s.len())
+    }
+
+    /// Coherence edges the rest of the execution implies (rf, barriers and
+    /// the Fence-SC order are final when this is asked). None by default.
+    fn implied_co(&self, x: &Execution) -> Relation {
+        Relation::new(x.s.len())
+    }
+
+    /// Checks the axioms, in a fixed order; the first one broken is
+    /// reported. See [`Stage`] for partial executions.
+    fn check(&self, x: &Execution) -> Result<(), Violation>;
+
+    /// Expands an edge of a derived relation in a witness (PTX's `cause`)
+    /// into a path of base edges, for explanations. Unchanged by default.
+    fn refine(&self, x: &Execution, edge: &Edge) -> Vec<Edge> {
+        let _ = x;
+        vec![edge.clone()]
+    }
+}
+
+/// Every model, the default first.
+pub static MODELS: [&dyn Model; 3] = [&Ptx, &Sc, &Ptx2015];
+
+/// The model used when none is named.
+pub const DEFAULT_MODEL: &str = "ptx";
+
+/// The environment variable that selects the model.
+pub const MODEL_ENV: &str = "LITMUS_MODEL";
+
+/// A model name that names no model.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown model `{name}`{source_note}; the models are: {known}")]
+pub struct UnknownModel {
+    pub name: String,
+    /// Where the name came from, e.g. ` (from LITMUS_MODEL)`.
+    pub source_note: String,
+    pub known: String,
+}
+
+/// The names of every model, comma-separated.
+pub fn model_names() -> String {
+    MODELS
+        .iter()
+        .map(|m| m.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The model called `name`.
+///
+/// ```
+/// assert_eq!(litmus_model::model_by_name("sc").unwrap().name(), "sc");
+/// assert!(litmus_model::model_by_name("tso").unwrap_err().to_string().contains("ptx, sc, ptx-2015"));
+/// ```
+pub fn model_by_name(name: &str) -> Result<&'static dyn Model, UnknownModel> {
+    MODELS
+        .iter()
+        .copied()
+        .find(|m| m.name() == name)
+        .ok_or_else(|| UnknownModel {
+            name: name.to_string(),
+            source_note: String::new(),
+            known: model_names(),
+        })
+}
+
+/// The model named by `LITMUS_MODEL`, or `ptx` when it is unset or empty.
+pub fn model_from_env() -> Result<&'static dyn Model, UnknownModel> {
+    match std::env::var(MODEL_ENV) {
+        Ok(name) if !name.trim().is_empty() => model_by_name(name.trim()).map_err(|mut e| {
+            e.source_note = format!(" (from {MODEL_ENV})");
+            e
+        }),
+        _ => model_by_name(DEFAULT_MODEL),
+    }
+}

@@ -1,0 +1,53 @@
+//! The models, one file each.
+
+pub mod ptx;
+pub mod ptx2015;
+pub mod sc;
+
+use crate::events::Structure;
+use crate::model::Execution;
+use crate::relation::{Edge, Relation};
+
+/// Orders events of one thread across a barrier they synchronised on:
+/// `po ; bar ; po` between non-barrier events. Models without a notion of
+/// synchronises-with use it as plain ordering.
+pub(crate) fn barrier_order(x: &Execution) -> Relation {
+    let s: &Structure = x.s;
+    let po_r = s.po.reflexive();
+    let ord = po_r.compose(&x.bar).compose(&po_r);
+    Relation::from_fn(s.len(), |a, b| {
+        ord.contains(a, b) && s.events[a].barrier.is_none() && s.events[b].barrier.is_none()
+    })
+}
+
+/// The witness of a broken irreflexivity `r1 ; r2`: an edge of `r1` from
+/// `a` to `b` and an edge of `r2` back.
+pub(crate) fn irreflexive_witness(
+    first: &[(&'static str, &Relation)],
+    second_label: &'static str,
+    second: &Relation,
+) -> Option<Vec<Edge>> {
+    let n = second.size();
+    for a in 0..n {
+        for b in 0..n {
+            if !second.contains(b, a) {
+                continue;
+            }
+            if let Some((label, _)) = first.iter().find(|(_, r)| r.contains(a, b)) {
+                return Some(vec![
+                    Edge {
+                        from: a,
+                        to: b,
+                        label,
+                    },
+                    Edge {
+                        from: b,
+                        to: a,
+                        label: second_label,
+                    },
+                ]);
+            }
+        }
+    }
+    None
+}

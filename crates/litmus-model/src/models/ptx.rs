@@ -1,0 +1,366 @@
+//! `ptx`: the PTX memory model (PTX ISA 6.0 and later, with the cluster
+//! scope), as the reference page states it: Lustig et al., ASPLOS 2019, and
+//! Dat3M's `ptx-v6.0.cat`, with `fence.sc` in both the release and the
+//! acquire patterns (the ISA's reading).
+
+use litmus_core::instr::Sem;
+
+use crate::events::{EventKind, Structure};
+use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
+use crate::models::irreflexive_witness;
+use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
+
+/// The PTX model.
+pub struct Ptx;
+
+/// The relations derived from a candidate execution.
+pub(crate) struct Derived {
+    pub obs: Relation,
+    pub sw: Relation,
+    pub cause: Relation,
+}
+
+fn is_sc_fence(s: &Structure, e: usize) -> bool {
+    let ev = &s.events[e];
+    ev.kind == EventKind::Fence && ev.sem == Sem::Sc
+}
+
+/// The release pattern: `[W ⊒ release] ; po-loc? ; [strong W]` and
+/// `[F ⊒ release] ; po ; [strong W]`.
+fn release_pattern(s: &Structure) -> Relation {
+    let n = s.len();
+    let strong_w = |b: usize| s.events[b].kind == EventKind::Write && s.events[b].is_strong();
+    Relation::from_fn(n, |a, b| {
+        let ea = &s.events[a];
+        match ea.kind {
+            EventKind::Write => {
+                matches!(ea.sem, Sem::Release | Sem::AcqRel)
+                    && s.po_loc.contains(a, b)
+                    && strong_w(b)
+            }
+            EventKind::Fence => {
+                matches!(ea.sem, Sem::Release | Sem::AcqRel | Sem::Sc)
+                    && s.po.contains(a, b)
+                    && strong_w(b)
+            }
+            _ => false,
+        }
+    })
+    .union(&Relation::identity(
+        n,
+        &EventSet::from_fn(n, |a| {
+            s.events[a].kind == EventKind::Write
+                && matches!(s.events[a].sem, Sem::Release | Sem::AcqRel)
+        }),
+    ))
+}
+
+/// The acquire pattern: `[strong R] ; po-loc? ; [R ⊒ acquire]` and
+/// `[strong R] ; po ; [F ⊒ acquire]`.
+fn acquire_pattern(s: &Structure) -> Relation {
+    let n = s.len();
+    let acq_r = |e: usize| {
+        s.events[e].kind == EventKind::Read && matches!(s.events[e].sem, Sem::Acquire | Sem::AcqRel)
+    };
+    Relation::from_fn(n, |a, b| {
+        let (ea, eb) = (&s.events[a], &s.events[b]);
+        if ea.kind != EventKind::Read || !ea.is_strong() {
+            return false;
+        }
+        match eb.kind {
+            EventKind::Read => acq_r(b) && s.po_loc.contains(a, b),
+            EventKind::Fence => {
+                matches!(eb.sem, Sem::Acquire | Sem::AcqRel | Sem::Sc) && s.po.contains(a, b)
+            }
+            _ => false,
+        }
+    })
+    .union(&Relation::identity(n, &EventSet::from_fn(n, acq_r)))
+}
+
+impl Ptx {
+    pub(crate) fn derive(x: &Execution) -> Derived {
+        let s = x.s;
+        let n = s.len();
+        // obs: the least relation with ms ∩ rf ⊆ obs and obs;rmw;obs ⊆ obs.
+        let mut obs = s.ms.intersect(&x.rf);
+        loop {
+            let next = obs.union(&obs.compose(&s.rmw).compose(&obs));
+            if next == obs {
+                break;
+            }
+            obs = next;
+        }
+        let sync = release_pattern(s)
+            .compose(&obs)
+            .compose(&acquire_pattern(s));
+        let mut sw = s.ms.intersect(&sync);
+        let sc_fences = EventSet::from_fn(n, |e| is_sc_fence(s, e));
+        sw.union_with(&x.sc.restrict(&sc_fences, &sc_fences).intersect(&s.ms));
+        sw.union_with(&x.bar);
+        let po_r = s.po.reflexive();
+        let cause_base = po_r.compose(&sw.compose(&po_r).closure());
+        let cause = cause_base.union(&obs.compose(&cause_base.union(&s.po_loc)));
+        Derived { obs, sw, cause }
+    }
+
+    fn cause_ww(s: &Structure, cause: &Relation) -> Relation {
+        Relation::from_fn(s.len(), |a, b| {
+            cause.contains(a, b)
+                && s.write_set.contains(a)
+                && s.write_set.contains(b)
+                && s.events[a].loc == s.events[b].loc
+        })
+        .union(&Relation::identity(
+            s.len(),
+            &EventSet::from_fn(s.len(), |w| s.write_set.contains(w) && cause.contains(w, w)),
+        ))
+    }
+}
+
+impl Model for Ptx {
+    fn name(&self) -> &'static str {
+        "ptx"
+    }
+
+    fn summary(&self) -> &'static str {
+        "PTX ISA 6.0+ memory model (scoped, partial coherence, Fence-SC order; cluster scope)"
+    }
+
+    fn coherence(&self) -> CoherenceOrder {
+        CoherenceOrder::MorallyStrong
+    }
+
+    fn fence_order(&self, s: &Structure) -> FenceOrder {
+        let n = s.len();
+        let mut fixed = Relation::new(n);
+        let mut free = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if !(is_sc_fence(s, a) && is_sc_fence(s, b) && s.ms.contains(a, b)) {
+                    continue;
+                }
+                // Against program order an orientation always breaks
+                // Fence-SC (a po b sc a po b puts (a, b) in cause), so fix
+                // same-thread pairs along po.
+                if s.po.contains(a, b) {
+                    fixed.insert(a, b);
+                } else {
+                    free.push((a, b));
+                }
+            }
+        }
+        FenceOrder {
+            fixed: fixed.closure(),
+            free,
+        }
+    }
+
+    fn implied_co(&self, x: &Execution) -> Relation {
+        let d = Ptx::derive(x);
+        Ptx::cause_ww(x.s, &d.cause)
+    }
+
+    fn check(&self, x: &Execution) -> Result<(), Violation> {
+        let s = x.s;
+        let d = Ptx::derive(x);
+        let fail = |axiom, witness| Err(Violation { axiom, witness });
+
+        // 1. Coherence: cause between same-location writes lies in co (the
+        // enumerator adds it, so a conflict shows as a cycle), and every
+        // morally strong pair of writes is ordered.
+        let cww = Ptx::cause_ww(s, &d.cause);
+        if let Some(w) = labelled_cycle(&[("co", &x.co), ("cause", &cww)]) {
+            return fail("Coherence", w);
+        }
+        if x.stage == Stage::Complete {
+            for (a, b) in s.ms.pairs() {
+                if a < b
+                    && s.write_set.contains(a)
+                    && s.write_set.contains(b)
+                    && !x.co.contains(a, b)
+                    && !x.co.contains(b, a)
+                {
+                    return fail(
+                        "Coherence",
+                        vec![Edge {
+                            from: a,
+                            to: b,
+                            label: "ms",
+                        }],
+                    );
+                }
+            }
+        }
+
+        // 2. Fence-SC: cause never contradicts the Fence-SC order of a
+        // morally strong pair.
+        for (a, b) in d.cause.pairs() {
+            if a != b
+                && is_sc_fence(s, a)
+                && is_sc_fence(s, b)
+                && s.ms.contains(a, b)
+                && x.sc.contains(b, a)
+            {
+                return fail(
+                    "Fence-SC",
+                    vec![
+                        Edge {
+                            from: a,
+                            to: b,
+                            label: "cause",
+                        },
+                        Edge {
+                            from: b,
+                            to: a,
+                            label: "sc",
+                        },
+                    ],
+                );
+            }
+        }
+
+        // 3. Atomicity: ((ms ∩ fr) ; (ms ∩ co)) ∩ rmw = ∅.
+        let ms_fr = s.ms.intersect(&x.fr);
+        let ms_co = s.ms.intersect(&x.co);
+        for (r, w) in s.rmw.pairs() {
+            if let Some(mid) = ms_fr.successors(r).find(|&m| ms_co.contains(m, w)) {
+                return fail(
+                    "Atomicity",
+                    vec![
+                        Edge {
+                            from: r,
+                            to: mid,
+                            label: "fr",
+                        },
+                        Edge {
+                            from: mid,
+                            to: w,
+                            label: "co",
+                        },
+                        Edge {
+                            from: r,
+                            to: w,
+                            label: "rmw",
+                        },
+                    ],
+                );
+            }
+        }
+
+        // 4. No-thin-air: rf ∪ dep is acyclic.
+        if let Some(w) = labelled_cycle(&[("rf", &x.rf), ("dep", &s.dep)]) {
+            return fail("No-thin-air", w);
+        }
+
+        // 5. SC-per-location: (ms ∩ (rf ∪ co ∪ fr)) ∪ po-loc is acyclic.
+        let ms_rf = s.ms.intersect(&x.rf);
+        if let Some(w) = labelled_cycle(&[
+            ("po", &s.po_loc),
+            ("rf", &ms_rf),
+            ("co", &ms_co),
+            ("fr", &ms_fr),
+        ]) {
+            return fail("SC-per-location", w);
+        }
+
+        // 6. Causality: (rf ∪ fr) ; cause is irreflexive.
+        if let Some(w) = irreflexive_witness(&[("rf", &x.rf), ("fr", &x.fr)], "cause", &d.cause) {
+            return fail("Causality", w);
+        }
+        Ok(())
+    }
+
+    fn refine(&self, x: &Execution, edge: &Edge) -> Vec<Edge> {
+        if edge.label != "cause" {
+            return vec![edge.clone()];
+        }
+        let d = Ptx::derive(x);
+        cause_path(x, &d, edge.from, edge.to).unwrap_or_else(|| vec![edge.clone()])
+    }
+}
+
+/// A shortest path of base edges that puts `(from, to)` in cause, found
+/// by a breadth-first search through the automaton of
+/// `cause = po?;(sw;po?)+ ∪ obs;(po?;(sw;po?)+ ∪ po-loc)`.
+fn cause_path(x: &Execution, d: &Derived, from: usize, to: usize) -> Option<Vec<Edge>> {
+    use std::collections::VecDeque;
+    const START: usize = 0;
+    const AFTER_PO: usize = 1;
+    const AFTER_SW: usize = 2;
+    const AFTER_SW_PO: usize = 3;
+    const AFTER_OBS: usize = 4;
+    const AFTER_OBS_POLOC: usize = 5;
+    let s = x.s;
+    let n = s.len();
+    let accepting = |q: usize| matches!(q, AFTER_SW | AFTER_SW_PO | AFTER_OBS_POLOC);
+    let sw_label = |a: usize, b: usize| {
+        if x.sc.contains(a, b)
+            && is_sc_fence(s, a)
+            && is_sc_fence(s, b)
+            && s.ms.contains(a, b)
+            && !x.bar.contains(a, b)
+        {
+            "sc"
+        } else {
+            "sw"
+        }
+    };
+    let obs_label = |a: usize, b: usize| if x.rf.contains(a, b) { "rf" } else { "obs" };
+    // Moves from state q: (relation, label function, next state).
+    let moves = |q: usize| -> Vec<(&Relation, usize, u8)> {
+        match q {
+            START => vec![
+                (&s.po, AFTER_PO, 0),
+                (&d.sw, AFTER_SW, 1),
+                (&d.obs, AFTER_OBS, 2),
+            ],
+            AFTER_PO => vec![(&d.sw, AFTER_SW, 1)],
+            AFTER_SW => vec![(&s.po, AFTER_SW_PO, 0), (&d.sw, AFTER_SW, 1)],
+            AFTER_SW_PO => vec![(&d.sw, AFTER_SW, 1)],
+            AFTER_OBS => vec![
+                (&s.po, AFTER_PO, 0),
+                (&d.sw, AFTER_SW, 1),
+                (&s.po_loc, AFTER_OBS_POLOC, 0),
+            ],
+            _ => vec![],
+        }
+    };
+    let idx = |e: usize, q: usize| q * n + e;
+    let mut parent: Vec<Option<(usize, usize, u8)>> = vec![None; 6 * n];
+    let mut seen = vec![false; 6 * n];
+    let mut queue = VecDeque::new();
+    seen[idx(from, START)] = true;
+    queue.push_back((from, START));
+    while let Some((e, q)) = queue.pop_front() {
+        if e == to && accepting(q) {
+            let mut path = Vec::new();
+            let (mut ce, mut cq) = (e, q);
+            while let Some((pe, pq, kind)) = parent[idx(ce, cq)] {
+                let label = match kind {
+                    0 => "po",
+                    1 => sw_label(pe, ce),
+                    _ => obs_label(pe, ce),
+                };
+                path.push(Edge {
+                    from: pe,
+                    to: ce,
+                    label,
+                });
+                (ce, cq) = (pe, pq);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (rel, next, kind) in moves(q) {
+            for f in rel.successors(e) {
+                if !seen[idx(f, next)] {
+                    seen[idx(f, next)] = true;
+                    parent[idx(f, next)] = Some((e, q, kind));
+                    queue.push_back((f, next));
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,68 @@
+//! `sc`: sequential consistency. One total order of all memory events that
+//! respects program order, every read seeing the latest write before it:
+//! `po ∪ rf ∪ co ∪ fr` is acyclic and no write comes between the read and
+//! the write of an RMW. Scopes, semantics and fences mean nothing here;
+//! barriers order the events around them.
+
+use crate::model::{CoherenceOrder, Execution, Model, Violation};
+use crate::models::barrier_order;
+use crate::relation::{labelled_cycle, Edge};
+
+/// Sequential consistency.
+pub struct Sc;
+
+impl Model for Sc {
+    fn name(&self) -> &'static str {
+        "sc"
+    }
+
+    fn summary(&self) -> &'static str {
+        "sequential consistency (one interleaving; outcomes it forbids are weak behaviours)"
+    }
+
+    fn coherence(&self) -> CoherenceOrder {
+        CoherenceOrder::Total
+    }
+
+    fn check(&self, x: &Execution) -> Result<(), Violation> {
+        let s = x.s;
+        for (r, w) in s.rmw.pairs() {
+            if let Some(mid) = x.fr.successors(r).find(|&m| x.co.contains(m, w)) {
+                return Err(Violation {
+                    axiom: "Atomicity",
+                    witness: vec![
+                        Edge {
+                            from: r,
+                            to: mid,
+                            label: "fr",
+                        },
+                        Edge {
+                            from: mid,
+                            to: w,
+                            label: "co",
+                        },
+                        Edge {
+                            from: r,
+                            to: w,
+                            label: "rmw",
+                        },
+                    ],
+                });
+            }
+        }
+        let bar = barrier_order(x);
+        match labelled_cycle(&[
+            ("po", &s.po),
+            ("rf", &x.rf),
+            ("co", &x.co),
+            ("fr", &x.fr),
+            ("sw", &bar),
+        ]) {
+            Some(witness) => Err(Violation {
+                axiom: "Sequential consistency",
+                witness,
+            }),
+            None => Ok(()),
+        }
+    }
+}
