@@ -204,6 +204,9 @@ fn atomics_and_reductions() {
             r2 = Atom.acquire.sys.exch(x, -5);
             Red.release.gpu.add(x, 1);
             Red.relaxed.cta.max(m, r2);
+            r3 = Atom.add(x, 1);
+            Red.release.inc(x, 1);
+            r4 = Atom.cta.exch(x, 1);
         }
         exists (t0.r0 == 0) => allowed;
     };
@@ -261,6 +264,34 @@ fn atomics_and_reductions() {
                 Sem::Relaxed,
                 Scope::Cta,
                 reg("r2"),
+                None
+            ),
+            // As in PTX: no semantics is `.relaxed`, no scope `.gpu`.
+            atom(
+                Some("r3"),
+                AtomOp::Add,
+                "x",
+                Sem::Relaxed,
+                Scope::Gpu,
+                val(1),
+                None
+            ),
+            atom(
+                None,
+                AtomOp::Inc,
+                "x",
+                Sem::Release,
+                Scope::Gpu,
+                val(1),
+                None
+            ),
+            atom(
+                Some("r4"),
+                AtomOp::Exch,
+                "x",
+                Sem::Relaxed,
+                Scope::Cta,
+                val(1),
                 None
             ),
         ]

@@ -493,9 +493,6 @@ fn membar(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<Instr> {
 fn atom(input: ParseStream, cx: &mut Ctx, op: Ident, dst: Option<Name>) -> syn::Result<Instr> {
     let q = quals(input, &op, &ATOM)?;
     let head = Range::new(op.span(), q.last.unwrap_or(op.span()));
-    if q.sem.is_none() {
-        return Err(head.error(format!("`{op}` needs semantics: one of {}", ATOM.sems)));
-    }
     let Some((atom_op, op_span)) = q.atom else {
         return Err(head.error(format!(
             "`{op}` needs an operation: `.add`, `.exch`, `.cas`, ... (`{op}.relaxed.gpu.add`)"
@@ -522,11 +519,16 @@ fn atom(input: ParseStream, cx: &mut Ctx, op: Ident, dst: Option<Name>) -> syn::
     let loc = cx.name(args[0].ident("a location")?);
     let operand = args[1].operand(cx);
     let new = args.get(2).map(|a| a.operand(cx));
+    // As in PTX (and the text format): `atom.add` is `atom.relaxed.gpu.add`.
+    let access = Access {
+        sem: q.sem.map_or(Sem::Relaxed, |s| s.0),
+        scope: Some(q.scope.map_or(Scope::Gpu, |s| s.0)),
+    };
     let kind = InstrKind::Atom {
         dst,
         op: atom_op,
         loc,
-        access: access(&q),
+        access,
         operand,
         new,
     };
