@@ -117,6 +117,12 @@ pub trait Model: Send + Sync {
     }
 }
 
+impl std::fmt::Debug for dyn Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Model({})", self.name())
+    }
+}
+
 /// Every model, the default first.
 pub static MODELS: [&dyn Model; 3] = [&Ptx, &Sc, &Ptx2015];
 

@@ -1,0 +1,194 @@
+//! The enumerator: loops and the bound, deadlocks, forall, values, budgets.
+
+mod common;
+use common::*;
+
+use std::time::Duration;
+
+use litmus_model::{check, model_by_name, CheckError, Options};
+
+const SPIN: &str = "PTX spin
+{ f=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.relaxed.gpu f, 1 | LC00:                ;
+                     | ld.relaxed.gpu r0, f ;
+                     | beq r0, 0, LC00      ;
+exists (P1:r0 == 0)";
+
+#[test]
+fn a_taken_backward_jump_discards_the_execution_at_bound_one() {
+    let r = run(SPIN, "ptx");
+    assert!(r.bounded, "the loop bound cut a path");
+    assert!(!r.condition_reachable);
+    assert_eq!(r.outcome_lines(&parse(SPIN)), vec!["P1:r0=1"]);
+}
+
+#[test]
+fn a_larger_loop_bound_runs_the_body_again() {
+    let test = parse(SPIN);
+    let opts = Options {
+        loop_bound: 3,
+        ..Options::default()
+    };
+    let r = check(&test, model_by_name("ptx").unwrap(), &opts).unwrap();
+    assert!(
+        r.bounded,
+        "three iterations still cut the path that spins on"
+    );
+    // Reading 0 twice and then 1 is fine (0 then 1 is not a coherence
+    // violation); the final value of r0 is still 1.
+    assert_eq!(r.outcome_lines(&test), vec!["P1:r0=1"]);
+    assert!(r.consistent_executions > run(SPIN, "ptx").consistent_executions);
+}
+
+#[test]
+fn straight_line_tests_are_not_bounded() {
+    let r = run(
+        "PTX MP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, y  ;
+ st.weak y, 1   | ld.weak r1, x  ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)",
+        "ptx",
+    );
+    assert!(!r.bounded);
+    assert!(r.condition_reachable && r.claim_holds);
+    assert_eq!(r.allowed.len(), 4);
+}
+
+#[test]
+fn forward_branches_pick_the_path_the_values_give() {
+    let src = "PTX branch
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, x  ;
+                | beq r0, 0, L   ;
+                | mov r1, 7      ;
+                | L:             ;
+exists (P1:r1 == 7 /\\ P1:r0 == 1)";
+    let r = run(src, "ptx");
+    assert!(!r.bounded);
+    assert_eq!(
+        r.outcome_lines(&parse(src)),
+        vec!["P1:r1=0; P1:r0=0", "P1:r1=7; P1:r0=1"]
+    );
+}
+
+#[test]
+fn deadlocked_barriers_leave_no_execution() {
+    let src = "PTX deadlock
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ ld.weak r0, x  | bar.cta.sync 1 ;
+ bar.cta.sync 0 | st.weak x, 1   ;
+ bar.cta.sync 1 | bar.cta.sync 0 ;
+forall (P0:r0 == 5)";
+    let r = run(src, "ptx");
+    assert_eq!(r.consistent_executions, 0);
+    assert!(r.allowed.is_empty());
+    // forall over no execution holds; exists over none does not.
+    assert!(r.claim_holds && !r.condition_reachable);
+}
+
+#[test]
+fn arithmetic_wraps_at_32_bits() {
+    let src = "PTX wrap
+{ x=0; }
+ P0@cta 0,gpu 0          ;
+ mov r0, 1               ;
+ add r1, r0, 0xffffffff  ;
+ sub r2, r1, 1           ;
+ st.weak x, r2           ;
+exists (x == -1)";
+    let r = run(src, "ptx");
+    assert!(r.condition_reachable);
+    assert_eq!(r.outcome_lines(&parse(src)), vec!["x=4294967295"]);
+}
+
+#[test]
+fn racing_weak_writes_leave_either_final_value() {
+    // Neither write is morally strong: coherence leaves them unordered and
+    // each is co-maximal.
+    let src = "PTX race
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak x, 2   ;
+exists (x == 1 \\/ x == 2)";
+    let r = run(src, "ptx");
+    assert_eq!(r.outcome_lines(&parse(src)), vec!["x=1", "x=2"]);
+    assert_eq!(
+        r.consistent_executions, 1,
+        "one execution, two final values"
+    );
+    let sc = run(src, "sc");
+    assert_eq!(
+        sc.consistent_executions, 2,
+        "sc orders the writes both ways"
+    );
+}
+
+/// A test far too large to enumerate within a small budget.
+fn big() -> String {
+    let mut src = String::from(
+        "PTX big\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n",
+    );
+    for i in 0..4 {
+        src.push_str(&format!(
+            " st.weak x, {} | st.weak x, {} | st.weak x, {} | st.weak x, {} ;\n",
+            i * 4 + 1,
+            i * 4 + 2,
+            i * 4 + 3,
+            i * 4 + 4
+        ));
+        src.push_str(&format!(
+            " ld.weak r{i}, x | ld.weak r{i}, x | ld.weak r{i}, x | ld.weak r{i}, x ;\n"
+        ));
+    }
+    src.push_str("exists (P0:r0 == 1)\n");
+    src
+}
+
+#[test]
+fn exceeding_the_step_budget_is_an_error_naming_it_and_the_progress() {
+    let test = parse(&big());
+    let opts = Options {
+        max_steps: 1000,
+        ..Options::default()
+    };
+    let err = check(&test, model_by_name("ptx").unwrap(), &opts).unwrap_err();
+    assert!(matches!(err, CheckError::Budget(_)));
+    let msg = err.to_string();
+    assert!(msg.contains("budget exceeded: max_steps = 1000"), "{msg}");
+    assert!(msg.contains("stopped after 1000 search steps"), "{msg}");
+    assert!(msg.contains("candidate executions"), "{msg}");
+}
+
+#[test]
+fn exceeding_the_time_budget_is_an_error_naming_it() {
+    let test = parse(&big());
+    let opts = Options {
+        max_time: Some(Duration::from_millis(20)),
+        max_steps: u64::MAX,
+        ..Options::default()
+    };
+    let start = std::time::Instant::now();
+    let err = check(&test, model_by_name("ptx").unwrap(), &opts).unwrap_err();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "the time budget stops the search promptly"
+    );
+    let msg = err.to_string();
+    assert!(msg.contains("budget exceeded: max_time = 20ms"), "{msg}");
+}
+
+#[test]
+fn invalid_tests_are_refused_with_the_reason() {
+    let mut test = parse(SPIN);
+    test.threads.clear();
+    let err = check(&test, model_by_name("ptx").unwrap(), &Options::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the test is not valid: the test has no threads; unknown thread `P1`"
+    );
+}
