@@ -7,6 +7,8 @@
 
 pub mod instr;
 pub mod ir;
+pub mod outcome;
+pub mod ptx;
 pub mod text;
 pub mod validate;
 

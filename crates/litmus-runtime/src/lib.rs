@@ -1,6 +1,8 @@
 //! The runtime of gpu-litmus: puts the model checker and the GPU harness side
 //! by side and turns their results into a verdict.
 
+pub mod gpu;
+
 use litmus_core::ir::Test;
 
 /// Runs one litmus test as a cargo test: the entry point that `litmus!`

@@ -1,0 +1,470 @@
+//! The test kernel: every GPU thread plays every role of the test, each for
+//! a different instance (see the module doc of [`super`]).
+
+use std::collections::BTreeMap;
+
+use crate::instr::InstrKind;
+use crate::ir::{Space, Test};
+
+use super::emit::Emitter;
+use super::instr::{emit_instr, RoleCtx};
+use super::layout::{knob, Layout, PLACEMENT_WORDS, TEST_KERNEL};
+use super::PtxError;
+
+/// Registers every role needs: the thread's coordinates and the knobs.
+pub(crate) struct Common {
+    pub mem: String,
+    pub regs: String,
+    pub status: String,
+    pub knobs: String,
+    pub place: String,
+    /// The placement buffer before address conversion: null when off.
+    pub place_raw: String,
+    pub tid: String,
+    pub cta: String,
+    pub knob: BTreeMap<usize, String>,
+    pub smem: String,
+}
+
+pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
+    if !layout.shared_locs.is_empty() {
+        out.raw(".extern .shared .align 4 .b32 litmus_smem[];\n\n");
+    }
+    let mem = global_param(out, "p_mem").1;
+    let regs = global_param(out, "p_regs").1;
+    let shfinal = global_param(out, "p_shfinal").1;
+    let status = global_param(out, "p_status").1;
+    let knobs = global_param(out, "p_knobs").1;
+    let (place_raw, place) = global_param(out, "p_place");
+    let scratch = global_param(out, "p_scratch").1;
+    let tid = out.r32();
+    let cta = out.r32();
+    out.ins(format!("mov.u32 {tid}, %tid.x"));
+    out.ins(format!("mov.u32 {cta}, %ctaid.x"));
+    let mut knob_regs = BTreeMap::new();
+    for k in [
+        knob::CTA_MASK,
+        knob::LOG_T,
+        knob::LANE_MASK,
+        knob::N,
+        knob::N_MASK,
+        knob::STRIDE,
+        knob::SPIN,
+        knob::LOOP_BOUND,
+        knob::WARP_MASK,
+        knob::STRESS,
+    ] {
+        let r = out.r32();
+        out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
+        knob_regs.insert(k, r);
+    }
+    let smem = out.r32();
+    if !layout.shared_locs.is_empty() {
+        out.ins(format!("mov.u32 {smem}, litmus_smem"));
+    }
+    let common = Common {
+        mem,
+        regs,
+        status,
+        knobs,
+        place,
+        place_raw,
+        tid,
+        cta,
+        knob: knob_regs,
+        smem,
+    };
+
+    // CTAs past the test's own run the optional memory stress.
+    let stress = out.fresh_label("stress");
+    let done = out.fresh_label("done");
+    let p = out.pred();
+    out.ins(format!(
+        "setp.gt.u32 {p}, {}, {}",
+        common.cta,
+        common.knob[&knob::CTA_MASK]
+    ));
+    out.ins(format!("@{p} bra {stress}"));
+
+    shared_slots(layout, &common, out, |out, addr, s| {
+        let init = test.locations[layout.shared_locs[s].loc].init.value as u32;
+        out.ins(format!("st.shared.u32 [{addr}], {init}"));
+    });
+    if !layout.shared_locs.is_empty() {
+        out.ins("bar.sync 0");
+    }
+
+    for k in 0..test.threads.len() {
+        role(test, layout, &common, k, out)?;
+    }
+
+    if !layout.shared_locs.is_empty() {
+        // Every role of every instance in this CTA is done: publish the
+        // final shared values for the classifier.
+        out.ins("bar.sync 0");
+        shared_slots(layout, &common, out, |out, addr, s| {
+            let v = out.r32();
+            out.ins(format!("ld.shared.u32 {v}, [{addr}]"));
+            let home = out.r32();
+            let inst = out.r32();
+            let slot = out.r32();
+            out.ins(format!(
+                "add.u32 {home}, {}, {}",
+                common.cta, layout.shared_locs[s].cta_offset
+            ));
+            out.ins(format!(
+                "and.b32 {home}, {home}, {}",
+                common.knob[&knob::CTA_MASK]
+            ));
+            out.ins(format!(
+                "shl.b32 {inst}, {home}, {}",
+                common.knob[&knob::LOG_T]
+            ));
+            out.ins(format!("or.b32 {inst}, {inst}, {}", common.tid));
+            out.ins(format!(
+                "mad.lo.u32 {slot}, {}, {s}, {inst}",
+                common.knob[&knob::N]
+            ));
+            let a = out.r64();
+            out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+            out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
+            out.ins(format!("st.global.u32 [{a}], {v}"));
+        });
+    }
+    out.ins(format!("bra.uni {done}"));
+
+    // Memory stress: each extra thread walks its own lines of the scratch
+    // buffer, loading and storing, to load the memory system while the
+    // test CTAs run.
+    out.label(&stress);
+    let i = out.r32();
+    let line = out.r32();
+    let a = out.r64();
+    let v = out.r32();
+    let ps = out.pred();
+    let lp = out.fresh_label("stress_loop");
+    out.ins(format!("mov.u32 {i}, 0"));
+    out.ins(format!("and.b32 {line}, {}, 255", common.tid));
+    out.ins(format!("mul.wide.u32 {a}, {line}, 128"));
+    out.ins(format!("add.u64 {a}, {a}, {scratch}"));
+    out.label(&lp);
+    out.ins(format!(
+        "setp.ge.u32 {ps}, {i}, {}",
+        common.knob[&knob::STRESS]
+    ));
+    out.ins(format!("@{ps} bra {done}"));
+    out.ins(format!("ld.volatile.global.u32 {v}, [{a}]"));
+    out.ins(format!("add.u32 {v}, {v}, 1"));
+    out.ins(format!("st.volatile.global.u32 [{a}], {v}"));
+    out.ins(format!("add.u32 {i}, {i}, 1"));
+    out.ins(format!("bra.uni {lp}"));
+    out.label(&done);
+
+    out.end_kernel(&format!(
+        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch\n)"
+    ));
+    Ok(())
+}
+
+/// Calls `f` with the shared address of this thread's slot of each shared
+/// location: slot `s·T + tid`.
+fn shared_slots(
+    layout: &Layout,
+    common: &Common,
+    out: &mut Emitter,
+    mut f: impl FnMut(&mut Emitter, &str, usize),
+) {
+    for s in 0..layout.shared_locs.len() {
+        let idx = out.r32();
+        let addr = out.r32();
+        let t = out.r32();
+        out.ins(format!("add.u32 {t}, {}, 1", common.knob[&knob::LANE_MASK]));
+        out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {}", common.tid));
+        out.ins(format!("shl.b32 {addr}, {idx}, 2"));
+        out.ins(format!("add.u32 {addr}, {addr}, {}", common.smem));
+        f(out, &addr, s);
+    }
+}
+
+fn role(
+    test: &Test,
+    layout: &Layout,
+    c: &Common,
+    k: usize,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    let thread = &test.threads[k];
+    let role = &layout.roles[k];
+    out.comment(format!("role {k}: thread {}", thread.name));
+
+    // Which instance this thread plays role k of.
+    let mult = out.r32();
+    let add = out.r32();
+    out.ins(format!(
+        "ld.global.u32 {mult}, [{}+{}]",
+        c.knobs,
+        (knob::ROLE_BASE + 2 * k) * 4
+    ));
+    out.ins(format!(
+        "ld.global.u32 {add}, [{}+{}]",
+        c.knobs,
+        (knob::ROLE_BASE + 2 * k + 1) * 4
+    ));
+    let lane = out.r32();
+    out.ins(format!("mad.lo.u32 {lane}, {}, {mult}, {add}", c.tid));
+    match role.warp {
+        None => out.ins(format!(
+            "and.b32 {lane}, {lane}, {}",
+            c.knob[&knob::LANE_MASK]
+        )),
+        Some(w) => {
+            // Keep declared warps: the warp index moves by the declared
+            // warp, the lane within the warp is permuted.
+            let warp = out.r32();
+            out.ins(format!("and.b32 {lane}, {lane}, 31"));
+            out.ins(format!("shr.u32 {warp}, {}, 5", c.tid));
+            out.ins(format!("add.u32 {warp}, {warp}, {w}"));
+            out.ins(format!(
+                "and.b32 {warp}, {warp}, {}",
+                c.knob[&knob::WARP_MASK]
+            ));
+            out.ins(format!("shl.b32 {warp}, {warp}, 5"));
+            out.ins(format!("or.b32 {lane}, {lane}, {warp}"));
+        }
+    }
+    let inst = out.r32();
+    out.ins(format!("add.u32 {inst}, {}, {}", c.cta, role.cta_offset));
+    out.ins(format!(
+        "and.b32 {inst}, {inst}, {}",
+        c.knob[&knob::CTA_MASK]
+    ));
+    out.ins(format!("shl.b32 {inst}, {inst}, {}", c.knob[&knob::LOG_T]));
+    out.ins(format!("or.b32 {inst}, {inst}, {lane}"));
+
+    // Addresses of the locations this role touches.
+    let mut addrs = BTreeMap::new();
+    for ins in &thread.body {
+        let Some(loc) = ins.kind.loc() else { continue };
+        if addrs.contains_key(&loc.text) {
+            continue;
+        }
+        let idx = test
+            .locations
+            .iter()
+            .position(|l| l.name.text == loc.text)
+            .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
+        let addr = if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
+            (
+                Space::Global,
+                global_addr(
+                    layout,
+                    &c.knobs,
+                    &c.mem,
+                    [
+                        &c.knob[&knob::N],
+                        &c.knob[&knob::N_MASK],
+                        &c.knob[&knob::STRIDE],
+                    ],
+                    j,
+                    &inst,
+                    out,
+                ),
+            )
+        } else {
+            let s = layout
+                .shared_locs
+                .iter()
+                .position(|s| s.loc == idx)
+                .unwrap_or(0);
+            let t = out.r32();
+            let slot = out.r32();
+            let a = out.r32();
+            out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
+            out.ins(format!(
+                "and.b32 {slot}, {inst}, {}",
+                c.knob[&knob::LANE_MASK]
+            ));
+            out.ins(format!("mad.lo.u32 {slot}, {t}, {s}, {slot}"));
+            out.ins(format!("shl.b32 {a}, {slot}, 2"));
+            out.ins(format!("add.u32 {a}, {a}, {}", c.smem));
+            (Space::Shared, a)
+        };
+        addrs.insert(loc.text.clone(), addr);
+    }
+
+    record_placement(layout, c, k, &inst, out);
+    spin_barrier(layout, c, &inst, out);
+
+    // The role's registers, with their initial values.
+    let mut regs = BTreeMap::new();
+    let mut reg_names: Vec<&str> = thread.init.iter().map(|i| i.reg.text.as_str()).collect();
+    for ins in &thread.body {
+        reg_names.extend(ins.kind.dst().map(|d| d.text.as_str()));
+        reg_names.extend(ins.kind.srcs().iter().map(|s| s.text.as_str()));
+    }
+    for name in reg_names {
+        if regs.contains_key(name) {
+            continue;
+        }
+        let ptx = format!("%t{k}r{}", regs.len());
+        out.declare(format!(".reg .b32 {ptx}"));
+        let init = thread
+            .init
+            .iter()
+            .find(|i| i.reg.text == name)
+            .map_or(0, |i| i.value.value as u32);
+        out.comment(format!("{ptx} is register {name}"));
+        out.ins(format!("mov.u32 {ptx}, {init}"));
+        regs.insert(name.to_string(), ptx);
+    }
+    let labels = thread
+        .body
+        .iter()
+        .enumerate()
+        .filter_map(|(i, ins)| match &ins.kind {
+            InstrKind::Label(l) => Some((l.text.clone(), (i, format!("$t{k}_{i}")))),
+            _ => None,
+        })
+        .collect();
+    let iters = out.r32();
+    out.ins(format!("mov.u32 {iters}, 0"));
+    let giveup = out.fresh_label(&format!("giveup{k}"));
+    let end = out.fresh_label(&format!("end{k}"));
+    let ctx = RoleCtx {
+        regs,
+        addrs,
+        labels,
+        iters,
+        loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
+        giveup: giveup.clone(),
+    };
+    for (i, ins) in thread.body.iter().enumerate() {
+        emit_instr(&ctx, i, &ins.kind, out)?;
+    }
+    out.ins(format!("bra.uni {end}"));
+    out.label(&giveup);
+    let sa = out.r64();
+    out.ins(format!("mul.wide.u32 {sa}, {inst}, 4"));
+    out.ins(format!("add.u64 {sa}, {sa}, {}", c.status));
+    out.ins(format!("st.global.u32 [{sa}], 1"));
+    out.label(&end);
+
+    // The registers the classifier needs.
+    let r = layout.stored_regs.len();
+    for (idx, (t, name)) in layout.stored_regs.iter().enumerate() {
+        if *t != k {
+            continue;
+        }
+        let Some(ptx) = ctx.regs.get(name) else {
+            continue;
+        };
+        let slot = out.r32();
+        let a = out.r64();
+        out.ins(format!("mad.lo.u32 {slot}, {inst}, {r}, {idx}"));
+        out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+        out.ins(format!("add.u64 {a}, {a}, {}", c.regs));
+        out.ins(format!("st.global.u32 [{a}], {ptx}"));
+    }
+    Ok(())
+}
+
+/// Loads a pointer parameter: (the raw value, the global address).
+pub(crate) fn global_param(out: &mut Emitter, name: &str) -> (String, String) {
+    let raw = out.r64();
+    let global = out.r64();
+    out.ins(format!("ld.param.u64 {raw}, [{name}]"));
+    out.ins(format!("cvta.to.global.u64 {global}, {raw}"));
+    (raw, global)
+}
+
+/// The address of instance `inst`'s slot of global location slot `j`:
+/// `mem + (j·N + perm_j(inst))·stride·4`, given the registers holding the
+/// knobs N, N - 1 and the stride.
+pub(crate) fn global_addr(
+    layout: &Layout,
+    knobs: &str,
+    mem: &str,
+    [n, n_mask, stride]: [&str; 3],
+    j: usize,
+    inst: &str,
+    out: &mut Emitter,
+) -> String {
+    let lm = out.r32();
+    let la = out.r32();
+    let slot = out.r32();
+    let a = out.r64();
+    out.ins(format!(
+        "ld.global.u32 {lm}, [{knobs}+{}]",
+        layout.loc_knob(j) * 4
+    ));
+    out.ins(format!(
+        "ld.global.u32 {la}, [{knobs}+{}]",
+        (layout.loc_knob(j) + 1) * 4
+    ));
+    out.ins(format!("mad.lo.u32 {slot}, {inst}, {lm}, {la}"));
+    out.ins(format!("and.b32 {slot}, {slot}, {n_mask}"));
+    out.ins(format!("mad.lo.u32 {slot}, {n}, {j}, {slot}"));
+    out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
+    out.ins(format!("shl.b64 {a}, {a}, 2"));
+    out.ins(format!("add.u64 {a}, {a}, {mem}"));
+    a
+}
+
+/// In placement-check mode (`p_place` not null), records where this role of
+/// this instance ran.
+fn record_placement(layout: &Layout, c: &Common, k: usize, inst: &str, out: &mut Emitter) {
+    let skip = out.fresh_label("noplace");
+    let p = out.pred();
+    out.ins(format!("setp.eq.u64 {p}, {}, 0", c.place_raw));
+    out.ins(format!("@{p} bra {skip}"));
+    let idx = out.r32();
+    let a = out.r64();
+    let warp = out.r32();
+    let sm = out.r32();
+    out.ins(format!(
+        "mad.lo.u32 {idx}, {inst}, {}, {k}",
+        layout.roles.len()
+    ));
+    out.ins(format!("mul.wide.u32 {a}, {idx}, {}", PLACEMENT_WORDS * 4));
+    out.ins(format!("add.u64 {a}, {a}, {}", c.place));
+    out.ins(format!("mov.u32 {warp}, %warpid"));
+    out.ins(format!("mov.u32 {sm}, %smid"));
+    out.ins(format!(
+        "st.global.v4.u32 [{a}], {{{}, {}, {warp}, {sm}}}",
+        c.cta, c.tid
+    ));
+    out.label(&skip);
+}
+
+/// The optional bounded spin barrier: each role of an instance announces
+/// itself on the instance's counter and polls until all roles are there or
+/// the polls run out, so it can never hang.
+fn spin_barrier(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
+    let skip = out.fresh_label("nospin");
+    let lp = out.fresh_label("spin");
+    let p = out.pred();
+    out.ins(format!("setp.eq.u32 {p}, {}, 0", c.knob[&knob::SPIN]));
+    out.ins(format!("@{p} bra {skip}"));
+    let slot = out.r32();
+    let a = out.r64();
+    let v = out.r32();
+    let polls = out.r32();
+    out.ins(format!("add.u32 {slot}, {inst}, {}", c.knob[&knob::N]));
+    out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+    out.ins(format!("add.u64 {a}, {a}, {}", c.status));
+    out.ins(format!("red.relaxed.gpu.global.add.u32 [{a}], 1"));
+    out.ins(format!("mov.u32 {polls}, 0"));
+    out.label(&lp);
+    out.ins(format!("ld.relaxed.gpu.global.u32 {v}, [{a}]"));
+    out.ins(format!("add.u32 {polls}, {polls}, 1"));
+    let done = out.pred();
+    let more = out.pred();
+    out.ins(format!("setp.lt.u32 {done}, {v}, {}", layout.roles.len()));
+    out.ins(format!(
+        "setp.lt.u32 {more}, {polls}, {}",
+        c.knob[&knob::SPIN]
+    ));
+    out.ins(format!("and.pred {done}, {done}, {more}"));
+    out.ins(format!("@{done} bra {lp}"));
+    out.label(&skip);
+}

@@ -1,0 +1,80 @@
+//! PTX generation: one module per test, holding the test kernel
+//! ([`layout::TEST_KERNEL`]) and the classification kernel
+//! ([`layout::CLASSIFY_KERNEL`]).
+//!
+//! The harness follows the published parallel-testing designs (MC Mutants,
+//! GPUHarbor): every GPU thread plays every role of the test, each for a
+//! different instance; instance `i`'s role `k` runs in CTA
+//! `(i / T - cta_offset(k)) mod C`, at a lane given by a per-role
+//! permutation, so roles declared in one CTA share a CTA and roles declared
+//! in different CTAs never do. Global locations of instance `i` sit at
+//! `(j·N + perm_j(i))·stride` words, a second permutation per location.
+//! The classifier folds each instance's outcome into a hash table on the
+//! GPU, so only the histogram crosses to the host, and resets the
+//! instance's memory for the next launch, so a launch is two kernels and no
+//! memsets.
+//!
+//! ```
+//! use litmus_core::ir::*;
+//! use litmus_core::instr::*;
+//! let mut t = Test::new("st");
+//! t.locations.push(Location { name: Name::new("x", Origin::NONE), space: Space::Global, init: Imm::new(0, Origin::NONE) });
+//! t.threads.push(Thread { name: Name::new("P0", Origin::NONE), placement: Placement::cta(0), init: vec![],
+//!     body: vec![Instr::new(InstrKind::Store { loc: Name::new("x", Origin::NONE),
+//!         value: Operand::Imm(Imm::new(1, Origin::NONE)), access: Access::WEAK, cache: None }, Origin::NONE)] });
+//! let ptx = litmus_core::ptx::generate(&t).unwrap();
+//! assert!(ptx.contains(".entry litmus_test("));
+//! ```
+
+mod classify;
+mod emit;
+mod instr;
+mod kernel;
+pub mod layout;
+
+pub use layout::Layout;
+
+/// PTX ISA version of the generated modules. 8.6 is the first with
+/// `fence.acquire`/`fence.release`; the GPU machines' driver (580, CUDA
+/// 13.0) JIT-compiles it.
+pub const PTX_VERSION: &str = "8.6";
+/// Target of the generated modules: Hopper (H100, H200), for `.cluster`
+/// scope and the 8.6 fences.
+pub const PTX_TARGET: &str = "sm_90";
+
+/// Why a test has no PTX.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PtxError {
+    #[error("the GPU harness cannot run this test: {0}")]
+    Unsupported(String),
+    #[error("the test is not valid: {0}")]
+    Invalid(String),
+}
+
+/// Generates the PTX module of a test. The test must be valid
+/// ([`crate::validate()`]); an invalid one gives [`PtxError::Invalid`].
+pub fn generate(test: &crate::ir::Test) -> Result<String, PtxError> {
+    if let Err(errors) = crate::validate(test) {
+        return Err(PtxError::Invalid(
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ));
+    }
+    let layout = Layout::of(test)?;
+    let mut out = emit::Emitter::default();
+    out.raw(&format!(
+        "// gpu-litmus: test `{}`, {} roles, {} observables\n",
+        test.name,
+        layout.roles.len(),
+        layout.observables.len()
+    ));
+    out.raw(&format!(
+        ".version {PTX_VERSION}\n.target {PTX_TARGET}\n.address_size 64\n\n"
+    ));
+    kernel::test_kernel(test, &layout, &mut out)?;
+    classify::classify_kernel(test, &layout, &mut out);
+    Ok(out.finish())
+}

@@ -1,0 +1,161 @@
+//! PTX generation, checked without a GPU: snapshots of whole modules (so a
+//! change to codegen shows up in review), and the PTX each IR instruction
+//! becomes. `LITMUS_UPDATE_SNAPSHOTS=1 cargo test -p litmus-core --test
+//! ptx_codegen` rewrites the snapshots.
+
+use std::path::PathBuf;
+
+use litmus_core::ptx::{self, PtxError};
+use litmus_core::text;
+
+fn ptx_of(src: &str) -> Result<String, PtxError> {
+    let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")));
+    ptx::generate(&test)
+}
+
+const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+const SB_SHARED: &str = "PTX SB-shared\n{ shared x=0; shared y=0; }\n P0@cta 0,gpu 0,warp 0 | P1@cta 0,gpu 0,warp 1 ;\n st.weak x, 1 | st.weak y, 1 ;\n fence.acq_rel.cta | membar.cta ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
+const SPINLOCK: &str = "PTX spinlock\n{ m=0; x=5; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | LC00: ;\n atom.acquire.gpu.cas r0, m, 0, 1 | atom.acquire.gpu.cas r0, m, 0, 1 ;\n bne r0, 0, LC00 | bne r0, 0, LC00 ;\n ld.weak.cg r1, x | ld.volatile r1, x ;\n add r2, r1, 1 | sub r2, r1, 1 ;\n st.weak.wt x, r2 | st.volatile x, r2 ;\n atom.release.gpu.exch r3, m, 0 | red.release.gpu.add m, -1 ;\n fence.sc.sys | atom.acq_rel.sys.sub r4, x, 2 ;\nexists (x == 5)\n";
+
+fn check_snapshot(name: &str, src: &str) {
+    let got = ptx_of(src).unwrap();
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/snapshots/{name}.ptx"));
+    if std::env::var("LITMUS_UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run with LITMUS_UPDATE_SNAPSHOTS=1 to write it",
+            path.display()
+        )
+    });
+    if got != want {
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .map_or(0, |l| l + 1);
+        panic!(
+            "generated PTX for {name} differs from {} (first at line {line}); review the change, then LITMUS_UPDATE_SNAPSHOTS=1",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn snapshot_mp() {
+    check_snapshot("mp", MP);
+}
+
+#[test]
+fn snapshot_sb_shared_with_warps() {
+    check_snapshot("sb_shared", SB_SHARED);
+}
+
+#[test]
+fn snapshot_spinlock() {
+    check_snapshot("spinlock", SPINLOCK);
+}
+
+#[test]
+fn module_header_names_isa_and_target() {
+    let ptx = ptx_of(MP).unwrap();
+    assert!(
+        ptx.contains(".version 8.6\n.target sm_90\n.address_size 64"),
+        "{ptx}"
+    );
+    assert!(ptx.contains(".visible .entry litmus_test("));
+    assert!(ptx.contains(".visible .entry litmus_classify("));
+}
+
+#[test]
+fn accesses_keep_their_semantics_scope_space_and_cache_operator() {
+    let mp = ptx_of(MP).unwrap();
+    assert!(mp.contains("st.relaxed.gpu.global.u32 ["));
+    assert!(mp.contains("ld.relaxed.gpu.global.u32 %t1r0, ["));
+    let sb = ptx_of(SB_SHARED).unwrap();
+    assert!(sb.contains("st.shared.u32 ["), "weak shared store");
+    assert!(sb.contains("ld.shared.u32 %t0r0, ["), "weak shared load");
+    assert!(sb.contains("fence.acq_rel.cta;"));
+    assert!(sb.contains("membar.cta;"));
+    assert!(sb.contains(".extern .shared .align 4 .b32 litmus_smem[];"));
+    let sl = ptx_of(SPINLOCK).unwrap();
+    assert!(
+        sl.contains("ld.global.cg.u32 %t0r1, ["),
+        "cache operator on a weak load"
+    );
+    assert!(
+        sl.contains("st.global.wt.u32 ["),
+        "cache operator on a weak store"
+    );
+    assert!(sl.contains("ld.volatile.global.u32 %t1r1, ["));
+    assert!(sl.contains("st.volatile.global.u32 ["));
+    assert!(sl.contains("fence.sc.sys;"));
+}
+
+#[test]
+fn atomics_map_to_atom_and_red() {
+    let sl = ptx_of(SPINLOCK).unwrap();
+    assert!(
+        sl.contains("atom.acquire.gpu.global.cas.b32 %t0r0, ["),
+        "{sl}"
+    );
+    assert!(sl.contains("atom.release.gpu.global.exch.b32 %t0r3, ["));
+    assert!(sl.contains("red.release.gpu.global.add.u32 ["));
+    // PTX has no atomic subtract: the negated operand is added.
+    assert!(sl.contains("neg.s32"));
+    assert!(sl.contains("atom.acq_rel.sys.global.add.u32 %t1r3, ["));
+}
+
+#[test]
+fn loops_are_bounded_and_forward_branches_are_not() {
+    let sl = ptx_of(SPINLOCK).unwrap();
+    // The backward `bne` counts its iterations and gives up past the bound.
+    let role0 = &sl[sl.find("// role 0").unwrap()..sl.find("// role 1").unwrap()];
+    assert!(
+        role0.contains("setp.eq.u32"),
+        "bne branches past the jump when equal"
+    );
+    assert!(role0.contains("bra $L_giveup0_"), "{role0}");
+    let fwd = "PTX fwd\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.relaxed.gpu r0, x ;\n beq r0, 0, L1 ;\n st.relaxed.gpu x, 2 ;\n L1: ;\nexists (P0:r0 == 0)\n";
+    let p = ptx_of(fwd).unwrap();
+    let role = &p[p.find("// role 0").unwrap()..];
+    assert!(
+        !role.contains("bra $L_giveup0_"),
+        "a forward branch needs no bound"
+    );
+}
+
+#[test]
+fn registers_start_at_their_initial_values() {
+    let src = "PTX init\n{ x=0; P0:r5=7; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, r5 ;\nexists (x == 7)\n";
+    let p = ptx_of(src).unwrap();
+    assert!(p.contains("mov.u32 %t0r0, 7;"), "{p}");
+}
+
+#[test]
+fn what_the_harness_cannot_run_is_refused_with_the_reason() {
+    let bar = "PTX bar\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 0 ;\n bar.cta.sync 0 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n";
+    let e = ptx_of(bar).unwrap_err();
+    assert!(matches!(e, PtxError::Unsupported(_)), "{e}");
+    assert!(e.to_string().contains("barriers"), "{e}");
+    let two_gpus = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
+    let e = ptx_of(&two_gpus).unwrap_err();
+    assert!(e.to_string().contains("GPU 1"), "{e}");
+    let cluster = MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,cluster 0");
+    let e = ptx_of(&cluster).unwrap_err();
+    assert!(e.to_string().contains("cluster"), "{e}");
+}
+
+#[test]
+fn an_invalid_test_gets_no_ptx() {
+    let mut test = text::parse(MP).unwrap();
+    test.threads[0].name = test.threads[1].name.clone();
+    let e = ptx::generate(&test).unwrap_err();
+    assert!(matches!(e, PtxError::Invalid(_)), "{e}");
+    assert!(e.to_string().contains("duplicate thread"), "{e}");
+}

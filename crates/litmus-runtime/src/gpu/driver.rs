@@ -1,0 +1,313 @@
+//! A thin safe layer over the CUDA driver API (cudarc's `sys`, loaded at run
+//! time): a context of our own per run, modules loaded with the JIT log,
+//! device buffers, launches on the default stream.
+//!
+//! Why not cudarc's safe layer: the hot loop issues thousands of memsets
+//! and launches, and the safe layer's per-argument event tracking costs
+//! more than the kernels; and after a kernel fault the context must be
+//! thrown away, which is simplest with a context we created ourselves.
+
+use std::ffi::{c_void, CStr, CString};
+use std::ptr;
+
+use cudarc::driver::sys;
+
+use super::GpuError;
+
+/// Turns a driver status into a `Result`, naming the call.
+fn check(call: &'static str, status: sys::CUresult) -> Result<(), GpuError> {
+    if status == sys::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let mut name: *const std::ffi::c_char = ptr::null();
+    let mut text: *const std::ffi::c_char = ptr::null();
+    // SAFETY: the driver fills in pointers to static strings, or leaves them null.
+    unsafe {
+        sys::cuGetErrorName(status, &mut name);
+        sys::cuGetErrorString(status, &mut text);
+    }
+    let read = |p: *const std::ffi::c_char| {
+        if p.is_null() {
+            format!("{status:?}")
+        } else {
+            // SAFETY: non-null pointers from the driver are NUL-terminated statics.
+            unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+        }
+    };
+    let (name, text) = (read(name), read(text));
+    let fault = matches!(
+        status,
+        sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS
+            | sys::CUresult::CUDA_ERROR_MISALIGNED_ADDRESS
+            | sys::CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION
+            | sys::CUresult::CUDA_ERROR_INVALID_PC
+            | sys::CUresult::CUDA_ERROR_LAUNCH_FAILED
+            | sys::CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR
+            | sys::CUresult::CUDA_ERROR_LAUNCH_TIMEOUT
+    );
+    if fault {
+        Err(GpuError::Fault {
+            test: String::new(),
+            call: call.to_string(),
+            name,
+            text,
+        })
+    } else {
+        Err(GpuError::Driver {
+            call: call.to_string(),
+            name,
+            text,
+        })
+    }
+}
+
+/// Whether a driver library can be opened at all. cudarc panics on the
+/// first call when it cannot, so this comes first.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to open the library.
+    unsafe { sys::is_culib_present() }
+}
+
+/// A context on device 0, current on the calling thread while in use.
+pub struct Context {
+    ctx: sys::CUcontext,
+    pub name: String,
+}
+
+// SAFETY: a CUDA context may be used from any thread once made current
+// there; every entry point makes it current first, and runs are serialised
+// by the harness's lock.
+unsafe impl Send for Context {}
+
+impl Context {
+    /// Opens device 0. `Ok(None)` when the driver is there but no device is.
+    pub fn open() -> Result<Option<Context>, GpuError> {
+        if !driver_present() {
+            return Err(GpuError::NoDriver);
+        }
+        // SAFETY: plain driver calls with valid out-pointers.
+        unsafe {
+            check("cuInit", sys::cuInit(0))?;
+            let mut count = 0;
+            check("cuDeviceGetCount", sys::cuDeviceGetCount(&mut count))?;
+            if count == 0 {
+                return Ok(None);
+            }
+            let mut dev = 0;
+            check("cuDeviceGet", sys::cuDeviceGet(&mut dev, 0))?;
+            let mut raw = [0 as std::ffi::c_char; 256];
+            check(
+                "cuDeviceGetName",
+                sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
+            )?;
+            let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
+            let mut ctx = ptr::null_mut();
+            check("cuCtxCreate", sys::cuCtxCreate_v2(&mut ctx, 0, dev))?;
+            Ok(Some(Context { ctx, name }))
+        }
+    }
+
+    /// Makes this context current on the calling thread.
+    pub fn bind(&self) -> Result<(), GpuError> {
+        // SAFETY: `ctx` is a live context we created.
+        check("cuCtxSetCurrent", unsafe { sys::cuCtxSetCurrent(self.ctx) })
+    }
+
+    /// Loads a PTX module, JIT-compiling it; a failure carries the JIT log.
+    pub fn load(&self, ptx: &str) -> Result<Module, GpuError> {
+        self.bind()?;
+        let text = CString::new(ptx).map_err(|_| GpuError::Jit {
+            code: "NUL byte in PTX text".into(),
+            log: String::new(),
+        })?;
+        let mut log = vec![0u8; 1 << 16];
+        let mut options = [
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut module = ptr::null_mut();
+        // SAFETY: the options array and values array have the same length,
+        // the log buffer outlives the call, the text is NUL-terminated.
+        let status = unsafe {
+            sys::cuModuleLoadDataEx(
+                &mut module,
+                text.as_ptr() as *const c_void,
+                options.len() as u32,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if let Err(e) = check("cuModuleLoadDataEx", status) {
+            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
+            return Err(GpuError::Jit {
+                code: e.to_string(),
+                log: String::from_utf8_lossy(&log[..end]).trim().to_string(),
+            });
+        }
+        Ok(Module { module })
+    }
+
+    /// Allocates `words` 32-bit words of device memory, zeroed.
+    pub fn alloc(&self, words: usize) -> Result<Buffer, GpuError> {
+        self.bind()?;
+        let mut ptr = 0;
+        let bytes = words.max(1) * 4;
+        // SAFETY: valid out-pointer; the buffer is freed on drop.
+        unsafe {
+            check("cuMemAlloc", sys::cuMemAlloc_v2(&mut ptr, bytes))?;
+            let buf = Buffer { ptr, words };
+            check("cuMemsetD32", sys::cuMemsetD32_v2(ptr, 0, words.max(1)))?;
+            Ok(buf)
+        }
+    }
+
+    /// Waits for all queued work; a kernel fault shows up here.
+    pub fn synchronize(&self) -> Result<(), GpuError> {
+        // SAFETY: plain driver call on the current context.
+        check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // SAFETY: destroying our own context; after a fault this is what
+        // makes the device usable again for the next run.
+        unsafe {
+            sys::cuCtxDestroy_v2(self.ctx);
+        }
+    }
+}
+
+/// A loaded module.
+pub struct Module {
+    module: sys::CUmodule,
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        // SAFETY: unloading our own module; after its context is gone the
+        // driver answers with an error, which changes nothing.
+        unsafe {
+            sys::cuModuleUnload(self.module);
+        }
+    }
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Result<Function, GpuError> {
+        let cname = CString::new(name).expect("kernel names have no NUL");
+        let mut f = ptr::null_mut();
+        // SAFETY: valid module and NUL-terminated name.
+        check("cuModuleGetFunction", unsafe {
+            sys::cuModuleGetFunction(&mut f, self.module, cname.as_ptr())
+        })?;
+        Ok(Function { f })
+    }
+}
+
+/// A kernel of a loaded module.
+#[derive(Clone, Copy)]
+pub struct Function {
+    f: sys::CUfunction,
+}
+
+impl Function {
+    /// Queues a launch on the default stream; every parameter is a device
+    /// pointer (`u64`), as in both generated kernels.
+    pub fn launch(
+        &self,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        params: &[u64],
+    ) -> Result<(), GpuError> {
+        let mut ptrs: Vec<*mut c_void> = params
+            .iter()
+            .map(|p| p as *const u64 as *mut c_void)
+            .collect();
+        // SAFETY: `ptrs` points at `params`, which outlive the call (the
+        // driver copies parameter values at launch).
+        check("cuLaunchKernel", unsafe {
+            sys::cuLaunchKernel(
+                self.f,
+                grid,
+                1,
+                1,
+                block,
+                1,
+                1,
+                shared_bytes,
+                ptr::null_mut(),
+                ptrs.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        })
+    }
+
+    /// Raises the dynamic shared memory this kernel may use.
+    pub fn allow_shared(&self, bytes: u32) -> Result<(), GpuError> {
+        // SAFETY: plain attribute set on a valid function.
+        check("cuFuncSetAttribute", unsafe {
+            sys::cuFuncSetAttribute(
+                self.f,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+        })
+    }
+}
+
+/// Device memory of 32-bit words.
+pub struct Buffer {
+    ptr: sys::CUdeviceptr,
+    words: usize,
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        // SAFETY: freeing our own allocation; after its context is gone the
+        // driver answers with an error, which changes nothing.
+        unsafe {
+            sys::cuMemFree_v2(self.ptr);
+        }
+    }
+}
+
+impl Buffer {
+    pub fn ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// Queues a fill of `count` words from word `offset` with `value`.
+    pub fn fill(&self, offset: usize, count: usize, value: u32) -> Result<(), GpuError> {
+        assert!(
+            offset + count <= self.words,
+            "fill past the end of a device buffer"
+        );
+        // SAFETY: the range lies inside the allocation (asserted above).
+        check("cuMemsetD32Async", unsafe {
+            sys::cuMemsetD32Async(self.ptr + offset as u64 * 4, value, count, ptr::null_mut())
+        })
+    }
+
+    pub fn write(&self, data: &[u32]) -> Result<(), GpuError> {
+        assert!(
+            data.len() <= self.words,
+            "write past the end of a device buffer"
+        );
+        // SAFETY: the range lies inside the allocation (asserted above).
+        check("cuMemcpyHtoD", unsafe {
+            sys::cuMemcpyHtoD_v2(self.ptr, data.as_ptr() as *const c_void, data.len() * 4)
+        })
+    }
+
+    pub fn read(&self) -> Result<Vec<u32>, GpuError> {
+        let mut out = vec![0u32; self.words];
+        // SAFETY: `out` has exactly the buffer's size.
+        check("cuMemcpyDtoH", unsafe {
+            sys::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, self.ptr, self.words * 4)
+        })?;
+        Ok(out)
+    }
+}

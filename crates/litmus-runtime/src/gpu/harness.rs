@@ -1,0 +1,338 @@
+//! Runs a test's generated kernels: buffers, knobs, the launch loop, the
+//! histogram and the checks that nothing was lost and placement held.
+
+use std::time::{Duration, Instant};
+
+use litmus_core::ir::Test;
+use litmus_core::ptx::layout::{counter, knob, PLACEMENT_WORDS};
+use litmus_core::ptx::{layout, Layout};
+
+use super::driver::{Buffer, Context, Function, Module};
+use super::knobs::{splitmix, Knobs, Perm};
+use super::GpuError;
+
+/// What a GPU run saw.
+#[derive(Clone, Debug)]
+pub struct HwResult {
+    /// Outcome (values of the test's observables, in order) → count,
+    /// most frequent first.
+    pub histogram: Vec<(Vec<u32>, u64)>,
+    /// Instances in which some role gave up on a loop.
+    pub unfinished: u64,
+    pub launches: u64,
+    /// Instances run: `launches × knobs.instances()`.
+    pub instances: u64,
+    pub wall: Duration,
+    pub device: String,
+    pub knobs: Knobs,
+}
+
+impl HwResult {
+    /// Instances per second of wall time.
+    pub fn rate(&self) -> f64 {
+        self.instances as f64 / self.wall.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Where each role of each instance ran, and whether that matched the test.
+#[derive(Clone, Debug)]
+pub struct PlacementReport {
+    pub instances: u64,
+    pub roles: usize,
+    /// Distinct SMs the roles ran on.
+    pub sms: usize,
+}
+
+/// The buffers and kernels of one test on one context.
+struct Setup {
+    layout: Layout,
+    test_fn: Function,
+    classify_fn: Function,
+    _module: Module,
+    mem: Buffer,
+    regs: Buffer,
+    shfinal: Buffer,
+    status: Buffer,
+    knobs_buf: Buffer,
+    table: Buffer,
+    counters: Buffer,
+    scratch: Buffer,
+    shared_bytes: u32,
+    n: usize,
+}
+
+impl Setup {
+    fn new(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Setup, GpuError> {
+        let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+        if layout.ctas > k.ctas {
+            return Err(GpuError::knob(
+                "LITMUS_CTAS",
+                k.ctas.to_string(),
+                "at least as many CTAs as the test places threads in",
+            ));
+        }
+        if layout.warps > k.threads / 32 {
+            return Err(GpuError::knob(
+                "LITMUS_THREADS",
+                k.threads.to_string(),
+                "enough warps per CTA for the test's declared warps",
+            ));
+        }
+        if !k.table.is_power_of_two() {
+            return Err(GpuError::knob(
+                "table",
+                k.table.to_string(),
+                "a power of two",
+            ));
+        }
+        let module = ctx.load(ptx)?;
+        let test_fn = module.function(layout::TEST_KERNEL)?;
+        let classify_fn = module.function(layout::CLASSIFY_KERNEL)?;
+        let n = k.instances() as usize;
+        let stride = k.stride as usize;
+        let shared_bytes = (layout.shared_locs.len() * k.threads as usize * 4) as u32;
+        if shared_bytes > 48 * 1024 {
+            test_fn.allow_shared(shared_bytes)?;
+        }
+        let mut words = vec![0u32; layout.knob_words()];
+        words[knob::CTA_MASK] = k.ctas - 1;
+        words[knob::LOG_T] = k.threads.trailing_zeros();
+        words[knob::LANE_MASK] = k.threads - 1;
+        words[knob::N] = n as u32;
+        words[knob::N_MASK] = n as u32 - 1;
+        words[knob::STRIDE] = k.stride;
+        words[knob::SPIN] = k.spin;
+        words[knob::LOOP_BOUND] = k.loop_bound;
+        words[knob::WARP_MASK] = k.threads / 32 - 1;
+        words[knob::TABLE_MASK] = k.table - 1;
+        words[knob::STRESS] = k.stress_rounds;
+        // Odd multipliers: `x·m + a` is then a bijection modulo any power
+        // of two, so every lane plays every role exactly once and every
+        // instance has its own slot of every location.
+        let roles = layout.roles.len();
+        let mut state = k.seed;
+        for p in 0..roles + layout.global_locs.len() {
+            let (m, a) = match k.perm {
+                Perm::Random => {
+                    let r = splitmix(&mut state);
+                    (r as u32, (r >> 32) as u32)
+                }
+                Perm::Fixed if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+                Perm::Fixed if p == roles => (1, 0),
+                Perm::Fixed => (
+                    2_654_435_761,
+                    k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
+                ),
+            };
+            words[knob::ROLE_BASE + 2 * p] = m | 1;
+            words[knob::ROLE_BASE + 2 * p + 1] = a;
+        }
+        let knobs_buf = ctx.alloc(words.len())?;
+        knobs_buf.write(&words)?;
+        Ok(Setup {
+            mem: ctx.alloc(layout.global_locs.len().max(1) * n * stride)?,
+            regs: ctx.alloc(n * layout.stored_regs.len())?,
+            shfinal: ctx.alloc(n * layout.shared_locs.len())?,
+            status: ctx.alloc(2 * n)?,
+            table: ctx.alloc(k.table as usize * layout.entry_words())?,
+            counters: ctx.alloc(2 * counter::COUNT)?,
+            scratch: ctx.alloc(256 * 32)?,
+            knobs_buf,
+            layout,
+            test_fn,
+            classify_fn,
+            _module: module,
+            shared_bytes,
+            n,
+        })
+    }
+
+    /// Sets every location to its initial value; after that the classifier
+    /// resets what each launch changed.
+    fn reset(&self, test: &Test, k: &Knobs) -> Result<(), GpuError> {
+        let span = self.n * k.stride as usize;
+        for (j, loc) in self.layout.global_locs.iter().enumerate() {
+            self.mem
+                .fill(j * span, span, test.locations[*loc].init.value as u32)?;
+        }
+        self.status.fill(0, 2 * self.n, 0)
+    }
+
+    /// Queues one launch: run the test, fold its outcomes (which resets
+    /// memory for the next launch).
+    fn launch(&self, k: &Knobs, place: u64) -> Result<(), GpuError> {
+        self.test_fn.launch(
+            k.ctas + k.stress_ctas,
+            k.threads,
+            self.shared_bytes,
+            &[
+                self.mem.ptr(),
+                self.regs.ptr(),
+                self.shfinal.ptr(),
+                self.status.ptr(),
+                self.knobs_buf.ptr(),
+                place,
+                self.scratch.ptr(),
+            ],
+        )?;
+        self.classify_fn.launch(
+            self.n.div_ceil(256) as u32,
+            256,
+            0,
+            &[
+                self.mem.ptr(),
+                self.regs.ptr(),
+                self.shfinal.ptr(),
+                self.status.ptr(),
+                self.knobs_buf.ptr(),
+                self.table.ptr(),
+                self.counters.ptr(),
+            ],
+        )
+    }
+}
+
+/// Runs the test for the knobs' launches or time budget and returns the
+/// histogram. Checks that every instance was counted exactly once.
+pub(crate) fn run(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<HwResult, GpuError> {
+    let setup = Setup::new(ctx, test, ptx, k)?;
+    setup.reset(test, k)?;
+    let start = Instant::now();
+    let budget = Duration::from_millis(k.budget_ms);
+    let mut launches = 0u64;
+    loop {
+        let done = match k.launches {
+            Some(n) => launches >= n,
+            // Check the clock only after the queue drained now and then,
+            // so the budget is not overrun by a deep launch queue.
+            None => {
+                launches > 0 && launches.is_multiple_of(64) && {
+                    ctx.synchronize()?;
+                    start.elapsed() >= budget
+                }
+            }
+        };
+        if done {
+            break;
+        }
+        setup.launch(k, 0)?;
+        launches += 1;
+    }
+    ctx.synchronize()?;
+    let wall = start.elapsed();
+
+    let words = setup.layout.entry_words();
+    let v = setup.layout.observables.len();
+    let table = setup.table.read()?;
+    let counters = setup.counters.read()?;
+    let c64 = |i: usize| u64::from(counters[2 * i]) | (u64::from(counters[2 * i + 1]) << 32);
+    let mut histogram = Vec::new();
+    for entry in table.chunks(words) {
+        if entry[0] == 0 && entry[1] == 0 {
+            continue;
+        }
+        let count = u64::from(entry[2]) | (u64::from(entry[3]) << 32);
+        histogram.push((entry[4..4 + v].to_vec(), count));
+    }
+    histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let instances = launches * setup.n as u64;
+    let (unfinished, overflow) = (c64(counter::UNFINISHED), c64(counter::OVERFLOW));
+    if overflow > 0 {
+        return Err(GpuError::TableFull {
+            entries: k.table,
+            overflow,
+        });
+    }
+    let counted = histogram.iter().map(|(_, c)| c).sum::<u64>() + unfinished;
+    if counted != instances {
+        return Err(GpuError::Lost {
+            expected: instances,
+            counted,
+        });
+    }
+    Ok(HwResult {
+        histogram,
+        unfinished,
+        launches,
+        instances,
+        wall,
+        device: ctx.name.clone(),
+        knobs: k.clone(),
+    })
+}
+
+/// Runs one launch that records where each role of each instance ran, and
+/// checks the declared placement held for every instance: roles declared
+/// in one CTA ran in one CTA, roles declared in different CTAs did not, and
+/// likewise for declared warps; and every role of every instance ran once.
+pub(crate) fn check_placement(
+    ctx: &Context,
+    test: &Test,
+    ptx: &str,
+    k: &Knobs,
+) -> Result<PlacementReport, GpuError> {
+    let setup = Setup::new(ctx, test, ptx, k)?;
+    let roles = setup.layout.roles.len();
+    let place = ctx.alloc(setup.n * roles * PLACEMENT_WORDS)?;
+    place.fill(0, setup.n * roles * PLACEMENT_WORDS, u32::MAX)?;
+    setup.reset(test, k)?;
+    setup.launch(k, place.ptr())?;
+    ctx.synchronize()?;
+    let rec = place.read()?;
+    let at = |i: usize, r: usize| {
+        &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
+    };
+    let mut sms = std::collections::BTreeSet::new();
+    let mut seen = vec![false; k.instances() as usize * roles];
+    for i in 0..setup.n {
+        for a in 0..roles {
+            let ra = at(i, a);
+            if ra[0] == u32::MAX {
+                return Err(GpuError::Placement(format!(
+                    "role {a} of instance {i} never ran"
+                )));
+            }
+            let slot = (ra[0] as usize * k.threads as usize + ra[1] as usize) * roles + a;
+            if std::mem::replace(&mut seen[slot], true) {
+                return Err(GpuError::Placement(format!(
+                    "thread {} of CTA {} played role {a} twice",
+                    ra[1], ra[0]
+                )));
+            }
+            sms.insert(ra[3]);
+            for b in a + 1..roles {
+                let rb = at(i, b);
+                let (da, db) = (&setup.layout.roles[a], &setup.layout.roles[b]);
+                let declared_same = da.cta_offset == db.cta_offset;
+                if declared_same != (ra[0] == rb[0]) {
+                    return Err(GpuError::Placement(format!(
+                        "instance {i}: threads `{}` and `{}` are declared in {} CTAs but ran in CTAs {} and {}",
+                        test.threads[a].name,
+                        test.threads[b].name,
+                        if declared_same { "the same" } else { "different" },
+                        ra[0],
+                        rb[0]
+                    )));
+                }
+                if let (Some(wa), Some(wb)) = (da.warp, db.warp) {
+                    if declared_same && (wa == wb) != (ra[1] / 32 == rb[1] / 32) {
+                        return Err(GpuError::Placement(format!(
+                            "instance {i}: threads `{}` and `{}` are declared in {} warps but ran in threads {} and {} of CTA {}",
+                            test.threads[a].name,
+                            test.threads[b].name,
+                            if wa == wb { "the same" } else { "different" },
+                            ra[1],
+                            rb[1],
+                            ra[0]
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    Ok(PlacementReport {
+        instances: setup.n as u64,
+        roles,
+        sms: sms.len(),
+    })
+}

@@ -1,0 +1,360 @@
+//! Every GPU run happens in a forked child process.
+//!
+//! A kernel fault poisons CUDA for the rest of the process that saw it: on
+//! the H100 here, after an illegal address even a new context cannot be
+//! created (`cuCtxCreate` answers `CUDA_ERROR_ILLEGAL_ADDRESS`). So the
+//! process that runs the tests never initialises CUDA: each run forks, the
+//! child opens the GPU, runs, sends its result back through a pipe and
+//! exits. A fault then costs one child, and the next test runs.
+
+use std::io::Read;
+use std::os::fd::FromRawFd;
+use std::time::Duration;
+
+use super::{GpuError, HwResult, Knobs, PlacementReport};
+
+/// Runs `f` in a child process and returns what it returned.
+pub(crate) fn in_child<T: Wire>(f: impl FnOnce() -> Result<T, GpuError>) -> Result<T, GpuError> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(GpuError::Worker(format!(
+            "pipe failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    let (read_fd, write_fd) = (fds[0], fds[1]);
+    // SAFETY: the child only runs `f`, writes to the pipe and `_exit`s; it
+    // touches no lock another thread of the parent could hold across the
+    // fork except the allocator's, which glibc re-initialises in the child.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(GpuError::Worker(format!(
+            "fork failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    if pid == 0 {
+        // SAFETY: closing our copy of the read end.
+        unsafe { libc::close(read_fd) };
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+                let msg = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                Err(GpuError::Worker(format!("the GPU worker panicked: {msg}")))
+            });
+        let mut w = Vec::new();
+        result.put(&mut w);
+        let mut at = 0;
+        while at < w.len() {
+            // SAFETY: writing from a live buffer to our pipe end.
+            let n = unsafe { libc::write(write_fd, w[at..].as_ptr().cast(), w.len() - at) };
+            if n <= 0 {
+                break;
+            }
+            at += n as usize;
+        }
+        // SAFETY: leave at once: no destructors, no atexit handlers of a
+        // CUDA runtime that may be in a bad state.
+        unsafe { libc::_exit(0) };
+    }
+    // SAFETY: closing the parent's copy of the write end, so that reading
+    // sees end-of-file when the child exits.
+    unsafe { libc::close(write_fd) };
+    // SAFETY: we own the read end from here on.
+    let mut pipe = unsafe { std::fs::File::from_raw_fd(read_fd) };
+    let mut bytes = Vec::new();
+    let read = pipe.read_to_end(&mut bytes);
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    if let Err(e) = read {
+        return Err(GpuError::Worker(format!(
+            "reading the GPU worker's result: {e}"
+        )));
+    }
+    let mut r = bytes.as_slice();
+    match Result::<T, GpuError>::get(&mut r) {
+        Some(result) => result,
+        None if libc::WIFSIGNALED(status) => Err(GpuError::Worker(format!(
+            "the GPU worker was killed by signal {}",
+            libc::WTERMSIG(status)
+        ))),
+        None => Err(GpuError::Worker(format!(
+            "the GPU worker exited (status {status}) without a result"
+        ))),
+    }
+}
+
+/// A value that crosses the pipe: written by the child, read by the parent.
+pub(crate) trait Wire: Sized {
+    fn put(&self, w: &mut Vec<u8>);
+    fn get(r: &mut &[u8]) -> Option<Self>;
+}
+
+impl Wire for u64 {
+    fn put(&self, w: &mut Vec<u8>) {
+        w.extend_from_slice(&self.to_le_bytes());
+    }
+    fn get(r: &mut &[u8]) -> Option<u64> {
+        let (head, rest) = r.split_first_chunk::<8>()?;
+        *r = rest;
+        Some(u64::from_le_bytes(*head))
+    }
+}
+
+impl Wire for u32 {
+    fn put(&self, w: &mut Vec<u8>) {
+        u64::from(*self).put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<u32> {
+        u32::try_from(u64::get(r)?).ok()
+    }
+}
+
+impl Wire for usize {
+    fn put(&self, w: &mut Vec<u8>) {
+        (*self as u64).put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<usize> {
+        usize::try_from(u64::get(r)?).ok()
+    }
+}
+
+impl Wire for String {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.len().put(w);
+        w.extend_from_slice(self.as_bytes());
+    }
+    fn get(r: &mut &[u8]) -> Option<String> {
+        let len = usize::get(r)?;
+        if len > r.len() {
+            return None;
+        }
+        let (s, rest) = r.split_at(len);
+        *r = rest;
+        String::from_utf8(s.to_vec()).ok()
+    }
+}
+
+impl<T: Wire> Wire for Vec<T> {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.len().put(w);
+        for x in self {
+            x.put(w);
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Vec<T>> {
+        let len = usize::get(r)?;
+        // Each element takes at least a byte: a corrupt length cannot make
+        // us allocate more than the message holds.
+        let mut out = Vec::with_capacity(len.min(r.len()));
+        for _ in 0..len {
+            out.push(T::get(r)?);
+        }
+        Some(out)
+    }
+}
+
+impl<A: Wire, B: Wire> Wire for (A, B) {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.0.put(w);
+        self.1.put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<(A, B)> {
+        Some((A::get(r)?, B::get(r)?))
+    }
+}
+
+impl<T: Wire> Wire for Result<T, GpuError> {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Ok(v) => {
+                0u64.put(w);
+                v.put(w);
+            }
+            Err(e) => {
+                1u64.put(w);
+                e.put(w);
+            }
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Self> {
+        match u64::get(r)? {
+            0 => Some(Ok(T::get(r)?)),
+            1 => Some(Err(GpuError::get(r)?)),
+            _ => None,
+        }
+    }
+}
+
+impl Wire for HwResult {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.histogram.put(w);
+        self.unfinished.put(w);
+        self.launches.put(w);
+        self.instances.put(w);
+        (self.wall.as_nanos() as u64).put(w);
+        self.device.put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<HwResult> {
+        Some(HwResult {
+            histogram: Wire::get(r)?,
+            unfinished: Wire::get(r)?,
+            launches: Wire::get(r)?,
+            instances: Wire::get(r)?,
+            wall: Duration::from_nanos(Wire::get(r)?),
+            device: Wire::get(r)?,
+            // The parent knows its knobs; see `gpu::run`.
+            knobs: Knobs::default(),
+        })
+    }
+}
+
+impl Wire for PlacementReport {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.instances.put(w);
+        self.roles.put(w);
+        self.sms.put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<PlacementReport> {
+        Some(PlacementReport {
+            instances: Wire::get(r)?,
+            roles: Wire::get(r)?,
+            sms: Wire::get(r)?,
+        })
+    }
+}
+
+impl Wire for GpuError {
+    fn put(&self, w: &mut Vec<u8>) {
+        let strings = |w: &mut Vec<u8>, tag: u64, fields: &[&String]| {
+            tag.put(w);
+            for f in fields {
+                f.put(w);
+            }
+        };
+        match self {
+            GpuError::NoDriver => strings(w, 0, &[]),
+            GpuError::NoDevice => strings(w, 1, &[]),
+            GpuError::Driver { call, name, text } => strings(w, 2, &[call, name, text]),
+            GpuError::Fault {
+                test,
+                call,
+                name,
+                text,
+            } => strings(w, 3, &[test, call, name, text]),
+            GpuError::Jit { code, log } => strings(w, 4, &[code, log]),
+            GpuError::Ptx(e) => strings(w, 5, &[&e.to_string()]),
+            GpuError::Knob {
+                var,
+                value,
+                expected,
+            } => strings(w, 6, &[var, value, expected]),
+            GpuError::Lost { expected, counted } => {
+                7u64.put(w);
+                expected.put(w);
+                counted.put(w);
+            }
+            GpuError::TableFull { entries, overflow } => {
+                8u64.put(w);
+                entries.put(w);
+                overflow.put(w);
+            }
+            GpuError::Placement(m) => strings(w, 9, &[m]),
+            GpuError::Worker(m) => strings(w, 10, &[m]),
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<GpuError> {
+        let s = |r: &mut &[u8]| String::get(r);
+        Some(match u64::get(r)? {
+            0 => GpuError::NoDriver,
+            1 => GpuError::NoDevice,
+            2 => GpuError::Driver {
+                call: s(r)?,
+                name: s(r)?,
+                text: s(r)?,
+            },
+            3 => GpuError::Fault {
+                test: s(r)?,
+                call: s(r)?,
+                name: s(r)?,
+                text: s(r)?,
+            },
+            4 => GpuError::Jit {
+                code: s(r)?,
+                log: s(r)?,
+            },
+            5 => GpuError::Worker(s(r)?),
+            6 => GpuError::Knob {
+                var: s(r)?,
+                value: s(r)?,
+                expected: s(r)?,
+            },
+            7 => GpuError::Lost {
+                expected: u64::get(r)?,
+                counted: u64::get(r)?,
+            },
+            8 => GpuError::TableFull {
+                entries: u32::get(r)?,
+                overflow: u64::get(r)?,
+            },
+            9 => GpuError::Placement(s(r)?),
+            10 => GpuError::Worker(s(r)?),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<T: Wire>(v: &T) -> Option<T> {
+        let mut w = Vec::new();
+        v.put(&mut w);
+        let mut r = w.as_slice();
+        let out = T::get(&mut r);
+        assert!(r.is_empty(), "bytes left over");
+        out
+    }
+
+    #[test]
+    fn results_and_errors_cross_the_pipe() {
+        let hist: Result<Vec<(Vec<u32>, u64)>, GpuError> = Ok(vec![(vec![1, 0], 7), (vec![], 1)]);
+        assert_eq!(
+            round_trip(&hist).unwrap().unwrap(),
+            vec![(vec![1, 0], 7), (vec![], 1)]
+        );
+        let fault = GpuError::Fault {
+            test: "MP".into(),
+            call: "cuCtxSynchronize".into(),
+            name: "CUDA_ERROR_ILLEGAL_ADDRESS".into(),
+            text: "an illegal memory access was encountered".into(),
+        };
+        let text = fault.to_string();
+        let back = round_trip(&Err::<u64, GpuError>(fault))
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(back.to_string(), text);
+    }
+
+    #[test]
+    fn a_truncated_message_is_refused() {
+        let mut w = Vec::new();
+        Ok::<String, GpuError>("NVIDIA H100".into()).put(&mut w);
+        w.truncate(w.len() - 3);
+        let mut r = w.as_slice();
+        assert!(Result::<String, GpuError>::get(&mut r).is_none());
+    }
+
+    #[test]
+    fn a_child_returns_its_value_and_a_panic_becomes_an_error() {
+        assert_eq!(in_child(|| Ok::<u64, GpuError>(42)).unwrap(), 42);
+        let err = in_child(|| -> Result<u64, GpuError> { panic!("boom") }).unwrap_err();
+        assert!(err.to_string().contains("boom"), "{err}");
+    }
+}

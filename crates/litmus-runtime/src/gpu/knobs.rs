@@ -1,0 +1,208 @@
+//! The harness's knobs, their defaults, and their environment overrides.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::GpuError;
+
+/// How a GPU run is shaped. The defaults reach the throughput of the
+/// hand-written reference harness on an H100 (`gpu-notes.md`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knobs {
+    /// CTAs per launch (a power of two).
+    pub ctas: u32,
+    /// Threads per CTA (a power of two, at least 32).
+    pub threads: u32,
+    /// Stop after this many launches (`LITMUS_LAUNCHES`)...
+    pub launches: Option<u64>,
+    /// ...or else after this much wall time (`LITMUS_BUDGET_MS`).
+    pub budget_ms: u64,
+    /// Seeds the permutations of roles over lanes and of locations over
+    /// memory (`LITMUS_SEED`); printed with every result.
+    pub seed: u64,
+    /// How roles and locations are permuted (`LITMUS_PERM`).
+    pub perm: Perm,
+    /// Words between two slots of a location (`LITMUS_STRIDE`).
+    pub stride: u32,
+    /// Polls of the bounded spin barrier before each role; 0 turns it off
+    /// (`LITMUS_SPIN`).
+    pub spin: u32,
+    /// Extra CTAs that stress memory while the test runs, and the
+    /// load-store rounds each of their threads makes (`LITMUS_STRESS`,
+    /// `CTAS:ROUNDS`; `0` turns it off).
+    pub stress_ctas: u32,
+    pub stress_rounds: u32,
+    /// Backward branches a role may take before it gives up and its
+    /// instance is counted as unfinished (`LITMUS_LOOP_BOUND`).
+    pub loop_bound: u32,
+    /// Entries of the on-GPU histogram (a power of two).
+    pub table: u32,
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs {
+            ctas: 256,
+            threads: 256,
+            launches: None,
+            budget_ms: 1000,
+            seed: 0,
+            perm: Perm::Fixed,
+            stride: 16,
+            spin: 0,
+            stress_ctas: 0,
+            stress_rounds: 0,
+            loop_bound: 1000,
+            table: 4096,
+        }
+    }
+}
+
+fn var(name: &'static str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
+    text.trim()
+        .parse()
+        .map_err(|_| GpuError::knob(name, text.to_string(), "a non-negative integer"))
+}
+
+fn power_of_two(name: &'static str, value: u32, min: u32) -> Result<u32, GpuError> {
+    if value.is_power_of_two() && value >= min {
+        Ok(value)
+    } else {
+        let expected = if min > 1 {
+            "a power of two, at least 32"
+        } else {
+            "a power of two"
+        };
+        Err(GpuError::knob(name, value, expected))
+    }
+}
+
+impl Knobs {
+    /// The defaults with the environment's overrides; a bad value is an
+    /// error naming the variable. Without `LITMUS_SEED` the seed comes from
+    /// the clock.
+    pub fn from_env() -> Result<Knobs, GpuError> {
+        let mut k = Knobs {
+            seed: clock_seed(),
+            ..Knobs::default()
+        };
+        if let Some(v) = var("LITMUS_CTAS") {
+            k.ctas = power_of_two("LITMUS_CTAS", number("LITMUS_CTAS", &v)?, 1)?;
+        }
+        if let Some(v) = var("LITMUS_THREADS") {
+            k.threads = power_of_two("LITMUS_THREADS", number("LITMUS_THREADS", &v)?, 32)?;
+            if k.threads > 1024 {
+                return Err(GpuError::knob(
+                    "LITMUS_THREADS",
+                    v,
+                    "at most 1024 (threads per CTA)",
+                ));
+            }
+        }
+        if let Some(v) = var("LITMUS_LAUNCHES") {
+            k.launches = Some(number("LITMUS_LAUNCHES", &v)?);
+        }
+        if let Some(v) = var("LITMUS_BUDGET_MS") {
+            k.budget_ms = number("LITMUS_BUDGET_MS", &v)?;
+        }
+        if let Some(v) = var("LITMUS_SEED") {
+            k.seed = number("LITMUS_SEED", &v)?;
+        }
+        if let Some(v) = var("LITMUS_PERM") {
+            k.perm = match v.trim() {
+                "fixed" => Perm::Fixed,
+                "random" => Perm::Random,
+                _ => return Err(GpuError::knob("LITMUS_PERM", v, "`fixed` or `random`")),
+            };
+        }
+        if let Some(v) = var("LITMUS_STRIDE") {
+            k.stride = number("LITMUS_STRIDE", &v)?;
+            if k.stride == 0 {
+                return Err(GpuError::knob("LITMUS_STRIDE", v, "at least 1"));
+            }
+        }
+        if let Some(v) = var("LITMUS_SPIN") {
+            k.spin = number("LITMUS_SPIN", &v)?;
+        }
+        if let Some(v) = var("LITMUS_STRESS") {
+            let (ctas, rounds) = match v.split_once(':') {
+                Some((c, r)) => (number("LITMUS_STRESS", c)?, number("LITMUS_STRESS", r)?),
+                None => {
+                    let c = number("LITMUS_STRESS", &v)?;
+                    (c, if c == 0 { 0 } else { 64 })
+                }
+            };
+            k.stress_ctas = ctas;
+            k.stress_rounds = rounds;
+        }
+        if let Some(v) = var("LITMUS_LOOP_BOUND") {
+            k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
+        }
+        Ok(k)
+    }
+
+    /// Test instances per launch.
+    pub fn instances(&self) -> u64 {
+        u64::from(self.ctas) * u64::from(self.threads)
+    }
+}
+
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    (nanos as u64 ^ (nanos >> 64) as u64) % 1_000_000_007
+}
+
+impl fmt::Display for Knobs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "seed={} perm={} ctas={} threads={}",
+            self.seed,
+            match self.perm {
+                Perm::Fixed => "fixed",
+                Perm::Random => "random",
+            },
+            self.ctas,
+            self.threads
+        )?;
+        match self.launches {
+            Some(n) => write!(f, " launches={n}")?,
+            None => write!(f, " budget_ms={}", self.budget_ms)?,
+        }
+        write!(
+            f,
+            " stride={} spin={} loop_bound={}",
+            self.stride, self.spin, self.loop_bound
+        )?;
+        if self.stress_ctas > 0 {
+            write!(f, " stress={}:{}", self.stress_ctas, self.stress_rounds)?;
+        }
+        Ok(())
+    }
+}
+
+/// How the harness spreads roles over lanes and locations over memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Perm {
+    /// The hand-tuned reference harness's constants: role `k`'s lane is
+    /// `lane·(2k+1)·37 + 11k`, the first location's slot is the instance
+    /// itself, the others `instance·2654435761 + seed`.
+    Fixed,
+    /// Every multiplier and addend drawn from the seed.
+    Random,
+}
+
+/// splitmix64: the permutation constants come from the seed.
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,166 @@
+//! The GPU half: finds a GPU without panicking, runs a test's generated PTX
+//! and returns its histogram.
+//!
+//! Runs are serialised (cargo runs tests on several threads; sharing the
+//! GPU would blur the figures), and each happens in a child process of its
+//! own, because a kernel fault poisons CUDA for the whole process that saw
+//! it ([`isolate`]).
+//!
+//! ```no_run
+//! use litmus_runtime::gpu::{self, Knobs};
+//! # let test = litmus_core::ir::Test::new("t");
+//! let ptx = litmus_core::ptx::generate(&test).unwrap();
+//! match gpu::run(&test, &ptx, &Knobs::from_env().unwrap()) {
+//!     Ok(result) => println!("{} outcomes", result.histogram.len()),
+//!     Err(gpu::GpuError::NoDriver | gpu::GpuError::NoDevice) => println!("hardware: skipped"),
+//!     Err(e) => panic!("{e}"),
+//! }
+//! ```
+
+mod driver;
+mod harness;
+mod isolate;
+mod knobs;
+
+use std::sync::Mutex;
+
+use litmus_core::ir::Test;
+use litmus_core::ptx::{Layout, PtxError};
+
+pub use harness::{HwResult, PlacementReport};
+pub use knobs::{Knobs, Perm};
+
+/// Why a GPU run did not give a histogram.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error("no CUDA driver (libcuda could not be loaded)")]
+    NoDriver,
+    #[error("no CUDA device (the driver reports none)")]
+    NoDevice,
+    #[error("{call} failed: {name}: {text}")]
+    Driver {
+        call: String,
+        name: String,
+        text: String,
+    },
+    #[error(
+        "test `{test}`: the kernel faulted ({call}: {name}: {text}); the CUDA context was reset"
+    )]
+    Fault {
+        /// The test that was running (empty inside the driver layer).
+        test: String,
+        call: String,
+        name: String,
+        text: String,
+    },
+    #[error("the driver rejected the PTX ({code}); JIT log:\n{log}")]
+    Jit { code: String, log: String },
+    #[error(transparent)]
+    Ptx(PtxError),
+    #[error("bad value `{value}` for {var}: expected {expected}")]
+    Knob {
+        var: String,
+        value: String,
+        expected: String,
+    },
+    #[error("instances lost or counted twice: ran {expected}, the histogram counts {counted}")]
+    Lost { expected: u64, counted: u64 },
+    #[error("more distinct outcomes than the histogram's {entries} entries: {overflow} instances not classified")]
+    TableFull { entries: u32, overflow: u64 },
+    #[error("placement did not hold: {0}")]
+    Placement(String),
+    #[error("{0}")]
+    Worker(String),
+}
+
+impl GpuError {
+    /// A bad knob value.
+    pub(crate) fn knob(var: &str, value: impl ToString, expected: &str) -> GpuError {
+        GpuError::Knob {
+            var: var.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+
+    /// Names the test a fault happened in.
+    fn in_test(self, test: &Test) -> GpuError {
+        match self {
+            GpuError::Fault {
+                call, name, text, ..
+            } => GpuError::Fault {
+                test: test.name.text.clone(),
+                call,
+                name,
+                text,
+            },
+            other => other,
+        }
+    }
+
+    /// Whether the error only says that there is no GPU here.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, GpuError::NoDriver | GpuError::NoDevice)
+    }
+}
+
+/// Serialises GPU runs: cargo runs tests on several threads, and runs
+/// sharing the GPU would blur each other's figures.
+static GPU: Mutex<()> = Mutex::new(());
+
+/// Runs `f` with a fresh context on device 0, in a child process (see
+/// [`isolate`]).
+fn with_context<T: isolate::Wire>(
+    f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
+) -> Result<T, GpuError> {
+    let _serial = GPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    isolate::in_child(|| {
+        let ctx = driver::Context::open()?.ok_or(GpuError::NoDevice)?;
+        ctx.bind()?;
+        f(&ctx)
+    })
+}
+
+/// The name of the GPU the harness would use.
+pub fn device() -> Result<String, GpuError> {
+    with_context(|ctx| Ok(ctx.name.clone()))
+}
+
+/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU.
+pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
+    Layout::of(test).map_err(GpuError::Ptx)?;
+    let mut result =
+        with_context(|ctx| harness::run(ctx, test, ptx, knobs)).map_err(|e| e.in_test(test))?;
+    result.knobs = knobs.clone();
+    Ok(result)
+}
+
+/// Runs one launch recording where every role of every instance ran, and
+/// checks that the test's declared placement held.
+pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
+    Layout::of(test).map_err(GpuError::Ptx)?;
+    with_context(|ctx| harness::check_placement(ctx, test, ptx, knobs)).map_err(|e| e.in_test(test))
+}
+
+/// Decides whether the hardware half of a test runs here: `Ok(true)` when
+/// a GPU is there; `Ok(false)` after printing the one line that says it was
+/// skipped; `Err` with that reason when `LITMUS_REQUIRE_GPU=1` asks for a
+/// GPU, or when the driver is there but broken.
+pub fn hardware_wanted() -> Result<bool, String> {
+    match device() {
+        Ok(_) => Ok(true),
+        Err(e) if e.is_absent() && gpu_required() => Err(format!(
+            "hardware: required by LITMUS_REQUIRE_GPU=1, but {e}"
+        )),
+        Err(e) if e.is_absent() => {
+            println!("hardware: skipped, {e}");
+            Ok(false)
+        }
+        Err(e) => Err(format!("hardware: {e}")),
+    }
+}
+
+/// Whether `LITMUS_REQUIRE_GPU=1` asks for a missing GPU to be a failure.
+pub fn gpu_required() -> bool {
+    std::env::var("LITMUS_REQUIRE_GPU").is_ok_and(|v| v.trim() == "1")
+}

@@ -1,0 +1,208 @@
+//! The GPU harness on real hardware. Without a GPU each test says in one line
+//! that it skipped (and fails when `LITMUS_REQUIRE_GPU=1`); on the GPU
+//! machine: `../shared/tools/gpu-pack`, then `bash .gpu/run.sh`.
+
+use litmus_core::ir::Test;
+use litmus_core::{ptx, text};
+use litmus_runtime::gpu::{self, GpuError, Knobs};
+
+const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+fn parse(src: &str) -> Test {
+    text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
+}
+
+/// Whether to go on; panics with the reason when a GPU is required.
+fn hardware() -> bool {
+    gpu::hardware_wanted().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn knobs(launches: u64) -> Knobs {
+    Knobs {
+        launches: Some(launches),
+        seed: 7,
+        ..Knobs::default()
+    }
+}
+
+#[test]
+fn mp_counts_add_up_and_both_strong_outcomes_show() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(MP);
+    let code = ptx::generate(&test).unwrap();
+    let r = gpu::run(&test, &code, &knobs(20)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.launches, 20);
+    assert_eq!(r.instances, 20 * 65536);
+    let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+    assert_eq!(total, r.instances);
+    // r0 and r1 are 0 or 1, nothing else.
+    for (values, _) in &r.histogram {
+        assert!(
+            values.iter().all(|v| *v <= 1),
+            "impossible outcome {values:?}"
+        );
+    }
+    println!("MP histogram: {:?} on {}", r.histogram, r.device);
+}
+
+#[test]
+fn declared_placement_holds_for_every_instance() {
+    if !hardware() {
+        return;
+    }
+    let cases = [
+        ("different CTAs", MP.to_string()),
+        ("same CTA", MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 0")),
+        (
+            "four CTAs",
+            "PTX IRIW\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n".into(),
+        ),
+        (
+            "same warp",
+            MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,warp 1")
+                .replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 0,warp 1"),
+        ),
+        (
+            "different warps of one CTA",
+            MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,warp 0")
+                .replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 0,warp 3"),
+        ),
+        (
+            "shared memory",
+            "PTX SB-shared\n{ shared x=0; shared y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.cta x, 1 | st.relaxed.cta y, 1 ;\n ld.relaxed.cta r0, y | ld.relaxed.cta r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n".into(),
+        ),
+    ];
+    for (what, src) in cases {
+        let test = parse(&src);
+        let code = ptx::generate(&test).unwrap();
+        let report =
+            gpu::check_placement(&test, &code, &knobs(1)).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(report.instances, 65536, "{what}");
+        assert_eq!(report.roles, test.threads.len(), "{what}");
+        println!(
+            "placement {what}: ok, {} instances, {} SMs",
+            report.instances, report.sms
+        );
+    }
+}
+
+#[test]
+fn shared_memory_test_runs_and_reads_its_final_values() {
+    if !hardware() {
+        return;
+    }
+    let test = parse("PTX CoWW-shared\n{ shared x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.cta x, 1 | st.relaxed.cta x, 2 ;\nexists (x == 1 \\/ x == 2)\n");
+    let code = ptx::generate(&test).unwrap();
+    let r = gpu::run(&test, &code, &knobs(10)).unwrap_or_else(|e| panic!("{e}"));
+    for (values, _) in &r.histogram {
+        assert!(
+            values == &[1] || values == &[2],
+            "final x must be 1 or 2, got {values:?}"
+        );
+    }
+}
+
+#[test]
+fn atomics_count_every_increment() {
+    if !hardware() {
+        return;
+    }
+    let test = parse("PTX two-adds\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\nexists (x == 2)\n");
+    let code = ptx::generate(&test).unwrap();
+    let r = gpu::run(&test, &code, &knobs(10)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.histogram.len(), 1, "{:?}", r.histogram);
+    assert_eq!(r.histogram[0].0, vec![2]);
+}
+
+#[test]
+fn bad_ptx_gives_the_jit_log() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(MP);
+    let code = ptx::generate(&test)
+        .unwrap()
+        .replace("mov.u32", "mov.bogus32");
+    match gpu::run(&test, &code, &knobs(1)) {
+        Err(GpuError::Jit { log, .. }) => {
+            assert!(
+                log.contains("bogus"),
+                "the JIT log should point at the bad instruction: {log}"
+            );
+            println!("JIT log: {log}");
+        }
+        other => panic!("expected a JIT error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_kernel_fault_names_the_test_and_the_next_run_still_works() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(MP);
+    let good = ptx::generate(&test).unwrap();
+    // Point the location buffer at an unmapped address.
+    let bad = good.replacen("ld.param.u64 %rd1, [p_mem]", "mov.u64 %rd1, 64", 1);
+    assert_ne!(bad, good);
+    let err = gpu::run(&test, &bad, &knobs(1)).expect_err("the kernel must fault");
+    assert!(matches!(err, GpuError::Fault { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("test `MP`"), "{msg}");
+    println!("fault: {msg}");
+    let r = gpu::run(&test, &good, &knobs(2)).unwrap_or_else(|e| panic!("after a fault: {e}"));
+    assert_eq!(r.launches, 2);
+}
+
+#[test]
+fn knob_errors_name_the_variable() {
+    // Runs everywhere: knobs are read before any GPU is touched.
+    let k = Knobs {
+        ctas: 1,
+        ..knobs(1)
+    };
+    let test = parse(MP);
+    let code = ptx::generate(&test).unwrap();
+    match gpu::run(&test, &code, &k) {
+        Err(e) if e.is_absent() => println!("hardware: skipped, {e}"),
+        Err(GpuError::Knob { var, .. }) => assert_eq!(var, "LITMUS_CTAS"),
+        other => panic!("expected a knob error, got {other:?}"),
+    }
+}
+
+/// Runs this test binary again with `LITMUS_REQUIRE_GPU=1`: without a GPU
+/// the hardware test must fail with the reason; with one it must pass.
+#[test]
+fn require_gpu_turns_a_missing_gpu_into_a_failure() {
+    if std::env::var("LITMUS_GPU_CHILD").is_ok() {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "mp_counts_add_up_and_both_strong_outcomes_show",
+            "--nocapture",
+        ])
+        .env("LITMUS_REQUIRE_GPU", "1")
+        .env("LITMUS_GPU_CHILD", "1")
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    match gpu::device() {
+        Ok(_) => assert!(out.status.success(), "{all}"),
+        Err(e) if e.is_absent() => {
+            assert!(!out.status.success(), "must fail without a GPU: {all}");
+            assert!(
+                all.contains("hardware: required by LITMUS_REQUIRE_GPU=1"),
+                "{all}"
+            );
+        }
+        Err(e) => panic!("{e}"),
+    }
+}

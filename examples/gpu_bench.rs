@@ -1,0 +1,123 @@
+//! GPU harness benchmark: classic litmus shapes with relaxed.gpu accesses and
+//! threads in different CTAs, plus fenced and release/acquire variants.
+//! For each: instances/s, weak outcomes/s, weak fraction, launches, device.
+//!
+//! ```text
+//! cargo run --release --example gpu_bench -- [--budget-ms N] [NAME_FILTER]
+//! ```
+//! (`.gpu/bin/gpu_bench` on the GPU machine, after `../shared/tools/gpu-pack`.)
+//! Knobs come from the environment as for every run (`LITMUS_SEED`,
+//! `LITMUS_CTAS`, `LITMUS_THREADS`, `LITMUS_STRIDE`, ...).
+
+use std::process::ExitCode;
+
+use gpu_litmus::core::{outcome, ptx, text};
+use gpu_litmus::runtime::gpu::{self, Knobs};
+
+/// (name, `.litmus` text): the weak outcome is the one the condition names.
+const TESTS: &[(&str, &str)] = &[
+    ("MP", "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+    ("SB", "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
+    ("LB", "PTX LB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n st.relaxed.gpu y, 1 | st.relaxed.gpu x, 1 ;\nexists (P0:r0 == 1 /\\ P1:r1 == 1)\n"),
+    ("IRIW", "PTX IRIW\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n"),
+    ("2+2W", "PTX 2+2W\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n st.relaxed.gpu y, 2 | st.relaxed.gpu x, 2 ;\nexists (x == 1 /\\ y == 1)\n"),
+    ("WRC", "PTX WRC\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n | st.relaxed.gpu y, 1 | ld.relaxed.gpu r2, x ;\nexists (P1:r0 == 1 /\\ P2:r1 == 1 /\\ P2:r2 == 0)\n"),
+    ("MP+fence.sc.gpu", "PTX MP+fence.sc.gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n fence.sc.gpu | fence.sc.gpu ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+    ("SB+fence.sc.gpu", "PTX SB+fence.sc.gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n fence.sc.gpu | fence.sc.gpu ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
+    ("MP+rel+acq", "PTX MP+rel+acq\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+    ("MP+fence.sc.cta", "PTX MP+fence.sc.cta\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n fence.sc.cta | fence.sc.cta ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+];
+
+fn main() -> ExitCode {
+    let mut budget_ms = None;
+    let mut filter = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--budget-ms" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) => budget_ms = Some(v),
+                None => {
+                    eprintln!("gpu_bench: --budget-ms needs a number of milliseconds");
+                    return ExitCode::FAILURE;
+                }
+            },
+            "-h" | "--help" => {
+                println!("usage: gpu_bench [--budget-ms N] [NAME_FILTER]");
+                return ExitCode::SUCCESS;
+            }
+            other => filter = Some(other.to_string()),
+        }
+    }
+    let mut knobs = match Knobs::from_env() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("gpu_bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(ms) = budget_ms {
+        knobs.budget_ms = ms;
+    }
+    println!("knobs: {knobs}");
+    println!(
+        "{:<18} {:>12} {:>14} {:>12} {:>10} {:>9}  device",
+        "test", "instances/s", "weak/s", "weak frac", "weak", "launches"
+    );
+    let mut failed = false;
+    for (name, src) in TESTS {
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        let test = match text::parse(src) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{name}: {}", e.render(name));
+                failed = true;
+                continue;
+            }
+        };
+        let code = match ptx::generate(&test) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let result = match gpu::run(&test, &code, &knobs) {
+            Ok(r) => r,
+            Err(e) if e.is_absent() => {
+                println!("hardware: skipped, {e}");
+                return ExitCode::SUCCESS;
+            }
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let obs = outcome::observables(&test);
+        let weak: u64 = result
+            .histogram
+            .iter()
+            .filter(|(values, _)| outcome::eval(&test, &obs, values))
+            .map(|(_, c)| c)
+            .sum();
+        let secs = result.wall.as_secs_f64();
+        println!(
+            "{:<18} {:>12.3e} {:>14.3e} {:>12.3e} {:>10} {:>9}  {}",
+            name,
+            result.rate(),
+            weak as f64 / secs,
+            weak as f64 / result.instances as f64,
+            weak,
+            result.launches,
+            result.device
+        );
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
