@@ -1,0 +1,209 @@
+//! `gpu-litmus check`, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
+    c.env_remove("LITMUS_MODEL");
+    c
+}
+
+/// A scratch folder for this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpu-litmus-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MP: &str = "PTX MP-relacq
+{ x=0; y=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)
+";
+
+/// `ld.release` does not exist: an error at line 4, column 2.
+const BROKEN: &str = "PTX broken
+{ x=0; }
+ P0@cta 0,gpu 0       ;
+ ld.release.gpu r0, x ;
+exists (P0:r0 == 0)
+";
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+#[test]
+fn json_reports_each_file_and_errors_without_stopping() {
+    let dir = scratch("json");
+    let (mp, broken) = (dir.join("mp.litmus"), dir.join("broken.litmus"));
+    std::fs::write(&mp, MP).unwrap();
+    std::fs::write(&broken, BROKEN).unwrap();
+    let missing = dir.join("missing.litmus");
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .args([&broken, &missing, &mp])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a broken file fails the run");
+    let lines = json_lines(&out.stdout);
+    assert_eq!(
+        lines.len(),
+        3,
+        "one object per file, the others still checked"
+    );
+
+    let err = lines[0]["error"].as_str().unwrap();
+    assert_eq!(lines[0]["file"], broken.to_str().unwrap());
+    assert!(
+        err.contains("broken.litmus:4:2: `ld` does not take `.release` semantics"),
+        "{err}"
+    );
+    assert!(lines[1]["error"].as_str().unwrap().contains("cannot read"));
+
+    let m = &lines[2];
+    assert_eq!(m["file"], mp.to_str().unwrap());
+    assert_eq!(m["name"], "MP-relacq");
+    assert_eq!(m["model"], "ptx");
+    assert_eq!(m["quantifier"], "exists");
+    assert_eq!(m["condition_reachable"], false);
+    assert_eq!(m["claim_holds"], false);
+    assert_eq!(m["verdict"], "forbidden");
+    let outcomes = m["allowed_outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 3);
+    assert!(!outcomes.iter().any(|o| o["P1:r0"] == 1 && o["P1:r1"] == 0));
+    assert!(m["consistent_executions"].as_u64().unwrap() >= 3);
+    assert!(
+        m["candidate_executions"].as_u64().unwrap() >= m["consistent_executions"].as_u64().unwrap()
+    );
+    assert!(m["micros"].is_u64());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_model_is_chosen_by_flag_or_environment() {
+    let dir = scratch("model");
+    let mp = dir.join("mp.litmus");
+    std::fs::write(&mp, MP).unwrap();
+    let run = |cmd: &mut Command| json_lines(&cmd.output().unwrap().stdout).remove(0);
+    let by_flag = run(bin()
+        .args(["check", "--model", "ptx-2015", "--format=json"])
+        .arg(&mp));
+    assert_eq!(by_flag["model"], "ptx-2015");
+    assert_eq!(
+        by_flag["condition_reachable"], true,
+        "ptx-2015 knows no release/acquire"
+    );
+    let by_env = run(bin()
+        .env("LITMUS_MODEL", "sc")
+        .args(["check", "--format", "json"])
+        .arg(&mp));
+    assert_eq!(by_env["model"], "sc");
+
+    let bad = bin()
+        .env("LITMUS_MODEL", "tso")
+        .args(["check"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let msg = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        msg.contains("unknown model `tso` (from LITMUS_MODEL); the models are: ptx, sc, ptx-2015"),
+        "{msg}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_contradicted_declared_verdict_fails_the_file() {
+    let dir = scratch("declared");
+    let f = dir.join("mp.litmus");
+    std::fs::write(&f, MP.trim_end().to_string() + " => allowed\n").unwrap();
+    let out = bin().args(["check"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("declared `=> allowed` but the model says forbidden"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn help_and_usage_errors() {
+    let help = bin().args(["check", "--help"]).output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8(help.stdout).unwrap();
+    for word in [
+        "--model",
+        "--format",
+        "--loop-bound",
+        "--max-steps",
+        "EXIT STATUS",
+        "LITMUS_MODEL",
+    ] {
+        assert!(text.contains(word), "help lacks {word}");
+    }
+    let top = bin().arg("--help").output().unwrap();
+    assert!(String::from_utf8(top.stdout).unwrap().contains("check"));
+    for args in [
+        &["check"][..],
+        &["check", "--format", "xml", "f"],
+        &["frobnicate"],
+        &["check", "--model"],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8(out.stderr).unwrap().contains("error:"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn corpus_files_give_dat3m_verdicts() {
+    let Some(dir) = std::env::var_os("LITMUS_CONFORMANCE_DIR") else {
+        println!("conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
+        return;
+    };
+    let dir = Path::new(&dir);
+    // (file, Dat3M's result: does the claim hold)
+    let cases = [
+        ("Manual/MP-gpu.litmus", true, "not exists"),
+        ("Manual/SB+bar-const-diff.litmus", false, "forall"),
+        ("Manual/Ticketlock-same-gpu.litmus", false, "exists"),
+        ("Barrier/quorum1-pass.litmus", true, "exists"),
+    ];
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .args(cases.iter().map(|(f, _, _)| dir.join(f)))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out.stdout);
+    for ((file, holds, quantifier), v) in cases.iter().zip(&lines) {
+        assert_eq!(v["claim_holds"], *holds, "{file}: {v}");
+        assert_eq!(v["quantifier"], *quantifier, "{file}");
+    }
+    let ticket = &lines[2];
+    assert_eq!(
+        ticket["bounded"], true,
+        "the ticket lock spins: its loop is cut"
+    );
+}
