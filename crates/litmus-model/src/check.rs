@@ -11,7 +11,7 @@ use crate::budget::{BudgetExceeded, Options};
 use crate::enumerate::{Search, SearchError};
 use crate::events::PathError;
 use crate::model::{model_by_name, Model, UnknownModel};
-use crate::outcome::{eval_expr, format_outcome, observables, Observable, Outcome};
+use crate::outcome::{eval, format_outcome, observables, Observable, Outcome};
 
 /// What a model decides about a test.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,12 +101,11 @@ pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResu
     let mut search = Search::new(test, model, opts, &obs, true, &mut on_leaf);
     search.run(opts)?;
     let counts = search.counts;
-    let expr = &test.condition.expr;
-    let condition_reachable = allowed.iter().any(|o| eval_expr(test, expr, &obs, o));
+    let condition_reachable = allowed.iter().any(|o| eval(test, &obs, o));
     let claim_holds = match test.condition.quantifier {
         Quantifier::Exists => condition_reachable,
         Quantifier::NotExists => !condition_reachable,
-        Quantifier::Forall => allowed.iter().all(|o| eval_expr(test, expr, &obs, o)),
+        Quantifier::Forall => allowed.iter().all(|o| eval(test, &obs, o)),
     };
     Ok(CheckResult {
         model: model.name(),

@@ -24,7 +24,9 @@ use litmus_core::ir::Test;
 
 use crate::barrier::{sync_options, BarrierStatics};
 use crate::budget::{Budget, BudgetExceeded, Options};
-use crate::events::{eval, thread_paths, EventId, EventKind, PathError, Structure, SymId};
+use crate::events::{
+    eval, sym_reads, thread_paths, EventId, EventKind, PathError, Structure, SymId,
+};
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::outcome::{Observable, Outcome};
 use crate::relation::{labelled_cycle, Relation};
@@ -72,6 +74,9 @@ struct Ctx<'s> {
     rf: Relation,
     co_init: Relation,
     fence: FenceOrder,
+    /// Barrier synchronisation chosen before rf, when no barrier id or
+    /// quorum depends on a read.
+    bar: Option<Relation>,
 }
 
 impl<'t, 'f> Search<'t, 'f> {
@@ -150,8 +155,29 @@ impl<'t, 'f> Search<'t, 'f> {
             rf: Relation::new(n),
             co_init,
             fence: self.model.fence_order(s),
+            bar: None,
         };
-        self.rf(&mut ctx, 0)
+        // Barriers whose ids and quorums are constants synchronise the same
+        // way whatever rf is: choose them first, so that their edges prune
+        // the rf search too.
+        let static_barriers = s.events.iter().all(|e| {
+            e.barrier.is_none_or(|b| {
+                b.id.iter().chain(&b.quorum).all(|&sym| {
+                    let mut reads = Vec::new();
+                    sym_reads(&s.syms, sym, &mut reads);
+                    reads.is_empty()
+                })
+            })
+        });
+        if !static_barriers {
+            return self.rf(&mut ctx, 0);
+        }
+        let mut constant = |id: SymId| eval(&s.syms, id, &mut |_| None).unwrap_or(0);
+        for bar in sync_options(s, &self.barriers, &mut constant) {
+            ctx.bar = Some(bar);
+            self.rf(&mut ctx, 0)?;
+        }
+        Ok(())
     }
 
     fn rf(&mut self, ctx: &mut Ctx, k: usize) -> Result<(), BudgetExceeded> {
@@ -176,7 +202,7 @@ impl<'t, 'f> Search<'t, 'f> {
                         co: ctx.co_init.clone(),
                         fr,
                         sc: ctx.fence.fixed.clone(),
-                        bar: Relation::new(s.len()),
+                        bar: ctx.bar.clone().unwrap_or_else(|| Relation::new(s.len())),
                     };
                     self.model.check(&x).is_err()
                 };
@@ -201,7 +227,10 @@ impl<'t, 'f> Search<'t, 'f> {
         }
         let values: Vec<u32> = values.into_iter().map(|v| v.unwrap_or(0)).collect();
         let mut sym_value = |id: SymId| eval(&s.syms, id, &mut |e| Some(values[e])).unwrap_or(0);
-        let options = sync_options(s, &self.barriers, &mut sym_value);
+        let options = match &ctx.bar {
+            Some(bar) => vec![bar.clone()],
+            None => sync_options(s, &self.barriers, &mut sym_value),
+        };
         let fence = &ctx.fence;
         for bar in options {
             let fr = ctx.rf.inverse().compose(&ctx.co_init);
