@@ -10,7 +10,8 @@ use crate::validate::{ValidationError, ValidationErrorKind};
 ///
 /// `Display` writes one `line:column: message` per line; [`TextError::render`]
 /// prefixes each with a file path, the way compilers do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", lines(.diagnostics))]
 pub struct TextError {
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -50,19 +51,10 @@ impl TextError {
     }
 }
 
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.diagnostics.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
+fn lines(diagnostics: &[Diagnostic]) -> String {
+    let lines: Vec<String> = diagnostics.iter().map(Diagnostic::to_string).collect();
+    lines.join("\n")
 }
-
-impl std::error::Error for TextError {}
 
 /// One mistake, with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //!
 //! Qualifiers are read in any order and stored as written; which
 //! combinations PTX allows (`ld.release`, a missing scope) is left to
-//! [`crate::validate`], so those mistakes get the validator's messages. What
+//! [`crate::validate()`], so those mistakes get the validator's messages. What
 //! the IR cannot hold (an unknown qualifier, two scopes) is an error here.
 
 use std::collections::HashSet;

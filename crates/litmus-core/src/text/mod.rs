@@ -1,5 +1,5 @@
 //! The `.litmus` text format: Dat3M's PTX dialect, read ([`parse`]) and
-//! written ([`print`]).
+//! written ([`print()`]).
 //!
 //! ```text
 //! PTX MP-relacq
@@ -71,7 +71,7 @@
 //! [`parse`] reports every mistake it can find at once, each with its line
 //! and column: syntax errors (each init item and each cell is read on its
 //! own, so one bad instruction does not hide the next), then, when the text
-//! is well formed, every [`crate::validate`] error. No input makes it panic
+//! is well formed, every [`crate::validate()`] error. No input makes it panic
 //! or loop; conditions deeper than [`MAX_DEPTH`] are refused.
 //!
 //! [`Mov`]: crate::instr::InstrKind::Mov
@@ -92,7 +92,7 @@ pub use parse::parse_unvalidated;
 pub use position::{position, Position};
 pub use print::print;
 
-use crate::ir::{Origin, Test};
+use crate::ir::Test;
 
 /// Reads a test in the `.litmus` dialect and validates it.
 ///
@@ -121,10 +121,4 @@ pub fn parse(src: &str) -> Result<Test, TextError> {
         Ok(()) => Ok(test),
         Err(errors) => Err(TextError::from_validation(src, &errors)),
     }
-}
-
-/// The origin of a byte offset, for building IR by hand with positions in
-/// some text.
-pub fn origin(offset: usize) -> Origin {
-    u32::try_from(offset).map_or(Origin::NONE, Origin)
 }

@@ -5,7 +5,7 @@
 //! each cell of a row is a recovery point, so one bad instruction does not
 //! hide the next.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
     DeclaredVerdict, Doc, Imm, Location, Name, Origin, Placement, RegInit, Space, Test, Thread,
@@ -204,14 +204,13 @@ impl<'s> Parser<'_, 's> {
         let mut lines = Vec::new();
         while let Tok::Str(s) = self.cur.peek().tok {
             self.cur.bump();
-            let mut text: Vec<&str> = s.lines().map(str::trim_end).collect();
-            while text.first().is_some_and(|l| l.trim().is_empty()) {
-                text.remove(0);
+            let text: Vec<&str> = s.lines().map(str::trim_end).collect();
+            // Without the blank lines that open and close the string.
+            let first = text.iter().position(|l| !l.is_empty());
+            let last = text.iter().rposition(|l| !l.is_empty());
+            if let (Some(a), Some(b)) = (first, last) {
+                lines.extend(text[a..=b].iter().map(|l| l.to_string()));
             }
-            while text.last().is_some_and(|l| l.trim().is_empty()) {
-                text.pop();
-            }
-            lines.extend(text.into_iter().map(String::from));
         }
         Doc(lines)
     }
@@ -517,10 +516,16 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn resolve_inits(&mut self, inits: Vec<PendingInit>, threads: &mut [Thread]) {
+        // The first thread of a name wins, as in `Test::thread`; a map keeps
+        // a file with thousands of threads linear.
+        let mut by_name: HashMap<String, usize> = HashMap::new();
+        for (i, t) in threads.iter().enumerate().rev() {
+            by_name.insert(t.name.text.clone(), i);
+        }
         for init in inits {
             let index = match &init.thread {
-                ThreadRef::Name(n) => match threads.iter().position(|t| t.name.text == n.text) {
-                    Some(i) => i,
+                ThreadRef::Name(n) => match by_name.get(&n.text) {
+                    Some(&i) => i,
                     None => {
                         self.errors
                             .push(n.origin.0, SyntaxError::UnknownInitThread(n.text.clone()));
