@@ -312,6 +312,19 @@ fn access(sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
 }
 
 /// Enumerates the control paths of thread `t` of `test`.
+///
+/// ```
+/// let test = litmus_core::text::parse(
+///     "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.relaxed.gpu r0, f ;\n beq r0, 0, L ;\nexists (P0:r0 == 1)",
+/// ).unwrap();
+/// // Bound 1: only the path that leaves the loop at once survives.
+/// let p = litmus_model::events::thread_paths(&test, 0, 1, 100).unwrap();
+/// assert_eq!((p.paths.len(), p.cut), (1, true));
+/// // Bound 3: leave after one, two or three reads.
+/// let p = litmus_model::events::thread_paths(&test, 0, 3, 100).unwrap();
+/// assert_eq!(p.paths.len(), 3);
+/// assert_eq!(p.paths.iter().map(|p| p.events.len()).max(), Some(3));
+/// ```
 pub fn thread_paths(
     test: &Test,
     t: usize,
@@ -526,6 +539,9 @@ pub fn thread_paths(
                                 return;
                             }
                             *n += 1;
+                            // A new iteration of this loop starts the loops
+                            // nested in it afresh, as unrolling would.
+                            s.back_taken.retain(|&b, _| b <= dest || b >= pc);
                         }
                         s.pc = dest;
                         stack.push(s);
@@ -574,8 +590,6 @@ pub fn thread_paths(
             }
         }
     }
-    // Source order of paths: the stack pops the fall-through path first.
-    done.reverse();
     Ok(Paths { paths: done, cut })
 }
 

@@ -192,3 +192,72 @@ fn invalid_tests_are_refused_with_the_reason() {
         "the test is not valid: the test has no threads; unknown thread `P1`"
     );
 }
+
+#[test]
+fn nested_loops_get_the_bound_per_outer_iteration() {
+    // The inner loop runs at most twice in each of at most two outer
+    // iterations: up to four reads of f.
+    let src = "PTX nested
+{ f=0; }
+ P0@cta 0,gpu 0       ;
+ mov r1, 0            ;
+ mov r2, 0            ;
+ O:                   ;
+ add r2, r2, 1        ;
+ I:                   ;
+ ld.relaxed.gpu r0, f ;
+ add r1, r1, 1        ;
+ beq r0, 0, I         ;
+ beq r2, 1, O         ;
+exists (P0:r1 == 4)";
+    let test = parse(src);
+    let opts = Options {
+        loop_bound: 2,
+        ..Options::default()
+    };
+    let p = litmus_model::events::thread_paths(&test, 0, 2, 100).unwrap();
+    let reads: Vec<usize> = p.paths.iter().map(|p| p.events.len()).collect();
+    assert_eq!(reads.iter().max(), Some(&4), "{reads:?}");
+    // f is never written: every read returns 0, so the inner loop always
+    // spins on and every path is cut.
+    let r = check(&test, model_by_name("ptx").unwrap(), &opts).unwrap();
+    assert!(r.bounded && r.allowed.is_empty());
+}
+
+/// Quorum barriers (the corpus dialect `bar.cta.sync I, ID, Q`): with a
+/// quorum of 2 among 3 threads, the thread arriving last waits for nobody
+/// after it, so the writer's store need not be seen...
+#[test]
+fn a_quorum_barrier_need_not_wait_for_every_thread() {
+    let src = "PTX q2
+{ x=0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       ;
+ st.weak x, 1         | bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 ;
+ bar.cta.sync 1, 1, 2 | ld.weak r0, x        |                      ;
+exists (P1:r0 == 0)";
+    assert_eq!(verdict(src, "ptx"), ALLOWED);
+    // ... with a quorum of 3 everyone waits for everyone ...
+    assert_eq!(
+        verdict(&src.replace("1, 1, 2", "1, 1, 3"), "ptx"),
+        FORBIDDEN
+    );
+    // ... and a quorum of 4 never completes: no execution at all.
+    let r = run(&src.replace("1, 1, 2", "1, 1, 4"), "ptx");
+    assert_eq!(r.consistent_executions, 0);
+}
+
+/// A named barrier whose id comes from a read synchronises only in the
+/// executions where the ids agree.
+#[test]
+fn a_barrier_id_read_from_memory_decides_who_synchronises() {
+    let src = "PTX named
+{ x=0; y=0; z=0; }
+ P0@cta 0,gpu 0     | P1@cta 0,gpu 0    | P2@cta 0,gpu 0 ;
+ st.weak x, 1       | st.weak y, 1      | st.weak z, 1   ;
+ ld.weak r2, z      | bar.cta.sync 1, 1 |                ;
+ bar.cta.sync 1, r2 | ld.weak r1, x     |                ;
+ ld.weak r0, y      |                   |                ;
+exists (P0:r0 == 0 /\\ P1:r1 == 0 /\\ P0:r2 == Z)";
+    assert_eq!(verdict(&src.replace('Z', "0"), "ptx"), ALLOWED);
+    assert_eq!(verdict(&src.replace('Z', "1"), "ptx"), FORBIDDEN);
+}
