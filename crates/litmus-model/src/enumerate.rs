@@ -29,7 +29,7 @@ use crate::events::{
 };
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::outcome::{Observable, Outcome};
-use crate::relation::{labelled_cycle, Relation};
+use crate::relation::Relation;
 
 /// What the search reports for each complete candidate it reaches.
 pub(crate) struct Leaf<'a, 's> {
@@ -281,45 +281,36 @@ impl<'t, 'f> Search<'t, 'f> {
         self.step()?;
         x.stage = Stage::Coherence;
         let implied = self.model.implied_co(x);
-        let co = x.co.union(&implied).closure();
-        if !co.is_irreflexive() {
-            self.counts.candidates += 1;
-            if !self.prune {
-                let witness =
-                    labelled_cycle(&[("co", &x.co), ("cause", &implied)]).unwrap_or_default();
-                let verdict = Err(Violation {
-                    axiom: "Coherence",
-                    witness,
-                });
-                let mut leaf_x = x.clone();
-                leaf_x.stage = Stage::Complete;
-                let outcomes = self.outcomes(&leaf_x, values, false);
-                (self.on_leaf)(Leaf {
-                    x: &leaf_x,
-                    values,
-                    verdict,
-                    outcomes,
-                });
-            }
-            return Ok(());
-        }
         let must = self.model.coherence();
         let mut pairs = Vec::new();
         for ws in &s.writes_by_loc {
             for (i, &a) in ws.iter().enumerate().skip(1) {
                 for &b in &ws[i + 1..] {
-                    if must == CoherenceOrder::Total || s.ms.contains(a, b) {
+                    let required = must == CoherenceOrder::Total || s.ms.contains(a, b);
+                    // Explaining, implied pairs are oriented both ways too, so
+                    // that an outcome needing the other way is produced by a
+                    // candidate and the model can say which axiom rejects it.
+                    let implied_pair =
+                        !self.prune && (implied.contains(a, b) || implied.contains(b, a));
+                    if required || implied_pair {
                         pairs.push((a, b));
                     }
                 }
             }
         }
         let mut y = x.clone();
-        y.fr = y.rf.inverse().compose(&co);
-        y.co = co;
-        if self.prune && self.model.check(&y).is_err() {
-            self.counts.candidates += 1;
-            return Ok(());
+        if self.prune {
+            let co = x.co.union(&implied).closure();
+            if !co.is_irreflexive() {
+                self.counts.candidates += 1;
+                return Ok(());
+            }
+            y.fr = y.rf.inverse().compose(&co);
+            y.co = co;
+            if self.model.check(&y).is_err() {
+                self.counts.candidates += 1;
+                return Ok(());
+            }
         }
         self.orient(&mut y, &pairs, 0, values)
     }
@@ -362,7 +353,7 @@ impl<'t, 'f> Search<'t, 'f> {
             self.counts.consistent += 1;
         }
         if verdict.is_ok() || !self.prune {
-            let outcomes = self.outcomes(x, values, true);
+            let outcomes = self.outcomes(x, values);
             (self.on_leaf)(Leaf {
                 x,
                 values,
@@ -376,7 +367,7 @@ impl<'t, 'f> Search<'t, 'f> {
 
     /// The outcomes of a complete execution: registers, and per observed
     /// location each co-maximal write (every combination).
-    fn outcomes(&self, x: &Execution, values: &[u32], co_valid: bool) -> Vec<Outcome> {
+    fn outcomes(&self, x: &Execution, values: &[u32]) -> Vec<Outcome> {
         let s = x.s;
         let mut out: Vec<Outcome> = vec![Vec::with_capacity(self.observables.len())];
         for o in self.observables {
@@ -395,9 +386,7 @@ impl<'t, 'f> Search<'t, 'f> {
                     let ws = &s.writes_by_loc[*loc];
                     let mut vs: Vec<u32> = ws
                         .iter()
-                        .filter(|&&w| {
-                            !co_valid || !ws.iter().any(|&w2| w2 != w && x.co.contains(w, w2))
-                        })
+                        .filter(|&&w| !ws.iter().any(|&w2| w2 != w && x.co.contains(w, w2)))
                         .map(|&w| values[w])
                         .collect();
                     vs.sort();

@@ -132,3 +132,28 @@ exists (P0:r0 == 0 /\\ P1:r0 == 0)";
     let axioms: Vec<&str> = e.rejections.iter().map(|r| r.axiom).collect();
     assert!(axioms.contains(&"Atomicity"), "{}", e.to_text(9));
 }
+
+/// An outcome that needs coherence against cause: the candidate that
+/// orders the writes the other way is shown, and Coherence rejects it.
+#[test]
+fn coherence_against_cause_is_explained_with_the_cause_path() {
+    let src = "PTX CoRW
+{ x=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.release.gpu x, 1 | ld.acquire.gpu r1, x ;
+                     | st.weak x, 2         ;
+exists (P1:r1 == 1 /\\ x == 1)";
+    let e = explain_condition(
+        &parse(src),
+        model_by_name("ptx").unwrap(),
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(e.forbidden());
+    let r = &e.rejections[0];
+    assert_eq!(r.axiom, "Coherence", "{}", e.to_text(3));
+    let labels: Vec<&str> = r.witness.iter().map(|w| w.label).collect();
+    assert_eq!(labels, ["sw", "po", "co"], "{}", e.to_text(3));
+    // The check itself agrees: nothing allows the outcome.
+    assert_eq!(verdict(src, "ptx"), FORBIDDEN);
+}
