@@ -484,3 +484,16 @@ fn placement_defaults() {
         .collect();
     assert_eq!(p, [(0, 0), (2, 0), (3, 1)]);
 }
+
+#[test]
+fn invalid_tests_print_and_read_back() {
+    // Well formed, not valid: a duplicate thread name whose registers are
+    // given by index, and an undeclared location.
+    let src = "PTX t\n{ x=0; 1:r0=2; }\n P0@cta 0,gpu 0 | P0@cta 1,gpu 0 ;\n ld.weak r1, y | st.weak x, r0 ;\nexists (1:r0 == 2)";
+    assert!(text::parse(src).is_err());
+    let test = text::parse_unvalidated(src).unwrap();
+    assert_eq!(test.threads[1].init.len(), 1);
+    let printed = text::print(&test);
+    assert!(printed.contains("\n1:r0=2;\n"), "{printed}");
+    assert_eq!(text::parse_unvalidated(&printed).unwrap(), test);
+}

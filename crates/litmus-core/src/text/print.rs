@@ -1,6 +1,7 @@
 //! The writer: a [`Test`] as Dat3M's dialect, with the extensions only
 //! where the test needs them, columns aligned as in the corpus.
 
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::instr::{Access, BarrierKind, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope};
@@ -34,9 +35,18 @@ pub fn print(test: &Test) -> String {
         };
         let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);
     }
-    for t in &test.threads {
+    let mut seen = HashSet::new();
+    for (i, t) in test.threads.iter().enumerate() {
+        // A name read back means its first thread; a later thread of the
+        // same name (an invalid test, but printable) is given by index.
+        let first = seen.insert(t.name.text.as_str());
         for init in &t.init {
-            let _ = writeln!(out, "{}:{}={};", t.name, init.reg, init.value.value);
+            let who = if first {
+                t.name.text.clone()
+            } else {
+                i.to_string()
+            };
+            let _ = writeln!(out, "{who}:{}={};", init.reg, init.value.value);
         }
     }
     out.push_str("}\n");

@@ -226,6 +226,14 @@ pub enum Outcome {
 /// diagnostic, each with a position inside the text. Panics when a
 /// property fails (the caller catches panics).
 pub fn check(src: &str) -> Outcome {
+    // Well-formed but invalid tests print and read back too (tools print
+    // tests they are about to report as invalid).
+    if let Ok(test) = text::parse_unvalidated(src) {
+        let printed = text::print(&test);
+        let again = text::parse_unvalidated(&printed)
+            .unwrap_or_else(|e| panic!("printed text does not read: {e}\n--- printed\n{printed}"));
+        assert_eq!(again, test, "round trip changed the IR:\n{printed}");
+    }
     match text::parse(src) {
         Ok(test) => {
             let printed = text::print(&test);
