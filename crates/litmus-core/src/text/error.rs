@@ -13,6 +13,7 @@ use crate::validate::{ValidationError, ValidationErrorKind};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", lines(.diagnostics))]
 pub struct TextError {
+    /// Never empty in an error that [`crate::text::parse`] returns.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -64,6 +65,7 @@ pub struct Diagnostic {
     /// Line and column (both from 1; columns count characters). `None`
     /// when `offset` is.
     pub position: Option<Position>,
+    /// What is wrong; its `Display` is the message.
     pub kind: DiagnosticKind,
 }
 
@@ -89,8 +91,10 @@ impl fmt::Display for Diagnostic {
 /// Whether the text could not be read, or was read and is not a valid test.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DiagnosticKind {
+    /// The text is not in the dialect.
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
+    /// The text is a test, and [`crate::validate()`] rejects it.
     #[error(transparent)]
     Invalid(#[from] ValidationErrorKind),
 }

@@ -56,7 +56,7 @@
 //! |---|---|
 //! | shared location | `shared x=0;` in the init block (`global x=0;` is also read) |
 //! | cluster-shared location | `shared::cluster x=0;` |
-//! | warp and cluster placement | `P0@cta 0,gpu 0,warp 1,cluster 0` (keys in any order; `gpu` defaults to 0, a thread with no `@...` runs in CTA 0 of GPU 0) |
+//! | warp and cluster placement | `P0@cta 0,gpu 0,warp 1,cluster 0` (keys in any order, each at most once; `cta` and `gpu` default to 0, so a thread with no `@...` runs in CTA 0 of GPU 0) |
 //! | thread names other than `P<n>` | any identifier: `t0@cta 0,gpu 0`, `t0:r0` in the condition |
 //! | cache operator | `ld.weak.ca r0, x`, `st.weak.wt x, 1` (written after the semantics, as PTX does) |
 //! | `bar.warp.sync` | `bar.warp.sync` (the full mask `0xffffffff` may be written) |
