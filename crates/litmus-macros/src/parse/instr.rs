@@ -99,14 +99,17 @@ fn instruction(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
         )),
         _ => Err(syn::Error::new(
             op.span(),
-            format!("unknown instruction `{op}`: expected {INSTRUCTIONS}{}", hint(&word)),
+            match spelling(&word) {
+                Some(s) => format!("unknown instruction `{op}`: the macro writes it `{s}`"),
+                None => format!("unknown instruction `{op}`: expected {INSTRUCTIONS}"),
+            },
         )),
     }
 }
 
-/// A nudge towards the spelling the macro uses, for PTX-style spellings.
-fn hint(word: &str) -> String {
-    let suggestion = match word.to_ascii_lowercase().as_str() {
+/// The macro's spelling of a PTX-style word (`st`, `ld`, `bar`), if any.
+fn spelling(word: &str) -> Option<&'static str> {
+    Some(match word.to_ascii_lowercase().as_str() {
         "ld" => "r0 = Ld(x)",
         "st" => "St(x, 1)",
         "fence" => "Fence.sc.gpu",
@@ -115,10 +118,9 @@ fn hint(word: &str) -> String {
         "red" => "Red.relaxed.gpu.add(x, 1)",
         "bar" | "barsync" | "bar_sync" => "BarSync(0)",
         "syncwarp" | "__syncwarp" => "SyncWarp",
-        "beq" | "bne" | "goto" => "beq(r0, 1, L0) / bne(..) / goto L0",
-        _ => return String::new(),
-    };
-    format!(" (write `{suggestion}`)")
+        "beq" | "bne" | "goto" => "beq(r0, 1, L0)` / `bne(..)` / `goto L0",
+        _ => return None,
+    })
 }
 
 fn simple_site(cx: &mut Ctx, op: &Ident) -> litmus_core::ir::Origin {
@@ -155,10 +157,12 @@ fn assignment(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
                 )),
                 _ => Err(syn::Error::new(
                     op.span(),
-                    format!(
-                        "`{op}` gives no value: expected `Ld(..)`, `Atom...(..)`, a register, a literal or `a + b`{}",
-                        hint(&word)
-                    ),
+                    match spelling(&word) {
+                        Some(s) => format!("`{op}` gives no value: the macro writes `{s}`"),
+                        None => format!(
+                            "`{op}` gives no value: expected `Ld(..)`, `Atom...(..)`, a register, a literal or `a + b`"
+                        ),
+                    },
                 )),
             };
         }

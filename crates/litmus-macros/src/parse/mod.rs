@@ -100,6 +100,14 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             TokenTree::Punct(p) if p.as_char() == ';' => continue,
             _ => String::new(),
         };
+        let is_condition = matches!(word.as_str(), "exists" | "~" | "not" | "forall");
+        if condition_written && !is_condition {
+            cx.errors.at(
+                first.span(),
+                "the condition comes last: move this before it",
+            );
+            continue;
+        }
         match word.as_str() {
             "global" | "shared" | "cluster_shared" => {
                 if let Some(mut locs) = cx.parse_piece(item, locations_decl) {
