@@ -172,6 +172,8 @@ extern crate proc_macro;
 mod errors;
 mod expand;
 mod parse;
+#[cfg(test)]
+mod robustness;
 mod sites;
 mod valid;
 
