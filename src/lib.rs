@@ -1,6 +1,25 @@
 //! gpu-litmus: GPU memory-model litmus tests as ordinary cargo tests.
 //!
 //! One dependency, one import: `use gpu_litmus::litmus;`.
+//!
+//! ```
+//! use gpu_litmus::litmus;
+//!
+//! litmus! {
+//!     /// Message passing between CTAs with block-scoped fences.
+//!     mp_tfb_inter_cta;
+//!     global x = 0, y = 0;
+//!     thread t0 @ cta 0 { St(x, 1); TFB; St(y, 1); }
+//!     thread t1 @ cta 1 { r0 = Ld(y); TFB; r1 = Ld(x); }
+//!     exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! [`litmus!`] makes one `#[test]` per call; [`litmus_ir!`] gives the same
+//! test's IR as a value, and [`core::text`] reads the same test from a
+//! `.litmus` file. The grammar, with an example of every form, is in the
+//! `litmus-macros` crate docs (linked from [`litmus!`]).
 
 pub use litmus_core as core;
 pub use litmus_macros::{litmus, litmus_ir};
