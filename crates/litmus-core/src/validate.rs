@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::instr::{Access, AtomOp, CacheOp, FenceSpelling, InstrKind, Scope, Sem};
-use crate::ir::{Expr, Imm, Name, Operand, Origin, Space, Term, Test, Thread};
+use crate::ir::{Expr, Imm, Location, Name, Operand, Origin, Space, Term, Test, Thread};
 
 /// One mistake in a test.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -101,8 +101,15 @@ use ValidationErrorKind as K;
 /// assert_eq!(errs[0].to_string(), "the test has no threads");
 /// ```
 pub fn validate(test: &Test) -> Result<(), Vec<ValidationError>> {
+    // First declaration wins, as in `Test::location`; a map keeps tests
+    // with many locations linear.
+    let mut locations = HashMap::new();
+    for loc in test.locations.iter().rev() {
+        locations.insert(loc.name.text.as_str(), loc);
+    }
     let mut v = Validator {
         test,
+        locations,
         errors: Vec::new(),
     };
     v.run();
@@ -115,6 +122,7 @@ pub fn validate(test: &Test) -> Result<(), Vec<ValidationError>> {
 
 struct Validator<'a> {
     test: &'a Test,
+    locations: HashMap<&'a str, &'a Location>,
     errors: Vec<ValidationError>,
 }
 
@@ -163,7 +171,7 @@ impl Validator<'_> {
     }
 
     fn known_location(&mut self, loc: &Name) {
-        if self.test.location(&loc.text).is_none() {
+        if !self.locations.contains_key(loc.text.as_str()) {
             self.push(K::UnknownLocation(loc.text.clone()), loc.origin);
         }
     }
@@ -392,7 +400,7 @@ impl Validator<'_> {
                 let Some(loc) = instr.kind.loc() else {
                     continue;
                 };
-                let Some(decl) = self.test.location(&loc.text) else {
+                let Some(&decl) = self.locations.get(loc.text.as_str()) else {
                     continue;
                 };
                 if decl.space == Space::Global {

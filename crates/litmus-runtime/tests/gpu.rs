@@ -34,7 +34,7 @@ fn mp_counts_add_up_and_both_strong_outcomes_show() {
     let code = ptx::generate(&test).unwrap();
     let r = gpu::run(&test, &code, &knobs(20)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.launches, 20);
-    assert_eq!(r.instances, 20 * 65536);
+    assert_eq!(r.instances, 20 * knobs(20).instances());
     let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
     assert_eq!(total, r.instances);
     // r0 and r1 are 0 or 1, nothing else.
@@ -79,7 +79,7 @@ fn declared_placement_holds_for_every_instance() {
         let code = ptx::generate(&test).unwrap();
         let report =
             gpu::check_placement(&test, &code, &knobs(1)).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert_eq!(report.instances, 65536, "{what}");
+        assert_eq!(report.instances, knobs(1).instances(), "{what}");
         assert_eq!(report.roles, test.threads.len(), "{what}");
         println!(
             "placement {what}: ok, {} instances, {} SMs",

@@ -94,8 +94,19 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         out.ins("bar.sync 0");
     }
 
+    // All address arithmetic and knob loads first, then the roles' bodies
+    // back to back, then the stores of their registers: nothing between two
+    // roles waits on memory, so the roles of one instance, which run in
+    // different threads, overlap in time as closely as the hardware allows.
+    let mut plans = Vec::new();
     for k in 0..test.threads.len() {
-        role(test, layout, &common, k, out)?;
+        plans.push(setup_role(test, layout, &common, k, out)?);
+    }
+    for (k, plan) in plans.iter().enumerate() {
+        role_body(test, layout, &common, k, plan, out)?;
+    }
+    for (k, plan) in plans.iter().enumerate() {
+        store_registers(layout, &common, k, plan, out);
     }
 
     if !layout.shared_locs.is_empty() {
@@ -186,16 +197,26 @@ fn shared_slots(
     }
 }
 
-fn role(
+/// One role as this thread plays it: the instance, and what its
+/// instructions refer to.
+struct RolePlan {
+    inst: String,
+    ctx: RoleCtx,
+    end: String,
+}
+
+/// Computes which instance this thread plays role `k` of, the addresses of
+/// the role's locations and its registers' initial values.
+fn setup_role(
     test: &Test,
     layout: &Layout,
     c: &Common,
     k: usize,
     out: &mut Emitter,
-) -> Result<(), PtxError> {
+) -> Result<RolePlan, PtxError> {
     let thread = &test.threads[k];
     let role = &layout.roles[k];
-    out.comment(format!("role {k}: thread {}", thread.name));
+    out.comment(format!("set-up of role {k}: thread {}", thread.name));
 
     // Which instance this thread plays role k of.
     let mult = out.r32();
@@ -292,9 +313,6 @@ fn role(
         addrs.insert(loc.text.clone(), addr);
     }
 
-    record_placement(layout, c, k, &inst, out);
-    spin_barrier(layout, c, &inst, out);
-
     // The role's registers, with their initial values.
     let mut regs = BTreeMap::new();
     let mut reg_names: Vec<&str> = thread.init.iter().map(|i| i.reg.text.as_str()).collect();
@@ -330,24 +348,48 @@ fn role(
     out.ins(format!("mov.u32 {iters}, 0"));
     let giveup = out.fresh_label(&format!("giveup{k}"));
     let end = out.fresh_label(&format!("end{k}"));
+    record_placement(layout, c, k, &inst, out);
     let ctx = RoleCtx {
         regs,
         addrs,
         labels,
         iters,
         loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
-        giveup: giveup.clone(),
+        giveup,
     };
+    Ok(RolePlan { inst, ctx, end })
+}
+
+/// The role's instructions, after the optional spin barrier. A role that
+/// loops past the bound marks its instance unfinished.
+fn role_body(
+    test: &Test,
+    layout: &Layout,
+    c: &Common,
+    k: usize,
+    plan: &RolePlan,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    let thread = &test.threads[k];
+    let RolePlan { inst, ctx, end } = plan;
+    out.comment(format!("role {k}: thread {}", thread.name));
+    spin_barrier(layout, c, inst, out);
     for (i, ins) in thread.body.iter().enumerate() {
         emit_instr(&ctx, i, &ins.kind, out)?;
     }
     out.ins(format!("bra.uni {end}"));
-    out.label(&giveup);
+    out.label(&ctx.giveup);
     let sa = out.r64();
     out.ins(format!("mul.wide.u32 {sa}, {inst}, 4"));
     out.ins(format!("add.u64 {sa}, {sa}, {}", c.status));
     out.ins(format!("st.global.u32 [{sa}], 1"));
-    out.label(&end);
+    out.label(end);
+    Ok(())
+}
+
+/// Stores the registers of role `k` that the classifier needs.
+fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: &mut Emitter) {
+    let RolePlan { inst, ctx, .. } = plan;
 
     // The registers the classifier needs.
     let r = layout.stored_regs.len();
@@ -365,7 +407,6 @@ fn role(
         out.ins(format!("add.u64 {a}, {a}, {}", c.regs));
         out.ins(format!("st.global.u32 [{a}], {ptx}"));
     }
-    Ok(())
 }
 
 /// Loads a pointer parameter: (the raw value, the global address).
