@@ -1,17 +1,59 @@
 //! The runtime of gpu-litmus: puts the model checker and the GPU harness side
 //! by side and turns their results into a verdict.
+//!
+//! - [`run_litmus`] and [`run_litmus_text`]: what the `litmus!` and
+//!   `litmus_files!` macros expand to; each is one cargo test.
+//! - [`runner::run_test`]: the same as a value ([`runner::TestReport`]), for
+//!   tools.
+//! - [`gpu`]: the GPU harness; [`report`]: text, JSON and JUnit reports.
 
+pub mod config;
 pub mod gpu;
+pub mod report;
+pub mod runner;
+
+use std::io::Write;
+use std::time::Instant;
 
 use litmus_core::ir::Test;
 
+pub use config::Config;
+pub use runner::{run_test, TestReport};
+
 /// Runs one litmus test as a cargo test: the entry point that `litmus!`
-/// expands to. Panics (fails the test) with a readable message when the test
-/// does not hold.
+/// expands to, with the PTX it generated at compile time (`None` when the
+/// GPU harness cannot run the test). Panics (fails the test) with the whole
+/// story when the model's verdict is not the declared one, when the
+/// hardware shows an outcome the model forbids, or when the hardware half
+/// breaks.
 pub fn run_litmus(test: &Test, ptx: Option<&str>) {
-    let _ = ptx;
-    panic!(
-        "not implemented: `{}` cannot be checked yet: the model checker (litmus-model) is not wired into the runtime",
-        test.name
-    );
+    let start = Instant::now();
+    let config = Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    let report = run_test(test, ptx, &config);
+    // Straight to the stream, past cargo's capture: the hardware line must
+    // show even when the test passes ("hardware: skipped, ...").
+    let _ = writeln!(std::io::stderr(), "{}", report::text::summary(&report));
+    if let Some(dir) = &config.report_dir {
+        if let Err(e) = report::write(dir, &report, start.elapsed()) {
+            panic!(
+                "litmus test `{}`: cannot write reports to {} ({}): {e}",
+                test.name,
+                dir.display(),
+                config::REPORT_DIR_ENV
+            );
+        }
+    }
+    if !report.passed() {
+        panic!("{}", report::text::failure_message(&report));
+    }
+}
+
+/// Runs a `.litmus` file's text as a cargo test: what `litmus_files!`
+/// expands to. `path` names the file in messages. A file that does not
+/// parse fails with every error at `path:line:column`.
+pub fn run_litmus_text(path: &str, text: &str) {
+    match litmus_core::text::parse(text) {
+        Ok(test) => run_litmus(&test, None),
+        Err(e) => panic!("{}", e.render(path)),
+    }
 }

@@ -375,7 +375,7 @@ fn role_body(
     out.comment(format!("role {k}: thread {}", thread.name));
     spin_barrier(layout, c, inst, out);
     for (i, ins) in thread.body.iter().enumerate() {
-        emit_instr(&ctx, i, &ins.kind, out)?;
+        emit_instr(ctx, i, &ins.kind, out)?;
     }
     out.ins(format!("bra.uni {end}"));
     out.label(&ctx.giveup);

@@ -1,0 +1,42 @@
+//! How a run is configured: the model, the GPU knobs, where reports go.
+//! Everything comes from the environment, so that a whole suite of cargo
+//! tests is steered without touching its code.
+
+use std::path::PathBuf;
+
+use litmus_model::{model_from_env, Model, Options};
+
+use crate::gpu::{GpuError, Knobs};
+
+/// Where reports go (`LITMUS_REPORT_DIR`).
+pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
+
+/// The configuration of one test run.
+pub struct Config {
+    pub model: &'static dyn Model,
+    pub options: Options,
+    /// The GPU knobs, or why the environment's knobs are wrong (a failure
+    /// only when the hardware half would run).
+    pub knobs: Result<Knobs, GpuError>,
+    pub report_dir: Option<PathBuf>,
+    /// Whether the hardware half runs at all (`gpu-litmus check` says no).
+    pub hardware: bool,
+}
+
+impl Config {
+    /// The configuration the environment asks for: `LITMUS_MODEL`, the
+    /// knobs' variables (see [`Knobs::from_env`]) and `LITMUS_REPORT_DIR`.
+    /// A bad model name is an error naming the variable.
+    pub fn from_env() -> Result<Config, String> {
+        let model = model_from_env().map_err(|e| e.to_string())?;
+        Ok(Config {
+            model,
+            options: Options::default(),
+            knobs: Knobs::from_env(),
+            report_dir: std::env::var_os(REPORT_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            hardware: true,
+        })
+    }
+}

@@ -1,0 +1,124 @@
+//! A JUnit XML file per test binary. Cargo gives no hook at the end of a
+//! test binary, so the file is rewritten, whole, after each test with
+//! every result of this process so far; the last rewrite has them all.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// One finished test, as JUnit needs it.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub name: String,
+    pub time: Duration,
+    /// `Some(message)` when the test failed.
+    pub failure: Option<String>,
+    /// The hardware half was skipped or not run.
+    pub skipped: Option<String>,
+    pub output: String,
+}
+
+static CASES: Mutex<Vec<Case>> = Mutex::new(Vec::new());
+
+/// The suite's name: the test binary's name without cargo's hash.
+pub fn suite_name() -> String {
+    let exe = std::env::current_exe().ok();
+    let stem = exe
+        .as_deref()
+        .and_then(Path::file_stem)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "litmus".into());
+    match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            name.to_string()
+        }
+        _ => stem,
+    }
+}
+
+/// The file this process writes in `dir`.
+pub fn path(dir: &Path) -> PathBuf {
+    dir.join(format!("junit-{}.xml", suite_name()))
+}
+
+/// Records `case` and rewrites this binary's JUnit file in `dir`.
+pub fn record(dir: &Path, case: Case) -> std::io::Result<()> {
+    let mut cases = CASES.lock().unwrap_or_else(|p| p.into_inner());
+    cases.retain(|c| c.name != case.name);
+    cases.push(case);
+    let xml = render(&suite_name(), &cases);
+    let target = path(dir);
+    let tmp = target.with_extension(format!("xml.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, xml)?;
+    std::fs::rename(&tmp, &target)
+}
+
+/// The XML text of a suite.
+pub fn render(suite: &str, cases: &[Case]) -> String {
+    let failures = cases.iter().filter(|c| c.failure.is_some()).count();
+    let skipped = cases
+        .iter()
+        .filter(|c| c.failure.is_none() && c.skipped.is_some())
+        .count();
+    let time: f64 = cases.iter().map(|c| c.time.as_secs_f64()).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time:.3}\">",
+        escape(suite),
+        cases.len()
+    );
+    for c in cases {
+        let _ = write!(
+            out,
+            "  <testcase name=\"{}\" classname=\"{}\" time=\"{:.3}\">",
+            escape(&c.name),
+            escape(suite),
+            c.time.as_secs_f64()
+        );
+        if let Some(msg) = &c.failure {
+            let first = msg.lines().next().unwrap_or_default();
+            let _ = write!(
+                out,
+                "\n    <failure message=\"{}\">{}</failure>",
+                escape(first),
+                escape(msg)
+            );
+        } else if let Some(why) = &c.skipped {
+            // The model half ran and passed: the case is not skipped, but
+            // the skipped hardware half is said in its output.
+            let _ = write!(
+                out,
+                "\n    <properties><property name=\"hardware\" value=\"{}\"/></properties>",
+                escape(why)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n    <system-out>{}</system-out>\n  </testcase>",
+            escape(&c.output)
+        );
+    }
+    out.push_str("</testsuite>\n");
+    out
+}
+
+/// Escapes text for XML attributes and content; drops characters XML 1.0
+/// cannot hold.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,52 @@
+//! Reports of test runs: text for people ([`text`]), a JSON record per test
+//! ([`json`]) and a JUnit file per test binary ([`junit`]), the files
+//! written to `LITMUS_REPORT_DIR`.
+
+pub mod json;
+pub mod junit;
+pub mod text;
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::runner::{Hardware, TestReport};
+
+/// A file name for a test: its name with anything but letters, digits,
+/// `-`, `_` and `.` replaced by `_`.
+pub fn file_stem(test: &str) -> String {
+    test.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Writes `report`'s JSON record and updates the binary's JUnit file in
+/// `dir` (created if missing).
+pub fn write(dir: &Path, report: &TestReport, time: Duration) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let json =
+        serde_json::to_string_pretty(&json::record(report)).map_err(std::io::Error::other)?;
+    std::fs::write(
+        dir.join(format!("{}.json", file_stem(&report.test))),
+        json + "\n",
+    )?;
+    let skipped = match &report.hardware {
+        Hardware::Skipped(why) | Hardware::NotRun(why) => Some(why.clone()),
+        _ => None,
+    };
+    junit::record(
+        dir,
+        junit::Case {
+            name: report.test.clone(),
+            time,
+            failure: (!report.passed()).then(|| text::failure_message(report)),
+            skipped,
+            output: text::summary(report),
+        },
+    )
+}
