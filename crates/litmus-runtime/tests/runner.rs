@@ -1,0 +1,246 @@
+//! The verdict of a test run and its reports, without a GPU: the hardware's
+//! histogram is given by hand, so the failure message for a forbidden
+//! outcome and the files a run writes can be checked anywhere.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use litmus_core::text;
+use litmus_model::{model_by_name, Options};
+use litmus_runtime::gpu::{HwResult, Knobs};
+use litmus_runtime::report;
+use litmus_runtime::runner::{judge, run_test, Failure, Hardware};
+use litmus_runtime::Config;
+
+const MP_RELACQ: &str = "PTX mp_relacq\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden\n";
+
+fn config(model: &str) -> Config {
+    Config {
+        model: model_by_name(model).unwrap(),
+        options: Options::default(),
+        knobs: Ok(Knobs {
+            seed: 1234,
+            launches: Some(10),
+            ..Knobs::default()
+        }),
+        report_dir: None,
+        hardware: false,
+    }
+}
+
+/// A histogram as the GPU would return it: outcomes are (r0, r1).
+fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
+    let instances = histogram.iter().map(|(_, c)| c).sum();
+    Hardware::Ran(HwResult {
+        histogram,
+        unfinished: 0,
+        launches: 10,
+        instances,
+        wall: Duration::from_millis(3),
+        device: "NVIDIA H100 80GB HBM3".into(),
+        knobs: Knobs {
+            seed: 1234,
+            launches: Some(10),
+            ..Knobs::default()
+        },
+    })
+}
+
+#[test]
+fn the_declared_verdict_is_checked_against_the_model() {
+    let test = text::parse(MP_RELACQ).unwrap();
+    let ok = run_test(&test, None, &config("ptx"));
+    assert!(ok.passed(), "{:?}", ok.failures);
+    let sc = run_test(&test, None, &config("sc"));
+    assert!(sc.passed(), "SC forbids it too");
+    let flipped = text::parse(&MP_RELACQ.replace("=> forbidden", "=> allowed")).unwrap();
+    let bad = run_test(&flipped, None, &config("ptx"));
+    assert_eq!(
+        bad.failures,
+        vec![Failure::VerdictMismatch {
+            declared: litmus_core::ir::Verdict::Allowed,
+            computed: litmus_core::ir::Verdict::Forbidden,
+        }]
+    );
+    let msg = report::text::failure_message(&bad);
+    assert!(
+        msg.contains("declared allowed, but the model says forbidden"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_forbidden_outcome_on_the_hardware_fails_with_table_explanation_and_reproduction() {
+    let test = text::parse(MP_RELACQ).unwrap();
+    let hw = ran(vec![(vec![0, 0], 500), (vec![1, 1], 480), (vec![1, 0], 3)]);
+    let r = judge(&test, &config("ptx"), hw, Vec::new());
+    assert_eq!(
+        r.failures,
+        vec![Failure::ForbiddenObserved {
+            outcomes: 1,
+            count: 3
+        }]
+    );
+    let msg = report::text::failure_message(&r);
+    for needle in [
+        "litmus test `mp_relacq` failed under model ptx",
+        "the hardware showed 1 outcome the model forbids (3 times)",
+        "* P1:r0=1; P1:r1=0",
+        "FORBIDDEN",
+        "why P1:r0=1; P1:r1=0 is forbidden:",
+        "Causality",
+        "-sw->",
+        "allowed but never seen: P1:r0=0; P1:r1=1",
+        "condition outcome observed",
+        "NVIDIA H100 80GB HBM3",
+        "reproduce: LITMUS_SEED=1234 LITMUS_MODEL=ptx cargo test mp_relacq",
+    ] {
+        assert!(msg.contains(needle), "missing {needle:?} in:\n{msg}");
+    }
+}
+
+#[test]
+fn allowed_outcomes_never_seen_do_not_fail() {
+    let test = text::parse(MP_RELACQ).unwrap();
+    let r = judge(
+        &test,
+        &config("ptx"),
+        ran(vec![(vec![0, 0], 10)]),
+        Vec::new(),
+    );
+    assert!(r.passed(), "{:?}", r.failures);
+    assert_eq!(r.condition_seen(), Some(false));
+    let line = report::text::summary(&r);
+    assert!(line.contains("2 allowed outcome(s) never seen"), "{line}");
+}
+
+#[test]
+fn under_sc_the_weak_mp_outcome_fails() {
+    let test = text::parse(
+        &MP_RELACQ
+            .replace("st.release.gpu", "st.relaxed.gpu")
+            .replace("ld.acquire.gpu", "ld.relaxed.gpu")
+            .replace("=> forbidden", ""),
+    )
+    .unwrap();
+    let r = judge(
+        &test,
+        &config("sc"),
+        ran(vec![(vec![1, 0], 7), (vec![1, 1], 5)]),
+        Vec::new(),
+    );
+    assert_eq!(
+        r.failures,
+        vec![Failure::ForbiddenObserved {
+            outcomes: 1,
+            count: 7
+        }]
+    );
+    assert!(report::text::failure_message(&r).contains("model sc"));
+    let ptx = judge(
+        &test,
+        &config("ptx"),
+        ran(vec![(vec![1, 0], 7), (vec![1, 1], 5)]),
+        Vec::new(),
+    );
+    assert!(ptx.passed(), "PTX allows relaxed MP's weak outcome");
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpu-litmus-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The value of attribute `name` in the first element `tag` of `xml`.
+fn attr<'x>(xml: &'x str, tag: &str, name: &str) -> &'x str {
+    let start = xml
+        .find(&format!("<{tag} "))
+        .unwrap_or_else(|| panic!("no <{tag}> in {xml}"));
+    let end = start + xml[start..].find('>').unwrap();
+    let element = &xml[start..end];
+    let key = format!(" {name}=\"");
+    let at = element
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {element}"))
+        + key.len();
+    &element[at..at + element[at..].find('"').unwrap()]
+}
+
+#[test]
+fn reports_are_written_as_json_per_test_and_junit_per_binary() {
+    let dir = scratch_dir("reports");
+    let pass = text::parse(MP_RELACQ).unwrap();
+    let r = judge(
+        &pass,
+        &config("ptx"),
+        ran(vec![(vec![0, 0], 6), (vec![1, 1], 4)]),
+        Vec::new(),
+    );
+    report::write(&dir, &r, Duration::from_millis(12)).unwrap();
+    let fail = text::parse(
+        &MP_RELACQ
+            .replace("PTX mp_relacq", "PTX mp_flipped")
+            .replace("=> forbidden", "=> allowed"),
+    )
+    .unwrap();
+    let f = judge(
+        &fail,
+        &config("ptx"),
+        Hardware::Skipped("no CUDA driver or device".into()),
+        Vec::new(),
+    );
+    report::write(&dir, &f, Duration::from_millis(5)).unwrap();
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("mp_relacq.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["test"], "mp_relacq");
+    assert_eq!(json["model"], "ptx");
+    assert_eq!(json["declared_verdict"], "forbidden");
+    assert_eq!(json["computed_verdict"], "forbidden");
+    assert_eq!(json["passed"], true);
+    assert_eq!(json["seed"], 1234);
+    assert_eq!(json["budget"]["launches"], 10);
+    assert_eq!(json["device"], "NVIDIA H100 80GB HBM3");
+    assert_eq!(json["observables"], serde_json::json!(["P1:r0", "P1:r1"]));
+    assert_eq!(json["allowed"].as_array().unwrap().len(), 3);
+    let hist = json["histogram"].as_array().unwrap();
+    assert_eq!(hist.len(), 2);
+    assert!(hist
+        .iter()
+        .any(|h| h["outcome"] == serde_json::json!([0, 0])
+            && h["count"] == 6
+            && h["allowed"] == true));
+
+    let failed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("mp_flipped.json")).unwrap())
+            .unwrap();
+    assert_eq!(failed["passed"], false);
+    assert_eq!(failed["hardware"]["status"], "skipped");
+    assert_eq!(
+        failed["failures"][0],
+        "declared allowed, but the model says forbidden"
+    );
+
+    let junit_path = report::junit::path(&dir);
+    let xml = std::fs::read_to_string(&junit_path).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+    assert_eq!(attr(&xml, "testsuite", "name"), report::junit::suite_name());
+    assert_eq!(attr(&xml, "testsuite", "tests"), "2");
+    assert_eq!(attr(&xml, "testsuite", "failures"), "1");
+    assert_eq!(attr(&xml, "testcase", "name"), "mp_relacq");
+    let flipped_case = &xml[xml.find("name=\"mp_flipped\"").unwrap()..];
+    assert!(flipped_case
+        .contains("<failure message=\"litmus test `mp_flipped` failed under model ptx:\">"));
+    assert_eq!(xml.matches("<testcase ").count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn xml_escaping_keeps_the_file_well_formed() {
+    assert_eq!(
+        report::junit::escape("a<b & \"c\" 'd'>\u{1}"),
+        "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+    );
+}
