@@ -20,6 +20,32 @@ pub(crate) fn barrier_order(x: &Execution) -> Relation {
     })
 }
 
+/// Atomicity: `(fr ; co) ∩ rmw = ∅` (callers pass `fr` and `co` already
+/// restricted as their model says). The witness: the rmw's read, the write
+/// that slipped in between, the rmw's write.
+pub(crate) fn atomicity_witness(rmw: &Relation, fr: &Relation, co: &Relation) -> Option<Vec<Edge>> {
+    rmw.pairs().find_map(|(r, w)| {
+        let mid = fr.successors(r).find(|&m| co.contains(m, w))?;
+        Some(vec![
+            Edge {
+                from: r,
+                to: mid,
+                label: "fr",
+            },
+            Edge {
+                from: mid,
+                to: w,
+                label: "co",
+            },
+            Edge {
+                from: r,
+                to: w,
+                label: "rmw",
+            },
+        ])
+    })
+}
+
 /// The witness of a broken irreflexivity `r1 ; r2`: an edge of `r1` from
 /// `a` to `b` and an edge of `r2` back.
 pub(crate) fn irreflexive_witness(

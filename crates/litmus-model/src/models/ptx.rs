@@ -7,7 +7,7 @@ use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
-use crate::models::irreflexive_witness;
+use crate::models::{atomicity_witness, irreflexive_witness};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
 
 /// The PTX model.
@@ -183,29 +183,8 @@ impl Model for Ptx {
         }
 
         // 3. Atomicity: ((ms ∩ fr) ; (ms ∩ co)) ∩ rmw = ∅.
-        for (r, w) in s.rmw.pairs() {
-            if let Some(mid) = ms_fr.successors(r).find(|&m| ms_co.contains(m, w)) {
-                return fail(
-                    "Atomicity",
-                    vec![
-                        Edge {
-                            from: r,
-                            to: mid,
-                            label: "fr",
-                        },
-                        Edge {
-                            from: mid,
-                            to: w,
-                            label: "co",
-                        },
-                        Edge {
-                            from: r,
-                            to: w,
-                            label: "rmw",
-                        },
-                    ],
-                );
-            }
+        if let Some(w) = atomicity_witness(&s.rmw, &ms_fr, &ms_co) {
+            return fail("Atomicity", w);
         }
 
         // 4. No-thin-air: rf ∪ dep is acyclic.

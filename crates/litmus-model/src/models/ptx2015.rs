@@ -14,8 +14,8 @@ use litmus_core::instr::Scope;
 
 use crate::events::EventKind;
 use crate::model::{CoherenceOrder, Execution, Model, Violation};
-use crate::models::barrier_order;
-use crate::relation::{labelled_cycle, Edge, Relation};
+use crate::models::{atomicity_witness, barrier_order};
+use crate::relation::{labelled_cycle, Relation};
 
 /// The ASPLOS 2015 scoped model.
 pub struct Ptx2015;
@@ -52,29 +52,8 @@ impl Model for Ptx2015 {
         if let Some(w) = labelled_cycle(&[("rf", &x.rf), ("dep", &s.dep)]) {
             return fail("No-thin-air", w);
         }
-        for (r, w) in s.rmw.pairs() {
-            if let Some(mid) = x.fr.successors(r).find(|&m| x.co.contains(m, w)) {
-                return fail(
-                    "Atomicity",
-                    vec![
-                        Edge {
-                            from: r,
-                            to: mid,
-                            label: "fr",
-                        },
-                        Edge {
-                            from: mid,
-                            to: w,
-                            label: "co",
-                        },
-                        Edge {
-                            from: r,
-                            to: w,
-                            label: "rmw",
-                        },
-                    ],
-                );
-            }
+        if let Some(w) = atomicity_witness(&s.rmw, &x.fr, &x.co) {
+            return fail("Atomicity", w);
         }
         let rfe = Relation::from_fn(n, |a, b| {
             x.rf.contains(a, b) && s.events[a].thread != s.events[b].thread

@@ -5,8 +5,8 @@
 //! barriers order the events around them.
 
 use crate::model::{CoherenceOrder, Execution, Model, Violation};
-use crate::models::barrier_order;
-use crate::relation::{labelled_cycle, Edge};
+use crate::models::{atomicity_witness, barrier_order};
+use crate::relation::labelled_cycle;
 
 /// Sequential consistency.
 pub struct Sc;
@@ -26,29 +26,11 @@ impl Model for Sc {
 
     fn check(&self, x: &Execution) -> Result<(), Violation> {
         let s = x.s;
-        for (r, w) in s.rmw.pairs() {
-            if let Some(mid) = x.fr.successors(r).find(|&m| x.co.contains(m, w)) {
-                return Err(Violation {
-                    axiom: "Atomicity",
-                    witness: vec![
-                        Edge {
-                            from: r,
-                            to: mid,
-                            label: "fr",
-                        },
-                        Edge {
-                            from: mid,
-                            to: w,
-                            label: "co",
-                        },
-                        Edge {
-                            from: r,
-                            to: w,
-                            label: "rmw",
-                        },
-                    ],
-                });
-            }
+        if let Some(witness) = atomicity_witness(&s.rmw, &x.fr, &x.co) {
+            return Err(Violation {
+                axiom: "Atomicity",
+                witness,
+            });
         }
         let bar = barrier_order(x);
         match labelled_cycle(&[
