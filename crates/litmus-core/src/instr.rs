@@ -22,6 +22,23 @@ pub enum Sem {
 }
 
 impl Sem {
+    /// Every variant, for lookups by spelling.
+    pub const ALL: [Sem; 7] = [
+        Sem::Weak,
+        Sem::Relaxed,
+        Sem::Acquire,
+        Sem::Release,
+        Sem::AcqRel,
+        Sem::Sc,
+        Sem::Volatile,
+    ];
+
+    /// The variant PTX spells `word` (without the dot): the inverse of
+    /// `as_str`, shared by the text reader and the macro.
+    pub fn from_ptx(word: &str) -> Option<Sem> {
+        Sem::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
     /// The PTX spelling, without the dot.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,6 +63,15 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Every variant, for lookups by spelling.
+    pub const ALL: [Scope; 4] = [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys];
+
+    /// The variant PTX spells `word` (without the dot): the inverse of
+    /// `as_str`, shared by the text reader and the macro.
+    pub fn from_ptx(word: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
     /// The PTX spelling, without the dot.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -101,6 +127,23 @@ pub enum CacheOp {
 }
 
 impl CacheOp {
+    /// Every variant, for lookups by spelling.
+    pub const ALL: [CacheOp; 7] = [
+        CacheOp::Ca,
+        CacheOp::Cg,
+        CacheOp::Cs,
+        CacheOp::Lu,
+        CacheOp::Cv,
+        CacheOp::Wb,
+        CacheOp::Wt,
+    ];
+
+    /// The variant PTX spells `word` (without the dot): the inverse of
+    /// `as_str`, shared by the text reader and the macro.
+    pub fn from_ptx(word: &str) -> Option<CacheOp> {
+        CacheOp::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             CacheOp::Ca => "ca",
@@ -154,6 +197,27 @@ pub enum AtomOp {
 }
 
 impl AtomOp {
+    /// Every variant, for lookups by spelling.
+    pub const ALL: [AtomOp; 11] = [
+        AtomOp::Exch,
+        AtomOp::Add,
+        AtomOp::Sub,
+        AtomOp::And,
+        AtomOp::Or,
+        AtomOp::Xor,
+        AtomOp::Min,
+        AtomOp::Max,
+        AtomOp::Inc,
+        AtomOp::Dec,
+        AtomOp::Cas,
+    ];
+
+    /// The variant PTX spells `word` (without the dot): the inverse of
+    /// `as_str`, shared by the text reader and the macro.
+    pub fn from_ptx(word: &str) -> Option<AtomOp> {
+        AtomOp::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             AtomOp::Exch => "exch",
@@ -183,6 +247,22 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Every variant, for lookups by spelling.
+    pub const ALL: [BinOp; 6] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+    ];
+
+    /// The variant PTX spells `word` (without the dot): the inverse of
+    /// `as_str`, shared by the text reader and the macro.
+    pub fn from_ptx(word: &str) -> Option<BinOp> {
+        BinOp::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             BinOp::Add => "add",

@@ -149,71 +149,6 @@ fn operands<'s>(cur: &mut Cursor<'_, 's>, errors: &mut Errors) -> Option<Vec<Op<
     }
 }
 
-fn sem_word(w: &str) -> Option<Sem> {
-    Some(match w {
-        "weak" => Sem::Weak,
-        "relaxed" => Sem::Relaxed,
-        "acquire" => Sem::Acquire,
-        "release" => Sem::Release,
-        "acq_rel" => Sem::AcqRel,
-        "sc" => Sem::Sc,
-        "volatile" => Sem::Volatile,
-        _ => return None,
-    })
-}
-
-fn scope_word(w: &str) -> Option<Scope> {
-    Some(match w {
-        "cta" => Scope::Cta,
-        "cluster" => Scope::Cluster,
-        "gpu" => Scope::Gpu,
-        "sys" => Scope::Sys,
-        _ => return None,
-    })
-}
-
-fn cache_word(w: &str) -> Option<CacheOp> {
-    Some(match w {
-        "ca" => CacheOp::Ca,
-        "cg" => CacheOp::Cg,
-        "cs" => CacheOp::Cs,
-        "lu" => CacheOp::Lu,
-        "cv" => CacheOp::Cv,
-        "wb" => CacheOp::Wb,
-        "wt" => CacheOp::Wt,
-        _ => return None,
-    })
-}
-
-fn atom_op_word(w: &str) -> Option<AtomOp> {
-    Some(match w {
-        "exch" => AtomOp::Exch,
-        "add" => AtomOp::Add,
-        "sub" => AtomOp::Sub,
-        "and" => AtomOp::And,
-        "or" => AtomOp::Or,
-        "xor" => AtomOp::Xor,
-        "min" => AtomOp::Min,
-        "max" => AtomOp::Max,
-        "inc" => AtomOp::Inc,
-        "dec" => AtomOp::Dec,
-        "cas" => AtomOp::Cas,
-        _ => return None,
-    })
-}
-
-fn binop_word(w: &str) -> Option<BinOp> {
-    Some(match w {
-        "add" => BinOp::Add,
-        "sub" => BinOp::Sub,
-        "mul" => BinOp::Mul,
-        "and" => BinOp::And,
-        "or" => BinOp::Or,
-        "xor" => BinOp::Xor,
-        _ => return None,
-    })
-}
-
 const ACCESS_QUALS: &str = "semantics (.weak, .relaxed, .acquire, .release, .volatile), \
      a scope (.cta, .cluster, .gpu, .sys) or a cache operator (.ca, .cg, .cs, .lu, .cv, .wb, .wt)";
 const FENCE_QUALS: &str = "semantics (.sc, .acq_rel, .acquire, .release) and a scope \
@@ -277,7 +212,7 @@ impl<'s> Builder<'_, 's> {
                     target: self.label(2)?,
                 })
             }
-            _ => match binop_word(word) {
+            _ => match BinOp::from_ptx(word) {
                 Some(op) => {
                     self.no_quals();
                     self.count(3, 3, "3 operands (`add r, a, b`)")?;
@@ -425,11 +360,11 @@ impl<'s> Builder<'_, 's> {
     fn access_quals(&mut self) -> (Access, Option<CacheOp>) {
         let (mut sem, mut scope, mut cache) = (None, None, None);
         for q in self.quals.clone() {
-            if let Some(s) = sem_word(q.word) {
+            if let Some(s) = Sem::from_ptx(q.word) {
                 self.once(&mut sem, s, q, "semantics");
-            } else if let Some(s) = scope_word(q.word) {
+            } else if let Some(s) = Scope::from_ptx(q.word) {
                 self.once(&mut scope, s, q, "scope");
-            } else if let Some(c) = cache_word(q.word) {
+            } else if let Some(c) = CacheOp::from_ptx(q.word) {
                 self.once(&mut cache, c, q, "cache operator");
             } else {
                 self.unknown_qual(q, ACCESS_QUALS);
@@ -488,9 +423,9 @@ impl<'s> Builder<'_, 's> {
     fn fence(&mut self) -> Option<InstrKind> {
         let (mut sem, mut scope) = (None, None);
         for q in self.quals.clone() {
-            if let Some(s) = sem_word(q.word) {
+            if let Some(s) = Sem::from_ptx(q.word) {
                 self.once(&mut sem, s, q, "semantics");
-            } else if let Some(s) = scope_word(q.word) {
+            } else if let Some(s) = Scope::from_ptx(q.word) {
                 self.once(&mut scope, s, q, "scope");
             } else {
                 self.unknown_qual(q, FENCE_QUALS);
@@ -560,11 +495,11 @@ impl<'s> Builder<'_, 's> {
     fn atom(&mut self, atom: bool) -> Option<InstrKind> {
         let (mut sem, mut scope, mut op) = (None, None, None);
         for q in self.quals.clone() {
-            if let Some(s) = sem_word(q.word) {
+            if let Some(s) = Sem::from_ptx(q.word) {
                 self.once(&mut sem, s, q, "semantics");
-            } else if let Some(s) = scope_word(q.word) {
+            } else if let Some(s) = Scope::from_ptx(q.word) {
                 self.once(&mut scope, s, q, "scope");
-            } else if let Some(o) = atom_op_word(q.word) {
+            } else if let Some(o) = AtomOp::from_ptx(q.word) {
                 self.once(&mut op, o, q, "operation");
             } else {
                 self.unknown_qual(q, ATOM_QUALS);

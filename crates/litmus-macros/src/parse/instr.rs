@@ -262,13 +262,13 @@ fn quals(input: ParseStream, op: &Ident, takes: &Takes) -> syn::Result<Quals> {
         let word = ident.to_string();
         let span = ident.span();
         q.last = Some(span);
-        let (slot, what) = if let Some(sem) = sem(&word) {
+        let (slot, what) = if let Some(sem) = Sem::from_ptx(&word) {
             (set(&mut q.sem, sem, span), "semantics")
-        } else if let Some(scope) = scope(&word) {
+        } else if let Some(scope) = Scope::from_ptx(&word) {
             (set(&mut q.scope, scope, span), "scope")
-        } else if let (true, Some(c)) = (takes.cache, cache(&word)) {
+        } else if let (true, Some(c)) = (takes.cache, CacheOp::from_ptx(&word)) {
             (set(&mut q.cache, c, span), "cache operator")
-        } else if let (true, Some(a)) = (takes.atom, atom_op(&word)) {
+        } else if let (true, Some(a)) = (takes.atom, AtomOp::from_ptx(&word)) {
             (set(&mut q.atom, a, span), "operation")
         } else {
             let mut expected = format!(
@@ -303,59 +303,6 @@ fn set<T>(slot: &mut Option<(T, Span)>, value: T, span: Span) -> bool {
     }
     *slot = Some((value, span));
     true
-}
-
-fn sem(word: &str) -> Option<Sem> {
-    Some(match word {
-        "weak" => Sem::Weak,
-        "relaxed" => Sem::Relaxed,
-        "acquire" => Sem::Acquire,
-        "release" => Sem::Release,
-        "acq_rel" => Sem::AcqRel,
-        "sc" => Sem::Sc,
-        "volatile" => Sem::Volatile,
-        _ => return None,
-    })
-}
-
-fn scope(word: &str) -> Option<Scope> {
-    Some(match word {
-        "cta" => Scope::Cta,
-        "cluster" => Scope::Cluster,
-        "gpu" => Scope::Gpu,
-        "sys" => Scope::Sys,
-        _ => return None,
-    })
-}
-
-fn cache(word: &str) -> Option<CacheOp> {
-    Some(match word {
-        "ca" => CacheOp::Ca,
-        "cg" => CacheOp::Cg,
-        "cs" => CacheOp::Cs,
-        "lu" => CacheOp::Lu,
-        "cv" => CacheOp::Cv,
-        "wb" => CacheOp::Wb,
-        "wt" => CacheOp::Wt,
-        _ => return None,
-    })
-}
-
-fn atom_op(word: &str) -> Option<AtomOp> {
-    Some(match word {
-        "exch" => AtomOp::Exch,
-        "add" => AtomOp::Add,
-        "sub" => AtomOp::Sub,
-        "and" => AtomOp::And,
-        "or" => AtomOp::Or,
-        "xor" => AtomOp::Xor,
-        "min" => AtomOp::Min,
-        "max" => AtomOp::Max,
-        "inc" => AtomOp::Inc,
-        "dec" => AtomOp::Dec,
-        "cas" => AtomOp::Cas,
-        _ => return None,
-    })
 }
 
 fn access(q: &Quals) -> Access {
