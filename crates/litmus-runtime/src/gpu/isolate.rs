@@ -8,13 +8,18 @@
 //! exits. A fault then costs one child, and the next test runs.
 
 use std::io::Read;
-use std::os::fd::FromRawFd;
-use std::time::Duration;
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::time::{Duration, Instant};
 
 use super::{GpuError, HwResult, Knobs, PlacementReport};
 
-/// Runs `f` in a child process and returns what it returned.
-pub(crate) fn in_child<T: Wire>(f: impl FnOnce() -> Result<T, GpuError>) -> Result<T, GpuError> {
+/// Runs `f` in a child process and returns what it returned. A child that
+/// has not answered within `deadline` (a hung kernel) is killed, and that
+/// is an error: nothing waits forever.
+pub(crate) fn in_child<T: Wire>(
+    deadline: Duration,
+    f: impl FnOnce() -> Result<T, GpuError>,
+) -> Result<T, GpuError> {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors.
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
@@ -67,11 +72,22 @@ pub(crate) fn in_child<T: Wire>(f: impl FnOnce() -> Result<T, GpuError>) -> Resu
     // SAFETY: we own the read end from here on.
     let mut pipe = unsafe { std::fs::File::from_raw_fd(read_fd) };
     let mut bytes = Vec::new();
-    let read = pipe.read_to_end(&mut bytes);
+    let read = read_until(&mut pipe, &mut bytes, Instant::now() + deadline);
+    if let Err(ReadError::TimedOut) = read {
+        // SAFETY: killing and reaping our own child.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        return Err(GpuError::Worker(format!(
+            "the GPU run did not finish within {} s (a hung kernel?); it was killed",
+            deadline.as_secs_f64()
+        )));
+    }
     let mut status = 0;
     // SAFETY: waiting for our own child.
     unsafe { libc::waitpid(pid, &mut status, 0) };
-    if let Err(e) = read {
+    if let Err(ReadError::Io(e)) = read {
         return Err(GpuError::Worker(format!(
             "reading the GPU worker's result: {e}"
         )));
@@ -86,6 +102,50 @@ pub(crate) fn in_child<T: Wire>(f: impl FnOnce() -> Result<T, GpuError>) -> Resu
         None => Err(GpuError::Worker(format!(
             "the GPU worker exited (status {status}) without a result"
         ))),
+    }
+}
+
+enum ReadError {
+    TimedOut,
+    Io(std::io::Error),
+}
+
+/// Reads the pipe to its end, waiting at most until `deadline`.
+fn read_until(
+    pipe: &mut std::fs::File,
+    out: &mut Vec<u8>,
+    deadline: Instant,
+) -> Result<(), ReadError> {
+    let mut buf = [0u8; 1 << 16];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ReadError::TimedOut);
+        }
+        let mut fd = libc::pollfd {
+            fd: pipe.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd.
+        let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+        if ready < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(ReadError::Io(e));
+        }
+        if ready == 0 {
+            continue;
+        }
+        match pipe.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ReadError::Io(e)),
+        }
     }
 }
 
@@ -353,8 +413,21 @@ mod tests {
 
     #[test]
     fn a_child_returns_its_value_and_a_panic_becomes_an_error() {
-        assert_eq!(in_child(|| Ok::<u64, GpuError>(42)).unwrap(), 42);
-        let err = in_child(|| -> Result<u64, GpuError> { panic!("boom") }).unwrap_err();
+        let minute = Duration::from_secs(60);
+        assert_eq!(in_child(minute, || Ok::<u64, GpuError>(42)).unwrap(), 42);
+        let err = in_child(minute, || -> Result<u64, GpuError> { panic!("boom") }).unwrap_err();
         assert!(err.to_string().contains("boom"), "{err}");
+    }
+
+    #[test]
+    fn a_child_that_hangs_is_killed_at_the_deadline() {
+        let start = Instant::now();
+        let err = in_child(Duration::from_millis(300), || -> Result<u64, GpuError> {
+            std::thread::sleep(Duration::from_secs(30));
+            Ok(0)
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("did not finish"), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(10));
     }
 }

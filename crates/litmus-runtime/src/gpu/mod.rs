@@ -23,6 +23,7 @@ mod isolate;
 mod knobs;
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
@@ -104,6 +105,21 @@ impl GpuError {
     }
 }
 
+/// Time for opening the GPU, loading a module and one launch: generous, so
+/// that only a hung kernel runs past it.
+const SETUP_TIME: Duration = Duration::from_secs(120);
+
+/// How long a run may take before it counts as hung: set-up, plus twice its
+/// budget (a fixed number of launches counts a millisecond each, far more
+/// than one takes).
+fn deadline(knobs: &Knobs) -> Duration {
+    let work = match knobs.launches {
+        Some(n) => Duration::from_millis(n),
+        None => Duration::from_millis(knobs.budget_ms),
+    };
+    SETUP_TIME + work * 2
+}
+
 /// Serialises GPU runs: cargo runs tests on several threads, and runs
 /// sharing the GPU would blur each other's figures.
 static GPU: Mutex<()> = Mutex::new(());
@@ -111,10 +127,11 @@ static GPU: Mutex<()> = Mutex::new(());
 /// Runs `f` with a fresh context on device 0, in a child process (see
 /// [`isolate`]).
 fn with_context<T: isolate::Wire>(
+    deadline: Duration,
     f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
 ) -> Result<T, GpuError> {
     let _serial = GPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    isolate::in_child(|| {
+    isolate::in_child(deadline, || {
         let ctx = driver::Context::open()?.ok_or(GpuError::NoDevice)?;
         ctx.bind()?;
         f(&ctx)
@@ -123,14 +140,14 @@ fn with_context<T: isolate::Wire>(
 
 /// The name of the GPU the harness would use.
 pub fn device() -> Result<String, GpuError> {
-    with_context(|ctx| Ok(ctx.name.clone()))
+    with_context(SETUP_TIME, |ctx| Ok(ctx.name.clone()))
 }
 
 /// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU.
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    let mut result =
-        with_context(|ctx| harness::run(ctx, test, ptx, knobs)).map_err(|e| e.in_test(test))?;
+    let mut result = with_context(deadline(knobs), |ctx| harness::run(ctx, test, ptx, knobs))
+        .map_err(|e| e.in_test(test))?;
     result.knobs = knobs.clone();
     Ok(result)
 }
@@ -139,7 +156,10 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    with_context(|ctx| harness::check_placement(ctx, test, ptx, knobs)).map_err(|e| e.in_test(test))
+    with_context(SETUP_TIME, |ctx| {
+        harness::check_placement(ctx, test, ptx, knobs)
+    })
+    .map_err(|e| e.in_test(test))
 }
 
 /// Decides whether the hardware half of a test runs here: `Ok(true)` when
