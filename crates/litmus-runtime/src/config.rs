@@ -29,7 +29,14 @@ impl Config {
     /// A bad model name is an error naming the variable.
     pub fn from_env() -> Result<Config, String> {
         let model = model_from_env().map_err(|e| e.to_string())?;
-        Ok(Config {
+        Ok(Config::with_model(model))
+    }
+
+    /// The environment's configuration with `model` in place of
+    /// `LITMUS_MODEL`'s (a command-line `--model` wins over the variable,
+    /// even over a bad one).
+    pub fn with_model(model: &'static dyn Model) -> Config {
+        Config {
             model,
             options: Options::default(),
             knobs: Knobs::from_env(),
@@ -37,6 +44,6 @@ impl Config {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
             hardware: true,
-        })
+        }
     }
 }

@@ -2,7 +2,14 @@
 //! parsing is written by hand (no dependency), each subcommand with its own
 //! complete `--help`.
 
+mod args;
 pub mod check;
+mod explain;
+mod load;
+mod outcome;
+mod progress;
+mod ptx;
+mod run;
 
 use std::io::Write;
 
@@ -21,22 +28,82 @@ struct Subcommand {
     run: fn(&[String], &mut dyn Write, &mut dyn Write) -> u8,
 }
 
-const SUBCOMMANDS: &[Subcommand] = &[Subcommand {
-    name: "check",
-    summary: "check .litmus files with a memory model alone (no GPU)",
-    run: check::run,
-}];
+const SUBCOMMANDS: &[Subcommand] = &[
+    Subcommand {
+        name: "check",
+        summary: "check .litmus files with a memory model alone (no GPU)",
+        run: check::run,
+    },
+    Subcommand {
+        name: "run",
+        summary: "run .litmus files with the model and on the GPU: outcome tables, verdicts",
+        run: run::run,
+    },
+    Subcommand {
+        name: "explain",
+        summary: "say why the model forbids an outcome (axiom and witness; --dot for Graphviz)",
+        run: explain::run,
+    },
+    Subcommand {
+        name: "ptx",
+        summary: "print the PTX generated for a .litmus file",
+        run: ptx::run,
+    },
+];
+
+const OVERVIEW: &str = "\
+COMMON OPTIONS (see each command's --help for all of them):
+    --model NAME        the memory model: ptx (default), sc, ptx-2015
+                        (check, run, explain)
+    --format FORMAT     text or json (check, run)
+    --budget-ms N       GPU time per test in milliseconds (run)
+    --launches N        GPU kernel launches per test instead (run)
+    --seed N            the seed of the GPU's permutations (run)
+    --report DIR        JSON and JUnit reports (run)
+    --outcome TEXT      the outcome to explain, \"P1:r0=1; P1:r1=0\" (explain)
+    --dot               Graphviz output (explain)
+
+OPTIONS:
+    -h, --help          print this help
+    -V, --version       print the version
+
+ENVIRONMENT:
+    LITMUS_MODEL        the model when --model is not given (default: ptx)
+    LITMUS_BUDGET_MS    GPU time per test in ms (default 1000)
+    LITMUS_LAUNCHES     GPU launches per test, instead of a time budget
+    LITMUS_SEED         seed of the GPU's permutations (default: the clock)
+    LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
+    LITMUS_THREADS      threads per CTA, a power of two from 32 to 1024
+                        (default 64)
+    LITMUS_STRIDE       words between two slots of a location (default 4)
+    LITMUS_PERM         fixed (default) or random placement permutations
+    LITMUS_SPIN         polls of a bounded spin barrier per role (default 0)
+    LITMUS_STRESS       CTAS[:ROUNDS] of memory stress (default 0: off)
+    LITMUS_LOOP_BOUND   backward branches a role may take on the GPU
+                        (default 1000)
+    LITMUS_REPORT_DIR   where run writes its JSON and JUnit reports
+    LITMUS_REQUIRE_GPU  1: a missing GPU fails each test instead of skipping
+                        its hardware half
+
+EXIT STATUS:
+    0  success; 1  some file or test failed; 2  the command line is wrong
+
+EXAMPLES:
+    gpu-litmus check tests/litmus/**/*.litmus
+    gpu-litmus run --budget-ms 2000 --report target/litmus mp.litmus sb.litmus
+    gpu-litmus explain mp.litmus --outcome \"P1:r0=1; P1:r1=0\" --dot | dot -Tsvg
+    gpu-litmus ptx mp.litmus
+";
 
 fn usage() -> String {
     let mut s = String::from(
-        "gpu-litmus: GPU memory-model litmus tests\n\nUSAGE:\n    gpu-litmus <COMMAND> [OPTIONS] [ARGS]\n    gpu-litmus <COMMAND> --help\n\nCOMMANDS:\n",
+        "gpu-litmus: GPU memory-model litmus tests\n\nUSAGE:\n    gpu-litmus <COMMAND> [OPTIONS] [ARGS]\n    gpu-litmus <COMMAND> --help    (or: gpu-litmus help <COMMAND>)\n\nCOMMANDS:\n",
     );
     for c in SUBCOMMANDS {
         s.push_str(&format!("    {:<10}{}\n", c.name, c.summary));
     }
-    s.push_str(
-        "\nOPTIONS:\n    -h, --help       print this help\n    -V, --version    print the version\n\nENVIRONMENT:\n    LITMUS_MODEL     the model to use when --model is not given (default: ptx)\n",
-    );
+    s.push('\n');
+    s.push_str(OVERVIEW);
     s
 }
 
@@ -48,6 +115,14 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         return EXIT_USAGE;
     };
     match first.as_str() {
+        "help" if args.len() > 1 => match SUBCOMMANDS.iter().find(|c| c.name == args[1]) {
+            Some(c) => (c.run)(&["--help".to_string()], out, err),
+            None => {
+                let _ = writeln!(err, "error: unknown command `{}`\n", args[1]);
+                let _ = write!(err, "{}", usage());
+                EXIT_USAGE
+            }
+        },
         "-h" | "--help" | "help" => {
             let _ = write!(out, "{}", usage());
             EXIT_OK

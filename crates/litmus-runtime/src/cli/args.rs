@@ -1,0 +1,123 @@
+//! The command-line scanner the `run`, `explain` and `ptx` subcommands
+//! share: `--flag value`, `--flag=value`, `--` ending the options, and
+//! numbers checked with the flag's name in the error.
+
+/// One item of a command line.
+pub enum Arg {
+    /// An option, with its value when written `--flag=value`.
+    Flag(String, Option<String>),
+    /// Anything else: a file.
+    Positional(String),
+}
+
+/// Walks a subcommand's arguments.
+pub struct Args<'a> {
+    args: &'a [String],
+    next: usize,
+    only_positional: bool,
+}
+
+impl<'a> Args<'a> {
+    /// Scans `args` (after the subcommand's name).
+    pub fn new(args: &'a [String]) -> Args<'a> {
+        Args {
+            args,
+            next: 0,
+            only_positional: false,
+        }
+    }
+
+    /// The value of `flag`: the text after `=` when there was one, else the
+    /// next argument.
+    pub fn value(&mut self, flag: &str, inline: Option<String>) -> Result<String, String> {
+        if let Some(v) = inline {
+            return Ok(v);
+        }
+        let v = self
+            .args
+            .get(self.next)
+            .cloned()
+            .ok_or(format!("`{flag}` needs a value"))?;
+        self.next += 1;
+        Ok(v)
+    }
+}
+
+impl Iterator for Args<'_> {
+    type Item = Arg;
+
+    fn next(&mut self) -> Option<Arg> {
+        loop {
+            let arg = self.args.get(self.next)?.clone();
+            self.next += 1;
+            if self.only_positional || !arg.starts_with('-') || arg == "-" {
+                return Some(Arg::Positional(arg));
+            }
+            if arg == "--" {
+                self.only_positional = true;
+                continue;
+            }
+            return Some(match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => {
+                    Arg::Flag(f.to_string(), Some(v.to_string()))
+                }
+                _ => Arg::Flag(arg, None),
+            });
+        }
+    }
+}
+
+/// Reads `text` as a whole number of at least `min` for `flag`.
+pub fn number<T>(flag: &str, text: &str, min: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|n| *n >= min)
+        .ok_or(format!(
+            "`{flag}` takes a whole number of at least {min}, not `{text}`"
+        ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(line: &[&str]) -> Vec<String> {
+        let args: Vec<String> = line.iter().map(|s| s.to_string()).collect();
+        let mut it = Args::new(&args);
+        let mut out = Vec::new();
+        while let Some(a) = it.next() {
+            out.push(match a {
+                Arg::Positional(p) => format!("file {p}"),
+                Arg::Flag(f, inline) => {
+                    let v = it.value(&f, inline).unwrap_or_else(|e| e);
+                    format!("{f}={v}")
+                }
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn flags_values_and_files() {
+        assert_eq!(
+            scan(&["a", "--seed", "3", "--model=sc", "--", "--b", "-"]),
+            ["file a", "--seed=3", "--model=sc", "file --b", "file -"]
+        );
+        assert_eq!(scan(&["--seed"]), ["--seed=`--seed` needs a value"]);
+    }
+
+    #[test]
+    fn numbers_name_the_flag() {
+        assert_eq!(number("--seed", "12", 0u64), Ok(12));
+        assert_eq!(
+            number("--launches", "0", 1u64),
+            Err("`--launches` takes a whole number of at least 1, not `0`".to_string())
+        );
+        assert!(number("--seed", "-1", 0u64).is_err());
+        assert!(number("--seed", "x", 0u64).is_err());
+    }
+}

@@ -1,0 +1,86 @@
+//! `gpu-litmus ptx`: the PTX module the GPU harness would load for a test.
+
+use std::io::Write;
+
+use litmus_core::ptx;
+
+use super::args::{Arg, Args};
+use super::load::load;
+use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+
+const HELP: &str = "gpu-litmus ptx: print the PTX generated for a .litmus file
+
+USAGE:
+    gpu-litmus ptx FILE
+
+Prints the PTX module the GPU harness loads for the test: the test kernel
+`litmus_test` (each thread plays roles of test instances) and the kernel
+that folds every instance's outcome into the histogram. The text is the
+same that `litmus!` embeds at compile time. No GPU is needed.
+
+OPTIONS:
+    -h, --help          print this help
+
+EXIT STATUS:
+    0  the PTX was printed
+    1  the file cannot be read or parsed, or the harness cannot run the test
+       (the message says why)
+    2  the command line is wrong
+";
+
+const USAGE: &str = "USAGE:
+    gpu-litmus ptx FILE
+
+For more, try `gpu-litmus ptx --help`.";
+
+fn parse_args(args: &[String]) -> Result<Option<String>, String> {
+    let mut files = Vec::new();
+    for arg in Args::new(args) {
+        match arg {
+            Arg::Positional(file) => files.push(file),
+            Arg::Flag(flag, _) if flag == "-h" || flag == "--help" => return Ok(None),
+            Arg::Flag(flag, _) => return Err(format!("unknown option `{flag}`")),
+        }
+    }
+    match <[String; 1]>::try_from(files) {
+        Ok([file]) => Ok(Some(file)),
+        Err(files) if files.is_empty() => Err("no file given".into()),
+        Err(files) => Err(format!(
+            "one file at a time, not {} ({})",
+            files.len(),
+            files.join(", ")
+        )),
+    }
+}
+
+/// Runs `gpu-litmus ptx` with `args` (after the subcommand name).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let file = match parse_args(args) {
+        Ok(Some(f)) => f,
+        Ok(None) => {
+            let _ = write!(out, "{HELP}");
+            return EXIT_OK;
+        }
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
+            return EXIT_USAGE;
+        }
+    };
+    let loaded = match load(&file) {
+        Ok(l) => l,
+        Err(msg) => {
+            let _ = writeln!(err, "{msg}");
+            return EXIT_FAILED;
+        }
+    };
+    match ptx::generate(&loaded.test) {
+        Ok(text) => match out.write_all(text.as_bytes()) {
+            Ok(()) => EXIT_OK,
+            Err(_) => EXIT_FAILED,
+        },
+        Err(e) => {
+            let _ = writeln!(err, "{file}:{}: {e}", loaded.header());
+            EXIT_FAILED
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! `gpu-litmus run`: runs `.litmus` files with the model and on the GPU,
+//! side by side, and prints each outcome table with the model's verdict
+//! beside the hardware's count.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use litmus_core::ir::Test;
+use litmus_core::ptx::{self, PtxError};
+use litmus_model::model_by_name;
+use litmus_runtime::config::Config;
+use litmus_runtime::gpu;
+use litmus_runtime::report;
+use litmus_runtime::runner::{self, Failure, Hardware, TestReport};
+use serde_json::json;
+
+use super::args::{number, Arg, Args};
+use super::load::load;
+use super::progress::Progress;
+use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+
+const HELP: &str = "gpu-litmus run: run .litmus files with the memory model and on the GPU
+
+USAGE:
+    gpu-litmus run [OPTIONS] FILE...
+
+For each file: the model's allowed outcomes, the declared verdict against
+the model's, and the GPU's histogram against the allowed set. Prints one
+summary line (the verdicts, the hardware's figures and knobs) and the
+outcome table: each outcome the model allows or the hardware showed, with
+the hardware's count and the model's verdict; `*` marks the outcomes the
+condition describes. Without a GPU the model half still runs and the
+summary says `hardware: skipped, ...`.
+
+A test fails when its declared verdict (`=> allowed` / `=> forbidden`) is
+not the model's, when the hardware shows an outcome the model forbids, or
+when the hardware half breaks (a kernel fault, a JIT error, lost instances,
+a GPU required by LITMUS_REQUIRE_GPU=1 but missing). A failing test prints
+what failed, the table, why each forbidden outcome seen is forbidden (axiom
+and witness), and a line to reproduce it. Allowed outcomes never seen, and
+whether the condition's outcome was seen, are said but never fail a test.
+
+OPTIONS:
+    --model NAME        the memory model: ptx, sc, ptx-2015
+                        (default: $LITMUS_MODEL, else ptx)
+    --budget-ms N       GPU time per test, in milliseconds
+                        (default: $LITMUS_BUDGET_MS, else 1000)
+    --launches N        stop after N kernel launches instead of a time
+                        budget (default: $LITMUS_LAUNCHES)
+    --seed N            seeds the permutations of roles and locations
+                        (default: $LITMUS_SEED, else from the clock); every
+                        result prints it
+    --report DIR        write a JSON record per test (TEST.json: test, model,
+                        declared_verdict, computed_verdict, allowed,
+                        histogram, device, seed, budget, passed, ...) and
+                        one JUnit file, junit-gpu-litmus.xml, into DIR
+                        (default: $LITMUS_REPORT_DIR)
+    --format FORMAT     text (default) or json: one JSON object per file and
+                        line, the report's record plus `file`; a file that
+                        cannot be read or parsed gives {\"file\", \"error\"}
+    -h, --help          print this help
+
+ENVIRONMENT:
+    LITMUS_MODEL        as --model
+    LITMUS_BUDGET_MS    as --budget-ms
+    LITMUS_LAUNCHES     as --launches
+    LITMUS_SEED         as --seed
+    LITMUS_REPORT_DIR   as --report
+    LITMUS_REQUIRE_GPU  1: a missing GPU fails every test instead of
+                        skipping its hardware half
+    LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
+    LITMUS_THREADS      threads per CTA, a power of two from 32 to 1024
+                        (default 64)
+    LITMUS_STRIDE       words between two slots of a location (default 4)
+    LITMUS_PERM         fixed (default) or random: how roles are spread over
+                        lanes and locations over memory
+    LITMUS_SPIN         polls of a bounded spin barrier before each role
+                        (default 0: off)
+    LITMUS_STRESS       CTAS[:ROUNDS] of extra CTAs stressing memory
+                        (default 0: off)
+    LITMUS_LOOP_BOUND   backward branches a role may take on the GPU before
+                        its instance counts as unfinished (default 1000)
+
+EXIT STATUS:
+    0  every test passed
+    1  some test failed, or a file could not be read or parsed (the other
+       files still run)
+    2  the command line is wrong
+";
+
+const USAGE: &str = "USAGE:
+    gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
+                   [--report DIR] [--format text|json] FILE...
+
+For more, try `gpu-litmus run --help`.";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+struct Options {
+    config: Config,
+    format: Format,
+    files: Vec<String>,
+}
+
+enum Parsed {
+    Run(Box<Options>),
+    Help,
+}
+
+fn parse_args(args: &[String]) -> Result<Parsed, String> {
+    let mut model = None;
+    let mut budget_ms = None;
+    let mut launches = None;
+    let mut seed = None;
+    let mut report_dir = None;
+    let mut format = Format::Text;
+    let mut files = Vec::new();
+    let mut scan = Args::new(args);
+    while let Some(arg) = scan.next() {
+        let (flag, inline) = match arg {
+            Arg::Positional(file) => {
+                files.push(file);
+                continue;
+            }
+            Arg::Flag(flag, inline) => (flag, inline),
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "--model" => model = Some(scan.value(&flag, inline)?),
+            "--budget-ms" => budget_ms = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
+            "--launches" => launches = Some(number(&flag, &scan.value(&flag, inline)?, 1u64)?),
+            "--seed" => seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
+            "--report" => {
+                let dir = scan.value(&flag, inline)?;
+                if dir.is_empty() {
+                    return Err("`--report` needs a folder".into());
+                }
+                report_dir = Some(PathBuf::from(dir));
+            }
+            "--format" => {
+                format = match scan.value(&flag, inline)?.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    other => {
+                        return Err(format!(
+                            "unknown format `{other}`; the formats are: text, json"
+                        ))
+                    }
+                }
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    if budget_ms.is_some() && launches.is_some() {
+        return Err("give `--budget-ms` or `--launches`, not both".into());
+    }
+    let mut config = match model {
+        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?),
+        None => Config::from_env()?,
+    };
+    if files.is_empty() {
+        return Err("no files to run".into());
+    }
+    // The flags win over the environment's knobs; a bad knob in the
+    // environment stays an error, reported when the hardware half runs.
+    if let Ok(knobs) = &mut config.knobs {
+        if let Some(ms) = budget_ms {
+            knobs.budget_ms = ms;
+            knobs.launches = None;
+        }
+        if launches.is_some() {
+            knobs.launches = launches;
+        }
+        if let Some(s) = seed {
+            knobs.seed = s;
+        }
+    }
+    if report_dir.is_some() {
+        config.report_dir = report_dir;
+    }
+    Ok(Parsed::Run(Box::new(Options {
+        config,
+        format,
+        files,
+    })))
+}
+
+/// Runs `gpu-litmus run` with `args` (after the subcommand name).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match parse_args(args) {
+        Ok(Parsed::Run(o)) => o,
+        Ok(Parsed::Help) => {
+            let _ = write!(out, "{HELP}");
+            return EXIT_OK;
+        }
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
+            return EXIT_USAGE;
+        }
+    };
+    let absent = gpu_absent();
+    let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for (i, file) in opts.files.iter().enumerate() {
+        progress.start(err, i, file);
+        let start = Instant::now();
+        let result = load(file).map(|l| {
+            let report = match &absent {
+                None => runner::run_test(&l.test, None, &opts.config),
+                Some(why) => skip_hardware(&l.test, &opts.config, why),
+            };
+            (report, start.elapsed())
+        });
+        let (ok, text) = match result {
+            Ok((report, time)) => {
+                let mut ok = report.passed();
+                let mut text = render(file, &report, opts.format);
+                if let Some(dir) = &opts.config.report_dir {
+                    if let Err(e) = report::write(dir, &report, time) {
+                        ok = false;
+                        text.push_str(&format!(
+                            "{file}: cannot write reports to {}: {e}\n",
+                            dir.display()
+                        ));
+                    }
+                }
+                (ok, text)
+            }
+            Err(msg) => {
+                if let Some(dir) = &opts.config.report_dir {
+                    // CI should see a file that does not parse as a failed
+                    // case, not as a missing one.
+                    let _ = std::fs::create_dir_all(dir);
+                    let _ = report::junit::record(
+                        dir,
+                        report::junit::Case {
+                            name: file.clone(),
+                            time: start.elapsed(),
+                            failure: Some(msg.clone()),
+                            skipped: None,
+                            output: String::new(),
+                        },
+                    );
+                }
+                let text = match opts.format {
+                    Format::Text => format!("{msg}\n"),
+                    Format::Json => format!("{}\n", json!({ "file": file, "error": msg })),
+                };
+                (false, text)
+            }
+        };
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        progress.clear(err);
+        if out.write_all(text.as_bytes()).is_err() {
+            // stdout is gone (a closed pipe): nothing more can be reported.
+            return EXIT_FAILED;
+        }
+    }
+    progress.clear(err);
+    if opts.format == Format::Text && opts.files.len() > 1 {
+        let _ = writeln!(
+            out,
+            "{} files: {passed} passed, {failed} failed",
+            opts.files.len()
+        );
+    }
+    if failed == 0 {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// One test's result as the chosen format prints it.
+fn render(file: &str, report: &TestReport, format: Format) -> String {
+    match format {
+        Format::Json => {
+            let mut record = report::json::record(report);
+            record["file"] = json!(file);
+            format!("{record}\n")
+        }
+        Format::Text if report.passed() => format!(
+            "{file}: {}\n{}\n",
+            report::text::summary(report),
+            report::text::table(report)
+        ),
+        Format::Text => format!(
+            "{file}: {}\n{}or: {}\n\n",
+            report::text::summary(report),
+            report::text::failure_message(report),
+            reproduce(file, report)
+        ),
+    }
+}
+
+/// The command line that runs `file` again the same way.
+fn reproduce(file: &str, report: &TestReport) -> String {
+    let mut line = format!("gpu-litmus run --model {}", report.model);
+    if let Some(k) = &report.knobs {
+        match k.launches {
+            Some(n) => line.push_str(&format!(" --seed {} --launches {n}", k.seed)),
+            None => line.push_str(&format!(" --seed {} --budget-ms {}", k.seed, k.budget_ms)),
+        }
+    }
+    line.push(' ');
+    line.push_str(file);
+    line
+}
+
+/// Why the hardware half is skipped for every file, when there is no GPU
+/// here and none is required. Asked once: the runner would ask again for
+/// every test (a child process each) and print its skip line to stdout,
+/// in the middle of the CLI's own output.
+fn gpu_absent() -> Option<String> {
+    if gpu::gpu_required() {
+        // The runner turns the missing GPU into each test's failure.
+        return None;
+    }
+    match gpu::device() {
+        Err(e) if e.is_absent() => Some(e.to_string()),
+        _ => None,
+    }
+}
+
+/// The model half alone, with the hardware half marked skipped (or not
+/// run, for a test the harness cannot run: the reason is worth more).
+fn skip_hardware(test: &Test, config: &Config, why: &str) -> TestReport {
+    let mut failures = Vec::new();
+    let hardware = match ptx::generate(test) {
+        Ok(_) => Hardware::Skipped(why.to_string()),
+        Err(PtxError::Unsupported(reason)) => Hardware::NotRun(reason),
+        Err(e) => {
+            failures.push(Failure::Hardware(e.to_string()));
+            Hardware::Off
+        }
+    };
+    runner::judge(test, config, hardware, failures)
+}
