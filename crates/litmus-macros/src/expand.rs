@@ -23,24 +23,23 @@ fn core() -> TokenStream {
     quote!(::gpu_litmus::__private::litmus_core)
 }
 
-/// `litmus! { .. }`: one `#[test]` function named after the test.
-pub(crate) fn test_fn(parsed: &Parsed) -> TokenStream {
+/// `litmus! { .. }`: one `#[test]` function named after the test, running
+/// it with its PTX module (`None`: the harness cannot run the test).
+pub(crate) fn test_fn(parsed: &Parsed, ptx: Option<&str>) -> TokenStream {
     let ident = &parsed.ident;
     let docs = &parsed.docs;
     let attrs = &parsed.attrs;
     let test = test_expr(&parsed.test);
+    let ptx = option(ptx.as_ref(), |text| {
+        Literal::string(text).into_token_stream()
+    });
     quote! {
         #(#docs)*
         #[test]
         #(#attrs)*
         fn #ident() {
             let test = #test;
-            // The PTX text is `None` until litmus-core generates PTX; the
-            // runtime then gets it from here, made at compile time.
-            ::gpu_litmus::__private::litmus_runtime::run_litmus(
-                &test,
-                ::core::option::Option::None,
-            );
+            ::gpu_litmus::__private::litmus_runtime::run_litmus(&test, #ptx);
         }
     }
 }

@@ -160,17 +160,80 @@
 //! #[test]
 //! fn name() {
 //!     let test = /* the IR, as the expression litmus_ir! gives */;
-//!     ::gpu_litmus::__private::litmus_runtime::run_litmus(&test, None);
+//!     ::gpu_litmus::__private::litmus_runtime::run_litmus(
+//!         &test,
+//!         ::core::option::Option::Some("// gpu-litmus: test `name`, ..\n.version 8.6\n.."),
+//!     );
 //! }
 //! ```
 //!
 //! The IR is built by plain Rust expressions when the test runs: nothing is
-//! parsed at run time. The PTX text (second argument) is `None` until the
-//! PTX generator exists.
+//! parsed at run time. The PTX module is made at compile time by
+//! `litmus_core::ptx::generate`, the generator `.litmus` files get at run
+//! time, and embedded as a string literal, so `cargo expand` shows the
+//! kernel. It is `None` for a test the GPU harness cannot run (a CTA
+//! barrier, a second GPU, a cluster): that is not a compile error, the
+//! runtime reports the hardware half as not run, with the reason, and the
+//! model still decides the verdict.
+//!
+//! # Files
+//!
+//! `litmus_files!` turns every `.litmus` file matching a glob into its own
+//! `#[test]`, at module level in a test file:
+//!
+//! ```ignore
+//! // tests/corpus.rs
+//! gpu_litmus::litmus_files!("tests/litmus/**/*.litmus");
+//! // or, to keep the tests in a module of their own (`corpus::mp_relaxed`):
+//! gpu_litmus::litmus_files!(mod corpus = "tests/litmus/*.litmus");
+//! ```
+//!
+//! The pattern is relative to the crate root (the directory of its
+//! `Cargo.toml`), with `/` between names on every platform: `*` is any
+//! characters within one name, `?` one character, and `**` (a whole name)
+//! any number of directories, none included. Nothing else is special, and
+//! names starting with `.` are not: `*` matches them too. `**` does not
+//! enter directories that are symbolic links, so a link cycle cannot make
+//! the search endless.
+//!
+//! Each file, in path order, becomes a test named after the file without
+//! its extension: `tests/litmus/MP+rel-acq.litmus` expands to
+//!
+//! ```text
+//! #[test]
+//! #[allow(non_snake_case)]
+//! fn MP_rel_acq() {
+//!     ::gpu_litmus::__private::litmus_runtime::run_litmus_text(
+//!         "tests/litmus/MP+rel-acq.litmus",
+//!         ::core::include_str!("/abs/path/to/crate/tests/litmus/MP+rel-acq.litmus"),
+//!     );
+//! }
+//! ```
+//!
+//! Characters other than ASCII letters, digits and `_` become `_`; a name
+//! starting with a digit gets a leading `_`, a Rust keyword a trailing one
+//! (`2+2W.litmus` is `_2_2W`, `loop.litmus` is `loop_`). Two files that make
+//! the same name are a compile error naming both: rename one, or match them
+//! in two calls with a module each. A pattern that matches no file, and a
+//! pattern that cannot be read (`[ab]`, an absolute path, `**` inside a
+//! name, a trailing `/` or `**`), are compile errors at the pattern.
+//!
+//! The text is parsed, validated and turned into PTX when the test runs
+//! (a file with mistakes fails its own test, with every mistake at its line
+//! and column), and read at compile time with `include_str!`, so cargo
+//! rebuilds the test file when a `.litmus` file changes. Cargo cannot be
+//! told to watch a directory from a macro on stable Rust: after **adding**
+//! (or removing) a file, make cargo rebuild the calling test file, for
+//! instance with `touch tests/corpus.rs`. Any change to an existing file,
+//! or to the crate, also finds the new files.
 extern crate proc_macro;
 
+#[cfg(test)]
+mod embedded_ptx;
 mod errors;
 mod expand;
+mod files;
+mod glob;
 mod parse;
 #[cfg(test)]
 mod robustness;
@@ -201,6 +264,23 @@ pub fn litmus(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn litmus_ir(input: TokenStream) -> TokenStream {
     expand(input.into(), Form::Ir).into()
+}
+
+/// One `#[test]` per `.litmus` file matching a glob, at module level:
+/// `litmus_files!("tests/litmus/**/*.litmus");`, or, to keep the tests in a
+/// module of their own, `litmus_files!(mod corpus = "tests/litmus/*.litmus");`.
+/// See [Files](crate#files) in the crate docs.
+#[proc_macro]
+pub fn litmus_files(input: TokenStream) -> TokenStream {
+    let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        return syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "CARGO_MANIFEST_DIR is not set: `litmus_files!` finds its files relative to the crate root, so it must be built by cargo",
+        )
+        .to_compile_error()
+        .into();
+    };
+    files::expand(input.into(), std::path::Path::new(&root)).into()
 }
 
 fn expand(input: proc_macro2::TokenStream, form: Form) -> proc_macro2::TokenStream {
@@ -236,8 +316,28 @@ fn expand(input: proc_macro2::TokenStream, form: Form) -> proc_macro2::TokenStre
         return to_compile_errors(cx, form);
     }
     match form {
-        Form::Test => expand::test_fn(&parsed),
+        Form::Test => match kernel(&parsed) {
+            Ok(ptx) => expand::test_fn(&parsed, ptx.as_deref()),
+            Err(e) => e.to_compile_error(),
+        },
         Form::Ir => expand::test_expr(&parsed.test),
+    }
+}
+
+/// The PTX module of a valid test, made at compile time; `None` when the GPU
+/// harness cannot run the test: the runtime then reports the hardware half
+/// as not run, with the reason, and the model half still decides.
+fn kernel(parsed: &parse::Parsed) -> syn::Result<Option<String>> {
+    use litmus_core::ptx::{self, PtxError};
+    match ptx::generate(&parsed.test) {
+        Ok(text) => Ok(Some(text)),
+        Err(PtxError::Unsupported(_)) => Ok(None),
+        // Validation has passed, so the generator and the validator
+        // disagree: a bug in litmus-core, reported rather than hidden.
+        Err(e @ PtxError::Invalid(_)) => Err(syn::Error::new(
+            parsed.ident.span(),
+            format!("internal error: the PTX generator rejects a test that validation accepts ({e}); please report it"),
+        )),
     }
 }
 
