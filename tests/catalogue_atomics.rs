@@ -53,12 +53,13 @@ litmus! {
 litmus! {
     /// Two `atomicCAS(m, 0, 1)` at `.gpu` scope from two CTAs: both reading 0
     /// would put one RMW's write between the other's read and write
-    /// (Atomicity), so at most one wins.
+    /// (Atomicity), so at most one wins (written as `~exists`: no execution
+    /// satisfies the expression).
     atom_cas_both_win_gpu_inter_cta;
     global m = 0;
     thread t0 @ cta 0 { r0 = Atom.relaxed.gpu.cas(m, 0, 1); }
     thread t1 @ cta 1 { r0 = Atom.relaxed.gpu.cas(m, 0, 1); }
-    exists (t0.r0 == 0 && t1.r0 == 0) => forbidden;
+    ~exists (t0.r0 == 0 && t1.r0 == 0) => forbidden;
 }
 
 litmus! {
