@@ -172,10 +172,9 @@ exists (P1:r1 != 42 \/ P1:r2 == 0) => forbidden",
     .expect("the harness runs branches");
 }
 
-/// A test the harness cannot run still compiles: its PTX is `None`.
 #[test]
-fn barriers_embed_none() {
-    let ptx = same_ptx(
+fn barriers() {
+    same_ptx(
         "bar;
         global x = 0;
         thread P0 @ cta 0, warp 0 { St(x, 1); BarSync(0); }
@@ -187,6 +186,24 @@ fn barriers_embed_none() {
  st.weak x, 1          | bar.sync 0            ;
  bar.sync 0            | ld.weak r0, x         ;
 exists (P1:r0 == 0) => forbidden",
+    );
+}
+
+/// A test the harness cannot run (two GPUs) still compiles: its PTX is
+/// `None`, and the runtime says why the hardware half did not run.
+#[test]
+fn a_test_the_harness_cannot_run_embeds_none() {
+    let ptx = same_ptx(
+        "two_gpus;
+        global x = 0;
+        thread P0 @ cta 0, gpu 0 { St.relaxed.sys(x, 1); }
+        thread P1 @ cta 0, gpu 1 { r0 = Ld.relaxed.sys(x); }
+        exists (P1.r0 == 1) => allowed;",
+        r"PTX two_gpus
+{ x=0; }
+ P0@cta 0,gpu 0        | P1@cta 0,gpu 1        ;
+ st.relaxed.sys x, 1   | ld.relaxed.sys r0, x  ;
+exists (P1:r0 == 1) => allowed",
     );
     assert_eq!(ptx, None);
 }

@@ -171,8 +171,8 @@
 //! parsed at run time. The PTX module is made at compile time by
 //! `litmus_core::ptx::generate`, the generator `.litmus` files get at run
 //! time, and embedded as a string literal, so `cargo expand` shows the
-//! kernel. It is `None` for a test the GPU harness cannot run (a CTA
-//! barrier, a second GPU, a cluster): that is not a compile error, the
+//! kernel. It is `None` for a test the GPU harness cannot run (a thread on
+//! a second GPU, for instance): that is not a compile error, the
 //! runtime reports the hardware half as not run, with the reason, and the
 //! model still decides the verdict.
 //!
