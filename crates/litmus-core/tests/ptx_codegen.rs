@@ -137,18 +137,78 @@ fn registers_start_at_their_initial_values() {
     assert!(p.contains("mov.u32 %t0r0, 7;"), "{p}");
 }
 
+const SB_BAR: &str = "PTX sb_bar\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 | st.weak y, 2 ;\n bar.cta.sync 3 | bar.cta.sync 3 | ;\n ld.weak r0, y | ld.weak r1, x | ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
+#[test]
+fn barriers_run_one_role_per_warp_on_hardware_barriers() {
+    let test = text::parse(SB_BAR).unwrap();
+    let layout = ptx::Layout::of(&test).unwrap();
+    match &layout.mode {
+        ptx::layout::Mode::RolePerWarp {
+            ctas,
+            warps,
+            roles_of,
+            barriers,
+        } => {
+            assert_eq!((*ctas, *warps), (2, 2));
+            assert_eq!(roles_of, &vec![vec![0, 1], vec![2]]);
+            // Both roles of CTA 0 reach barrier 3: 64 threads.
+            assert_eq!(barriers.get(&(0, 1)), Some(&(3, 64)));
+            assert_eq!(barriers.get(&(1, 1)), Some(&(3, 64)));
+        }
+        other => panic!("expected role-per-warp, got {other:?}"),
+    }
+    let p = ptx::generate(&test).unwrap();
+    assert_eq!(p.matches("bar.sync 3, 64;").count(), 2, "{p}");
+    assert!(p.contains("div.u32"), "CTAs are split by declared CTA");
+    check_snapshot("sb_bar", SB_BAR);
+}
+
 #[test]
 fn what_the_harness_cannot_run_is_refused_with_the_reason() {
-    let bar = "PTX bar\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 0 ;\n bar.cta.sync 0 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n";
-    let e = ptx_of(bar).unwrap_err();
-    assert!(matches!(e, PtxError::Unsupported(_)), "{e}");
-    assert!(e.to_string().contains("barriers"), "{e}");
-    let two_gpus = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
-    let e = ptx_of(&two_gpus).unwrap_err();
-    assert!(e.to_string().contains("GPU 1"), "{e}");
-    let cluster = MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,cluster 0");
-    let e = ptx_of(&cluster).unwrap_err();
-    assert!(e.to_string().contains("cluster"), "{e}");
+    let refused = |src: &str, needle: &str| {
+        let e = ptx_of(src).unwrap_err();
+        assert!(matches!(e, PtxError::Unsupported(_)), "{e}");
+        assert!(e.to_string().contains(needle), "{needle:?} not in: {e}");
+    };
+    refused(&MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1"), "GPU 1");
+    refused(
+        &MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,cluster 0"),
+        "cluster",
+    );
+    // A barrier only one of two roles of a CTA takes: a deadlock.
+    refused(
+        &SB_BAR.replace(
+            " bar.cta.sync 3 | bar.cta.sync 3 | ;",
+            " bar.cta.sync 3 | bar.cta.sync 4 | ;",
+        ),
+        "different barriers",
+    );
+    refused(
+        &SB_BAR
+            .replace(
+                "bar.cta.sync 3 | bar.cta.sync 3",
+                "bar.cta.sync 3, r9 | bar.cta.sync 3, r9",
+            )
+            .replace("{ x=0; y=0; }", "{ x=0; y=0; P0:r9=1; P1:r9=1; }"),
+        "register",
+    );
+    refused(
+        &SB_BAR.replace(
+            "bar.cta.sync 3 | bar.cta.sync 3",
+            "bar.cta.sync 3, 3, 1 | bar.cta.sync 3, 3, 1",
+        ),
+        "waits for 1 threads but 2 reach it",
+    );
+    refused(
+        &SB_BAR.replace(
+            "bar.cta.sync 3 | bar.cta.sync 3",
+            "bar.cta.sync 15 | bar.cta.sync 15",
+        ),
+        "keeps 15",
+    );
+    let branchy = "PTX b\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n ld.weak r0, x | st.weak x, 1 ;\n beq r0, 1, L | bar.cta.sync 0 ;\n bar.cta.sync 0 | ;\n L: | ;\nexists (P0:r0 == 0)\n";
+    refused(branchy, "branches and CTA barriers");
 }
 
 #[test]

@@ -67,7 +67,7 @@ fn declared_placement_holds_for_every_instance() {
         (
             "different warps of one CTA",
             MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,warp 0")
-                .replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 0,warp 3"),
+                .replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 0,warp 1"),
         ),
         (
             "shared memory",
@@ -205,4 +205,44 @@ fn require_gpu_turns_a_missing_gpu_into_a_failure() {
         }
         Err(e) => panic!("{e}"),
     }
+}
+
+const SB_BAR: &str = "PTX sb_bar\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 | st.weak y, 2 ;\n bar.cta.sync 3 | bar.cta.sync 3 | ;\n ld.weak r0, y | ld.weak r1, x | ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
+#[test]
+fn a_cta_barrier_orders_its_roles_and_placement_holds() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(SB_BAR);
+    let code = ptx::generate(&test).unwrap();
+    let report = gpu::check_placement(&test, &code, &knobs(1)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.instances, knobs(1).instances());
+    let r = gpu::run(&test, &code, &knobs(50)).unwrap_or_else(|e| panic!("{e}"));
+    // After the barrier each load sees the other thread's store (or P2's
+    // racing y=2): never both initial values.
+    for (values, count) in &r.histogram {
+        assert_ne!(
+            values,
+            &vec![0, 0],
+            "the barrier did not order: {count} times"
+        );
+    }
+    println!(
+        "SB+bar histogram: {:?}, {:.2e} instances/s",
+        r.histogram,
+        r.rate()
+    );
+}
+
+#[test]
+fn shared_memory_through_a_barrier() {
+    if !hardware() {
+        return;
+    }
+    let test = parse("PTX mp_shared_bar\n{ shared x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 0 ;\n bar.cta.sync 0 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n");
+    let code = ptx::generate(&test).unwrap();
+    let r = gpu::run(&test, &code, &knobs(20)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.histogram.len(), 1, "{:?}", r.histogram);
+    assert_eq!(r.histogram[0].0, vec![1]);
 }

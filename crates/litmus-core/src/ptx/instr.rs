@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::instr::{AtomOp, BinOp, BranchCond, FenceSpelling, InstrKind, Scope, Sem};
+use crate::instr::{AtomOp, BarrierKind, BinOp, BranchCond, FenceSpelling, InstrKind, Scope, Sem};
 use crate::ir::{Operand, Space};
 
 use super::emit::Emitter;
@@ -23,6 +23,9 @@ pub(crate) struct RoleCtx {
     pub loop_bound: String,
     /// Where a role goes when it has looped too often.
     pub giveup: String,
+    /// Instruction index → (hardware barrier, thread count) of this role's
+    /// CTA barriers (role-per-warp mode).
+    pub barriers: BTreeMap<usize, (u32, u32)>,
 }
 
 impl RoleCtx {
@@ -91,9 +94,14 @@ pub(crate) fn emit_instr(
             cache,
         } => {
             let (space, addr) = ctx.addr(&loc.text)?;
-            let cache = cache.map(|c| format!(".{}", c.as_str())).unwrap_or_default();
+            let cache = cache
+                .map(|c| format!(".{}", c.as_str()))
+                .unwrap_or_default();
             let quals = access_quals(access.sem, access.scope);
-            out.ins(format!("ld{quals}{space}{cache}.u32 {}, {addr}", ctx.reg(&dst.text)?));
+            out.ins(format!(
+                "ld{quals}{space}{cache}.u32 {}, {addr}",
+                ctx.reg(&dst.text)?
+            ));
         }
         InstrKind::Store {
             loc,
@@ -103,7 +111,9 @@ pub(crate) fn emit_instr(
         } => {
             let (space, addr) = ctx.addr(&loc.text)?;
             let v = ctx.value(value, out)?;
-            let cache = cache.map(|c| format!(".{}", c.as_str())).unwrap_or_default();
+            let cache = cache
+                .map(|c| format!(".{}", c.as_str()))
+                .unwrap_or_default();
             let quals = access_quals(access.sem, access.scope);
             out.ins(format!("st{quals}{space}{cache}.u32 {addr}, {v}"));
         }
@@ -116,7 +126,9 @@ pub(crate) fn emit_instr(
                 Scope::Cta => "cta",
                 Scope::Gpu => "gl",
                 Scope::Sys => "sys",
-                Scope::Cluster => return Err(PtxError::Invalid("`membar` has no cluster level".into())),
+                Scope::Cluster => {
+                    return Err(PtxError::Invalid("`membar` has no cluster level".into()))
+                }
             };
             let _ = sem;
             out.ins(format!("membar.{level}"));
@@ -149,7 +161,10 @@ pub(crate) fn emit_instr(
                 Some(n) => format!(", {}", ctx.value(n, out)?),
                 None => String::new(),
             };
-            let scope = access.scope.map(|s| format!(".{}", s.as_str())).unwrap_or_default();
+            let scope = access
+                .scope
+                .map(|s| format!(".{}", s.as_str()))
+                .unwrap_or_default();
             let sem = access.sem.as_str();
             let ty = atom_type(*op);
             // `red` exists only as relaxed or release, and not for exch or
@@ -164,14 +179,22 @@ pub(crate) fn emit_instr(
                     Some(d) => ctx.reg(&d.text)?.to_string(),
                     None => out.r32(),
                 };
-                out.ins(format!("atom.{sem}{scope}{space}.{ptx_op}.{ty} {d}, {addr}, {b}{c}"));
+                out.ins(format!(
+                    "atom.{sem}{scope}{space}.{ptx_op}.{ty} {d}, {addr}, {b}{c}"
+                ));
             }
         }
-        InstrKind::Barrier { .. } => {
-            return Err(PtxError::Unsupported(
-                "CTA barriers (`bar.sync`/`bar.arrive`) are not generated yet: every GPU thread plays every role, so a barrier would wait on other instances".into(),
-            ))
+        InstrKind::Barrier { kind, .. } => {
+            let (id, count) = ctx.barriers.get(&index).ok_or_else(|| {
+                PtxError::Unsupported("a CTA barrier outside role-per-warp mode".into())
+            })?;
+            let op = match kind {
+                BarrierKind::Sync => "bar.sync",
+                BarrierKind::Arrive => "bar.arrive",
+            };
+            out.ins(format!("{op} {id}, {count}"));
         }
+
         InstrKind::WarpSync => out.ins("bar.warp.sync -1"),
         InstrKind::Mov { dst, src } => {
             let v = ctx.value(src, out)?;
@@ -217,7 +240,10 @@ pub(crate) fn emit_instr(
                 // A loop: bounded, so that a role can never hang.
                 let p = out.pred();
                 out.ins(format!("add.u32 {0}, {0}, 1", ctx.iters));
-                out.ins(format!("setp.gt.u32 {p}, {}, {}", ctx.iters, ctx.loop_bound));
+                out.ins(format!(
+                    "setp.gt.u32 {p}, {}, {}",
+                    ctx.iters, ctx.loop_bound
+                ));
                 out.ins(format!("@{p} bra {}", ctx.giveup));
             }
             out.ins(format!("bra.uni {label}"));

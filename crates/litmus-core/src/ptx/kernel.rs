@@ -8,7 +8,7 @@ use crate::ir::{Space, Test};
 
 use super::emit::Emitter;
 use super::instr::{emit_instr, RoleCtx};
-use super::layout::{knob, Layout, PLACEMENT_WORDS, TEST_KERNEL};
+use super::layout::{knob, Layout, Mode, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
 use super::PtxError;
 
 /// Registers every role needs: the thread's coordinates and the knobs.
@@ -22,6 +22,12 @@ pub(crate) struct Common {
     pub place_raw: String,
     pub tid: String,
     pub cta: String,
+    /// The CTA's place in the instance space: `%ctaid.x` when every thread
+    /// plays every role; the group of 32 instances in role-per-warp mode.
+    pub unit: String,
+    /// Role-per-warp mode: the CTA's declared-CTA offset and the thread's
+    /// warp.
+    pub rpw: Option<(String, String)>,
     pub knob: BTreeMap<usize, String>,
     pub smem: String,
 }
@@ -62,6 +68,16 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     if !layout.shared_locs.is_empty() {
         out.ins(format!("mov.u32 {smem}, litmus_smem"));
     }
+    let (unit, rpw) = match &layout.mode {
+        Mode::EveryRole => (cta.clone(), None),
+        Mode::RolePerWarp { ctas, .. } => {
+            let (unit, d, warp) = (out.r32(), out.r32(), out.r32());
+            out.ins(format!("div.u32 {unit}, {cta}, {ctas}"));
+            out.ins(format!("rem.u32 {d}, {cta}, {ctas}"));
+            out.ins(format!("shr.u32 {warp}, {tid}, 5"));
+            (unit, Some((d, warp)))
+        }
+    };
     let common = Common {
         mem,
         regs,
@@ -71,6 +87,8 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         place_raw,
         tid,
         cta,
+        unit,
+        rpw,
         knob: knob_regs,
         smem,
     };
@@ -81,7 +99,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     let p = out.pred();
     out.ins(format!(
         "setp.gt.u32 {p}, {}, {}",
-        common.cta,
+        common.unit,
         common.knob[&knob::CTA_MASK]
     ));
     out.ins(format!("@{p} bra {stress}"));
@@ -91,29 +109,61 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         out.ins(format!("st.shared.u32 [{addr}], {init}"));
     });
     if !layout.shared_locs.is_empty() {
-        out.ins("bar.sync 0");
+        out.ins(format!("bar.sync {HARNESS_BARRIER}"));
     }
 
     // All address arithmetic and knob loads first, then the roles' bodies
     // back to back, then the stores of their registers: nothing between two
     // roles waits on memory, so the roles of one instance, which run in
     // different threads, overlap in time as closely as the hardware allows.
-    let mut plans = Vec::new();
-    for k in 0..test.threads.len() {
-        plans.push(setup_role(test, layout, &common, k, out)?);
-    }
-    for (k, plan) in plans.iter().enumerate() {
-        role_body(test, layout, &common, k, plan, out)?;
-    }
-    for (k, plan) in plans.iter().enumerate() {
-        store_registers(layout, &common, k, plan, out);
+    match (&layout.mode, &common.rpw) {
+        (Mode::RolePerWarp { roles_of, .. }, Some((d, warp))) => {
+            // One role per warp: each warp runs only its own role.
+            for (offset, group) in roles_of.iter().enumerate() {
+                for (w, &k) in group.iter().enumerate() {
+                    let skip = out.fresh_label(&format!("not_role{k}"));
+                    let (pd, pw) = (out.pred(), out.pred());
+                    out.ins(format!("setp.ne.u32 {pd}, {d}, {offset}"));
+                    out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
+                    out.ins(format!("or.pred {pd}, {pd}, {pw}"));
+                    out.ins(format!("@{pd} bra {skip}"));
+                    let plan = setup_role(test, layout, &common, k, out)?;
+                    role_body(test, layout, &common, k, &plan, out)?;
+                    store_registers(layout, &common, k, &plan, out);
+                    out.label(&skip);
+                }
+            }
+        }
+        _ => {
+            let mut plans = Vec::new();
+            for k in 0..test.threads.len() {
+                plans.push(setup_role(test, layout, &common, k, out)?);
+            }
+            for (k, plan) in plans.iter().enumerate() {
+                role_body(test, layout, &common, k, plan, out)?;
+            }
+            for (k, plan) in plans.iter().enumerate() {
+                store_registers(layout, &common, k, plan, out);
+            }
+        }
     }
 
     if !layout.shared_locs.is_empty() {
         // Every role of every instance in this CTA is done: publish the
         // final shared values for the classifier.
-        out.ins("bar.sync 0");
+        out.ins(format!("bar.sync {HARNESS_BARRIER}"));
         shared_slots(layout, &common, out, |out, addr, s| {
+            // In role-per-warp mode only the CTAs of the location's
+            // declared CTA hold its values.
+            let skip = out.fresh_label("not_here");
+            if let Some((d, _)) = &common.rpw {
+                let p = out.pred();
+                out.ins(format!(
+                    "setp.ne.u32 {p}, {d}, {}",
+                    layout.shared_locs[s].cta_offset
+                ));
+                out.ins(format!("@{p} bra {skip}"));
+            }
             let v = out.r32();
             out.ins(format!("ld.shared.u32 {v}, [{addr}]"));
             let home = out.r32();
@@ -121,7 +171,8 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             let slot = out.r32();
             out.ins(format!(
                 "add.u32 {home}, {}, {}",
-                common.cta, layout.shared_locs[s].cta_offset
+                common.unit,
+                home_offset(layout, layout.shared_locs[s].cta_offset)
             ));
             out.ins(format!(
                 "and.b32 {home}, {home}, {}",
@@ -140,6 +191,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
             out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
             out.ins(format!("st.global.u32 [{a}], {v}"));
+            out.label(&skip);
         });
     }
     out.ins(format!("bra.uni {done}"));
@@ -177,14 +229,33 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     Ok(())
 }
 
+/// What a role's declared-CTA offset adds to the CTA's unit to find its
+/// instances' home: the offset itself when every thread plays every role,
+/// nothing in role-per-warp mode, where CTAs are per declared CTA already.
+fn home_offset(layout: &Layout, cta_offset: u32) -> u32 {
+    match layout.mode {
+        Mode::EveryRole => cta_offset,
+        Mode::RolePerWarp { .. } => 0,
+    }
+}
+
 /// Calls `f` with the shared address of this thread's slot of each shared
-/// location: slot `s·T + tid`.
+/// location: slot `s·T + tid`, for the threads below T (the slots per
+/// location: threads per CTA, or 32 in role-per-warp mode).
 fn shared_slots(
     layout: &Layout,
     common: &Common,
     out: &mut Emitter,
     mut f: impl FnMut(&mut Emitter, &str, usize),
 ) {
+    let skip = out.fresh_label("no_slots");
+    let p = out.pred();
+    out.ins(format!(
+        "setp.gt.u32 {p}, {}, {}",
+        common.tid,
+        common.knob[&knob::LANE_MASK]
+    ));
+    out.ins(format!("@{p} bra {skip}"));
     for s in 0..layout.shared_locs.len() {
         let idx = out.r32();
         let addr = out.r32();
@@ -195,6 +266,7 @@ fn shared_slots(
         out.ins(format!("add.u32 {addr}, {addr}, {}", common.smem));
         f(out, &addr, s);
     }
+    out.label(&skip);
 }
 
 /// One role as this thread plays it: the instance, and what its
@@ -254,7 +326,11 @@ fn setup_role(
         }
     }
     let inst = out.r32();
-    out.ins(format!("add.u32 {inst}, {}, {}", c.cta, role.cta_offset));
+    out.ins(format!(
+        "add.u32 {inst}, {}, {}",
+        c.unit,
+        home_offset(layout, role.cta_offset)
+    ));
     out.ins(format!(
         "and.b32 {inst}, {inst}, {}",
         c.knob[&knob::CTA_MASK]
@@ -356,6 +432,14 @@ fn setup_role(
         iters,
         loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
         giveup,
+        barriers: match &layout.mode {
+            Mode::RolePerWarp { barriers, .. } => barriers
+                .iter()
+                .filter(|((role, _), _)| *role == k)
+                .map(|((_, i), b)| (*i, *b))
+                .collect(),
+            Mode::EveryRole => BTreeMap::new(),
+        },
     };
     Ok(RolePlan { inst, ctx, end })
 }

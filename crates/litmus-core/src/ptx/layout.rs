@@ -5,9 +5,10 @@
 //! this layout from the same IR at run time (it is cheap and deterministic),
 //! so nothing has to re-parse the PTX.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Space, Test};
+use crate::instr::{BarrierKind, InstrKind};
+use crate::ir::{Operand, Space, Test};
 use crate::outcome::{observables, Observable};
 
 use super::PtxError;
@@ -77,9 +78,38 @@ pub struct SharedLoc {
     pub cta_offset: u32,
 }
 
+/// How GPU threads play a test's roles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every thread plays every role, each for another instance: the
+    /// fastest way to run many instances.
+    EveryRole,
+    /// For tests with CTA barriers: every warp plays one role for 32
+    /// instances, and each CTA holds the roles of one declared CTA for one
+    /// group of 32 instances, so that a hardware barrier synchronises
+    /// exactly the roles of those instances. CTA `g·ctas + d` holds group
+    /// `g`'s roles declared in CTA offset `d`; warp `w` of it plays role
+    /// `roles_of[d][w]`.
+    RolePerWarp {
+        /// Distinct declared CTAs.
+        ctas: u32,
+        /// Warps per CTA: the most roles any declared CTA holds.
+        warps: u32,
+        /// The role each warp of each declared CTA plays.
+        roles_of: Vec<Vec<usize>>,
+        /// `(role, instruction index)` → (hardware barrier, thread count).
+        barriers: BTreeMap<(usize, usize), (u32, u32)>,
+    },
+}
+
+/// The hardware barrier the harness keeps for itself (set-up and tear-down
+/// of shared memory); tests may name 0 to 14.
+pub const HARNESS_BARRIER: u32 = 15;
+
 /// How a test is laid out on the GPU.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    pub mode: Mode,
     pub roles: Vec<Role>,
     /// Indices into `Test::locations` of the global locations, in slot order.
     pub global_locs: Vec<usize>,
@@ -162,6 +192,16 @@ impl Layout {
                 cta_offset: user.map_or(0, |u| roles[u].cta_offset),
             });
         }
+        let mode = mode(test, &roles)?;
+        let roles = match mode {
+            // Each role has a warp of its own: declared warps only told
+            // which roles must not share one.
+            Mode::RolePerWarp { .. } => roles
+                .into_iter()
+                .map(|r| Role { warp: None, ..r })
+                .collect(),
+            Mode::EveryRole => roles,
+        };
         let observables = observables(test);
         let stored_regs = observables
             .iter()
@@ -171,6 +211,7 @@ impl Layout {
             })
             .collect();
         Ok(Layout {
+            mode,
             roles,
             global_locs,
             shared_locs,
@@ -197,4 +238,134 @@ impl Layout {
     pub fn entry_words(&self) -> usize {
         (4 + self.observables.len()).next_multiple_of(2)
     }
+}
+
+/// Chooses the mode: role per warp when the test has CTA barriers, and
+/// then plans every barrier as a hardware barrier, refusing what would
+/// hang or mean something else on the hardware.
+fn mode(test: &Test, roles: &[Role]) -> Result<Mode, PtxError> {
+    let has_barrier = |k: usize| {
+        test.threads[k]
+            .body
+            .iter()
+            .any(|i| matches!(i.kind, InstrKind::Barrier { .. }))
+    };
+    if !(0..test.threads.len()).any(has_barrier) {
+        return Ok(Mode::EveryRole);
+    }
+    let unsupported = |why: String| Err(PtxError::Unsupported(why));
+    let ctas = roles.iter().map(|r| r.cta_offset).max().unwrap_or(0) + 1;
+    let mut roles_of: Vec<Vec<usize>> = vec![Vec::new(); ctas as usize];
+    for (k, role) in roles.iter().enumerate() {
+        let group = &roles_of[role.cta_offset as usize];
+        if let Some(&other) = group
+            .iter()
+            .find(|&&o| role.warp.is_some() && roles[o].warp == role.warp)
+        {
+            return unsupported(format!(
+                "threads `{}` and `{}` share a warp in a test with CTA barriers: each role needs a warp of its own",
+                test.threads[other].name, test.threads[k].name
+            ));
+        }
+        roles_of[role.cta_offset as usize].push(k);
+    }
+    // Each role's barriers in program order, as hardware barrier ids.
+    let mut sequences: Vec<Vec<(usize, u32, BarrierKind)>> = vec![Vec::new(); test.threads.len()];
+    for (k, thread) in test.threads.iter().enumerate() {
+        for (i, ins) in thread.body.iter().enumerate() {
+            let InstrKind::Barrier {
+                kind,
+                instance,
+                id,
+                quorum,
+            } = &ins.kind
+            else {
+                continue;
+            };
+            let resource = match id {
+                None => instance.value,
+                Some(Operand::Imm(v)) => v.value,
+                Some(Operand::Reg(r)) => {
+                    return unsupported(format!(
+                        "thread `{}` names its barrier with register `{r}`: the harness needs constant barrier ids",
+                        thread.name
+                    ))
+                }
+            };
+            if !(0..i64::from(HARNESS_BARRIER)).contains(&resource) {
+                return unsupported(format!(
+                    "barrier {resource} of thread `{}`: hardware barriers are 0 to 15, and the harness keeps 15",
+                    thread.name
+                ));
+            }
+            if let Some(Operand::Reg(r)) = quorum {
+                return unsupported(format!(
+                    "thread `{}` gives its barrier's thread count in register `{r}`: the harness needs constants",
+                    thread.name
+                ));
+            }
+            sequences[k].push((i, resource as u32, *kind));
+        }
+        let branches = thread
+            .body
+            .iter()
+            .any(|i| matches!(i.kind, InstrKind::Branch { .. }));
+        if branches && !sequences[k].is_empty() {
+            return unsupported(format!(
+                "thread `{}` has branches and CTA barriers: a barrier some thread may skip would hang the GPU",
+                thread.name
+            ));
+        }
+    }
+    // Within a declared CTA, every role that takes part in barriers must
+    // take the same barriers in the same order, or the hardware deadlocks.
+    let mut barriers = BTreeMap::new();
+    for group in &roles_of {
+        let parts: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&k| !sequences[k].is_empty())
+            .collect();
+        let Some(&first) = parts.first() else {
+            continue;
+        };
+        let ids = |k: usize| {
+            sequences[k]
+                .iter()
+                .map(|(_, id, _)| *id)
+                .collect::<Vec<_>>()
+        };
+        if let Some(&other) = parts.iter().find(|&&k| ids(k) != ids(first)) {
+            return unsupported(format!(
+                "threads `{}` and `{}` of one CTA take different barriers (or in another order): the hardware would deadlock",
+                test.threads[first].name, test.threads[other].name
+            ));
+        }
+        let count = 32 * parts.len() as u32;
+        for &k in &parts {
+            for (i, id, _) in &sequences[k] {
+                if let InstrKind::Barrier {
+                    quorum: Some(Operand::Imm(q)),
+                    ..
+                } = &test.threads[k].body[*i].kind
+                {
+                    if q.value != parts.len() as i64 {
+                        return unsupported(format!(
+                            "barrier {id} of thread `{}` waits for {} threads but {} reach it: the hardware would wait forever or release early",
+                            test.threads[k].name,
+                            q.value,
+                            parts.len()
+                        ));
+                    }
+                }
+                barriers.insert((k, *i), (*id, count));
+            }
+        }
+    }
+    Ok(Mode::RolePerWarp {
+        ctas,
+        warps: roles_of.iter().map(Vec::len).max().unwrap_or(1) as u32,
+        roles_of,
+        barriers,
+    })
 }

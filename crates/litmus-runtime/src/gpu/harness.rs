@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
+use litmus_core::ptx::layout::Mode;
 use litmus_core::ptx::layout::{counter, knob, PLACEMENT_WORDS};
 use litmus_core::ptx::{layout, Layout};
 
@@ -58,20 +59,59 @@ struct Setup {
     counters: Buffer,
     scratch: Buffer,
     shared_bytes: u32,
+    shape: Shape,
     n: usize,
+}
+
+/// The launch shape of the test kernel.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    /// CTAs that run the test (stress CTAs come after them).
+    grid: u32,
+    block: u32,
+    /// Units of instances: CTAs, or groups of 32 instances in role-per-warp
+    /// mode; a power of two.
+    units: u32,
+    /// Instances per unit; a power of two.
+    slots: u32,
+}
+
+impl Shape {
+    /// Keeps the knobs' instances per launch (`ctas × threads`) in both
+    /// modes.
+    fn of(layout: &Layout, k: &Knobs) -> Shape {
+        match &layout.mode {
+            Mode::EveryRole => Shape {
+                grid: k.ctas,
+                block: k.threads,
+                units: k.ctas,
+                slots: k.threads,
+            },
+            Mode::RolePerWarp { ctas, warps, .. } => {
+                let groups = (k.ctas * k.threads) / 32;
+                Shape {
+                    grid: groups * ctas,
+                    block: 32 * warps,
+                    units: groups,
+                    slots: 32,
+                }
+            }
+        }
+    }
 }
 
 impl Setup {
     fn new(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Setup, GpuError> {
         let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-        if layout.ctas > k.ctas {
+        let every_role = layout.mode == Mode::EveryRole;
+        if every_role && layout.ctas > k.ctas {
             return Err(GpuError::knob(
                 "LITMUS_CTAS",
                 k.ctas.to_string(),
                 "at least as many CTAs as the test places threads in",
             ));
         }
-        if layout.warps > k.threads / 32 {
+        if every_role && layout.warps > k.threads / 32 {
             return Err(GpuError::knob(
                 "LITMUS_THREADS",
                 k.threads.to_string(),
@@ -88,22 +128,23 @@ impl Setup {
         let module = ctx.load(ptx)?;
         let test_fn = module.function(layout::TEST_KERNEL)?;
         let classify_fn = module.function(layout::CLASSIFY_KERNEL)?;
+        let shape = Shape::of(&layout, k);
         let n = k.instances() as usize;
         let stride = k.stride as usize;
-        let shared_bytes = (layout.shared_locs.len() * k.threads as usize * 4) as u32;
+        let shared_bytes = (layout.shared_locs.len() * shape.slots as usize * 4) as u32;
         if shared_bytes > 48 * 1024 {
             test_fn.allow_shared(shared_bytes)?;
         }
         let mut words = vec![0u32; layout.knob_words()];
-        words[knob::CTA_MASK] = k.ctas - 1;
-        words[knob::LOG_T] = k.threads.trailing_zeros();
-        words[knob::LANE_MASK] = k.threads - 1;
+        words[knob::CTA_MASK] = shape.units - 1;
+        words[knob::LOG_T] = shape.slots.trailing_zeros();
+        words[knob::LANE_MASK] = shape.slots - 1;
         words[knob::N] = n as u32;
         words[knob::N_MASK] = n as u32 - 1;
         words[knob::STRIDE] = k.stride;
         words[knob::SPIN] = k.spin;
         words[knob::LOOP_BOUND] = k.loop_bound;
-        words[knob::WARP_MASK] = k.threads / 32 - 1;
+        words[knob::WARP_MASK] = shape.block / 32 - 1;
         words[knob::TABLE_MASK] = k.table - 1;
         words[knob::STRESS] = k.stress_rounds;
         // Odd multipliers: `x·m + a` is then a bijection modulo any power
@@ -143,6 +184,7 @@ impl Setup {
             classify_fn,
             _module: module,
             shared_bytes,
+            shape,
             n,
         })
     }
@@ -162,8 +204,8 @@ impl Setup {
     /// memory for the next launch).
     fn launch(&self, k: &Knobs, place: u64) -> Result<(), GpuError> {
         self.test_fn.launch(
-            k.ctas + k.stress_ctas,
-            k.threads,
+            self.shape.grid + k.stress_ctas,
+            self.shape.block,
             self.shared_bytes,
             &[
                 self.mem.ptr(),
@@ -283,7 +325,7 @@ pub(crate) fn check_placement(
         &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
     };
     let mut sms = std::collections::BTreeSet::new();
-    let mut seen = vec![false; k.instances() as usize * roles];
+    let mut seen = std::collections::HashSet::new();
     for i in 0..setup.n {
         for a in 0..roles {
             let ra = at(i, a);
@@ -292,8 +334,7 @@ pub(crate) fn check_placement(
                     "role {a} of instance {i} never ran"
                 )));
             }
-            let slot = (ra[0] as usize * k.threads as usize + ra[1] as usize) * roles + a;
-            if std::mem::replace(&mut seen[slot], true) {
+            if !seen.insert((ra[0], ra[1], a)) {
                 return Err(GpuError::Placement(format!(
                     "thread {} of CTA {} played role {a} twice",
                     ra[1], ra[0]
