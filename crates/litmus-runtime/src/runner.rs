@@ -237,8 +237,8 @@ fn run_hardware(
         },
     };
     match gpu::hardware_wanted() {
-        Ok(true) => {}
-        Ok(false) => return Hardware::Skipped("no CUDA driver or device".into()),
+        Ok(None) => {}
+        Ok(Some(why)) => return Hardware::Skipped(why),
         Err(e) => {
             failures.push(Failure::Hardware(e));
             return Hardware::Off;

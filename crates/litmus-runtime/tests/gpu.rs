@@ -12,9 +12,17 @@ fn parse(src: &str) -> Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
 }
 
-/// Whether to go on; panics with the reason when a GPU is required.
+/// Whether to go on: says in one line when it skips, panics with the
+/// reason when a GPU is required.
 fn hardware() -> bool {
-    gpu::hardware_wanted().unwrap_or_else(|e| panic!("{e}"))
+    match gpu::hardware_wanted() {
+        Ok(None) => true,
+        Ok(Some(why)) => {
+            println!("hardware: skipped, {why}");
+            false
+        }
+        Err(e) => panic!("{e}"),
+    }
 }
 
 fn knobs(launches: u64) -> Knobs {

@@ -6,13 +6,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use litmus_core::ir::Test;
-use litmus_core::ptx::{self, PtxError};
 use litmus_model::model_by_name;
 use litmus_runtime::config::Config;
-use litmus_runtime::gpu;
 use litmus_runtime::report;
-use litmus_runtime::runner::{self, Failure, Hardware, TestReport};
+use litmus_runtime::runner::{self, TestReport};
 use serde_json::json;
 
 use super::args::{number, Arg, Args};
@@ -203,17 +200,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let absent = gpu_absent();
     let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0usize, 0usize);
     for (i, file) in opts.files.iter().enumerate() {
         progress.start(err, i, file);
         let start = Instant::now();
         let result = load(file).map(|l| {
-            let report = match &absent {
-                None => runner::run_test(&l.test, None, &opts.config),
-                Some(why) => skip_hardware(&l.test, &opts.config, why),
-            };
+            let report = runner::run_test(&l.test, None, &opts.config);
             (report, start.elapsed())
         });
         let (ok, text) = match result {
@@ -314,34 +307,4 @@ fn reproduce(file: &str, report: &TestReport) -> String {
     line.push(' ');
     line.push_str(file);
     line
-}
-
-/// Why the hardware half is skipped for every file, when there is no GPU
-/// here and none is required. Asked once: the runner would ask again for
-/// every test (a child process each) and print its skip line to stdout,
-/// in the middle of the CLI's own output.
-fn gpu_absent() -> Option<String> {
-    if gpu::gpu_required() {
-        // The runner turns the missing GPU into each test's failure.
-        return None;
-    }
-    match gpu::device() {
-        Err(e) if e.is_absent() => Some(e.to_string()),
-        _ => None,
-    }
-}
-
-/// The model half alone, with the hardware half marked skipped (or not
-/// run, for a test the harness cannot run: the reason is worth more).
-fn skip_hardware(test: &Test, config: &Config, why: &str) -> TestReport {
-    let mut failures = Vec::new();
-    let hardware = match ptx::generate(test) {
-        Ok(_) => Hardware::Skipped(why.to_string()),
-        Err(PtxError::Unsupported(reason)) => Hardware::NotRun(reason),
-        Err(e) => {
-            failures.push(Failure::Hardware(e.to_string()));
-            Hardware::Off
-        }
-    };
-    runner::judge(test, config, hardware, failures)
 }

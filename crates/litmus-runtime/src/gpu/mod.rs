@@ -162,22 +162,23 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
     .map_err(|e| e.in_test(test))
 }
 
-/// Decides whether the hardware half of a test runs here: `Ok(true)` when
-/// a GPU is there; `Ok(false)` after printing the one line that says it was
-/// skipped; `Err` with that reason when `LITMUS_REQUIRE_GPU=1` asks for a
-/// GPU, or when the driver is there but broken.
-pub fn hardware_wanted() -> Result<bool, String> {
-    match device() {
-        Ok(_) => Ok(true),
-        Err(e) if e.is_absent() && gpu_required() => Err(format!(
-            "hardware: required by LITMUS_REQUIRE_GPU=1, but {e}"
-        )),
-        Err(e) if e.is_absent() => {
-            println!("hardware: skipped, {e}");
-            Ok(false)
-        }
-        Err(e) => Err(format!("hardware: {e}")),
-    }
+/// Decides whether the hardware half of a test runs here: `Ok(None)` when a
+/// GPU is there; `Ok(Some(why))` when there is none and none is required
+/// (the caller says in one line that it skipped); `Err` with the reason
+/// when `LITMUS_REQUIRE_GPU=1` asks for a GPU, or when the driver is there
+/// but broken. Asked once per process: each question costs a child process.
+pub fn hardware_wanted() -> Result<Option<String>, String> {
+    static ANSWER: std::sync::OnceLock<Result<Option<String>, String>> = std::sync::OnceLock::new();
+    ANSWER
+        .get_or_init(|| match device() {
+            Ok(_) => Ok(None),
+            Err(e) if e.is_absent() && gpu_required() => Err(format!(
+                "hardware: required by LITMUS_REQUIRE_GPU=1, but {e}"
+            )),
+            Err(e) if e.is_absent() => Ok(Some(e.to_string())),
+            Err(e) => Err(format!("hardware: {e}")),
+        })
+        .clone()
 }
 
 /// Whether `LITMUS_REQUIRE_GPU=1` asks for a missing GPU to be a failure.
