@@ -61,13 +61,14 @@ litmus! {
 litmus! {
     /// All four threads in one CTA, shared memory, `fence.sc.cta` in the
     /// readers: the fences are morally strong there, Fence-SC orders them and
-    /// Causality forbids the disagreement.
+    /// Causality forbids the disagreement. (No warps are declared: four
+    /// declared warps would need CTAs of at least 128 threads on the GPU.)
     iriw_fence_sc_cta_shared;
     shared x = 0, y = 0;
-    thread t0 @ cta 0, warp 0 { St.relaxed.cta(x, 1); }
-    thread t1 @ cta 0, warp 1 { r0 = Ld.relaxed.cta(x); Fence.sc.cta; r1 = Ld.relaxed.cta(y); }
-    thread t2 @ cta 0, warp 2 { St.relaxed.cta(y, 1); }
-    thread t3 @ cta 0, warp 3 { r0 = Ld.relaxed.cta(y); Fence.sc.cta; r1 = Ld.relaxed.cta(x); }
+    thread t0 @ cta 0 { St.relaxed.cta(x, 1); }
+    thread t1 @ cta 0 { r0 = Ld.relaxed.cta(x); Fence.sc.cta; r1 = Ld.relaxed.cta(y); }
+    thread t2 @ cta 0 { St.relaxed.cta(y, 1); }
+    thread t3 @ cta 0 { r0 = Ld.relaxed.cta(y); Fence.sc.cta; r1 = Ld.relaxed.cta(x); }
     exists (t1.r0 == 1 && t1.r1 == 0 && t3.r0 == 1 && t3.r1 == 0) => forbidden;
 }
 
