@@ -165,19 +165,25 @@ fn a_kernel_fault_names_the_test_and_the_next_run_still_works() {
 }
 
 #[test]
-fn knob_errors_name_the_variable() {
-    // Runs everywhere: knobs are read before any GPU is touched.
-    let k = Knobs {
-        ctas: 1,
-        ..knobs(1)
-    };
-    let test = parse(MP);
-    let code = ptx::generate(&test).unwrap();
-    match gpu::run(&test, &code, &k) {
-        Err(e) if e.is_absent() => println!("hardware: skipped, {e}"),
-        Err(GpuError::Knob { var, .. }) => assert_eq!(var, "LITMUS_CTAS"),
-        other => panic!("expected a knob error, got {other:?}"),
+fn declared_warps_and_ctas_get_room_whatever_the_knobs() {
+    if !hardware() {
+        return;
     }
+    // Four warps of one CTA and two CTAs, with knobs of one 32-thread CTA
+    // per launch... times 64: the harness widens and multiplies CTAs and
+    // keeps the instances per launch.
+    let k = Knobs {
+        ctas: 64,
+        threads: 32,
+        ..knobs(2)
+    };
+    let src = "PTX w\n{ x=0; y=0; }\n P0@cta 0,gpu 0,warp 0 | P1@cta 0,gpu 0,warp 3 | P2@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | st.relaxed.gpu y, 1 ;\nexists (P1:r0 == 1)\n";
+    let test = parse(src);
+    let code = ptx::generate(&test).unwrap();
+    let report = gpu::check_placement(&test, &code, &k).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.instances, 64 * 32);
+    let r = gpu::run(&test, &code, &k).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.instances, 2 * 64 * 32);
 }
 
 /// Runs this test binary again with `LITMUS_REQUIRE_GPU=1`: without a GPU

@@ -78,17 +78,23 @@ struct Shape {
 
 impl Shape {
     /// Keeps the knobs' instances per launch (`ctas × threads`) in both
-    /// modes.
+    /// modes, and makes room for what the test declares: CTAs wide enough
+    /// for its declared warps, enough CTAs for its declared CTAs.
     fn of(layout: &Layout, k: &Knobs) -> Shape {
+        let instances = k.ctas * k.threads;
         match &layout.mode {
-            Mode::EveryRole => Shape {
-                grid: k.ctas,
-                block: k.threads,
-                units: k.ctas,
-                slots: k.threads,
-            },
+            Mode::EveryRole => {
+                let threads = k.threads.max((32 * layout.warps).next_power_of_two());
+                let ctas = (instances / threads).max(layout.ctas.next_power_of_two());
+                Shape {
+                    grid: ctas,
+                    block: threads,
+                    units: ctas,
+                    slots: threads,
+                }
+            }
             Mode::RolePerWarp { ctas, warps, .. } => {
-                let groups = (k.ctas * k.threads) / 32;
+                let groups = instances / 32;
                 Shape {
                     grid: groups * ctas,
                     block: 32 * warps,
@@ -103,21 +109,6 @@ impl Shape {
 impl Setup {
     fn new(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Setup, GpuError> {
         let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-        let every_role = layout.mode == Mode::EveryRole;
-        if every_role && layout.ctas > k.ctas {
-            return Err(GpuError::knob(
-                "LITMUS_CTAS",
-                k.ctas.to_string(),
-                "at least as many CTAs as the test places threads in",
-            ));
-        }
-        if every_role && layout.warps > k.threads / 32 {
-            return Err(GpuError::knob(
-                "LITMUS_THREADS",
-                k.threads.to_string(),
-                "enough warps per CTA for the test's declared warps",
-            ));
-        }
         if !k.table.is_power_of_two() {
             return Err(GpuError::knob(
                 "table",
@@ -129,7 +120,7 @@ impl Setup {
         let test_fn = module.function(layout::TEST_KERNEL)?;
         let classify_fn = module.function(layout::CLASSIFY_KERNEL)?;
         let shape = Shape::of(&layout, k);
-        let n = k.instances() as usize;
+        let n = (shape.units * shape.slots) as usize;
         let stride = k.stride as usize;
         let shared_bytes = (layout.shared_locs.len() * shape.slots as usize * 4) as u32;
         if shared_bytes > 48 * 1024 {

@@ -13,7 +13,9 @@ use super::GpuError;
 /// and WRC, so it is off.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Knobs {
-    /// CTAs per launch (a power of two).
+    /// CTAs per launch (a power of two). With `threads`, sets the instances
+    /// per launch; a test that declares more CTAs or warps than fit gets
+    /// fewer, wider CTAs or more CTAs, with as many instances.
     pub ctas: u32,
     /// Threads per CTA (a power of two, at least 32).
     pub threads: u32,
@@ -62,10 +64,6 @@ impl Default for Knobs {
     }
 }
 
-fn var(name: &'static str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
 fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
     text.trim()
         .parse()
@@ -90,6 +88,12 @@ impl Knobs {
     /// error naming the variable. Without `LITMUS_SEED` the seed comes from
     /// the clock.
     pub fn from_env() -> Result<Knobs, GpuError> {
+        Knobs::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Knobs::from_env`] over any source of variables (tests give a map).
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Knobs, GpuError> {
+        let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         let mut k = Knobs {
             seed: clock_seed(),
             ..Knobs::default()
@@ -133,10 +137,20 @@ impl Knobs {
             k.spin = number("LITMUS_SPIN", &v)?;
         }
         if let Some(v) = var("LITMUS_STRESS") {
+            let bad = |_| {
+                GpuError::knob(
+                    "LITMUS_STRESS",
+                    &v,
+                    "CTAS or CTAS:ROUNDS, non-negative integers",
+                )
+            };
             let (ctas, rounds) = match v.split_once(':') {
-                Some((c, r)) => (number("LITMUS_STRESS", c)?, number("LITMUS_STRESS", r)?),
+                Some((c, r)) => (
+                    number("LITMUS_STRESS", c).map_err(bad)?,
+                    number("LITMUS_STRESS", r).map_err(bad)?,
+                ),
                 None => {
-                    let c = number("LITMUS_STRESS", &v)?;
+                    let c = number("LITMUS_STRESS", &v).map_err(bad)?;
                     (c, if c == 0 { 0 } else { 64 })
                 }
             };
@@ -209,4 +223,70 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn knobs(vars: &[(&str, &str)]) -> Result<Knobs, GpuError> {
+        let map: std::collections::HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Knobs::from_vars(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn every_variable_overrides_its_knob() {
+        let k = knobs(&[
+            ("LITMUS_CTAS", "512"),
+            ("LITMUS_THREADS", "128"),
+            ("LITMUS_LAUNCHES", "9"),
+            ("LITMUS_BUDGET_MS", "250"),
+            ("LITMUS_SEED", "77"),
+            ("LITMUS_PERM", "random"),
+            ("LITMUS_STRIDE", "8"),
+            ("LITMUS_SPIN", "100"),
+            ("LITMUS_STRESS", "16:32"),
+            ("LITMUS_LOOP_BOUND", "5"),
+        ])
+        .unwrap();
+        assert_eq!(
+            (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
+            (512, 128, Some(9), 250, 77)
+        );
+        assert_eq!(
+            (k.perm, k.stride, k.spin, k.loop_bound),
+            (Perm::Random, 8, 100, 5)
+        );
+        assert_eq!((k.stress_ctas, k.stress_rounds), (16, 32));
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32");
+    }
+
+    #[test]
+    fn empty_variables_keep_the_defaults() {
+        let k = knobs(&[("LITMUS_CTAS", " "), ("LITMUS_SEED", "3")]).unwrap();
+        assert_eq!(k.ctas, Knobs::default().ctas);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable_and_what_was_expected() {
+        for (var, value, expected) in [
+            ("LITMUS_CTAS", "300", "a power of two"),
+            ("LITMUS_THREADS", "16", "a power of two, at least 32"),
+            ("LITMUS_THREADS", "2048", "at most 1024"),
+            ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
+            ("LITMUS_SEED", "-1", "a non-negative integer"),
+            ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
+            ("LITMUS_STRIDE", "0", "at least 1"),
+            ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
+        ] {
+            let e = knobs(&[(var, value)]).unwrap_err().to_string();
+            assert!(
+                e.contains(var) && e.contains(value) && e.contains(expected),
+                "{var}={value}: {e}"
+            );
+        }
+    }
 }
