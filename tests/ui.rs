@@ -10,8 +10,14 @@ fn ui() {
     // The packed binaries also run on the GPU machine, which has no Rust
     // toolchain: there the compile-time checks cannot run, and say so.
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    if std::process::Command::new(&cargo).arg("--version").output().is_err() {
-        println!("ui: skipped, no cargo on this machine (compile-time diagnostics need a toolchain)");
+    if std::process::Command::new(&cargo)
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!(
+            "ui: skipped, no cargo on this machine (compile-time diagnostics need a toolchain)"
+        );
         return;
     }
     let t = trybuild::TestCases::new();
