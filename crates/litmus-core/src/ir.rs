@@ -13,8 +13,12 @@
 use crate::instr::Instr;
 
 /// A literal as written. Validation checks that it fits 32 bits
-/// (`-2^31 ..= 2^32 - 1`); back ends then work modulo 2^32.
+/// ([`VALUE_RANGE`]); back ends then work modulo 2^32.
 pub type Value = i64;
+
+/// The literals that fit 32 bits, read as signed or as unsigned:
+/// `-2^31 ..= 2^32 - 1`. `-1` and `0xffffffff` are the same word.
+pub const VALUE_RANGE: std::ops::RangeInclusive<Value> = -(1 << 31)..=u32::MAX as Value;
 
 /// Where an IR node came from, in the terms of the front end that built it:
 /// the text reader stores a byte offset into the file, the macro an index
@@ -235,6 +239,19 @@ pub enum Quantifier {
     Forall,
 }
 
+impl Quantifier {
+    /// The quantifier in words, as reports and JSON write it: `exists`,
+    /// `not exists`, `forall`. (The `.litmus` dialect spells the second
+    /// `~exists`.)
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Quantifier::Exists => "exists",
+            Quantifier::NotExists => "not exists",
+            Quantifier::Forall => "forall",
+        }
+    }
+}
+
 /// The final condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
@@ -283,6 +300,17 @@ pub enum Verdict {
     Allowed,
     /// No consistent execution does.
     Forbidden,
+}
+
+impl Verdict {
+    /// `allowed` or `forbidden`, as the dialect, the reports and JSON
+    /// write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Allowed => "allowed",
+            Verdict::Forbidden => "forbidden",
+        }
+    }
 }
 
 /// A declared verdict, with where it was written.

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::ir::{Value, VALUE_RANGE};
 use crate::text::error::{Errors, SyntaxError, END_OF_FILE};
 
 /// Punctuation. Two-character operators are single tokens.
@@ -197,31 +198,104 @@ impl<'s> Lexer<'s> {
     /// a number and a name.
     fn number(&mut self, errors: &mut Errors) -> i64 {
         let start = self.pos;
-        let negative = self.peek_byte(0) == Some(b'-');
-        if negative {
+        if self.peek_byte(0) == Some(b'-') {
             self.pos += 1;
         }
-        let digits_start = self.pos;
         self.eat_while(|b| b.is_ascii_alphanumeric() || b == b'_');
         let text = &self.src[start..self.pos];
-        let digits = &self.src[digits_start..self.pos];
-        let (radix, body) = match digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
-            Some(hex) => (16, hex),
-            None => (10, digits),
-        };
-        if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
-            errors.push(start as u32, SyntaxError::InvalidNumber(text.to_string()));
-            return 0;
-        }
-        let magnitude = u64::from_str_radix(body, radix).ok();
-        let value = match (magnitude, negative) {
-            (Some(m), false) => i64::try_from(m).ok(),
-            (Some(m), true) => 0i64.checked_sub_unsigned(m),
-            (None, _) => None,
-        };
-        value.unwrap_or_else(|| {
-            errors.push(start as u32, SyntaxError::NumberTooLarge(text.to_string()));
+        // Whether the value fits 32 bits is validation's to say, with the
+        // rest of the test's mistakes; here only 64 bits are needed.
+        literal(text).unwrap_or_else(|bad| {
+            let error = match bad {
+                BadLiteral::Invalid => SyntaxError::InvalidNumber(text.to_string()),
+                BadLiteral::TooLarge => SyntaxError::NumberTooLarge(text.to_string()),
+            };
+            errors.push(start as u32, error);
             0
         })
+    }
+}
+
+/// Why a literal does not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BadLiteral {
+    /// Not a number at all (`12ab`, `0x`, `-`).
+    Invalid,
+    /// A number, but beyond 64 bits.
+    TooLarge,
+}
+
+/// An integer literal as the dialect writes it: decimal or `0x`
+/// hexadecimal, with an optional leading `-`, nothing else (no spaces, no
+/// `+`, no `_`).
+pub(crate) fn literal(text: &str) -> Result<i64, BadLiteral> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (radix, body) = match digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, digits),
+    };
+    if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
+        return Err(BadLiteral::Invalid);
+    }
+    let magnitude = u64::from_str_radix(body, radix).map_err(|_| BadLiteral::TooLarge)?;
+    if negative {
+        0i64.checked_sub_unsigned(magnitude)
+    } else {
+        i64::try_from(magnitude).ok()
+    }
+    .ok_or(BadLiteral::TooLarge)
+}
+
+/// Reads a value the way a test writes one in an operand, an initial value
+/// or a condition: decimal or `0x` hexadecimal, optionally negative, and
+/// within [`VALUE_RANGE`] (32 bits, signed or unsigned). `None` for
+/// anything else, surrounding spaces included.
+///
+/// ```
+/// use litmus_core::text::parse_value;
+/// assert_eq!(parse_value("-1"), Some(-1));
+/// assert_eq!(parse_value("0xffffffff"), Some(0xffff_ffff));
+/// assert_eq!(parse_value("4294967296"), None);
+/// assert_eq!(parse_value("one"), None);
+/// ```
+pub fn parse_value(text: &str) -> Option<Value> {
+    literal(text).ok().filter(|v| VALUE_RANGE.contains(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(literal("0"), Ok(0));
+        assert_eq!(literal("42"), Ok(42));
+        assert_eq!(literal("-7"), Ok(-7));
+        assert_eq!(literal("0x1F"), Ok(31));
+        assert_eq!(literal("0XfF"), Ok(255));
+        assert_eq!(literal("-0x10"), Ok(-16));
+        assert_eq!(literal("-9223372036854775808"), Ok(i64::MIN));
+        assert_eq!(literal("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(literal("9223372036854775808"), Err(BadLiteral::TooLarge));
+        assert_eq!(literal("0x1_0000_0000_0000_0000"), Err(BadLiteral::Invalid));
+        assert_eq!(literal("0x10000000000000000"), Err(BadLiteral::TooLarge));
+        for bad in [
+            "", "-", "0x", "-0x", "12ab", "+1", " 1", "1 ", "1_000", "--1", "0b1",
+        ] {
+            assert_eq!(literal(bad), Err(BadLiteral::Invalid), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn values_fit_32_bits() {
+        assert_eq!(parse_value("-2147483648"), Some(-(1 << 31)));
+        assert_eq!(parse_value("-2147483649"), None);
+        assert_eq!(parse_value("4294967295"), Some(u32::MAX as i64));
+        assert_eq!(parse_value("0x100000000"), None);
+        assert_eq!(parse_value("99999999999999999999"), None);
+        assert_eq!(parse_value(" 1"), None);
     }
 }

@@ -88,6 +88,7 @@ mod print;
 
 pub use condition::MAX_DEPTH;
 pub use error::{Diagnostic, DiagnosticKind, SyntaxError, TextError};
+pub use lex::parse_value;
 pub use parse::parse_unvalidated;
 pub use position::{position, Position};
 pub use print::print;

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::instr::{Access, BarrierKind, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope};
-use crate::ir::{CmpOp, Expr, Operand, Placement, Quantifier, Space, Term, Test, Verdict};
+use crate::ir::{CmpOp, Expr, Operand, Placement, Quantifier, Space, Term, Test};
 
 /// Writes `test` in the `.litmus` dialect. For every test that
 /// [`crate::text::parse`] returns, `parse(&print(&t))` equals `t`.
@@ -72,18 +72,14 @@ pub fn print(test: &Test) -> String {
         }
         out.push('\n');
     }
+    // The dialect's spelling; the others are the quantifier's own words.
     let q = match test.condition.quantifier {
-        Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",
-        Quantifier::Forall => "forall",
+        q => q.as_str(),
     };
     let _ = write!(out, "{q} ({})", expr(&test.condition.expr, Prec::Or));
     if let Some(v) = test.verdict {
-        let v = match v.verdict {
-            Verdict::Allowed => "allowed",
-            Verdict::Forbidden => "forbidden",
-        };
-        let _ = write!(out, " => {v}");
+        let _ = write!(out, " => {}", v.verdict.as_str());
     }
     out.push('\n');
     out
