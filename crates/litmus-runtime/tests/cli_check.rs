@@ -140,6 +140,34 @@ fn a_contradicted_declared_verdict_fails_the_file() {
 }
 
 #[test]
+fn inline_values_and_the_end_of_options() {
+    let dir = scratch("inline");
+    // A file whose name starts with `-` is a file after `--`.
+    let mp = dir.join("-mp.litmus");
+    std::fs::write(&mp, MP).unwrap();
+    let out = bin()
+        .current_dir(&dir)
+        .args([
+            "check",
+            "--format=json",
+            "--model=sc",
+            "--loop-bound=2",
+            "--",
+        ])
+        .arg("-mp.litmus")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["file"], "-mp.litmus");
+    assert_eq!(lines[0]["model"], "sc");
+    assert_eq!(lines[0]["quantifier"], "exists");
+    assert_eq!(lines[0]["verdict"], "forbidden");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn help_and_usage_errors() {
     let help = bin().args(["check", "--help"]).output().unwrap();
     assert_eq!(help.status.code(), Some(0));
@@ -148,6 +176,7 @@ fn help_and_usage_errors() {
         "--model",
         "--format",
         "--loop-bound",
+        "LITMUS_LOOP_BOUND",
         "--max-steps",
         "EXIT STATUS",
         "LITMUS_MODEL",
@@ -156,18 +185,27 @@ fn help_and_usage_errors() {
     }
     let top = bin().arg("--help").output().unwrap();
     assert!(String::from_utf8(top.stdout).unwrap().contains("check"));
-    for args in [
-        &["check"][..],
-        &["check", "--format", "xml", "f"],
-        &["frobnicate"],
-        &["check", "--model"],
+    for (args, message) in [
+        (&["check"][..], "no files to check"),
+        (&["check", "--format", "xml", "f"], "unknown format `xml`"),
+        (&["check", "--format=xml", "f"], "unknown format `xml`"),
+        (&["frobnicate"], "unknown command `frobnicate`"),
+        (&["check", "--model"], "`--model` needs a value"),
+        (&["check", "--bogus", "f"], "unknown option `--bogus`"),
+        (
+            &["check", "--loop-bound=0", "f"],
+            "`--loop-bound` takes a whole number of at least 1, not `0`",
+        ),
+        (
+            &["check", "--max-steps", "many", "f"],
+            "`--max-steps` takes a whole number of at least 1, not `many`",
+        ),
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            String::from_utf8(out.stderr).unwrap().contains("error:"),
-            "{args:?}"
-        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
     }
 }
 

@@ -69,6 +69,41 @@ fn an_allowed_outcome_is_said_to_be_allowed() {
 }
 
 #[test]
+fn negative_values_are_read_as_the_test_writes_them() {
+    let dir = scratch("explain-negative");
+    let neg = write(
+        &dir,
+        "neg.litmus",
+        "PTX neg
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, -1  | ld.weak r0, x  ;
+exists (P1:r0 == -1 /\\ x == -1)
+",
+    );
+    let explain = |outcome: &str| {
+        let out = bin()
+            .args(["explain", "--outcome", outcome])
+            .arg(&neg)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{outcome}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let text = explain("P1:r0=-1; x=-1");
+    assert!(
+        text.starts_with("neg: model ptx allows the outcome ("),
+        "{text}"
+    );
+    // -1 is the word 0xffffffff, as the model reads the test.
+    assert_eq!(explain("P1:r0=0xffffffff; x=4294967295"), text);
+    // The write of -1 always lands: a final x of 0 is never produced.
+    let never = explain("P1:r0=-1; x=0");
+    assert!(never.starts_with("neg: model ptx: no candidate"), "{never}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn dot_gives_a_graphviz_graph() {
     let dir = scratch("explain-dot");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
@@ -139,7 +174,7 @@ fn a_bad_outcome_gets_a_clear_error() {
         ),
         (
             "P1:r0=one; P1:r1=0",
-            "bad value `one` for P1:r0: expected a whole number from 0 to 4294967295",
+            "bad value `one` for P1:r0: expected a whole number from -2147483648 to 4294967295",
         ),
         ("P1:r0 1; P1:r1=0", "expected `NAME=VALUE`, found `P1:r0 1`"),
         ("P1:r0=1; P1:r0=1; P1:r1=0", "P1:r0 is given twice"),
@@ -184,6 +219,10 @@ fn bad_files_and_command_lines() {
             &["explain", "--reasons", "0", "a"],
             "`--reasons` takes a whole number of at least 1",
         ),
+        (
+            &["explain", "--loop-bound=0", "a"],
+            "`--loop-bound` takes a whole number of at least 1, not `0`",
+        ),
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -196,6 +235,8 @@ fn bad_files_and_command_lines() {
         "--model",
         "--dot",
         "--reasons",
+        "--loop-bound",
+        "LITMUS_LOOP_BOUND",
         "LITMUS_MODEL",
         "EXIT STATUS",
     ] {

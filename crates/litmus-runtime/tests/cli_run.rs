@@ -413,6 +413,96 @@ fn a_required_gpu_that_is_missing_fails_the_run() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A loop that runs its body three times: the model sees its one outcome
+/// only with a loop bound of 3 or more.
+const COUNT: &str = "PTX count
+{ x=0; P0:r0=0; }
+ P0@cta 0,gpu 0   ;
+ LC00:            ;
+ add r0, r0, 1    ;
+ bne r0, 3, LC00  ;
+exists (P0:r0 == 3)
+";
+
+#[test]
+fn the_models_loop_bound_is_a_flag() {
+    let dir = scratch("loop-bound");
+    let count = write(&dir, "count.litmus", COUNT);
+    let record = |extra: &[&str]| {
+        let out = bin()
+            .args(["run", "--format", "json", "--launches", "1"])
+            .args(extra)
+            .arg(&count)
+            .output()
+            .unwrap();
+        // Whether the test passes depends on the GPU (with the default
+        // bound the hardware shows an outcome the model never sees).
+        assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+        let text = stdout(&out);
+        serde_json::from_str::<Value>(text.trim_end())
+            .unwrap_or_else(|e| panic!("not one JSON line ({e}): {text}"))
+    };
+    let cut = record(&[]);
+    assert_eq!(cut["computed_verdict"], "forbidden", "{cut}");
+    assert_eq!(cut["allowed"], serde_json::json!([]), "{cut}");
+    for bound in [&["--loop-bound", "3"][..], &["--loop-bound=4"]] {
+        let whole = record(bound);
+        assert_eq!(whole["computed_verdict"], "allowed", "{bound:?}: {whole}");
+        assert_eq!(
+            whole["allowed"],
+            serde_json::json!([[3]]),
+            "{bound:?}: {whole}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_report_that_cannot_be_written_is_said_whether_the_file_parsed_or_not() {
+    let dir = scratch("unwritable");
+    let broken = write(&dir, "broken.litmus", BROKEN);
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    // A file where the report folder should be: the folder cannot be made.
+    let blocker = write(&dir, "blocker", "");
+    let said = format!("cannot write reports to {}: ", blocker.display());
+    for format in ["text", "json"] {
+        let out = bin()
+            .args(["run", "--launches", "1", "--format", format, "--report"])
+            .arg(&blocker)
+            .args([&broken, &mp])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let text = stdout(&out);
+        if format == "text" {
+            assert!(text.contains(":4:2: `ld` does not take"), "{text}");
+            for file in [&broken, &mp] {
+                assert!(
+                    text.contains(&format!("{}: {said}", file.display())),
+                    "{text}"
+                );
+            }
+            assert!(text.ends_with("2 files: 0 passed, 2 failed\n"), "{text}");
+        } else {
+            let records: Vec<Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+                .collect();
+            assert_eq!(records.len(), 2, "{text}");
+            assert!(
+                records[0]["error"].as_str().unwrap().contains(":4:2: `ld`"),
+                "{text}"
+            );
+            assert_eq!(records[1]["test"], "MP-relacq", "{text}");
+            for record in &records {
+                let why = record["report_error"].as_str().unwrap_or_default();
+                assert!(why.starts_with(&said), "{record}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn usage_errors_exit_2_and_say_what_is_wrong() {
     for (args, message) in [
@@ -434,6 +524,10 @@ fn usage_errors_exit_2_and_say_what_is_wrong() {
             "not both",
         ),
         (&["run", "--format", "xml", "f"], "unknown format `xml`"),
+        (
+            &["run", "--loop-bound", "0", "f"],
+            "`--loop-bound` takes a whole number of at least 1, not `0`",
+        ),
         (&["run", "--bogus", "f"], "unknown option `--bogus`"),
         (&["run", "f", "--report"], "`--report` needs a value"),
     ] {
@@ -458,6 +552,7 @@ fn help_is_complete() {
         "--seed",
         "--report",
         "--format",
+        "--loop-bound",
         "EXIT STATUS",
         "LITMUS_MODEL",
         "LITMUS_BUDGET_MS",
@@ -488,6 +583,7 @@ fn help_is_complete() {
         "--report",
         "--outcome",
         "--dot",
+        "--loop-bound",
         "LITMUS_MODEL",
         "LITMUS_BUDGET_MS",
         "LITMUS_SEED",

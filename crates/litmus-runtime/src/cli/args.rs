@@ -1,6 +1,6 @@
-//! The command-line scanner the `run`, `explain` and `ptx` subcommands
-//! share: `--flag value`, `--flag=value`, `--` ending the options, and
-//! numbers checked with the flag's name in the error.
+//! The command-line scanner every subcommand uses: `--flag value`,
+//! `--flag=value`, `--` ending the options, numbers checked with the flag's
+//! name in the error, and the `--format` of the subcommands that have one.
 
 /// One item of a command line.
 pub enum Arg {
@@ -81,6 +81,28 @@ where
         ))
 }
 
+/// How `check` and `run` print their results (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For people: a summary line per file, then details.
+    Text,
+    /// For programs: one JSON object per file and line.
+    Json,
+}
+
+impl Format {
+    /// Reads the value of `--format`.
+    pub fn parse(text: &str) -> Result<Format, String> {
+        match text {
+            "text" => Ok(Format::Text),
+            "json" => Ok(Format::Json),
+            other => Err(format!(
+                "unknown format `{other}`; the formats are: text, json"
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +141,15 @@ mod tests {
         );
         assert!(number("--seed", "-1", 0u64).is_err());
         assert!(number("--seed", "x", 0u64).is_err());
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(Format::parse("text"), Ok(Format::Text));
+        assert_eq!(Format::parse("json"), Ok(Format::Json));
+        assert_eq!(
+            Format::parse("JSON"),
+            Err("unknown format `JSON`; the formats are: text, json".to_string())
+        );
     }
 }

@@ -3,11 +3,12 @@
 use std::io::Write;
 use std::time::Instant;
 
-use litmus_core::ir::{Quantifier, Test, Verdict};
-use litmus_core::text;
+use litmus_core::ir::Test;
 use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
 use serde_json::{json, Map, Value};
 
+use super::args::{number, Arg, Args, Format};
+use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
 const HELP: &str = "gpu-litmus check: check .litmus files with a memory model alone (no GPU)
@@ -31,8 +32,12 @@ OPTIONS:
                         candidate_executions, micros (and declared_verdict
                         when the file declares one); a file that cannot be
                         read, parsed or checked gives {\"file\", \"error\"}
-    --loop-bound N      how many times a loop body may run (default 1: any
-                        taken backward jump discards the execution)
+    --loop-bound N      the model's loop bound: how many times a loop body
+                        may run in an execution the model considers
+                        (default 1: an execution that takes a backward jump
+                        is dropped, and the result says it was bounded).
+                        Not LITMUS_LOOP_BOUND, which bounds how long a role
+                        may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
     -h, --help          print this help
@@ -44,13 +49,13 @@ EXIT STATUS:
     2  the command line is wrong
 ";
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Json,
-}
+const USAGE: &str = "USAGE:
+    gpu-litmus check [--model NAME] [--format text|json] [--loop-bound N]
+                     [--max-steps N] FILE...
 
-struct Args {
+For more, try `gpu-litmus check --help`.";
+
+struct Request {
     model: &'static dyn Model,
     format: Format,
     options: Options,
@@ -58,7 +63,7 @@ struct Args {
 }
 
 enum Parsed {
-    Run(Args),
+    Check(Request),
     Help,
 }
 
@@ -67,68 +72,35 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut format = Format::Text;
     let mut options = Options::default();
     let mut files = Vec::new();
-    let mut i = 0;
-    let mut only_files = false;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if only_files || !arg.starts_with('-') || arg == "-" {
-            files.push(arg.clone());
-            continue;
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
+    let mut scan = Args::new(args);
+    while let Some(arg) = scan.next() {
+        let (flag, inline) = match arg {
+            Arg::Positional(file) => {
+                files.push(file);
+                continue;
             }
-            let v = args
-                .get(i)
-                .cloned()
-                .ok_or(format!("`{name}` needs a value"))?;
-            i += 1;
-            Ok(v)
+            Arg::Flag(flag, inline) => (flag, inline),
         };
-        match flag {
+        match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
-            "--" => only_files = true,
-            "--model" => model_name = Some(value("--model")?),
-            "--format" => {
-                format = match value("--format")?.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    other => {
-                        return Err(format!(
-                            "unknown format `{other}`; the formats are: text, json"
-                        ))
-                    }
-                }
-            }
+            "--model" => model_name = Some(scan.value(&flag, inline)?),
+            "--format" => format = Format::parse(&scan.value(&flag, inline)?)?,
             "--loop-bound" => {
-                let v = value("--loop-bound")?;
-                options.loop_bound = v.parse().ok().filter(|&n: &u32| n >= 1).ok_or(format!(
-                    "`--loop-bound` takes a whole number of at least 1, not `{v}`"
-                ))?;
+                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
-            "--max-steps" => {
-                let v = value("--max-steps")?;
-                options.max_steps = v.parse().ok().filter(|&n: &u64| n >= 1).ok_or(format!(
-                    "`--max-steps` takes a whole number of at least 1, not `{v}`"
-                ))?;
-            }
+            "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
     let model = match model_name {
-        Some(name) => model_by_name(&name).map_err(|e| e.to_string())?,
-        None => model_from_env().map_err(|e| e.to_string())?,
-    };
+        Some(name) => model_by_name(&name),
+        None => model_from_env(),
+    }
+    .map_err(|e| e.to_string())?;
     if files.is_empty() {
         return Err("no files to check".to_string());
     }
-    Ok(Parsed::Run(Args {
+    Ok(Parsed::Check(Request {
         model,
         format,
         options,
@@ -138,28 +110,28 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
 
 /// Runs `gpu-litmus check` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let args = match parse_args(args) {
-        Ok(Parsed::Run(a)) => a,
+    let req = match parse_args(args) {
+        Ok(Parsed::Check(r)) => r,
         Ok(Parsed::Help) => {
             let _ = write!(out, "{HELP}");
             return EXIT_OK;
         }
         Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\nUSAGE:\n    gpu-litmus check [--model NAME] [--format text|json] FILE...\n\nFor more, try `gpu-litmus check --help`.");
+            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
             return EXIT_USAGE;
         }
     };
     let mut status = EXIT_OK;
-    for file in &args.files {
+    for file in &req.files {
         let start = Instant::now();
-        let report = check_file(file, &args);
+        let report = check_file(file, &req);
         let micros = start.elapsed().as_micros();
         if !report.ok() {
             status = EXIT_FAILED;
         }
-        let written = match args.format {
-            Format::Json => writeln!(out, "{}", report.json(file, args.model, micros)),
-            Format::Text => write!(out, "{}", report.text(file, args.model, micros)),
+        let written = match req.format {
+            Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
+            Format::Text => write!(out, "{}", report.text(file, req.model, micros)),
         };
         if written.is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.
@@ -207,10 +179,10 @@ impl Report {
             "file": file,
             "name": test.name.text,
             "model": model.name(),
-            "quantifier": quantifier(r.quantifier),
+            "quantifier": r.quantifier.as_str(),
             "condition_reachable": r.condition_reachable,
             "claim_holds": r.claim_holds,
-            "verdict": verdict(r.verdict()),
+            "verdict": r.verdict().as_str(),
             "bounded": r.bounded,
             "allowed_outcomes": outcomes,
             "consistent_executions": r.consistent_executions,
@@ -218,7 +190,7 @@ impl Report {
             "micros": micros as u64,
         });
         if let Some(d) = test.verdict {
-            v["declared_verdict"] = json!(verdict(d.verdict));
+            v["declared_verdict"] = json!(d.verdict.as_str());
         }
         v
     }
@@ -237,8 +209,8 @@ impl Report {
             "{file}: {} under {}: `{}` claim {claim} (outcome {}); {} allowed outcome{}; {} consistent of {} candidate executions{}; {:.3} ms\n",
             test.name.text,
             model.name(),
-            quantifier(r.quantifier),
-            verdict(r.verdict()),
+            r.quantifier.as_str(),
+            r.verdict().as_str(),
             r.allowed.len(),
             if r.allowed.len() == 1 { "" } else { "s" },
             r.consistent_executions,
@@ -250,8 +222,8 @@ impl Report {
             if d.verdict != r.verdict() {
                 s.push_str(&format!(
                     "  declared `=> {}` but the model says {}\n",
-                    verdict(d.verdict),
-                    verdict(r.verdict())
+                    d.verdict.as_str(),
+                    r.verdict().as_str()
                 ));
             }
         }
@@ -262,40 +234,17 @@ impl Report {
     }
 }
 
-fn quantifier(q: Quantifier) -> &'static str {
-    match q {
-        Quantifier::Exists => "exists",
-        Quantifier::NotExists => "not exists",
-        Quantifier::Forall => "forall",
-    }
-}
-
-fn verdict(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Allowed => "allowed",
-        Verdict::Forbidden => "forbidden",
-    }
-}
-
-fn check_file(file: &str, args: &Args) -> Report {
-    let src = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => return Report::Failed(format!("{file}: cannot read: {e}")),
+fn check_file(file: &str, req: &Request) -> Report {
+    let loaded = match load(file) {
+        Ok(l) => l,
+        Err(msg) => return Report::Failed(msg),
     };
-    let test = match text::parse(&src) {
-        Ok(t) => t,
-        Err(e) => return Report::Failed(e.render(file).trim_end().to_string()),
-    };
-    match check(&test, args.model, &args.options) {
+    match check(&loaded.test, req.model, &req.options) {
         Ok(result) => Report::Checked {
-            test: Box::new(test),
+            test: Box::new(loaded.test),
             result,
         },
-        Err(e) => {
-            // Point at the test's header: the error is about the whole test.
-            let at = text::position(&src, test.name.origin)
-                .map_or_else(|| "1:1".to_string(), |p| p.to_string());
-            Report::Failed(format!("{file}:{at}: {e}"))
-        }
+        // The error is about the whole test: it points at the header.
+        Err(e) => Report::Failed(format!("{file}:{}: {e}", loaded.header())),
     }
 }

@@ -27,15 +27,21 @@ OPTIONS:
     --outcome TEXT      the outcome to explain, every observable of the test
                         given a value, as the outcome table writes it:
                         \"P1:r0=1; P1:r1=0\"; pairs may also be separated by
-                        `,` or `/\\` and written `NAME == VALUE`. Without it,
-                        the outcomes the condition describes are explained
-                        (for `forall`, those that break it)
+                        `,` or `/\\` and written `NAME == VALUE`; values as a
+                        test writes them (decimal, 0x hexadecimal, negative:
+                        -1 is 0xffffffff). Without it, the outcomes the
+                        condition describes are explained (for `forall`,
+                        those that break it)
     --model NAME        the memory model: ptx, sc, ptx-2015
                         (default: $LITMUS_MODEL, else ptx)
     --dot               print a Graphviz graph instead of text: one cluster
                         per reason (`gpu-litmus explain ... --dot | dot -Tsvg`)
     --reasons N         how many distinct reasons to show (default 4)
-    --loop-bound N      how many times a loop body may run (default 1)
+    --loop-bound N      the model's loop bound: how many times a loop body
+                        may run in an execution the model considers
+                        (default 1: an execution that takes a backward jump
+                        is dropped). Not LITMUS_LOOP_BOUND, which bounds how
+                        long a role may spin on the GPU (default 1000)
     --max-steps N       search budget (default 20000000)
     -h, --help          print this help
 

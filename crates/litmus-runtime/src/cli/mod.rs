@@ -62,6 +62,8 @@ COMMON OPTIONS (see each command's --help for all of them):
     --report DIR        JSON and JUnit reports (run)
     --outcome TEXT      the outcome to explain, \"P1:r0=1; P1:r1=0\" (explain)
     --dot               Graphviz output (explain)
+    --loop-bound N      the model's loop bound: how many times a loop body
+                        may run (default 1) (check, run, explain)
 
 OPTIONS:
     -h, --help          print this help
@@ -79,8 +81,9 @@ ENVIRONMENT:
     LITMUS_PERM         fixed (default) or random placement permutations
     LITMUS_SPIN         polls of a bounded spin barrier per role (default 0)
     LITMUS_STRESS       CTAS[:ROUNDS] of memory stress (default 0: off)
-    LITMUS_LOOP_BOUND   backward branches a role may take on the GPU
-                        (default 1000)
+    LITMUS_LOOP_BOUND   backward branches a role may take on the GPU before
+                        it counts as unfinished (default 1000); not the
+                        model's --loop-bound
     LITMUS_REPORT_DIR   where run writes its JSON and JUnit reports
     LITMUS_REQUIRE_GPU  1: a missing GPU fails each test instead of skipping
                         its hardware half

@@ -1,13 +1,16 @@
 //! Reading an outcome written by a person (`P1:r0=1; P1:r1=0`) into the
 //! values of a test's observables, in their order.
 
-use litmus_core::ir::Test;
+use litmus_core::ir::{Test, VALUE_RANGE};
 use litmus_core::outcome::observables;
+use litmus_core::text::parse_value;
 
 /// Parses `text` into one value per observable of `test`, in the order
 /// [`observables`] gives. Pairs are `NAME=VALUE` or `NAME==VALUE`,
 /// separated by `;`, `,` or `/\`; the whole may sit in parentheses. Every
-/// observable must be given, once.
+/// observable must be given, once. Values are read as a test writes them
+/// (decimal, `0x` hexadecimal or negative, within 32 bits) and taken modulo
+/// 2^32, as the model takes them.
 pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
     let names: Vec<String> = observables(test).iter().map(|o| o.display(test)).collect();
     let known = || {
@@ -37,9 +40,13 @@ pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
             .iter()
             .position(|n| n == name)
             .ok_or(format!("unknown observable `{name}`; {}", known()))?;
-        let v = number(value).ok_or(format!(
-            "bad value `{value}` for {name}: expected a whole number from 0 to {}",
-            u32::MAX
+        // As the model reads a test's values: modulo 2^32, so `-1` is
+        // `0xffffffff`.
+        let v = parse_value(value).map(|v| v as u32).ok_or(format!(
+            "bad value `{value}` for {name}: expected a whole number from {} to {} \
+             (decimal or 0x hexadecimal)",
+            VALUE_RANGE.start(),
+            VALUE_RANGE.end()
         ))?;
         if values[i].replace(v).is_some() {
             return Err(format!("{name} is given twice"));
@@ -59,14 +66,6 @@ pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
         ));
     }
     Ok(values.into_iter().flatten().collect())
-}
-
-/// A value as conditions write them: decimal or `0x` hexadecimal.
-fn number(text: &str) -> Option<u32> {
-    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u32::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
-    }
 }
 
 #[cfg(test)]
@@ -94,6 +93,15 @@ mod tests {
     }
 
     #[test]
+    fn negative_values_wrap_as_the_model_reads_them() {
+        let t = mp();
+        assert_eq!(
+            parse(&t, "P1:r0=-1; P1:r1=0xffffffff; x=-2147483648"),
+            Ok(vec![u32::MAX, u32::MAX, 1 << 31])
+        );
+    }
+
+    #[test]
     fn errors_say_what_is_wrong() {
         let t = mp();
         let err = |text| parse(&t, text).unwrap_err();
@@ -107,9 +115,11 @@ mod tests {
         );
         assert_eq!(
             err("P1:r0=one; P1:r1=0; x=1"),
-            "bad value `one` for P1:r0: expected a whole number from 0 to 4294967295"
+            "bad value `one` for P1:r0: expected a whole number from -2147483648 to 4294967295 (decimal or 0x hexadecimal)"
         );
-        assert!(err("P1:r0=-1; P1:r1=0; x=1").starts_with("bad value `-1`"));
+        assert!(err("P1:r0=4294967296; P1:r1=0; x=1").starts_with("bad value `4294967296`"));
+        assert!(err("P1:r0=-2147483649; P1:r1=0; x=1").starts_with("bad value `-2147483649`"));
+        assert!(err("P1:r0=- 1; P1:r1=0; x=1").starts_with("bad value `- 1`"));
         assert_eq!(err("P1:r0 1"), "expected `NAME=VALUE`, found `P1:r0 1`");
         assert_eq!(err("x=1; x=2"), "x is given twice");
     }

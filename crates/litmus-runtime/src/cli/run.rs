@@ -3,16 +3,16 @@
 //! beside the hardware's count.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use litmus_model::model_by_name;
+use litmus_model::{model_by_name, Options as ModelOptions};
 use litmus_runtime::config::Config;
 use litmus_runtime::report;
 use litmus_runtime::runner::{self, TestReport};
 use serde_json::json;
 
-use super::args::{number, Arg, Args};
+use super::args::{number, Arg, Args, Format};
 use super::load::load;
 use super::progress::Progress;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
@@ -55,7 +55,14 @@ OPTIONS:
                         (default: $LITMUS_REPORT_DIR)
     --format FORMAT     text (default) or json: one JSON object per file and
                         line, the report's record plus `file`; a file that
-                        cannot be read or parsed gives {\"file\", \"error\"}
+                        cannot be read or parsed gives {\"file\", \"error\"};
+                        either has `report_error` when --report could not
+                        write its files
+    --loop-bound N      the model's loop bound: how many times a loop body
+                        may run in an execution the model considers
+                        (default 1: an execution that takes a backward jump
+                        is dropped). Not LITMUS_LOOP_BOUND, which bounds how
+                        long a role may spin on the GPU (default 1000)
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -76,8 +83,10 @@ ENVIRONMENT:
                         (default 0: off)
     LITMUS_STRESS       CTAS[:ROUNDS] of extra CTAs stressing memory
                         (default 0: off)
-    LITMUS_LOOP_BOUND   backward branches a role may take on the GPU before
-                        its instance counts as unfinished (default 1000)
+    LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
+                        take on the GPU before its instance counts as
+                        unfinished (default 1000); not the model's
+                        --loop-bound
 
 EXIT STATUS:
     0  every test passed
@@ -88,15 +97,10 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
-                   [--report DIR] [--format text|json] FILE...
+                   [--report DIR] [--format text|json] [--loop-bound N]
+                   FILE...
 
 For more, try `gpu-litmus run --help`.";
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Json,
-}
 
 struct Options {
     config: Config,
@@ -116,6 +120,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut seed = None;
     let mut report_dir = None;
     let mut format = Format::Text;
+    let mut loop_bound = None;
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some(arg) = scan.next() {
@@ -139,17 +144,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 }
                 report_dir = Some(PathBuf::from(dir));
             }
-            "--format" => {
-                format = match scan.value(&flag, inline)?.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    other => {
-                        return Err(format!(
-                            "unknown format `{other}`; the formats are: text, json"
-                        ))
-                    }
-                }
-            }
+            "--format" => format = Format::parse(&scan.value(&flag, inline)?)?,
+            "--loop-bound" => loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -179,6 +175,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     }
     if report_dir.is_some() {
         config.report_dir = report_dir;
+    }
+    if let Some(bound) = loop_bound {
+        config.options.loop_bound = bound;
     }
     Ok(Parsed::Run(Box::new(Options {
         config,
@@ -211,38 +210,45 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         });
         let (ok, text) = match result {
             Ok((report, time)) => {
-                let mut ok = report.passed();
-                let mut text = render(file, &report, opts.format);
-                if let Some(dir) = &opts.config.report_dir {
-                    if let Err(e) = report::write(dir, &report, time) {
-                        ok = false;
-                        text.push_str(&format!(
-                            "{file}: cannot write reports to {}: {e}\n",
-                            dir.display()
-                        ));
-                    }
-                }
-                (ok, text)
+                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+                    report::write(dir, &report, time)
+                        .err()
+                        .map(|e| cannot_write(dir, e))
+                });
+                let text = render(file, &report, &opts, unwritten.as_deref());
+                (report.passed() && unwritten.is_none(), text)
             }
             Err(msg) => {
-                if let Some(dir) = &opts.config.report_dir {
+                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
                     // CI should see a file that does not parse as a failed
                     // case, not as a missing one.
-                    let _ = std::fs::create_dir_all(dir);
-                    let _ = report::junit::record(
-                        dir,
-                        report::junit::Case {
-                            name: file.clone(),
-                            time: start.elapsed(),
-                            failure: Some(msg.clone()),
-                            skipped: None,
-                            output: String::new(),
-                        },
-                    );
-                }
+                    let case = report::junit::Case {
+                        name: file.clone(),
+                        time: start.elapsed(),
+                        failure: Some(msg.clone()),
+                        skipped: None,
+                        output: String::new(),
+                    };
+                    std::fs::create_dir_all(dir)
+                        .and_then(|()| report::junit::record(dir, case))
+                        .err()
+                        .map(|e| cannot_write(dir, e))
+                });
                 let text = match opts.format {
-                    Format::Text => format!("{msg}\n"),
-                    Format::Json => format!("{}\n", json!({ "file": file, "error": msg })),
+                    Format::Text => {
+                        let mut text = format!("{msg}\n");
+                        if let Some(u) = &unwritten {
+                            text.push_str(&format!("{file}: {u}\n"));
+                        }
+                        text
+                    }
+                    Format::Json => {
+                        let mut record = json!({ "file": file, "error": msg });
+                        if let Some(u) = unwritten {
+                            record["report_error"] = json!(u);
+                        }
+                        format!("{record}\n")
+                    }
                 };
                 (false, text)
             }
@@ -273,13 +279,22 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
 }
 
-/// One test's result as the chosen format prints it.
-fn render(file: &str, report: &TestReport, format: Format) -> String {
-    match format {
+/// Why the reports could not be written to `dir`.
+fn cannot_write(dir: &Path, e: std::io::Error) -> String {
+    format!("cannot write reports to {}: {e}", dir.display())
+}
+
+/// One test's result as the chosen format prints it, with why its reports
+/// could not be written (`unwritten`), if they could not.
+fn render(file: &str, report: &TestReport, opts: &Options, unwritten: Option<&str>) -> String {
+    let mut text = match opts.format {
         Format::Json => {
             let mut record = report::json::record(report);
             record["file"] = json!(file);
-            format!("{record}\n")
+            if let Some(u) = unwritten {
+                record["report_error"] = json!(u);
+            }
+            return format!("{record}\n");
         }
         Format::Text if report.passed() => format!(
             "{file}: {}\n{}\n",
@@ -290,14 +305,21 @@ fn render(file: &str, report: &TestReport, format: Format) -> String {
             "{file}: {}\n{}or: {}\n\n",
             report::text::summary(report),
             report::text::failure_message(report),
-            reproduce(file, report)
+            reproduce(file, report, opts.config.options.loop_bound)
         ),
+    };
+    if let Some(u) = unwritten {
+        text.push_str(&format!("{file}: {u}\n"));
     }
+    text
 }
 
 /// The command line that runs `file` again the same way.
-fn reproduce(file: &str, report: &TestReport) -> String {
+fn reproduce(file: &str, report: &TestReport, loop_bound: u32) -> String {
     let mut line = format!("gpu-litmus run --model {}", report.model);
+    if loop_bound != ModelOptions::default().loop_bound {
+        line.push_str(&format!(" --loop-bound {loop_bound}"));
+    }
     if let Some(k) = &report.knobs {
         match k.launches {
             Some(n) => line.push_str(&format!(" --seed {} --launches {n}", k.seed)),
