@@ -89,6 +89,10 @@ pub enum ValidationErrorKind {
     UnexpectedNewValue(&'static str),
     #[error("the scope `.cluster` needs threads placed in clusters")]
     ClusterScopeWithoutClusters,
+    #[error(
+        "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
+    )]
+    WarpOutOfRange { thread: String, warp: u32 },
 }
 
 use ValidationErrorKind as K;
@@ -132,7 +136,7 @@ impl Validator<'_> {
     }
 
     fn value(&mut self, imm: &Imm) {
-        if !(-(1i64 << 31)..=(u32::MAX as i64)).contains(&imm.value) {
+        if !crate::ir::VALUE_RANGE.contains(&imm.value) {
             self.push(K::ValueOutOfRange(imm.value), imm.origin);
         }
     }
@@ -177,6 +181,15 @@ impl Validator<'_> {
     }
 
     fn thread(&mut self, thread: &Thread, clusters: bool) {
+        if let Some(warp) = thread.placement.warp.filter(|w| *w >= 32) {
+            self.push(
+                K::WarpOutOfRange {
+                    thread: thread.name.text.clone(),
+                    warp,
+                },
+                thread.name.origin,
+            );
+        }
         let mut written: HashSet<&str> = HashSet::new();
         for init in &thread.init {
             self.value(&init.value);

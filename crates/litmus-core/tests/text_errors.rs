@@ -108,6 +108,16 @@ fn shared_location_across_ctas() {
 }
 
 #[test]
+fn warp_past_the_last_one_of_a_cta() {
+    let src =
+        "PTX t\n{ x=0; }\n P0@cta 0,gpu 0,warp 4294967295 ;\n st.weak x, 1 ;\nexists (x == 1)";
+    assert_eq!(
+        errors(src),
+        "3:2: thread `P0` is placed in warp 4294967295, but a CTA holds at most 32 warps (0 to 31)"
+    );
+}
+
+#[test]
 fn cluster_shared_location_across_clusters() {
     let src = "PTX t\n{ shared::cluster x=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 1 ;\n st.weak x, 1 | ld.weak r0, x ;\nexists (x == 0)";
     assert_eq!(

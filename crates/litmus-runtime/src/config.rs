@@ -19,7 +19,8 @@ pub struct Config {
     /// only when the hardware half would run).
     pub knobs: Result<Knobs, GpuError>,
     pub report_dir: Option<PathBuf>,
-    /// Whether the hardware half runs at all (`gpu-litmus check` says no).
+    /// Whether the hardware half runs at all (tools that want the model's
+    /// judgement alone say no).
     pub hardware: bool,
 }
 

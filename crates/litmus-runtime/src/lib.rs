@@ -18,7 +18,7 @@ use std::time::Instant;
 use litmus_core::ir::Test;
 
 pub use config::Config;
-pub use runner::{run_test, TestReport};
+pub use runner::{run_test, Source, TestReport};
 
 /// Runs one litmus test as a cargo test: the entry point that `litmus!`
 /// expands to, with the PTX it generated at compile time (`None` when the
@@ -29,7 +29,14 @@ pub use runner::{run_test, TestReport};
 pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
     let config = Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
-    let report = run_test(test, ptx, &config);
+    // libtest names each test's thread after the test's path: exactly
+    // what `cargo test NAME -- --exact` takes, and unique in the binary.
+    let id = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .unwrap_or(&test.name.text)
+        .to_string();
+    let report = run_test(test, ptx, &config, runner::Source::CargoTest(id));
     // Straight to the stream, past cargo's capture: the hardware line must
     // show even when the test passes ("hardware: skipped, ...").
     let _ = writeln!(std::io::stderr(), "{}", report::text::summary(&report));

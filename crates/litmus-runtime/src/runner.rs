@@ -3,13 +3,14 @@
 //! allowed set. The result is a [`TestReport`]; [`crate::report`] renders
 //! it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use litmus_core::ir::{Test, Verdict};
-use litmus_core::outcome::{eval, Observable};
+use litmus_core::outcome::eval;
 use litmus_core::ptx::{self, PtxError};
-use litmus_model::{check, explain_outcome, CheckResult};
+use litmus_model::outcome::format_outcome;
+use litmus_model::{check, explain_outcome, CheckResult, Options};
 
 use crate::config::Config;
 use crate::gpu::{self, HwResult, Knobs};
@@ -21,8 +22,11 @@ pub enum Hardware {
     Ran(HwResult),
     /// No GPU here (and none was required): the one line that says so.
     Skipped(String),
-    /// The GPU harness cannot run this test (e.g. CTA barriers); why.
+    /// The GPU harness cannot run this test (e.g. threads on two GPUs); why.
     NotRun(String),
+    /// The hardware half broke (a fault, a JIT error, a bad knob, a
+    /// required GPU missing); the failure says how.
+    Failed(String),
     /// The hardware half was not asked for (model-only runs).
     Off,
 }
@@ -35,7 +39,13 @@ pub struct OutcomeRow {
     pub values: Vec<u32>,
     /// `P1:r0=1; P1:r1=0`.
     pub text: String,
+    /// Whether the model allows it (within the loop bound the test is
+    /// judged at).
     pub allowed: bool,
+    /// The model allows it only with more loop iterations than its bound:
+    /// the hardware's spin loops are not bounded so tightly, so it is no
+    /// failure.
+    pub beyond_loop_bound: bool,
     /// How often the hardware showed it (`None`: the hardware did not run).
     pub seen: Option<u64>,
     /// Whether it satisfies the condition's expression.
@@ -43,6 +53,13 @@ pub struct OutcomeRow {
     /// For a forbidden outcome the hardware showed: the model's
     /// explanation (axiom and witness).
     pub explanation: Option<String>,
+}
+
+impl OutcomeRow {
+    /// A forbidden outcome the hardware showed: what fails a test.
+    pub fn is_violation(&self) -> bool {
+        !self.allowed && !self.beyond_loop_bound && self.seen.unwrap_or(0) > 0
+    }
 }
 
 /// Why a test failed. A test passes when this list is empty.
@@ -69,8 +86,8 @@ impl std::fmt::Display for Failure {
             Failure::VerdictMismatch { declared, computed } => write!(
                 f,
                 "declared {}, but the model says {}",
-                verdict_word(*declared),
-                verdict_word(*computed)
+                declared.as_str(),
+                computed.as_str()
             ),
             Failure::ForbiddenObserved { outcomes, count } => write!(
                 f,
@@ -84,19 +101,25 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// `allowed` / `forbidden`.
-pub fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Allowed => "allowed",
-        Verdict::Forbidden => "forbidden",
-    }
+/// How to run a test again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A cargo test, by its path as cargo names it (`catalogue::mp`).
+    CargoTest(String),
+    /// A `.litmus` file given to `gpu-litmus run`.
+    File(String),
 }
 
 /// Everything known about one run of one test.
 #[derive(Clone, Debug)]
 pub struct TestReport {
+    /// The test's own name (`litmus!` name or `PTX` header).
     pub test: String,
+    /// Where the test came from; also what identifies it in reports, since
+    /// two files may hold tests of one name.
+    pub source: Source,
     pub model: &'static str,
+    /// The verdict the test declares, if it does.
     pub declared: Option<Verdict>,
     /// The model's verdict (`None` when the model could not check it).
     pub computed: Option<Verdict>,
@@ -104,11 +127,15 @@ pub struct TestReport {
     pub observables: Vec<String>,
     /// Model-allowed outcomes and hardware outcomes, allowed first.
     pub rows: Vec<OutcomeRow>,
+    /// The model checker's counts, when it ran.
     pub model_stats: Option<ModelStats>,
     pub hardware: Hardware,
+    /// Empty when the test passed.
     pub failures: Vec<Failure>,
     /// The knobs the hardware half used or would have used.
     pub knobs: Option<Knobs>,
+    /// The model's loop bound (to run the test again the same way).
+    pub loop_bound: u32,
 }
 
 /// The model checker's counts.
@@ -116,13 +143,22 @@ pub struct TestReport {
 pub struct ModelStats {
     pub candidate_executions: u64,
     pub consistent_executions: u64,
+    /// Some execution needed more loop iterations than the bound.
     pub bounded: bool,
     pub elapsed: Duration,
 }
 
 impl TestReport {
+    /// Whether the test holds: no failure of any kind.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// What names this test in reports: the cargo test path or the file.
+    pub fn id(&self) -> &str {
+        match &self.source {
+            Source::CargoTest(id) | Source::File(id) => id,
+        }
     }
 
     /// Whether the hardware showed an outcome satisfying the condition
@@ -137,19 +173,32 @@ impl TestReport {
             _ => None,
         }
     }
+
+    /// Allowed outcomes the hardware ran but never showed.
+    pub fn allowed_unseen(&self) -> Vec<&OutcomeRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.allowed && r.seen == Some(0))
+            .collect()
+    }
 }
 
 /// Runs `test`: the hardware when `config` asks for it and a GPU is there,
 /// then the model, and compares them. `ptx_text` is the kernel text the
 /// macro generated; `None` generates it here.
-pub fn run_test(test: &Test, ptx_text: Option<&str>, config: &Config) -> TestReport {
+pub fn run_test(
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    source: Source,
+) -> TestReport {
     let mut failures = Vec::new();
     let hardware = if config.hardware {
         run_hardware(test, ptx_text, config, &mut failures)
     } else {
         Hardware::Off
     };
-    judge(test, config, hardware, failures)
+    judge(test, config, hardware, failures, source)
 }
 
 /// Checks `test` with the model and judges the hardware's result against
@@ -159,9 +208,11 @@ pub fn judge(
     config: &Config,
     hardware: Hardware,
     failures: Vec<Failure>,
+    source: Source,
 ) -> TestReport {
     let mut report = TestReport {
         test: test.name.text.clone(),
+        source,
         model: config.model.name(),
         declared: test.verdict.map(|v| v.verdict),
         computed: None,
@@ -171,6 +222,7 @@ pub fn judge(
         hardware,
         failures,
         knobs: config.knobs.as_ref().ok().cloned(),
+        loop_bound: config.options.loop_bound,
     };
     let result = match check(test, config.model, &config.options) {
         Ok(r) => r,
@@ -196,11 +248,7 @@ pub fn judge(
         }
     }
     report.rows = rows(test, config, &result, &report.hardware);
-    let forbidden: Vec<&OutcomeRow> = report
-        .rows
-        .iter()
-        .filter(|r| !r.allowed && r.seen.unwrap_or(0) > 0)
-        .collect();
+    let forbidden: Vec<&OutcomeRow> = report.rows.iter().filter(|r| r.is_violation()).collect();
     if !forbidden.is_empty() {
         report.failures.push(Failure::ForbiddenObserved {
             outcomes: forbidden.len(),
@@ -216,55 +264,50 @@ fn run_hardware(
     config: &Config,
     failures: &mut Vec<Failure>,
 ) -> Hardware {
+    let mut fail = |message: String| {
+        failures.push(Failure::Hardware(message.clone()));
+        Hardware::Failed(message)
+    };
+    // The macro embeds no PTX exactly when the harness cannot run the test;
+    // generating here then says why.
     let generated;
     let code = match ptx_text {
-        Some(text) => {
-            if let Err(PtxError::Unsupported(why)) = ptx::Layout::of(test) {
-                return Hardware::NotRun(why);
-            }
-            text
-        }
+        Some(text) => text,
         None => match ptx::generate(test) {
             Ok(text) => {
                 generated = text;
                 &generated
             }
             Err(PtxError::Unsupported(why)) => return Hardware::NotRun(why),
-            Err(e) => {
-                failures.push(Failure::Hardware(e.to_string()));
-                return Hardware::Off;
-            }
+            Err(e) => return fail(e.to_string()),
         },
     };
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => return Hardware::Skipped(why),
-        Err(e) => {
-            failures.push(Failure::Hardware(e));
-            return Hardware::Off;
-        }
+        Err(e) => return fail(e),
     }
     let knobs = match &config.knobs {
         Ok(k) => k,
-        Err(e) => {
-            failures.push(Failure::Hardware(format!("hardware: {e}")));
-            return Hardware::Off;
-        }
+        Err(e) => return fail(format!("hardware: {e}")),
     };
     match gpu::run(test, code, knobs) {
         Ok(r) => Hardware::Ran(r),
-        Err(e) => {
-            failures.push(Failure::Hardware(format!("hardware: {e}")));
-            Hardware::Off
-        }
+        Err(e) => fail(format!("hardware: {e}")),
     }
 }
 
+/// The largest loop bound the runner tries when the hardware shows an
+/// outcome that the configured bound cuts off.
+const MAX_LOOP_BOUND: u32 = 8;
+
 /// The outcome table: every allowed outcome, then every outcome only the
-/// hardware showed; forbidden outcomes the hardware showed get the model's
+/// hardware showed. An outcome outside the allowed set of a bounded
+/// check is checked again with larger loop bounds (the hardware's loops
+/// may have iterated more); one that stays out gets the model's
 /// explanation.
 fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Vec<OutcomeRow> {
-    let obs: &[Observable] = &result.observables;
+    let obs = &result.observables;
     let seen: BTreeMap<&[u32], u64> = match hw {
         Hardware::Ran(r) => r
             .histogram
@@ -274,41 +317,74 @@ fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Ve
         _ => BTreeMap::new(),
     };
     let ran = matches!(hw, Hardware::Ran(_));
-    let text = |values: &[u32]| {
-        obs.iter()
-            .zip(values)
-            .map(|(o, v)| format!("{}={v}", o.display(test)))
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
     let mut rows: Vec<OutcomeRow> = result
         .allowed
         .iter()
         .map(|values| OutcomeRow {
-            text: text(values),
+            text: format_outcome(test, obs, values),
             allowed: true,
+            beyond_loop_bound: false,
             seen: ran.then(|| seen.get(values.as_slice()).copied().unwrap_or(0)),
             satisfies_condition: eval(test, obs, values),
             explanation: None,
             values: values.clone(),
         })
         .collect();
-    for (values, count) in &seen {
-        if result.allowed.contains(*values) {
-            continue;
-        }
-        let explanation = match explain_outcome(test, config.model, &config.options, values) {
-            Ok(e) => e.to_text(2),
-            Err(e) => format!("no explanation: {e}"),
+    let outside: Vec<(&[u32], u64)> = seen
+        .iter()
+        .filter(|(v, _)| !result.allowed.contains(**v))
+        .map(|(v, c)| (*v, *c))
+        .collect();
+    let unrolled = if result.bounded && !outside.is_empty() {
+        allowed_with_more_iterations(test, config)
+    } else {
+        BTreeSet::new()
+    };
+    for (values, count) in outside {
+        let beyond_loop_bound = unrolled.contains(values);
+        let explanation = if beyond_loop_bound {
+            None
+        } else {
+            Some(
+                match explain_outcome(test, config.model, &config.options, values) {
+                    Ok(e) => e.to_text(2),
+                    Err(e) => format!("no explanation: {e}"),
+                },
+            )
         };
         rows.push(OutcomeRow {
-            text: text(values),
+            text: format_outcome(test, obs, values),
             allowed: false,
-            seen: Some(*count),
+            beyond_loop_bound,
+            seen: Some(count),
             satisfies_condition: eval(test, obs, values),
-            explanation: Some(explanation),
+            explanation,
             values: values.to_vec(),
         });
     }
     rows
+}
+
+/// The outcomes the model allows with loops unrolled up to
+/// [`MAX_LOOP_BOUND`] times (as far as the checker's budget goes).
+fn allowed_with_more_iterations(test: &Test, config: &Config) -> BTreeSet<Vec<u32>> {
+    let mut bound = config.options.loop_bound.max(1);
+    let mut allowed = BTreeSet::new();
+    while bound < MAX_LOOP_BOUND {
+        bound *= 2;
+        let options = Options {
+            loop_bound: bound,
+            ..config.options.clone()
+        };
+        match check(test, config.model, &options) {
+            Ok(r) => {
+                allowed = r.allowed;
+                if !r.bounded {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    allowed
 }

@@ -100,13 +100,12 @@ fn a_contradicted_declared_verdict_fails_with_the_whole_story() {
         "litmus MP-wrong: model ptx: forbidden (declared allowed)",
         "litmus test `MP-wrong` failed under model ptx:",
         "  - declared allowed, but the model says forbidden",
-        "model ptx, seed 3, budget 1 launches; reproduce: LITMUS_SEED=3 LITMUS_MODEL=ptx cargo test MP-wrong",
     ] {
         assert!(text.contains(part), "{part:?} missing from:\n{text}");
     }
     assert!(
         text.contains(&format!(
-            "or: gpu-litmus run --model ptx --seed 3 --launches 1 {}",
+            "model ptx, budget 1 launches; reproduce: LITMUS_SEED=3 LITMUS_LAUNCHES=1 gpu-litmus run --model ptx {}",
             wrong.display()
         )),
         "{text}"
@@ -166,6 +165,14 @@ fn a_test_the_harness_cannot_run_says_why_and_passes_on_the_model() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// The report file of the test in `file`: reports are named by the file.
+fn json_name(file: &Path) -> String {
+    format!(
+        "{}.json",
+        litmus_runtime::report::file_stem(&file.display().to_string())
+    )
+}
+
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
@@ -188,7 +195,7 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let ran = hardware_ran(&stdout(&out));
 
-    let m = read_json(&reports.join("MP-relacq.json"));
+    let m = read_json(&reports.join(json_name(&mp)));
     assert_eq!(m["test"], "MP-relacq");
     assert_eq!(m["model"], "ptx");
     assert_eq!(m["declared_verdict"], "forbidden");
@@ -220,7 +227,7 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
         assert_eq!(m["device"], Value::Null);
     }
 
-    let w = read_json(&reports.join("MP-wrong.json"));
+    let w = read_json(&reports.join(json_name(&wrong)));
     assert_eq!(w["declared_verdict"], "allowed");
     assert_eq!(w["computed_verdict"], "forbidden");
     assert_eq!(w["passed"], false);
@@ -229,7 +236,7 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
         "declared allowed, but the model says forbidden"
     );
 
-    let t = read_json(&reports.join("two-gpus.json"));
+    let t = read_json(&reports.join(json_name(&two)));
     assert_eq!(t["hardware"]["status"], "not run");
     assert!(t["hardware"]["reason"].as_str().unwrap().contains("GPU 1"));
     assert_eq!(t["declared_verdict"], Value::Null);
@@ -259,12 +266,11 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
         .map(|c| attr(c, "name").unwrap())
         .collect();
     names.sort();
-    let mut expected = vec![
-        "MP-relacq".to_string(),
-        "MP-wrong".to_string(),
-        broken.display().to_string(),
-        "two-gpus".to_string(),
-    ];
+    // Cases are named by file: two files may hold tests of one name.
+    let mut expected: Vec<String> = [&mp, &wrong, &broken, &two]
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
     expected.sort();
     assert_eq!(names, expected);
     let failures = elements(&xml, "failure");
@@ -300,7 +306,7 @@ fn the_report_folder_also_comes_from_the_environment() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert_eq!(read_json(&reports.join("MP-relacq.json"))["passed"], true);
+    assert_eq!(read_json(&reports.join(json_name(&mp)))["passed"], true);
     assert!(reports.join("junit-gpu-litmus.xml").is_file());
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -9,10 +9,14 @@ use litmus_core::text;
 use litmus_model::{model_by_name, Options};
 use litmus_runtime::gpu::{HwResult, Knobs};
 use litmus_runtime::report;
-use litmus_runtime::runner::{judge, run_test, Failure, Hardware};
+use litmus_runtime::runner::{judge, run_test, Failure, Hardware, Source};
 use litmus_runtime::Config;
 
 const MP_RELACQ: &str = "PTX mp_relacq\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden\n";
+
+fn cargo() -> Source {
+    Source::CargoTest("catalogue::mp_relacq".into())
+}
 
 fn config(model: &str) -> Config {
     Config {
@@ -49,12 +53,12 @@ fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
 #[test]
 fn the_declared_verdict_is_checked_against_the_model() {
     let test = text::parse(MP_RELACQ).unwrap();
-    let ok = run_test(&test, None, &config("ptx"));
+    let ok = run_test(&test, None, &config("ptx"), cargo());
     assert!(ok.passed(), "{:?}", ok.failures);
-    let sc = run_test(&test, None, &config("sc"));
+    let sc = run_test(&test, None, &config("sc"), cargo());
     assert!(sc.passed(), "SC forbids it too");
     let flipped = text::parse(&MP_RELACQ.replace("=> forbidden", "=> allowed")).unwrap();
-    let bad = run_test(&flipped, None, &config("ptx"));
+    let bad = run_test(&flipped, None, &config("ptx"), cargo());
     assert_eq!(
         bad.failures,
         vec![Failure::VerdictMismatch {
@@ -73,7 +77,7 @@ fn the_declared_verdict_is_checked_against_the_model() {
 fn a_forbidden_outcome_on_the_hardware_fails_with_table_explanation_and_reproduction() {
     let test = text::parse(MP_RELACQ).unwrap();
     let hw = ran(vec![(vec![0, 0], 500), (vec![1, 1], 480), (vec![1, 0], 3)]);
-    let r = judge(&test, &config("ptx"), hw, Vec::new());
+    let r = judge(&test, &config("ptx"), hw, Vec::new(), cargo());
     assert_eq!(
         r.failures,
         vec![Failure::ForbiddenObserved {
@@ -93,7 +97,7 @@ fn a_forbidden_outcome_on_the_hardware_fails_with_table_explanation_and_reproduc
         "allowed but never seen: P1:r0=0; P1:r1=1",
         "condition outcome observed",
         "NVIDIA H100 80GB HBM3",
-        "reproduce: LITMUS_SEED=1234 LITMUS_MODEL=ptx cargo test mp_relacq",
+        "reproduce: LITMUS_SEED=1234 LITMUS_LAUNCHES=10 LITMUS_MODEL=ptx cargo test catalogue::mp_relacq -- --exact",
     ] {
         assert!(msg.contains(needle), "missing {needle:?} in:\n{msg}");
     }
@@ -107,6 +111,7 @@ fn allowed_outcomes_never_seen_do_not_fail() {
         &config("ptx"),
         ran(vec![(vec![0, 0], 10)]),
         Vec::new(),
+        cargo(),
     );
     assert!(r.passed(), "{:?}", r.failures);
     assert_eq!(r.condition_seen(), Some(false));
@@ -128,6 +133,7 @@ fn under_sc_the_weak_mp_outcome_fails() {
         &config("sc"),
         ran(vec![(vec![1, 0], 7), (vec![1, 1], 5)]),
         Vec::new(),
+        cargo(),
     );
     assert_eq!(
         r.failures,
@@ -142,6 +148,7 @@ fn under_sc_the_weak_mp_outcome_fails() {
         &config("ptx"),
         ran(vec![(vec![1, 0], 7), (vec![1, 1], 5)]),
         Vec::new(),
+        cargo(),
     );
     assert!(ptx.passed(), "PTX allows relaxed MP's weak outcome");
 }
@@ -176,6 +183,7 @@ fn reports_are_written_as_json_per_test_and_junit_per_binary() {
         &config("ptx"),
         ran(vec![(vec![0, 0], 6), (vec![1, 1], 4)]),
         Vec::new(),
+        cargo(),
     );
     report::write(&dir, &r, Duration::from_millis(12)).unwrap();
     let fail = text::parse(
@@ -189,12 +197,14 @@ fn reports_are_written_as_json_per_test_and_junit_per_binary() {
         &config("ptx"),
         Hardware::Skipped("no CUDA driver or device".into()),
         Vec::new(),
+        Source::CargoTest("catalogue::mp_flipped".into()),
     );
     report::write(&dir, &f, Duration::from_millis(5)).unwrap();
 
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("mp_relacq.json")).unwrap())
-            .unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("catalogue__mp_relacq.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(json["test"], "mp_relacq");
     assert_eq!(json["model"], "ptx");
     assert_eq!(json["declared_verdict"], "forbidden");
@@ -213,9 +223,10 @@ fn reports_are_written_as_json_per_test_and_junit_per_binary() {
             && h["count"] == 6
             && h["allowed"] == true));
 
-    let failed: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("mp_flipped.json")).unwrap())
-            .unwrap();
+    let failed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("catalogue__mp_flipped.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(failed["passed"], false);
     assert_eq!(failed["hardware"]["status"], "skipped");
     assert_eq!(
@@ -229,8 +240,8 @@ fn reports_are_written_as_json_per_test_and_junit_per_binary() {
     assert_eq!(attr(&xml, "testsuite", "name"), report::junit::suite_name());
     assert_eq!(attr(&xml, "testsuite", "tests"), "2");
     assert_eq!(attr(&xml, "testsuite", "failures"), "1");
-    assert_eq!(attr(&xml, "testcase", "name"), "mp_relacq");
-    let flipped_case = &xml[xml.find("name=\"mp_flipped\"").unwrap()..];
+    assert_eq!(attr(&xml, "testcase", "name"), "catalogue::mp_relacq");
+    let flipped_case = &xml[xml.find("name=\"catalogue::mp_flipped\"").unwrap()..];
     assert!(flipped_case
         .contains("<failure message=\"litmus test `mp_flipped` failed under model ptx:\">"));
     assert_eq!(xml.matches("<testcase ").count(), 2);
@@ -242,5 +253,69 @@ fn xml_escaping_keeps_the_file_well_formed() {
     assert_eq!(
         report::junit::escape("a<b & \"c\" 'd'>\u{1}"),
         "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+    );
+}
+
+#[test]
+fn two_files_with_one_test_name_keep_two_reports() {
+    let dir = scratch_dir("same-name");
+    let test = text::parse(MP_RELACQ).unwrap();
+    let flipped = text::parse(&MP_RELACQ.replace("=> forbidden", "=> allowed")).unwrap();
+    let a = judge(
+        &flipped,
+        &config("ptx"),
+        Hardware::Off,
+        Vec::new(),
+        Source::File("a/mp.litmus".into()),
+    );
+    let b = judge(
+        &test,
+        &config("ptx"),
+        Hardware::Off,
+        Vec::new(),
+        Source::File("b/mp.litmus".into()),
+    );
+    report::write(&dir, &a, Duration::ZERO).unwrap();
+    report::write(&dir, &b, Duration::ZERO).unwrap();
+    let xml = std::fs::read_to_string(report::junit::path(&dir)).unwrap();
+    assert_eq!(attr(&xml, "testsuite", "failures"), "1", "{xml}");
+    assert!(xml.contains("name=\"a/mp.litmus\"") && xml.contains("name=\"b/mp.litmus\""));
+    assert!(dir.join("a_mp.litmus.json").exists() && dir.join("b_mp.litmus.json").exists());
+    let msg = report::text::failure_message(&a);
+    assert!(
+        msg.contains("gpu-litmus run --model ptx a/mp.litmus"),
+        "{msg}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A spin loop: the model's default bound (1, as Dat3M's corpus) cuts every
+/// execution that retries, but the hardware retries freely.
+const SPIN: &str = "PTX spin\n{ x=0; P0:r1=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, x | st.relaxed.gpu x, 2 ;\n add r1, r1, 1 | ;\n beq r0, 0, LC00 | ;\nexists (P0:r1 == 1)\n";
+
+#[test]
+fn outcomes_that_need_more_loop_iterations_are_not_violations() {
+    let test = text::parse(SPIN).unwrap();
+    // r0 = 1 or 2 after one try (r1 = 1), or after three tries (r1 = 3).
+    let hw = ran(vec![(vec![1], 50), (vec![3], 7)]);
+    let r = judge(&test, &config("ptx"), hw, Vec::new(), cargo());
+    assert!(r.passed(), "{:?}", r.failures);
+    let row = r.rows.iter().find(|row| row.values == vec![3]).unwrap();
+    assert!(!row.allowed && row.beyond_loop_bound, "{row:?}");
+    assert!(report::text::table(&r).contains("allowed beyond the loop bound"));
+    // An outcome no number of iterations gives is still a violation.
+    let bad = judge(
+        &test,
+        &config("ptx"),
+        ran(vec![(vec![0], 1)]),
+        Vec::new(),
+        cargo(),
+    );
+    assert_eq!(
+        bad.failures,
+        vec![Failure::ForbiddenObserved {
+            outcomes: 1,
+            count: 1
+        }]
     );
 }

@@ -218,7 +218,7 @@ impl Layout {
             observables,
             stored_regs,
             ctas: ctas.len() as u32,
-            warps: warps.iter().max().map_or(1, |w| w + 1),
+            warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
         })
     }
 

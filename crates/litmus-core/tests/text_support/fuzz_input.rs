@@ -246,6 +246,9 @@ pub fn check(src: &str) -> Outcome {
                 printed,
                 "printing is not a fixed point"
             );
+            // Every valid test goes on to the PTX generator: it may refuse
+            // (with a reason), never panic.
+            let _ = litmus_core::ptx::generate(&test);
             Outcome::Parsed
         }
         Err(e) => {

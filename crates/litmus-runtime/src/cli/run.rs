@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use litmus_model::{model_by_name, Options as ModelOptions};
+use litmus_model::model_by_name;
 use litmus_runtime::config::Config;
 use litmus_runtime::report;
 use litmus_runtime::runner::{self, TestReport};
@@ -205,7 +205,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         progress.start(err, i, file);
         let start = Instant::now();
         let result = load(file).map(|l| {
-            let report = runner::run_test(&l.test, None, &opts.config);
+            let report = runner::run_test(
+                &l.test,
+                None,
+                &opts.config,
+                runner::Source::File(file.clone()),
+            );
             (report, start.elapsed())
         });
         let (ok, text) = match result {
@@ -302,31 +307,13 @@ fn render(file: &str, report: &TestReport, opts: &Options, unwritten: Option<&st
             report::text::table(report)
         ),
         Format::Text => format!(
-            "{file}: {}\n{}or: {}\n\n",
+            "{file}: {}\n{}\n",
             report::text::summary(report),
             report::text::failure_message(report),
-            reproduce(file, report, opts.config.options.loop_bound)
         ),
     };
     if let Some(u) = unwritten {
         text.push_str(&format!("{file}: {u}\n"));
     }
     text
-}
-
-/// The command line that runs `file` again the same way.
-fn reproduce(file: &str, report: &TestReport, loop_bound: u32) -> String {
-    let mut line = format!("gpu-litmus run --model {}", report.model);
-    if loop_bound != ModelOptions::default().loop_bound {
-        line.push_str(&format!(" --loop-bound {loop_bound}"));
-    }
-    if let Some(k) = &report.knobs {
-        match k.launches {
-            Some(n) => line.push_str(&format!(" --seed {} --launches {n}", k.seed)),
-            None => line.push_str(&format!(" --seed {} --budget-ms {}", k.seed, k.budget_ms)),
-        }
-    }
-    line.push(' ');
-    line.push_str(file);
-    line
 }

@@ -29,15 +29,21 @@ pub(crate) fn in_child<T: Wire>(
         )));
     }
     let (read_fd, write_fd) = (fds[0], fds[1]);
-    // SAFETY: the child only runs `f`, writes to the pipe and `_exit`s; it
-    // touches no lock another thread of the parent could hold across the
-    // fork except the allocator's, which glibc re-initialises in the child.
+    // SAFETY: the child only runs `f`, writes to the pipe and `_exit`s. A
+    // forked child of a multi-threaded process has only this thread: a lock
+    // another thread held at the fork stays held. glibc re-initialises the
+    // allocator's and the dynamic loader's locks in the child; a lock of
+    // another library could still be held, and then the child waits until
+    // the deadline kills it, with a message that says so.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        return Err(GpuError::Worker(format!(
-            "fork failed: {}",
-            std::io::Error::last_os_error()
-        )));
+        let e = std::io::Error::last_os_error();
+        // SAFETY: closing the pipe we opened above, which nobody else holds.
+        unsafe {
+            libc::close(read_fd);
+            libc::close(write_fd);
+        }
+        return Err(GpuError::Worker(format!("fork failed: {e}")));
     }
     if pid == 0 {
         // SAFETY: closing our copy of the read end.
@@ -80,7 +86,7 @@ pub(crate) fn in_child<T: Wire>(
             libc::waitpid(pid, std::ptr::null_mut(), 0);
         }
         return Err(GpuError::Worker(format!(
-            "the GPU run did not finish within {} s (a hung kernel?); it was killed",
+            "the GPU run did not finish within {} s (a hung kernel, or the worker process stuck before reaching the GPU); it was killed",
             deadline.as_secs_f64()
         )));
     }

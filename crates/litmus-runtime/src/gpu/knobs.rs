@@ -112,7 +112,11 @@ impl Knobs {
             }
         }
         if let Some(v) = var("LITMUS_LAUNCHES") {
-            k.launches = Some(number("LITMUS_LAUNCHES", &v)?);
+            let n: u64 = number("LITMUS_LAUNCHES", &v)?;
+            if n == 0 {
+                return Err(GpuError::knob("LITMUS_LAUNCHES", v, "at least 1"));
+            }
+            k.launches = Some(n);
         }
         if let Some(v) = var("LITMUS_BUDGET_MS") {
             k.budget_ms = number("LITMUS_BUDGET_MS", &v)?;
@@ -160,7 +164,45 @@ impl Knobs {
         if let Some(v) = var("LITMUS_LOOP_BOUND") {
             k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
         }
+        if k.instances() > MAX_INSTANCES {
+            return Err(GpuError::knob(
+                "LITMUS_CTAS",
+                format!("{} (x LITMUS_THREADS={})", k.ctas, k.threads),
+                "at most 2^24 instances per launch (CTAs x threads)",
+            ));
+        }
         Ok(k)
+    }
+
+    /// The environment that reproduces these knobs: the seed, the budget,
+    /// and every knob that differs from its default.
+    pub fn env_assignments(&self) -> Vec<(&'static str, String)> {
+        let d = Knobs::default();
+        let mut out = vec![("LITMUS_SEED", self.seed.to_string())];
+        match self.launches {
+            Some(n) => out.push(("LITMUS_LAUNCHES", n.to_string())),
+            None => out.push(("LITMUS_BUDGET_MS", self.budget_ms.to_string())),
+        }
+        let mut differ = |var, value: u32, default: u32| {
+            if value != default {
+                out.push((var, value.to_string()));
+            }
+        };
+        differ("LITMUS_CTAS", self.ctas, d.ctas);
+        differ("LITMUS_THREADS", self.threads, d.threads);
+        differ("LITMUS_STRIDE", self.stride, d.stride);
+        differ("LITMUS_SPIN", self.spin, d.spin);
+        differ("LITMUS_LOOP_BOUND", self.loop_bound, d.loop_bound);
+        if self.perm != d.perm {
+            out.push(("LITMUS_PERM", "random".into()));
+        }
+        if self.stress_ctas != d.stress_ctas {
+            out.push((
+                "LITMUS_STRESS",
+                format!("{}:{}", self.stress_ctas, self.stress_rounds),
+            ));
+        }
+        out
     }
 
     /// Test instances per launch.
@@ -205,12 +247,16 @@ impl fmt::Display for Knobs {
     }
 }
 
+/// The most instances one launch may hold: indices stay well inside 32
+/// bits, and buffers inside any GPU's memory.
+pub const MAX_INSTANCES: u64 = 1 << 24;
+
 /// How the harness spreads roles over lanes and locations over memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Perm {
     /// The hand-tuned reference harness's constants: role `k`'s lane is
     /// `lane·(2k+1)·37 + 11k`, the first location's slot is the instance
-    /// itself, the others `instance·2654435761 + seed`.
+    /// itself, location `j`'s `instance·2654435761 + (seed ^ j·0x9e3779b9)`.
     Fixed,
     /// Every multiplier and addend drawn from the seed.
     Random,
@@ -281,6 +327,8 @@ mod tests {
             ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
+            ("LITMUS_LAUNCHES", "0", "at least 1"),
+            ("LITMUS_CTAS", "67108864", "at most 2^24 instances"),
         ] {
             let e = knobs(&[(var, value)]).unwrap_err().to_string();
             assert!(

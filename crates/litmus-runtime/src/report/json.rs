@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::runner::{verdict_word, Hardware, TestReport};
+use crate::runner::{Hardware, TestReport};
 
 /// The record: test, model, declared and computed verdicts, the allowed
 /// set, the histogram, the device, seed and budget, and whether it passed.
@@ -28,14 +28,16 @@ pub fn record(report: &TestReport) -> Value {
         Hardware::Ran(_) => json!({"status": "ran"}),
         Hardware::Skipped(why) => json!({"status": "skipped", "reason": why}),
         Hardware::NotRun(why) => json!({"status": "not run", "reason": why}),
-        Hardware::Off => json!({"status": "off"}),
+        Hardware::Failed(why) => json!({"status": "failed", "reason": why}),
+        Hardware::Off => json!({"status": "not asked for"}),
     };
     let knobs = report.knobs.as_ref();
     json!({
         "test": report.test,
+        "id": report.id(),
         "model": report.model,
-        "declared_verdict": report.declared.map(verdict_word),
-        "computed_verdict": report.computed.map(verdict_word),
+        "declared_verdict": report.declared.map(|v| v.as_str()),
+        "computed_verdict": report.computed.map(|v| v.as_str()),
         "observables": report.observables,
         "allowed": report.rows.iter().filter(|r| r.allowed).map(|r| &r.values).collect::<Vec<_>>(),
         "histogram": report.rows.iter().filter(|r| r.seen.unwrap_or(0) > 0).map(|r| json!({
@@ -43,6 +45,7 @@ pub fn record(report: &TestReport) -> Value {
             "text": r.text,
             "count": r.seen,
             "allowed": r.allowed,
+            "beyond_loop_bound": r.beyond_loop_bound,
             "condition": r.satisfies_condition,
         })).collect::<Vec<_>>(),
         "condition_observed": report.condition_seen(),
@@ -58,6 +61,7 @@ pub fn record(report: &TestReport) -> Value {
             "launches": knobs.and_then(|k| k.launches),
         },
         "knobs": knobs.map(|k| k.to_string()),
+        "reproduce": crate::report::text::reproduce(report),
         "passed": report.passed(),
         "failures": report.failures.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
     })

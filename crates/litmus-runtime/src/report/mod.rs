@@ -25,14 +25,15 @@ pub fn file_stem(test: &str) -> String {
         .collect()
 }
 
-/// Writes `report`'s JSON record and updates the binary's JUnit file in
-/// `dir` (created if missing).
+/// Writes `report`'s JSON record (named after the test's id: its cargo
+/// path or its file) and updates the binary's JUnit file in `dir`
+/// (created if missing).
 pub fn write(dir: &Path, report: &TestReport, time: Duration) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let json =
         serde_json::to_string_pretty(&json::record(report)).map_err(std::io::Error::other)?;
     std::fs::write(
-        dir.join(format!("{}.json", file_stem(&report.test))),
+        dir.join(format!("{}.json", file_stem(report.id()))),
         json + "\n",
     )?;
     let skipped = match &report.hardware {
@@ -42,7 +43,7 @@ pub fn write(dir: &Path, report: &TestReport, time: Duration) -> std::io::Result
     junit::record(
         dir,
         junit::Case {
-            name: report.test.clone(),
+            name: report.id().to_string(),
             time,
             failure: (!report.passed()).then(|| text::failure_message(report)),
             skipped,

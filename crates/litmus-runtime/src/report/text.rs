@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::runner::{verdict_word, Hardware, TestReport};
+use crate::runner::{Hardware, Source, TestReport};
 
 /// The knobs' budget in words: `launches=N` or `budget_ms=N`.
 pub fn budget(report: &TestReport) -> String {
@@ -19,17 +19,65 @@ pub fn budget(report: &TestReport) -> String {
 /// One line on the hardware half.
 pub fn hardware_line(report: &TestReport) -> String {
     match &report.hardware {
-        Hardware::Ran(r) => format!(
-            "hardware: {} instances in {} launches on {} ({:.2e}/s), {}",
-            r.instances,
-            r.launches,
-            r.device,
-            r.rate(),
-            r.knobs
-        ),
+        Hardware::Ran(r) => {
+            let unfinished = if r.unfinished > 0 {
+                format!(
+                    ", {} unfinished (a loop ran past LITMUS_LOOP_BOUND)",
+                    r.unfinished
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "hardware: {} instances in {} launches on {} ({:.2e}/s){unfinished}, {}",
+                r.instances,
+                r.launches,
+                r.device,
+                r.rate(),
+                r.knobs
+            )
+        }
         Hardware::Skipped(why) => format!("hardware: skipped, {why}"),
         Hardware::NotRun(why) => format!("hardware: not run, {why}"),
-        Hardware::Off => "hardware: not run".into(),
+        Hardware::Failed(why) => format!("hardware: failed, {why}"),
+        Hardware::Off => "hardware: not asked for".into(),
+    }
+}
+
+/// Whether the condition's outcome showed, in words; `None` when the
+/// hardware did not run.
+fn condition_words(report: &TestReport) -> Option<&'static str> {
+    report.condition_seen().map(|seen| {
+        if seen {
+            "condition outcome observed"
+        } else {
+            "condition outcome not observed"
+        }
+    })
+}
+
+/// How to run the test again the same way: the seed and every knob that
+/// differs from its default, as environment variables, then the command.
+pub fn reproduce(report: &TestReport) -> String {
+    let mut env = String::new();
+    if let Some(k) = &report.knobs {
+        for (var, value) in k.env_assignments() {
+            env.push_str(&format!("{var}={value} "));
+        }
+    }
+    match &report.source {
+        Source::CargoTest(path) => format!(
+            "{env}LITMUS_MODEL={} cargo test {path} -- --exact",
+            report.model
+        ),
+        Source::File(file) => {
+            let bound = if report.loop_bound == litmus_model::Options::default().loop_bound {
+                String::new()
+            } else {
+                format!(" --loop-bound {}", report.loop_bound)
+            };
+            format!("{env}gpu-litmus run --model {}{bound} {file}", report.model)
+        }
     }
 }
 
@@ -54,13 +102,19 @@ pub fn table(report: &TestReport) -> String {
             Some(n) => n.to_string(),
             None => "-".into(),
         };
+        let verdict = if row.allowed {
+            "allowed"
+        } else if row.beyond_loop_bound {
+            "allowed beyond the loop bound"
+        } else {
+            "FORBIDDEN"
+        };
         let _ = writeln!(
             out,
-            "{} {:<width$}  {:>14}  {}",
+            "{} {:<width$}  {:>14}  {verdict}",
             if row.satisfies_condition { "*" } else { " " },
             row.text,
             seen,
-            if row.allowed { "allowed" } else { "FORBIDDEN" }
         );
     }
     out
@@ -69,8 +123,8 @@ pub fn table(report: &TestReport) -> String {
 /// The summary printed for every test.
 pub fn summary(report: &TestReport) -> String {
     let model = match (report.computed, report.declared) {
-        (Some(c), Some(d)) => format!("{} (declared {})", verdict_word(c), verdict_word(d)),
-        (Some(c), None) => verdict_word(c).to_string(),
+        (Some(c), Some(d)) => format!("{} (declared {})", c.as_str(), d.as_str()),
+        (Some(c), None) => c.as_str().to_string(),
         (None, _) => "not checked".into(),
     };
     let mut line = format!(
@@ -80,17 +134,20 @@ pub fn summary(report: &TestReport) -> String {
         model,
         hardware_line(report)
     );
-    if let Some(seen) = report.condition_seen() {
+    if report
+        .model_stats
+        .as_ref()
+        .is_some_and(|m| m.consistent_executions == 0)
+    {
+        // A verdict over no execution at all is vacuous: say so.
         let _ = write!(
             line,
-            "; condition outcome {}",
-            if seen { "observed" } else { "not observed" }
+            " (no consistent execution at all: every one deadlocks or is cut at the loop bound)"
         );
-        let unseen = report
-            .rows
-            .iter()
-            .filter(|r| r.allowed && r.seen == Some(0))
-            .count();
+    }
+    if let Some(words) = condition_words(report) {
+        let _ = write!(line, "; {words}");
+        let unseen = report.allowed_unseen().len();
         if unseen > 0 {
             let _ = write!(line, "; {unseen} allowed outcome(s) never seen");
         }
@@ -122,30 +179,23 @@ pub fn failure_message(report: &TestReport) -> String {
         );
     }
     let unseen: Vec<&str> = report
-        .rows
+        .allowed_unseen()
         .iter()
-        .filter(|r| r.allowed && r.seen == Some(0))
         .map(|r| r.text.as_str())
         .collect();
     if !unseen.is_empty() {
         let _ = writeln!(out, "allowed but never seen: {}", unseen.join(" | "));
     }
-    if let Some(seen) = report.condition_seen() {
-        let _ = writeln!(
-            out,
-            "condition outcome {}",
-            if seen { "observed" } else { "not observed" }
-        );
+    if let Some(words) = condition_words(report) {
+        let _ = writeln!(out, "{words}");
     }
     let _ = writeln!(out, "{}", hardware_line(report));
-    let seed = report.knobs.as_ref().map_or(0, |k| k.seed);
     let _ = writeln!(
         out,
-        "model {}, seed {seed}, budget {}; reproduce: LITMUS_SEED={seed} LITMUS_MODEL={} cargo test {}",
+        "model {}, budget {}; reproduce: {}",
         report.model,
         budget(report),
-        report.model,
-        report.test
+        reproduce(report)
     );
     out
 }
