@@ -260,3 +260,23 @@ fn shared_memory_through_a_barrier() {
     assert_eq!(r.histogram.len(), 1, "{:?}", r.histogram);
     assert_eq!(r.histogram[0].0, vec![1]);
 }
+
+#[test]
+fn spin_barrier_and_memory_stress_keep_every_instance_counted() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(MP);
+    let code = ptx::generate(&test).unwrap();
+    let k = Knobs {
+        spin: 100,
+        stress_ctas: 64,
+        stress_rounds: 32,
+        ..knobs(10)
+    };
+    let r = gpu::run(&test, &code, &k).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.instances, 10 * k.instances());
+    let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+    assert_eq!(total, r.instances);
+    println!("MP with spin=100 and stress=64:32: {:?}", r.histogram);
+}
