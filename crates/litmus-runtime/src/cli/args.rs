@@ -103,6 +103,34 @@ impl Format {
     }
 }
 
+/// What a subcommand's command line asks for: the work, or its help.
+pub enum Parsed<T> {
+    Work(T),
+    Help,
+}
+
+/// The request a command line makes, or the exit status once its help or
+/// its usage error is printed.
+pub fn request<T>(
+    parsed: Result<Parsed<T>, String>,
+    help: &str,
+    usage: &str,
+    out: &mut dyn std::io::Write,
+    err: &mut dyn std::io::Write,
+) -> Result<T, u8> {
+    match parsed {
+        Ok(Parsed::Work(r)) => Ok(r),
+        Ok(Parsed::Help) => {
+            let _ = write!(out, "{help}");
+            Err(super::EXIT_OK)
+        }
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}\n\n{usage}");
+            Err(super::EXIT_USAGE)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

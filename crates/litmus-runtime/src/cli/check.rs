@@ -7,9 +7,9 @@ use litmus_core::ir::Test;
 use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
 use serde_json::{json, Map, Value};
 
-use super::args::{number, Arg, Args, Format};
+use super::args::{number, request, Arg, Args, Format, Parsed};
 use super::load::load;
-use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus check: check .litmus files with a memory model alone (no GPU)
 
@@ -62,12 +62,7 @@ struct Request {
     files: Vec<String>,
 }
 
-enum Parsed {
-    Check(Request),
-    Help,
-}
-
-fn parse_args(args: &[String]) -> Result<Parsed, String> {
+fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     let mut model_name: Option<String> = None;
     let mut format = Format::Text;
     let mut options = Options::default();
@@ -100,7 +95,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     if files.is_empty() {
         return Err("no files to check".to_string());
     }
-    Ok(Parsed::Check(Request {
+    Ok(Parsed::Work(Request {
         model,
         format,
         options,
@@ -110,16 +105,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
 
 /// Runs `gpu-litmus check` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let req = match parse_args(args) {
-        Ok(Parsed::Check(r)) => r,
-        Ok(Parsed::Help) => {
-            let _ = write!(out, "{HELP}");
-            return EXIT_OK;
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
-            return EXIT_USAGE;
-        }
+    let req = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
     let mut status = EXIT_OK;
     for file in &req.files {

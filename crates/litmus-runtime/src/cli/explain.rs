@@ -7,7 +7,7 @@ use litmus_model::{
     explain_condition, explain_outcome, model_by_name, model_from_env, Model, Options,
 };
 
-use super::args::{number, Arg, Args};
+use super::args::{number, request, Arg, Args, Parsed};
 use super::load::load;
 use super::outcome;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
@@ -70,12 +70,7 @@ struct Request {
     options: Options,
 }
 
-enum Parsed {
-    Explain(Request),
-    Help,
-}
-
-fn parse_args(args: &[String]) -> Result<Parsed, String> {
+fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     let mut files = Vec::new();
     let mut outcome = None;
     let mut model = None;
@@ -125,7 +120,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             ))
         }
     };
-    Ok(Parsed::Explain(Request {
+    Ok(Parsed::Work(Request {
         file,
         outcome,
         model,
@@ -137,16 +132,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
 
 /// Runs `gpu-litmus explain` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let req = match parse_args(args) {
-        Ok(Parsed::Explain(r)) => r,
-        Ok(Parsed::Help) => {
-            let _ = write!(out, "{HELP}");
-            return EXIT_OK;
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
-            return EXIT_USAGE;
-        }
+    let req = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
     let loaded = match load(&req.file) {
         Ok(l) => l,

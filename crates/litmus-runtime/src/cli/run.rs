@@ -12,10 +12,10 @@ use litmus_runtime::report;
 use litmus_runtime::runner::{self, TestReport};
 use serde_json::json;
 
-use super::args::{number, Arg, Args, Format};
+use super::args::{number, request, Arg, Args, Format, Parsed};
 use super::load::load;
 use super::progress::Progress;
-use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus run: run .litmus files with the memory model and on the GPU
 
@@ -108,12 +108,7 @@ struct Options {
     files: Vec<String>,
 }
 
-enum Parsed {
-    Run(Box<Options>),
-    Help,
-}
-
-fn parse_args(args: &[String]) -> Result<Parsed, String> {
+fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let mut model = None;
     let mut budget_ms = None;
     let mut launches = None;
@@ -179,7 +174,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     if let Some(bound) = loop_bound {
         config.options.loop_bound = bound;
     }
-    Ok(Parsed::Run(Box::new(Options {
+    Ok(Parsed::Work(Box::new(Options {
         config,
         format,
         files,
@@ -188,16 +183,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
 
 /// Runs `gpu-litmus run` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match parse_args(args) {
-        Ok(Parsed::Run(o)) => o,
-        Ok(Parsed::Help) => {
-            let _ = write!(out, "{HELP}");
-            return EXIT_OK;
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
-            return EXIT_USAGE;
-        }
+    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
     let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0usize, 0usize);
