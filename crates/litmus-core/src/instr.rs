@@ -1,7 +1,7 @@
 //! Instructions of a litmus thread and their PTX qualifiers.
 //!
 //! Qualifiers are stored as written; which combinations PTX allows is
-//! decided by [`crate::validate`], so that a mistake gets a message rather
+//! decided by [`crate::validate()`], so that a mistake gets a message rather
 //! than being unrepresentable.
 
 use crate::ir::{Imm, Name, Operand, Origin};
@@ -11,9 +11,13 @@ use crate::ir::{Imm, Name, Operand, Origin};
 pub enum Sem {
     /// No semantics written, or `.weak`: not a strong operation.
     Weak,
+    /// `.relaxed`: a strong access with no ordering of its own.
     Relaxed,
+    /// `.acquire`: later accesses of the thread stay after it.
     Acquire,
+    /// `.release`: earlier accesses of the thread stay before it.
     Release,
+    /// `.acq_rel`: both acquire and release (fences and RMWs).
     AcqRel,
     /// Fences only.
     Sc,
@@ -56,9 +60,13 @@ impl Sem {
 /// A scope. Ordered from narrowest to widest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {
+    /// `.cta`: the threads of one CTA (thread block).
     Cta,
+    /// `.cluster`: the CTAs of one thread-block cluster.
     Cluster,
+    /// `.gpu`: every thread of the device.
     Gpu,
+    /// `.sys`: the device, the host and peer devices.
     Sys,
 }
 
@@ -86,6 +94,7 @@ impl Scope {
 /// The semantics and scope of a memory access, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Access {
+    /// The ordering semantics.
     pub sem: Sem,
     /// `None` when no scope was written: required for relaxed, acquire and
     /// release; absent on weak and volatile accesses.
@@ -93,11 +102,13 @@ pub struct Access {
 }
 
 impl Access {
+    /// A weak access with no scope: what a plain `ld`/`st` is.
     pub const WEAK: Access = Access {
         sem: Sem::Weak,
         scope: None,
     };
 
+    /// A strong access: `sem` with a written `scope`.
     pub fn new(sem: Sem, scope: Scope) -> Access {
         Access {
             sem,
@@ -144,6 +155,7 @@ impl CacheOp {
         CacheOp::ALL.into_iter().find(|v| v.as_str() == word)
     }
 
+    /// The PTX spelling, without the dot.
     pub fn as_str(self) -> &'static str {
         match self {
             CacheOp::Ca => "ca",
@@ -156,6 +168,7 @@ impl CacheOp {
         }
     }
 
+    /// Whether PTX accepts this operator on `ld`.
     pub fn allowed_on_load(self) -> bool {
         matches!(
             self,
@@ -163,6 +176,7 @@ impl CacheOp {
         )
     }
 
+    /// Whether PTX accepts this operator on `st`.
     pub fn allowed_on_store(self) -> bool {
         matches!(self, CacheOp::Wb | CacheOp::Cg | CacheOp::Cs | CacheOp::Wt)
     }
@@ -181,15 +195,25 @@ pub enum FenceSpelling {
 /// Read-modify-write operations of `atom` and `red`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
+    /// `exch`: writes the operand, returns the old value.
     Exch,
+    /// `add`: addition modulo 2^32.
     Add,
+    /// `sub`: subtraction modulo 2^32.
     Sub,
+    /// `and`: bitwise and.
     And,
+    /// `or`: bitwise or.
     Or,
+    /// `xor`: bitwise exclusive or.
     Xor,
+    /// `min`: the smaller value, compared unsigned (`.u32`).
     Min,
+    /// `max`: the larger value, compared unsigned (`.u32`).
     Max,
+    /// `inc`: `old >= operand ? 0 : old + 1` (unsigned, as PTX defines it).
     Inc,
+    /// `dec`: `old == 0 || old > operand ? operand : old - 1` (unsigned, as PTX defines it).
     Dec,
     /// Compare and swap: `operand` is the compared value, `new` the value
     /// written when the comparison succeeds.
@@ -218,6 +242,7 @@ impl AtomOp {
         AtomOp::ALL.into_iter().find(|v| v.as_str() == word)
     }
 
+    /// The PTX spelling, without the dot.
     pub fn as_str(self) -> &'static str {
         match self {
             AtomOp::Exch => "exch",
@@ -238,11 +263,17 @@ impl AtomOp {
 /// Register arithmetic (`dst = a op b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
+    /// `add`: addition modulo 2^32.
     Add,
+    /// `sub`: subtraction modulo 2^32.
     Sub,
+    /// `mul`: multiplication modulo 2^32 (`mul.lo`).
     Mul,
+    /// `and`: bitwise and.
     And,
+    /// `or`: bitwise or.
     Or,
+    /// `xor`: bitwise exclusive or.
     Xor,
 }
 
@@ -263,6 +294,7 @@ impl BinOp {
         BinOp::ALL.into_iter().find(|v| v.as_str() == word)
     }
 
+    /// The PTX spelling, without the dot.
     pub fn as_str(self) -> &'static str {
         match self {
             BinOp::Add => "add",
@@ -297,11 +329,14 @@ pub enum BranchCond {
 /// One instruction with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instr {
+    /// What the instruction does.
     pub kind: InstrKind,
+    /// Where it was written, for error messages.
     pub origin: Origin,
 }
 
 impl Instr {
+    /// An instruction of `kind` written at `origin`.
     pub fn new(kind: InstrKind, origin: Origin) -> Instr {
         Instr { kind, origin }
     }
@@ -312,32 +347,48 @@ impl Instr {
 pub enum InstrKind {
     /// `ld.<sem>.<scope> dst, loc`.
     Load {
+        /// The register loaded into.
         dst: Name,
+        /// The location read.
         loc: Name,
+        /// Semantics and scope as written.
         access: Access,
+        /// The cache operator, if one was written (weak loads only).
         cache: Option<CacheOp>,
     },
     /// `st.<sem>.<scope> loc, value`.
     Store {
+        /// The location written.
         loc: Name,
+        /// The value stored: a register or a constant.
         value: Operand,
+        /// Semantics and scope as written.
         access: Access,
+        /// The cache operator, if one was written (weak stores only).
         cache: Option<CacheOp>,
     },
     /// `fence.<sem>.<scope>` or `membar.<level>`; the seed names `TFB`,
     /// `TF` and `TFS` are `membar.cta`, `membar.gl` and `membar.sys`.
     Fence {
+        /// The ordering semantics (`Sc` for every `membar`).
         sem: Sem,
+        /// The scope (`membar.gl` is `Gpu`).
         scope: Scope,
+        /// How it was written, so printing gives it back.
         spelling: FenceSpelling,
     },
     /// `atom.<sem>.<scope>.<op> dst, loc, operand[, new]`, or, with no
     /// `dst`, `red.<sem>.<scope>.<op> loc, operand`.
     Atom {
+        /// The register receiving the old value; `None` for `red`.
         dst: Option<Name>,
+        /// The read-modify-write operation.
         op: AtomOp,
+        /// The location updated.
         loc: Name,
+        /// Semantics and scope as written.
         access: Access,
+        /// The operand of `op`; the compared value for `cas`.
         operand: Operand,
         /// The value written by a successful `cas`; `None` for other ops.
         new: Option<Operand>,
@@ -348,20 +399,33 @@ pub enum InstrKind {
     /// arrive. An ISA `bar.sync id[, count]` is `instance = id`, `id = None`,
     /// `quorum = count`.
     Barrier {
+        /// Whether the thread waits for the others.
         kind: BarrierKind,
+        /// The static barrier this instruction belongs to.
         instance: Imm,
+        /// The hardware barrier resource; `None` when it is `instance`.
         id: Option<Operand>,
+        /// How many threads must arrive; `None` for every thread of the CTA.
         quorum: Option<Operand>,
     },
     /// `bar.warp.sync` (`__syncwarp()`) with a full mask.
     WarpSync,
     /// `dst = src` (`ld dst, src` or `mov` in the text format).
-    Mov { dst: Name, src: Operand },
+    Mov {
+        /// The register written.
+        dst: Name,
+        /// The value copied: a register or a constant.
+        src: Operand,
+    },
     /// `dst = a op b`.
     BinOp {
+        /// The register written.
         dst: Name,
+        /// The operation.
         op: BinOp,
+        /// The left operand.
         a: Operand,
+        /// The right operand.
         b: Operand,
     },
     /// A branch target.
@@ -369,7 +433,9 @@ pub enum InstrKind {
     /// `beq`/`bne a, b, target`, or with `cond = None` an unconditional
     /// `goto target`.
     Branch {
+        /// The condition and its two operands; `None` for an unconditional `goto`.
         cond: Option<(BranchCond, Operand, Operand)>,
+        /// The label jumped to.
         target: Name,
     },
 }

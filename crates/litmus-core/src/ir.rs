@@ -4,7 +4,7 @@
 //! The IR holds a test as it was written, so that it can be printed back and
 //! so that validation can reject what PTX does not allow (`ld.release`, say)
 //! with the position of the mistake: nothing here is checked on
-//! construction. Call [`crate::validate`] before giving a test to a back end.
+//! construction. Call [`crate::validate()`] before giving a test to a back end.
 //!
 //! Every node that a user can get wrong carries an [`Origin`]. Origins never
 //! take part in equality, so the same test written with `litmus!` and as a
@@ -60,11 +60,14 @@ impl std::hash::Hash for Origin {
 /// with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Name {
+    /// The identifier's spelling.
     pub text: String,
+    /// Where it was written.
     pub origin: Origin,
 }
 
 impl Name {
+    /// A name spelled `text`, written at `origin`.
     pub fn new(text: impl Into<String>, origin: Origin) -> Name {
         Name {
             text: text.into(),
@@ -82,11 +85,14 @@ impl std::fmt::Display for Name {
 /// An integer literal with where it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Imm {
+    /// The literal as written, before reduction modulo 2^32.
     pub value: Value,
+    /// Where it was written.
     pub origin: Origin,
 }
 
 impl Imm {
+    /// A literal `value` written at `origin`.
     pub fn new(value: Value, origin: Origin) -> Imm {
         Imm { value, origin }
     }
@@ -95,11 +101,14 @@ impl Imm {
 /// A source operand of an instruction: a register or a literal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
+    /// A register's current value.
     Reg(Name),
+    /// A literal.
     Imm(Imm),
 }
 
 impl Operand {
+    /// Where the operand was written.
     pub fn origin(&self) -> Origin {
         match self {
             Operand::Reg(n) => n.origin,
@@ -117,12 +126,16 @@ impl Operand {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Test {
+    /// The test's name: the `.litmus` header or the `litmus!` name.
     pub name: Name,
     /// Free text: the quoted strings of a `.litmus` file, the doc comment of
     /// a `litmus!` call. Not part of the test's meaning, so not compared.
     pub doc: Doc,
+    /// The memory locations, in declaration order.
     pub locations: Vec<Location>,
+    /// The threads, in declaration order.
     pub threads: Vec<Thread>,
+    /// What the test asks about the final state.
     pub condition: Condition,
     /// The verdict the author declares for the condition under the model.
     pub verdict: Option<DeclaredVerdict>,
@@ -145,10 +158,12 @@ impl Test {
         }
     }
 
+    /// The location called `name`, if the test declares one.
     pub fn location(&self, name: &str) -> Option<&Location> {
         self.locations.iter().find(|l| l.name.text == name)
     }
 
+    /// The thread called `name`, if the test has one.
     pub fn thread(&self, name: &str) -> Option<&Thread> {
         self.threads.iter().find(|t| t.name.text == name)
     }
@@ -180,8 +195,11 @@ pub enum Space {
 /// A memory location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The location's name.
     pub name: Name,
+    /// Which memory it lives in.
     pub space: Space,
+    /// Its value before any thread runs.
     pub init: Imm,
 }
 
@@ -189,6 +207,7 @@ pub struct Location {
 /// coordinate down to that scope is equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Placement {
+    /// The GPU (device index) the thread runs on.
     pub gpu: u32,
     /// The cluster (sm_90 thread-block clusters) within the GPU. `None`:
     /// the test does not place threads in clusters, and each CTA is a
@@ -203,6 +222,7 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// A placement on GPU 0, CTA `cta`, with no cluster and no warp given.
     pub fn cta(cta: u32) -> Placement {
         Placement {
             cta,
@@ -214,17 +234,22 @@ impl Placement {
 /// An initial register value (`P1:r1=0` in a `.litmus` init block).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegInit {
+    /// The register initialised.
     pub reg: Name,
+    /// Its initial value.
     pub value: Imm,
 }
 
 /// One thread of a test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Thread {
+    /// The thread's name (`P0`, `t1`, ...).
     pub name: Name,
+    /// Where the thread runs.
     pub placement: Placement,
     /// Registers start at 0 unless given here.
     pub init: Vec<RegInit>,
+    /// The instructions, in program order.
     pub body: Vec<Instr>,
 }
 
@@ -255,24 +280,42 @@ impl Quantifier {
 /// The final condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
+    /// How the expression is quantified.
     pub quantifier: Quantifier,
+    /// The expression over the final state.
     pub expr: Expr,
+    /// Where the condition was written.
     pub origin: Origin,
 }
 
 /// A boolean expression over final register and memory values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
+    /// Always true: the condition of a test that asks nothing.
     True,
-    Cmp { lhs: Term, op: CmpOp, rhs: Term },
+    /// `lhs op rhs`.
+    Cmp {
+        /// The left-hand side.
+        lhs: Term,
+        /// The comparison.
+        op: CmpOp,
+        /// The right-hand side.
+        rhs: Term,
+    },
+    /// Negation.
     Not(Box<Expr>),
+    /// Conjunction.
     And(Box<Expr>, Box<Expr>),
+    /// Disjunction.
     Or(Box<Expr>, Box<Expr>),
 }
 
+/// A comparison operator of a condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
 }
 
@@ -281,11 +324,14 @@ pub enum CmpOp {
 pub enum Term {
     /// The final value of a thread's register (`P1:r0`, `t1.r0`).
     Reg {
+        /// The thread whose register it is.
         thread: Name,
+        /// The register.
         reg: Name,
     },
     /// The final value of a location.
     Loc(Name),
+    /// A literal.
     Imm(Imm),
 }
 
@@ -316,6 +362,8 @@ impl Verdict {
 /// A declared verdict, with where it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DeclaredVerdict {
+    /// The declared verdict.
     pub verdict: Verdict,
+    /// Where it was written.
     pub origin: Origin,
 }

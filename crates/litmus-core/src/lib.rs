@@ -5,6 +5,8 @@
 //! [`ir::Test`]; every back end (the model checker, the PTX generator)
 //! consumes one. None of them re-parses another's output.
 
+#![warn(missing_docs)]
+
 pub mod instr;
 pub mod ir;
 pub mod outcome;

@@ -9,9 +9,17 @@ use crate::ir::{Expr, Term, Test};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Observable {
     /// The final value of register `reg` of thread number `thread`.
-    Reg { thread: usize, reg: String },
+    Reg {
+        /// Index into `Test::threads`.
+        thread: usize,
+        /// The register's name.
+        reg: String,
+    },
     /// The final value of location number `loc`.
-    Loc { loc: usize },
+    Loc {
+        /// Index into `Test::locations`.
+        loc: usize,
+    },
 }
 
 impl Observable {

@@ -14,6 +14,7 @@ use crate::ir::{Expr, Imm, Location, Name, Operand, Origin, Space, Term, Test, T
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{kind}")]
 pub struct ValidationError {
+    /// What is wrong; its `Display` is the message.
     pub kind: ValidationErrorKind,
     /// Where the mistake is (front-end defined, see [`Origin`]).
     pub origin: Origin,
@@ -22,77 +23,137 @@ pub struct ValidationError {
 /// What is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ValidationErrorKind {
+    /// A test needs at least one thread.
     #[error("the test has no threads")]
     NoThreads,
+    /// Two threads share a name.
     #[error("duplicate thread name `{0}`")]
     DuplicateThread(String),
+    /// Two locations share a name.
     #[error("duplicate location `{0}`")]
     DuplicateLocation(String),
+    /// A register given two initial values.
     #[error("register `{reg}` of thread `{thread}` is initialised twice")]
-    DuplicateRegInit { thread: String, reg: String },
+    DuplicateRegInit {
+        /// The thread.
+        thread: String,
+        /// The register.
+        reg: String,
+    },
+    /// An access to, or a condition on, an undeclared location.
     #[error("unknown location `{0}`: declare it with the other locations")]
     UnknownLocation(String),
+    /// A condition naming a thread the test does not have.
     #[error("unknown thread `{0}`")]
     UnknownThread(String),
+    /// A register read that no initial value or earlier write defines.
     #[error("register `{reg}` is read before any write in thread `{thread}` (initialise it or write it first)")]
-    RegisterReadBeforeWrite { thread: String, reg: String },
+    RegisterReadBeforeWrite {
+        /// The thread.
+        thread: String,
+        /// The register.
+        reg: String,
+    },
+    /// A condition on a register that the thread never writes (a typo, most likely).
     #[error("the condition names register `{reg}`, which thread `{thread}` never writes")]
-    UnknownConditionRegister { thread: String, reg: String },
+    UnknownConditionRegister {
+        /// The thread named in the condition.
+        thread: String,
+        /// The register.
+        reg: String,
+    },
+    /// A branch whose target label the thread does not define.
     #[error("branch to missing label `{0}`")]
     MissingLabel(String),
+    /// A label defined twice in one thread.
     #[error("label `{0}` is defined twice in one thread")]
     DuplicateLabel(String),
+    /// A literal outside [`crate::ir::VALUE_RANGE`].
     #[error("value {0} does not fit 32 bits (expected -2147483648 ..= 4294967295)")]
     ValueOutOfRange(i64),
+    /// A `.shared` location used from two CTAs.
     #[error("shared location `{loc}` is used by threads in different CTAs (`{first}` and `{second}`): shared memory belongs to one CTA")]
     SharedAcrossCtas {
+        /// The location.
         loc: String,
+        /// A thread using it.
         first: String,
+        /// A thread in another CTA using it.
         second: String,
     },
+    /// A `.shared::cluster` location used from two clusters.
     #[error("cluster-shared location `{loc}` is used by threads in different clusters (`{first}` and `{second}`)")]
     SharedClusterAcrossClusters {
+        /// The location.
         loc: String,
+        /// A thread using it.
         first: String,
+        /// A thread in another cluster using it.
         second: String,
     },
+    /// Semantics the instruction does not take (`ld.release`, say).
     #[error("`{instr}` does not take `.{sem}` semantics; {expected}")]
     BadSemantics {
+        /// The instruction word.
         instr: &'static str,
+        /// The semantics, without the dot.
         sem: &'static str,
+        /// What the instruction takes, in words.
         expected: &'static str,
     },
+    /// Strong semantics written without a scope.
     #[error("`{instr}.{sem}` needs a scope (.cta, .cluster, .gpu or .sys)")]
     MissingScope {
+        /// The instruction word.
         instr: &'static str,
+        /// The semantics, without the dot.
         sem: &'static str,
     },
+    /// A scope on an access that takes none (weak or volatile).
     #[error("`{instr}.{sem}` takes no scope, found `.{scope}`")]
     UnexpectedScope {
+        /// The instruction word.
         instr: &'static str,
+        /// The semantics, without the dot.
         sem: &'static str,
+        /// The scope, without the dot.
         scope: &'static str,
     },
+    /// `membar.cluster`, which PTX does not have.
     #[error("`membar` has no `.cluster` level (use `fence.sc.cluster`)")]
     MembarCluster,
+    /// A cache operator the instruction does not take.
     #[error("cache operator `.{op}` is not allowed on {instr}; {expected}")]
     BadCacheOp {
+        /// The cache operator, without the dot.
         op: &'static str,
+        /// The instruction, in words.
         instr: &'static str,
+        /// The operators it takes, in words.
         expected: &'static str,
     },
+    /// A cache operator on a strong access; holds the semantics.
     #[error("cache operator on a `.{0}` access: only weak loads and stores take one")]
     CacheOpOnStrong(&'static str),
+    /// A `cas` without its new value.
     #[error("`cas` needs a compare value and a new value")]
     CasNeedsNew,
+    /// A second value on an RMW other than `cas`; holds the operation.
     #[error("only `cas` takes a second value, `{0}` does not")]
     UnexpectedNewValue(&'static str),
+    /// A `.cluster` scope in a test that places no thread in a cluster.
     #[error("the scope `.cluster` needs threads placed in clusters")]
     ClusterScopeWithoutClusters,
+    /// A warp index past 31.
     #[error(
         "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
     )]
-    WarpOutOfRange { thread: String, warp: u32 },
+    WarpOutOfRange {
+        /// The thread.
+        thread: String,
+        /// The warp it is placed in.
+        warp: u32,
+    },
 }
 
 use ValidationErrorKind as K;

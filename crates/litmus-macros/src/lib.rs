@@ -226,6 +226,9 @@
 //! (or removing) a file, make cargo rebuild the calling test file, for
 //! instance with `touch tests/corpus.rs`. Any change to an existing file,
 //! or to the crate, also finds the new files.
+
+#![warn(missing_docs)]
+
 extern crate proc_macro;
 
 #[cfg(test)]

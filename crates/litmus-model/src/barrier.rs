@@ -37,6 +37,7 @@ pub struct BarrierStatics {
 }
 
 impl BarrierStatics {
+    /// Collects, for `test`, the threads that take part in each barrier.
     pub fn new(test: &Test) -> BarrierStatics {
         let mut participants: BTreeMap<_, Vec<usize>> = BTreeMap::new();
         for (t, thread) in test.threads.iter().enumerate() {

@@ -36,9 +36,13 @@ impl Default for Options {
 pub struct BudgetExceeded {
     /// The budget that ran out, e.g. `max_steps = 1000`.
     pub budget: String,
+    /// Search steps taken.
     pub steps: u64,
+    /// Candidate executions examined.
     pub candidates: u64,
+    /// Consistent executions found.
     pub consistent: u64,
+    /// Wall time spent.
     pub elapsed: Duration,
 }
 

@@ -18,6 +18,7 @@ use crate::outcome::{eval, format_outcome, observables, Observable, Outcome};
 pub struct CheckResult {
     /// The model's name.
     pub model: &'static str,
+    /// The test condition's quantifier.
     pub quantifier: Quantifier,
     /// What each outcome records, in order.
     pub observables: Vec<Observable>,
@@ -37,6 +38,7 @@ pub struct CheckResult {
     /// Whether the loop bound cut some control path, so that the result is
     /// exact only up to that bound.
     pub bounded: bool,
+    /// Wall time the check took.
     pub elapsed: Duration,
 }
 
@@ -68,12 +70,16 @@ impl CheckResult {
 /// Why a test could not be checked.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
+    /// The test fails validation.
     #[error("the test is not valid: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
     Invalid(Vec<ValidationError>),
+    /// A control path cannot be unrolled (see [`PathError`]).
     #[error(transparent)]
     Paths(#[from] PathError),
+    /// The search ran out of budget.
     #[error(transparent)]
     Budget(#[from] BudgetExceeded),
+    /// The model name names no model.
     #[error(transparent)]
     UnknownModel(#[from] UnknownModel),
 }

@@ -28,15 +28,21 @@ pub type SymId = usize;
 /// A symbolic 32-bit value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sym {
+    /// A known value.
     Const(u32),
     /// The value returned by a read event.
     Read(EventId),
+    /// `a op b`, modulo 2^32.
     Bin(BinOp, SymId, SymId),
     /// The value an RMW writes, from the value it read (`old`).
     Rmw {
+        /// The operation.
         op: AtomOp,
+        /// The value the RMW read.
         old: SymId,
+        /// The operand of `op` (the compared value for `cas`).
         operand: SymId,
+        /// The value a successful `cas` writes; `None` for other ops.
         new: Option<SymId>,
     },
 }
@@ -44,9 +50,13 @@ pub enum Sym {
 /// What an event does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
+    /// A load, or the read half of an RMW.
     Read,
+    /// A store, the write half of an RMW, or an initial write.
     Write,
+    /// A fence (`membar` included).
     Fence,
+    /// A barrier arrival (`bar.cta.*` or `bar.warp.sync`).
     Barrier,
 }
 
@@ -54,7 +64,10 @@ pub enum EventKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BarrierScope {
     /// A CTA barrier with a static instance number (`bar.cta.sync I`).
-    Cta { instance: u32 },
+    Cta {
+        /// The static barrier number `I`.
+        instance: u32,
+    },
     /// `bar.warp.sync`: the threads of one warp.
     Warp,
 }
@@ -62,7 +75,9 @@ pub enum BarrierScope {
 /// The barrier part of a barrier event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BarrierSpec {
+    /// Whether the thread waits (`sync`) or only arrives.
     pub kind: BarrierKind,
+    /// Which threads it can synchronise with.
     pub scope: BarrierScope,
     /// The resource id (`bar.cta.sync I, ID`), a value computed at run time.
     pub id: Option<SymId>,
@@ -77,23 +92,29 @@ pub struct Event {
     pub thread: Option<usize>,
     /// The instruction of the thread's body that produced it.
     pub instr: Option<usize>,
+    /// What the event does.
     pub kind: EventKind,
+    /// Index into `Test::locations`; `None` for fences and barriers.
     pub loc: Option<usize>,
     /// Semantics, with `.volatile` read as `relaxed` (and scope `sys`).
     pub sem: Sem,
+    /// `None` for weak accesses and initial writes; barriers are `cta`.
     pub scope: Option<Scope>,
     /// Writes: the value written. Reads: the value read (`Sym::Read(self)`).
     pub value: Option<SymId>,
+    /// `Some` for barrier events only.
     pub barrier: Option<BarrierSpec>,
     /// The other half of an RMW.
     pub rmw_partner: Option<EventId>,
 }
 
 impl Event {
+    /// Whether this is the initial write of a location.
     pub fn is_init(&self) -> bool {
         self.thread.is_none()
     }
 
+    /// Whether this is a read or a write (not a fence or barrier).
     pub fn is_memory(&self) -> bool {
         matches!(self.kind, EventKind::Read | EventKind::Write)
     }
@@ -111,17 +132,24 @@ impl Event {
 /// A branch outcome a path depends on: `a cond b` must evaluate to `holds`.
 #[derive(Clone, Debug)]
 pub struct Constraint {
+    /// The left operand.
     pub a: SymId,
+    /// The right operand.
     pub b: SymId,
+    /// The comparison the branch made.
     pub cond: BranchCond,
+    /// Whether the comparison held on this path.
     pub holds: bool,
 }
 
 /// One control path of one thread, with thread-local event and symbol ids.
 #[derive(Clone, Debug, Default)]
 pub struct ThreadPath {
+    /// The events, in program order.
     pub events: Vec<Event>,
+    /// The symbolic values its events and registers refer to.
     pub syms: Vec<Sym>,
+    /// The branch outcomes the path assumes.
     pub constraints: Vec<Constraint>,
     /// Final register values, sorted by register name.
     pub regs: Vec<(String, SymId)>,
@@ -132,17 +160,32 @@ pub struct ThreadPath {
 /// The control paths of a thread, and whether the loop bound cut any.
 #[derive(Clone, Debug)]
 pub struct Paths {
+    /// The paths within the loop bound.
     pub paths: Vec<ThreadPath>,
+    /// Whether the loop bound cut some path.
     pub cut: bool,
 }
 
 /// Why paths could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PathError {
+    /// A thread with more paths than the budget's `max_paths`.
     #[error("thread `{thread}` has more than {limit} control paths within the loop bound")]
-    TooManyPaths { thread: String, limit: usize },
+    TooManyPaths {
+        /// The thread.
+        thread: String,
+        /// The bound on paths per thread.
+        limit: usize,
+    },
+    /// A branch to a label the thread does not define.
     #[error("thread `{thread}` branches to a missing label `{label}`")]
-    MissingLabel { thread: String, label: String },
+    MissingLabel {
+        /// The thread.
+        thread: String,
+        /// The label.
+        label: String,
+    },
+    /// An access to an undeclared location.
     #[error("unknown location `{0}`")]
     UnknownLocation(String),
 }
@@ -597,11 +640,15 @@ pub fn thread_paths(
 /// not depend on the rf, co and Fence-SC choices.
 #[derive(Clone, Debug)]
 pub struct Structure {
+    /// Every event: the initial writes, then each thread's in program order.
     pub events: Vec<Event>,
+    /// The symbolic values, over the events' ids.
     pub syms: Vec<Sym>,
+    /// Every path's branch constraints.
     pub constraints: Vec<Constraint>,
     /// Per thread: final register values.
     pub regs: Vec<Vec<(String, SymId)>>,
+    /// Per thread: where it runs.
     pub placements: Vec<Placement>,
     /// Whether threads are placed in clusters (else each CTA is a cluster).
     pub clusters: bool,
@@ -611,15 +658,21 @@ pub struct Structure {
     pub writes_by_loc: Vec<Vec<EventId>>,
     /// Read events, in thread and program order.
     pub reads: Vec<EventId>,
+    /// Program order.
     pub po: Relation,
+    /// Program order between accesses of one location.
     pub po_loc: Relation,
+    /// Each RMW's read to its write.
     pub rmw: Relation,
     /// Data and control dependencies (from reads).
     pub dep: Relation,
     /// Morally strong pairs (PTX).
     pub ms: Relation,
+    /// The read events.
     pub read_set: EventSet,
+    /// The write events, initial writes included.
     pub write_set: EventSet,
+    /// The fence events.
     pub fence_set: EventSet,
 }
 
@@ -764,6 +817,7 @@ impl Structure {
         self.events.len()
     }
 
+    /// Whether there are no events.
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }

@@ -24,6 +24,7 @@ pub struct WitnessEvent {
     pub instr: Option<usize>,
     /// `R`, `W`, `F` or `B`, with semantics and scope: `W.release.gpu`.
     pub access: String,
+    /// The location accessed; `None` for fences and barriers.
     pub location: Option<String>,
     /// The value read or written.
     pub value: Option<u32>,
@@ -49,9 +50,11 @@ impl std::fmt::Display for WitnessEvent {
 /// One labelled edge of a witness.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WitnessEdge {
+    /// The source event.
     pub from: WitnessEvent,
     /// `po`, `rf`, `co`, `fr`, `sw`, `sc`, `cause`, `dep`, `rmw`, ...
     pub label: &'static str,
+    /// The target event.
     pub to: WitnessEvent,
 }
 
@@ -60,7 +63,9 @@ pub struct WitnessEdge {
 pub struct Rejection {
     /// The outcome, formatted (`P1:r0=1; P1:r1=0`).
     pub outcome: String,
+    /// The axiom that rejects the executions.
     pub axiom: &'static str,
+    /// The axiom's witness: a cycle or the offending edges.
     pub witness: Vec<WitnessEdge>,
     /// How many candidate executions this same reason rejects.
     pub executions: u64,
@@ -69,13 +74,17 @@ pub struct Rejection {
 /// The explanation of the outcomes a predicate selects.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explanation {
+    /// The test's name.
     pub test: String,
+    /// The model's name.
     pub model: &'static str,
     /// Consistent executions that produce a selected outcome: when not
     /// zero, the model allows it and the rejections are beside the point.
     pub allowing_executions: u64,
     /// Distinct (outcome, axiom, witness) reasons, most frequent first.
     pub rejections: Vec<Rejection>,
+    /// Candidate executions examined, as in
+    /// [`crate::CheckResult::candidate_executions`].
     pub candidate_executions: u64,
 }
 

@@ -16,6 +16,8 @@
 //! # };
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod barrier;
 pub mod budget;
 pub mod check;

@@ -34,7 +34,9 @@ pub enum Stage {
 /// A candidate execution, complete or partial (see [`Stage`]).
 #[derive(Clone, Debug)]
 pub struct Execution<'s> {
+    /// The events and static relations of the test.
     pub s: &'s Structure,
+    /// How far the candidate is built.
     pub stage: Stage,
     /// Reads-from: write to read.
     pub rf: Relation,
@@ -52,7 +54,9 @@ pub struct Execution<'s> {
 /// the offending edges, over event ids of the execution.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Violation {
+    /// The axiom broken, by the name the model gives it.
     pub axiom: &'static str,
+    /// Its witness, over event ids.
     pub witness: Vec<Edge>,
 }
 
@@ -69,7 +73,9 @@ pub enum CoherenceOrder {
 /// known), and the pairs whose orientation is free.
 #[derive(Clone, Debug)]
 pub struct FenceOrder {
+    /// Edges already known.
     pub fixed: Relation,
+    /// Pairs of fences whose order the candidate must choose.
     pub free: Vec<(EventId, EventId)>,
 }
 
@@ -136,9 +142,11 @@ pub const MODEL_ENV: &str = "LITMUS_MODEL";
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown model `{name}`{source_note}; the models are: {known}")]
 pub struct UnknownModel {
+    /// The name given.
     pub name: String,
     /// Where the name came from, e.g. ` (from LITMUS_MODEL)`.
     pub source_note: String,
+    /// The known model names, comma-separated.
     pub known: String,
 }
 

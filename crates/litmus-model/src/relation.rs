@@ -27,10 +27,12 @@ impl EventSet {
         s
     }
 
+    /// Adds event `i`.
     pub fn insert(&mut self, i: usize) {
         self.bits[i / 64] |= 1 << (i % 64);
     }
 
+    /// Whether event `i` is in the set.
     pub fn contains(&self, i: usize) -> bool {
         self.bits[i / 64] >> (i % 64) & 1 == 1
     }
@@ -90,18 +92,22 @@ impl Relation {
         &mut self.bits[a * self.words..(a + 1) * self.words]
     }
 
+    /// Adds the pair `(a, b)`.
     pub fn insert(&mut self, a: usize, b: usize) {
         self.bits[a * self.words + b / 64] |= 1 << (b % 64);
     }
 
+    /// Removes the pair `(a, b)`.
     pub fn remove(&mut self, a: usize, b: usize) {
         self.bits[a * self.words + b / 64] &= !(1 << (b % 64));
     }
 
+    /// Whether `(a, b)` is in the relation.
     pub fn contains(&self, a: usize, b: usize) -> bool {
         self.bits[a * self.words + b / 64] >> (b % 64) & 1 == 1
     }
 
+    /// Whether the relation holds no pair.
     pub fn is_empty(&self) -> bool {
         self.bits.iter().all(|&w| w == 0)
     }
@@ -133,6 +139,8 @@ impl Relation {
         r
     }
 
+    /// Adds the pairs of `other` (`self ∪= other`); both must be over the
+    /// same events.
     pub fn union_with(&mut self, other: &Relation) {
         for (x, y) in self.bits.iter_mut().zip(&other.bits) {
             *x |= *y;
@@ -331,8 +339,11 @@ impl Relation {
 /// A labelled edge of a witness: `from` relates to `to` by `label`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
+    /// The source event id.
     pub from: usize,
+    /// The target event id.
     pub to: usize,
+    /// The relation the edge belongs to (`po`, `rf`, ...).
     pub label: &'static str,
 }
 

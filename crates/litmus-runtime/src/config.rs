@@ -13,11 +13,14 @@ pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
 
 /// The configuration of one test run.
 pub struct Config {
+    /// The memory model the model half checks against.
     pub model: &'static dyn Model,
+    /// The model checker's budgets and loop bound.
     pub options: Options,
     /// The GPU knobs, or why the environment's knobs are wrong (a failure
     /// only when the hardware half would run).
     pub knobs: Result<Knobs, GpuError>,
+    /// Where reports are written (`LITMUS_REPORT_DIR`); `None`: nowhere.
     pub report_dir: Option<PathBuf>,
     /// Whether the hardware half runs at all (tools that want the model's
     /// judgement alone say no).

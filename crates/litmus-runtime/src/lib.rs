@@ -7,6 +7,8 @@
 //!   tools.
 //! - [`gpu`]: the GPU harness; [`report`]: text, JSON and JUnit reports.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod gpu;
 pub mod report;

@@ -67,12 +67,19 @@ impl OutcomeRow {
 pub enum Failure {
     /// The model's verdict is not the declared one.
     VerdictMismatch {
+        /// The verdict the test declares.
         declared: Verdict,
+        /// The model's verdict.
         computed: Verdict,
     },
     /// The hardware showed outcomes the model forbids: how many kinds and
     /// how many times in all.
-    ForbiddenObserved { outcomes: usize, count: u64 },
+    ForbiddenObserved {
+        /// Distinct forbidden outcomes seen.
+        outcomes: usize,
+        /// Instances that showed one of them.
+        count: u64,
+    },
     /// The model could not check the test (budget, invalid test, ...).
     Model(String),
     /// The hardware half went wrong (fault, JIT error, lost instances, a
@@ -118,6 +125,7 @@ pub struct TestReport {
     /// Where the test came from; also what identifies it in reports, since
     /// two files may hold tests of one name.
     pub source: Source,
+    /// The model's name.
     pub model: &'static str,
     /// The verdict the test declares, if it does.
     pub declared: Option<Verdict>,
@@ -129,6 +137,7 @@ pub struct TestReport {
     pub rows: Vec<OutcomeRow>,
     /// The model checker's counts, when it ran.
     pub model_stats: Option<ModelStats>,
+    /// What the hardware half did.
     pub hardware: Hardware,
     /// Empty when the test passed.
     pub failures: Vec<Failure>,
@@ -141,10 +150,13 @@ pub struct TestReport {
 /// The model checker's counts.
 #[derive(Clone, Debug)]
 pub struct ModelStats {
+    /// As in [`litmus_model::CheckResult::candidate_executions`].
     pub candidate_executions: u64,
+    /// As in [`litmus_model::CheckResult::consistent_executions`].
     pub consistent_executions: u64,
     /// Some execution needed more loop iterations than the bound.
     pub bounded: bool,
+    /// Wall time the model check took.
     pub elapsed: Duration,
 }
 

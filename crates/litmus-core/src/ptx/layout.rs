@@ -75,6 +75,8 @@ pub struct Role {
 pub struct SharedLoc {
     /// Index into `Test::locations`.
     pub loc: usize,
+    /// The CTA offset (see [`Role::cta_offset`]) of the roles that use it;
+    /// 0 when no role does.
     pub cta_offset: u32,
 }
 
@@ -109,10 +111,13 @@ pub const HARNESS_BARRIER: u32 = 15;
 /// How a test is laid out on the GPU.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// How GPU threads play the roles.
     pub mode: Mode,
+    /// One role per test thread, in `Test::threads` order.
     pub roles: Vec<Role>,
     /// Indices into `Test::locations` of the global locations, in slot order.
     pub global_locs: Vec<usize>,
+    /// The shared locations, in `Test::locations` order.
     pub shared_locs: Vec<SharedLoc>,
     /// The outcome's components, in order (see [`crate::outcome`]).
     pub observables: Vec<Observable>,

@@ -45,8 +45,11 @@ pub const PTX_TARGET: &str = "sm_90";
 /// Why a test has no PTX.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PtxError {
+    /// The test is valid, but the generated harness cannot run it (more than
+    /// one GPU, clusters, ...).
     #[error("the GPU harness cannot run this test: {0}")]
     Unsupported(String),
+    /// The test fails validation; the message lists the errors.
     #[error("the test is not valid: {0}")]
     Invalid(String),
 }

@@ -103,65 +103,122 @@ pub enum DiagnosticKind {
 /// expected; `found` strings are already quoted (`` `x` ``, "end of file").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SyntaxError {
+    /// A token other than the grammar allows here.
     #[error("expected {expected}, found {found}")]
     Expected {
+        /// What the grammar allows here.
         expected: &'static str,
+        /// What the text holds instead, quoted.
         found: String,
     },
+    /// A character that starts no token.
     #[error("unexpected character {0:?}")]
     UnexpectedChar(char),
+    /// A string that runs to the end of the file.
     #[error("unterminated string: expected a closing `\"`")]
     UnterminatedString,
+    /// A literal that is not a number.
     #[error("invalid number `{0}`: expected decimal digits or 0x and hex digits")]
     InvalidNumber(String),
+    /// A number outside [`crate::ir::VALUE_RANGE`].
     #[error("number `{0}` is too large (expected -2147483648 ..= 4294967295)")]
     NumberTooLarge(String),
+    /// An instruction word the dialect does not know.
     #[error("unknown instruction `{0}`: expected ld, st, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
     UnknownInstruction(String),
+    /// A qualifier the instruction does not take.
     #[error("unknown qualifier `.{qual}` on `{instr}`: expected {expected}")]
     UnknownQualifier {
+        /// The instruction, as written.
         instr: String,
+        /// The qualifier, without its dot.
         qual: String,
+        /// The qualifiers the instruction takes.
         expected: &'static str,
     },
+    /// Two qualifiers of the same kind (two scopes, say) on one instruction.
     #[error("`{instr}` has two {what} qualifiers, `.{first}` and `.{second}`")]
     DuplicateQualifier {
+        /// The instruction, as written.
         instr: String,
+        /// The kind of qualifier (`scope`, `semantics`, ...).
         what: &'static str,
+        /// The first one, without its dot.
         first: String,
+        /// The second one, without its dot.
         second: String,
     },
+    /// An instruction without a qualifier it needs (`atom` without an operation, say).
     #[error("`{instr}` needs {what}")]
-    MissingQualifier { instr: String, what: &'static str },
+    MissingQualifier {
+        /// The instruction, as written.
+        instr: String,
+        /// The kind of qualifier missing.
+        what: &'static str,
+    },
+    /// An instruction with the wrong number of operands.
     #[error("`{instr}` takes {expected}, found {found}")]
     OperandCount {
+        /// The instruction, as written.
         instr: String,
+        /// The operand counts it takes, in words.
         expected: &'static str,
+        /// How many operands it has.
         found: usize,
     },
+    /// An operand of the wrong kind (a constant where a register must be, say).
     #[error("expected {expected} as operand {index} of `{instr}`, found {found}")]
     BadOperand {
+        /// The instruction, as written.
         instr: String,
+        /// The operand's position, from 1.
         index: usize,
+        /// What the operand must be.
         expected: &'static str,
+        /// What the text holds instead, quoted.
         found: String,
     },
+    /// A `bar.warp.sync` mask other than all 32 lanes.
     #[error("`bar.warp.sync` takes only the full mask 0xffffffff, found {0}")]
     WarpMask(i64),
+    /// A row of the thread table whose cell count differs from the header's.
     #[error("this row has {found} {}, expected {expected} (one per thread)", if *found == 1 { "cell" } else { "cells" })]
-    CellCount { expected: usize, found: usize },
+    CellCount {
+        /// The header row's thread count.
+        expected: usize,
+        /// This row's cell count.
+        found: usize,
+    },
+    /// A placement word (`cta`, `gpu`, ...) given twice for one thread.
     #[error("`{0}` is given twice in this placement")]
     DuplicatePlacement(&'static str),
+    /// A placement number that does not fit 32 bits.
     #[error("{what} {value} does not fit 32 bits unsigned (expected 0 ..= 4294967295)")]
-    PlacementRange { what: &'static str, value: i64 },
+    PlacementRange {
+        /// The placement word (`cta`, `gpu`, ...).
+        what: &'static str,
+        /// The number given.
+        value: i64,
+    },
+    /// A thread index past the last thread.
     #[error("no thread has index {index}: the test has {threads} {}, numbered from 0", if *threads == 1 { "thread" } else { "threads" })]
-    NoSuchThreadIndex { index: i64, threads: usize },
+    NoSuchThreadIndex {
+        /// The index given.
+        index: i64,
+        /// How many threads the test has.
+        threads: usize,
+    },
+    /// An init entry for a thread that the header row does not name.
     #[error("unknown thread `{0}` in the init block: expected a thread of the header row")]
     UnknownInitThread(String),
+    /// A condition nested past the bound, which keeps every recursive walk
+    /// of the IR within the stack.
     #[error("the condition is nested too deeply (more than {0} levels)")]
     TooDeep(usize),
+    /// A file past 4 GiB: origins are 32-bit byte offsets.
     #[error("the file is too large ({0} bytes; at most 4 GiB)")]
     TooLarge(usize),
+    /// The last diagnostic once the error bound is reached.
     #[error("too many errors; stopped after {0}")]
     TooManyErrors(usize),
 }

@@ -9,7 +9,9 @@ use crate::ir::Origin;
 /// (Unicode scalar values), as compilers do, so a tab is one column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Position {
+    /// The line, from 1.
     pub line: u32,
+    /// The column in characters, from 1.
     pub column: u32,
 }
 

@@ -20,11 +20,15 @@ pub struct HwResult {
     pub histogram: Vec<(Vec<u32>, u64)>,
     /// Instances in which some role gave up on a loop.
     pub unfinished: u64,
+    /// Kernel launches made.
     pub launches: u64,
     /// Instances run: `launches × knobs.instances()`.
     pub instances: u64,
+    /// Wall time of the launch loop (set-up excluded).
     pub wall: Duration,
+    /// The GPU's name, as the driver reports it.
     pub device: String,
+    /// The knobs the run used.
     pub knobs: Knobs,
 }
 
@@ -38,7 +42,9 @@ impl HwResult {
 /// Where each role of each instance ran, and whether that matched the test.
 #[derive(Clone, Debug)]
 pub struct PlacementReport {
+    /// Instances checked (one launch's worth).
     pub instances: u64,
+    /// Roles per instance.
     pub roles: usize,
     /// Distinct SMs the roles ran on.
     pub sms: usize,

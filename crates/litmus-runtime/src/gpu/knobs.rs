@@ -37,6 +37,7 @@ pub struct Knobs {
     /// load-store rounds each of their threads makes (`LITMUS_STRESS`,
     /// `CTAS:ROUNDS`; `0` turns it off).
     pub stress_ctas: u32,
+    /// See `stress_ctas`.
     pub stress_rounds: u32,
     /// Backward branches a role may take before it gives up and its
     /// instance is counted as unfinished (`LITMUS_LOOP_BOUND`).

@@ -34,42 +34,79 @@ pub use knobs::{Knobs, Perm};
 /// Why a GPU run did not give a histogram.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
+    /// libcuda could not be loaded: no NVIDIA driver here.
     #[error("no CUDA driver (libcuda could not be loaded)")]
     NoDriver,
+    /// The driver loaded but reports no device.
     #[error("no CUDA device (the driver reports none)")]
     NoDevice,
+    /// A driver call failed (not a kernel fault).
     #[error("{call} failed: {name}: {text}")]
     Driver {
+        /// The driver function called (`cuModuleLoadData`, ...).
         call: String,
+        /// The CUDA error's name (`CUDA_ERROR_...`).
         name: String,
+        /// The driver's description of it.
         text: String,
     },
+    /// A kernel faulted (illegal address, launch timeout, ...); the context
+    /// is gone, so the run stops.
     #[error(
         "test `{test}`: the kernel faulted ({call}: {name}: {text}); the CUDA context was reset"
     )]
     Fault {
         /// The test that was running (empty inside the driver layer).
         test: String,
+        /// The driver function that reported it.
         call: String,
+        /// The CUDA error's name.
         name: String,
+        /// The driver's description of it.
         text: String,
     },
+    /// The driver's JIT rejected the generated PTX.
     #[error("the driver rejected the PTX ({code}); JIT log:\n{log}")]
-    Jit { code: String, log: String },
+    Jit {
+        /// The driver's error, or why the PTX could not be handed over.
+        code: String,
+        /// The JIT's log (may be empty).
+        log: String,
+    },
+    /// The test has no PTX.
     #[error(transparent)]
     Ptx(PtxError),
+    /// A knob's environment variable holds a bad value.
     #[error("bad value `{value}` for {var}: expected {expected}")]
     Knob {
+        /// The variable (`LITMUS_STRIDE`, ...).
         var: String,
+        /// The value it holds.
         value: String,
+        /// What it must hold.
         expected: String,
     },
+    /// The histogram does not count every instance exactly once.
     #[error("instances lost or counted twice: ran {expected}, the histogram counts {counted}")]
-    Lost { expected: u64, counted: u64 },
+    Lost {
+        /// Instances run.
+        expected: u64,
+        /// Instances the histogram counts.
+        counted: u64,
+    },
+    /// The on-GPU histogram ran out of entries.
     #[error("more distinct outcomes than the histogram's {entries} entries: {overflow} instances not classified")]
-    TableFull { entries: u32, overflow: u64 },
+    TableFull {
+        /// The histogram's entries ([`Knobs::table`]).
+        entries: u32,
+        /// Instances whose outcome found no entry.
+        overflow: u64,
+    },
+    /// A role ran in another CTA or warp than the test declares.
     #[error("placement did not hold: {0}")]
     Placement(String),
+    /// The child process that runs the GPU work failed (fork, pipe, panic,
+    /// deadline).
     #[error("{0}")]
     Worker(String),
 }

@@ -11,13 +11,16 @@ use std::time::Duration;
 /// One finished test, as JUnit needs it.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The test's id (cargo test path or file), unique in the suite.
     pub name: String,
+    /// How long the test took.
     pub time: Duration,
     /// `Some(message)` when the test failed.
     pub failure: Option<String>,
     /// Why the hardware half did not run, when it did not (a property of
     /// the case: the case itself ran, its model half at least).
     pub skipped: Option<String>,
+    /// The text report, written as `<system-out>`.
     pub output: String,
 }
 
