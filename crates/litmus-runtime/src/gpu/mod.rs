@@ -4,7 +4,7 @@
 //! Runs are serialised (cargo runs tests on several threads; sharing the
 //! GPU would blur the figures), and each happens in a child process of its
 //! own, because a kernel fault poisons CUDA for the whole process that saw
-//! it ([`isolate`]).
+//! it (`isolate`).
 //!
 //! ```no_run
 //! use litmus_runtime::gpu::{self, Knobs};
@@ -162,7 +162,7 @@ fn deadline(knobs: &Knobs) -> Duration {
 static GPU: Mutex<()> = Mutex::new(());
 
 /// Runs `f` with a fresh context on device 0, in a child process (see
-/// [`isolate`]).
+/// `isolate`).
 fn with_context<T: isolate::Wire>(
     deadline: Duration,
     f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
