@@ -173,8 +173,21 @@ fn what_the_harness_cannot_run_is_refused_with_the_reason() {
     };
     refused(&MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1"), "GPU 1");
     refused(
-        &MP.replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,cluster 0"),
-        "cluster",
+        &MP.replace("P0@cta 0,gpu 0", "P0@cta 1,gpu 0,cluster 0")
+            .replace("P1@cta 1,gpu 0", "P1@cta 1,gpu 0,cluster 1"),
+        "share CTA 1 but not a cluster",
+    );
+    let nine: Vec<String> = (0..9)
+        .map(|c| format!("P{c}@cta {c},gpu 0,cluster 0"))
+        .collect();
+    let stores: Vec<&str> = (0..9).map(|_| "st.relaxed.gpu x, 1").collect();
+    refused(
+        &format!(
+            "PTX nine\n{{ x=0; }}\n {} ;\n {} ;\nexists (x == 1)\n",
+            nine.join(" | "),
+            stores.join(" | ")
+        ),
+        "a cluster of 9 CTAs",
     );
     // A barrier only one of two roles of a CTA takes: a deadlock.
     refused(
@@ -218,4 +231,38 @@ fn an_invalid_test_gets_no_ptx() {
     let e = ptx::generate(&test).unwrap_err();
     assert!(matches!(e, PtxError::Invalid(_)), "{e}");
     assert!(e.to_string().contains("duplicate thread"), "{e}");
+}
+
+const MP_DSMEM: &str = "PTX mp_dsmem\n{ shared::cluster x=0; shared::cluster y=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 0 ;\n st.relaxed.cluster x, 1 | ld.relaxed.cluster r0, y ;\n st.relaxed.cluster y, 1 | ld.relaxed.cluster r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+#[test]
+fn clusters_launch_fixed_size_and_reach_distributed_shared_memory() {
+    let test = text::parse(MP_DSMEM).unwrap();
+    let layout = ptx::Layout::of(&test).unwrap();
+    assert_eq!(layout.cluster_size, 2);
+    assert_eq!(
+        layout
+            .roles
+            .iter()
+            .map(|r| (r.cluster_offset, r.rank))
+            .collect::<Vec<_>>(),
+        vec![(0, 0), (0, 1)]
+    );
+    let p = ptx::generate(&test).unwrap();
+    for needle in [
+        ".reqnctapercluster 2, 1, 1",
+        "%cluster_ctarank;",
+        "mapa.shared::cluster.u32",
+        "st.relaxed.cluster.shared::cluster.u32 [",
+        "ld.relaxed.cluster.shared::cluster.u32 %t1r0, [",
+        "barrier.cluster.arrive.release;",
+        "barrier.cluster.wait.acquire;",
+    ] {
+        assert!(p.contains(needle), "{needle:?} missing");
+    }
+    check_snapshot("mp_dsmem", MP_DSMEM);
+    // Global memory between the CTAs of one cluster: no cluster barrier.
+    let global = MP_DSMEM.replace("shared::cluster x=0; shared::cluster y=0;", "x=0; y=0;");
+    let g = ptx_of(&global).unwrap();
+    assert!(g.contains(".reqnctapercluster 2, 1, 1") && !g.contains("barrier.cluster"));
 }

@@ -280,3 +280,46 @@ fn spin_barrier_and_memory_stress_keep_every_instance_counted() {
     assert_eq!(total, r.instances);
     println!("MP with spin=100 and stress=64:32: {:?}", r.histogram);
 }
+
+const MP_CLUSTER: &str = "PTX mp_cluster\n{ shared::cluster x=0; shared::cluster y=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 0 ;\n st.relaxed.cluster x, 1 | ld.relaxed.cluster r0, y ;\n st.relaxed.cluster y, 1 | ld.relaxed.cluster r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+#[test]
+fn clusters_keep_their_placement_and_distributed_shared_memory_works() {
+    if !hardware() {
+        return;
+    }
+    let global = MP_CLUSTER.replace("shared::cluster x=0; shared::cluster y=0;", "x=0; y=0;");
+    let four = "PTX four\n{ x=0; y=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 0 | P2@cta 2,gpu 0,cluster 1 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, y ;\nexists (P1:r0 == 1)\n";
+    for (what, src) in [
+        ("dsmem", MP_CLUSTER.to_string()),
+        ("global", global),
+        ("mixed", four.to_string()),
+    ] {
+        let test = parse(&src);
+        let code = ptx::generate(&test).unwrap();
+        let report =
+            gpu::check_placement(&test, &code, &knobs(1)).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let r = gpu::run(&test, &code, &knobs(20)).unwrap_or_else(|e| panic!("{what}: {e}"));
+        for (values, _) in &r.histogram {
+            assert!(
+                values.iter().all(|v| *v <= 1),
+                "{what}: impossible outcome {values:?}"
+            );
+        }
+        println!(
+            "clusters {what}: placement ok ({} instances, {} SMs); {:?}",
+            report.instances, report.sms, r.histogram
+        );
+    }
+    // Final values of distributed shared memory reach the classifier.
+    let coww = parse("PTX coww_dsmem\n{ shared::cluster x=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 0 ;\n st.relaxed.cluster x, 1 | st.relaxed.cluster x, 2 ;\nexists (x == 1)\n");
+    let code = ptx::generate(&coww).unwrap();
+    let r = gpu::run(&coww, &code, &knobs(20)).unwrap_or_else(|e| panic!("{e}"));
+    for (values, _) in &r.histogram {
+        assert!(
+            values == &[1] || values == &[2],
+            "final x must be 1 or 2: {values:?}"
+        );
+    }
+    println!("CoWW in DSMEM: {:?}", r.histogram);
+}

@@ -22,6 +22,8 @@ pub(crate) struct Common {
     pub place_raw: String,
     pub tid: String,
     pub cta: String,
+    /// The CTA's rank in its cluster (set when the test has clusters).
+    pub rank: String,
     /// The CTA's place in the instance space: `%ctaid.x` when every thread
     /// plays every role; the group of 32 instances in role-per-warp mode.
     pub unit: String,
@@ -69,6 +71,15 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         out.ins(format!("mov.u32 {smem}, litmus_smem"));
     }
     let (unit, rpw) = match &layout.mode {
+        Mode::EveryRole if layout.cluster_size > 1 => {
+            // Clusters are runs of `cluster_size` consecutive CTAs.
+            let unit = out.r32();
+            out.ins(format!(
+                "shr.u32 {unit}, {cta}, {}",
+                layout.cluster_size.trailing_zeros()
+            ));
+            (unit, None)
+        }
         Mode::EveryRole => (cta.clone(), None),
         Mode::RolePerWarp { ctas, .. } => {
             let (unit, d, warp) = (out.r32(), out.r32(), out.r32());
@@ -78,7 +89,12 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             (unit, Some((d, warp)))
         }
     };
+    let rank = out.r32();
+    if layout.cluster_size > 1 {
+        out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
+    }
     let common = Common {
+        rank,
         mem,
         regs,
         status,
@@ -108,9 +124,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         let init = test.locations[layout.shared_locs[s].loc].init.value as u32;
         out.ins(format!("st.shared.u32 [{addr}], {init}"));
     });
-    if !layout.shared_locs.is_empty() {
-        out.ins(format!("bar.sync {HARNESS_BARRIER}"));
-    }
+    sync_shared(layout, out);
 
     // All address arithmetic and knob loads first, then the roles' bodies
     // back to back, then the stores of their registers: nothing between two
@@ -135,33 +149,61 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             }
         }
         _ => {
+            // In a cluster, a CTA plays the roles of its rank only.
+            let gate = |out: &mut Emitter, k: usize| {
+                if layout.cluster_size == 1 {
+                    return None;
+                }
+                let skip = out.fresh_label(&format!("other_rank{k}"));
+                let p = out.pred();
+                out.ins(format!(
+                    "setp.ne.u32 {p}, {}, {}",
+                    common.rank, layout.roles[k].rank
+                ));
+                out.ins(format!("@{p} bra {skip}"));
+                Some(skip)
+            };
+            let end_gate = |out: &mut Emitter, skip: Option<String>| {
+                if let Some(label) = skip {
+                    out.label(&label);
+                }
+            };
             let mut plans = Vec::new();
             for k in 0..test.threads.len() {
+                let skip = gate(out, k);
                 plans.push(setup_role(test, layout, &common, k, out)?);
+                end_gate(out, skip);
             }
             for (k, plan) in plans.iter().enumerate() {
+                let skip = gate(out, k);
                 role_body(test, layout, &common, k, plan, out)?;
+                end_gate(out, skip);
             }
             for (k, plan) in plans.iter().enumerate() {
+                let skip = gate(out, k);
                 store_registers(layout, &common, k, plan, out);
+                end_gate(out, skip);
             }
         }
     }
 
     if !layout.shared_locs.is_empty() {
-        // Every role of every instance in this CTA is done: publish the
-        // final shared values for the classifier.
-        out.ins(format!("bar.sync {HARNESS_BARRIER}"));
+        // Every role of every instance in this CTA (cluster) is done:
+        // publish the final shared values for the classifier.
+        sync_shared(layout, out);
         shared_slots(layout, &common, out, |out, addr, s| {
-            // In role-per-warp mode only the CTAs of the location's
-            // declared CTA hold its values.
+            // Only the CTAs that hold the location's values publish them:
+            // in role-per-warp mode those of its declared CTA, in a
+            // cluster those of its rank.
             let skip = out.fresh_label("not_here");
-            if let Some((d, _)) = &common.rpw {
+            let holder = match &common.rpw {
+                Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
+                None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
+                None => None,
+            };
+            if let Some((reg, want)) = holder {
                 let p = out.pred();
-                out.ins(format!(
-                    "setp.ne.u32 {p}, {d}, {}",
-                    layout.shared_locs[s].cta_offset
-                ));
+                out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
                 out.ins(format!("@{p} bra {skip}"));
             }
             let v = out.r32();
@@ -172,7 +214,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             out.ins(format!(
                 "add.u32 {home}, {}, {}",
                 common.unit,
-                home_offset(layout, layout.shared_locs[s].cta_offset)
+                home_offset(layout, layout.shared_locs[s].cluster_offset)
             ));
             out.ins(format!(
                 "and.b32 {home}, {home}, {}",
@@ -223,19 +265,41 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     out.ins(format!("bra.uni {lp}"));
     out.label(&done);
 
+    // Clusters are fixed in the kernel, so a plain launch makes them.
+    let cluster = if layout.cluster_size > 1 {
+        format!(" .reqnctapercluster {}, 1, 1", layout.cluster_size)
+    } else {
+        String::new()
+    };
     out.end_kernel(&format!(
-        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch\n)"
+        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch\n){cluster}"
     ));
     Ok(())
 }
 
-/// What a role's declared-CTA offset adds to the CTA's unit to find its
+/// What a role's cluster offset adds to the CTA's unit to find its
 /// instances' home: the offset itself when every thread plays every role,
 /// nothing in role-per-warp mode, where CTAs are per declared CTA already.
-fn home_offset(layout: &Layout, cta_offset: u32) -> u32 {
+fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
     match layout.mode {
-        Mode::EveryRole => cta_offset,
+        Mode::EveryRole => cluster_offset,
         Mode::RolePerWarp { .. } => 0,
+    }
+}
+
+/// Waits until every thread that may touch this CTA's shared slots is
+/// there: the CTA, or the whole cluster when a location lives in
+/// distributed shared memory (other CTAs reach into it).
+fn sync_shared(layout: &Layout, out: &mut Emitter) {
+    if layout
+        .shared_locs
+        .iter()
+        .any(|l| l.space == Space::SharedCluster)
+    {
+        out.ins("barrier.cluster.arrive.release");
+        out.ins("barrier.cluster.wait.acquire");
+    } else if !layout.shared_locs.is_empty() {
+        out.ins(format!("bar.sync {HARNESS_BARRIER}"));
     }
 }
 
@@ -248,6 +312,9 @@ fn shared_slots(
     out: &mut Emitter,
     mut f: impl FnMut(&mut Emitter, &str, usize),
 ) {
+    if layout.shared_locs.is_empty() {
+        return;
+    }
     let skip = out.fresh_label("no_slots");
     let p = out.pred();
     out.ins(format!(
@@ -329,7 +396,7 @@ fn setup_role(
     out.ins(format!(
         "add.u32 {inst}, {}, {}",
         c.unit,
-        home_offset(layout, role.cta_offset)
+        home_offset(layout, role.cluster_offset)
     ));
     out.ins(format!(
         "and.b32 {inst}, {inst}, {}",
@@ -384,7 +451,15 @@ fn setup_role(
             out.ins(format!("mad.lo.u32 {slot}, {t}, {s}, {slot}"));
             out.ins(format!("shl.b32 {a}, {slot}, 2"));
             out.ins(format!("add.u32 {a}, {a}, {}", c.smem));
-            (Space::Shared, a)
+            if layout.shared_locs[s].space == Space::SharedCluster {
+                // The slot in the cluster's rank-0 CTA, which holds the
+                // location for the whole cluster.
+                let remote = out.r32();
+                out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, 0"));
+                (Space::SharedCluster, remote)
+            } else {
+                (Space::Shared, a)
+            }
         };
         addrs.insert(loc.text.clone(), addr);
     }

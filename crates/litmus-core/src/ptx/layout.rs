@@ -63,9 +63,16 @@ pub const PLACEMENT_WORDS: usize = 4;
 /// One thread of the test as the harness places it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Role {
-    /// Offset of this role's CTA from the instance's home CTA: roles with
-    /// equal offsets share a CTA, roles with different ones never do.
+    /// Which of the test's declared CTAs this role runs in (an index into
+    /// them, in order): roles with equal indices share a CTA, roles with
+    /// different ones never do.
     pub cta_offset: u32,
+    /// Which of the test's declared clusters (each CTA of a test that
+    /// declares none is a cluster of its own): the offset of the role's
+    /// cluster from the instance's home cluster.
+    pub cluster_offset: u32,
+    /// The role's CTA's rank within its cluster (0 without clusters).
+    pub rank: u32,
     /// The declared warp within the CTA, when the test declares warps.
     pub warp: Option<u32>,
 }
@@ -75,9 +82,14 @@ pub struct Role {
 pub struct SharedLoc {
     /// Index into `Test::locations`.
     pub loc: usize,
-    /// The CTA offset (see [`Role::cta_offset`]) of the roles that use it;
-    /// 0 when no role does.
-    pub cta_offset: u32,
+    /// Shared memory of one CTA, or distributed shared memory of a cluster
+    /// (kept in the cluster's rank-0 CTA).
+    pub space: Space,
+    /// The cluster offset (see [`Role::cluster_offset`]) of the roles that
+    /// use it; 0 when no role does.
+    pub cluster_offset: u32,
+    /// The rank of the CTA whose shared memory holds it.
+    pub rank: u32,
 }
 
 /// How GPU threads play a test's roles.
@@ -104,6 +116,10 @@ pub enum Mode {
     },
 }
 
+/// The most CTAs of one cluster the harness launches: the portable
+/// maximum on sm_90.
+pub const MAX_CLUSTER: u32 = 8;
+
 /// The hardware barrier the harness keeps for itself (set-up and tear-down
 /// of shared memory); tests may name 0 to 14.
 pub const HARNESS_BARRIER: u32 = 15;
@@ -126,6 +142,12 @@ pub struct Layout {
     pub stored_regs: Vec<(usize, String)>,
     /// Distinct CTAs an instance spans.
     pub ctas: u32,
+    /// Distinct clusters an instance spans (each CTA is a cluster of its
+    /// own in a test that declares none).
+    pub clusters: u32,
+    /// CTAs per hardware cluster: the most CTAs a declared cluster holds,
+    /// rounded up to a power of two; 1 without clusters.
+    pub cluster_size: u32,
     /// Distinct warps a CTA must hold when warps are declared.
     pub warps: u32,
 }
@@ -139,22 +161,12 @@ impl Layout {
                 t.name, t.placement.gpu
             )));
         }
-        if let Some(t) = test.threads.iter().find(|t| t.placement.cluster.is_some()) {
-            return Err(PtxError::Unsupported(format!(
-                "thread `{}` is placed in a cluster: cluster launches are not generated yet",
-                t.name
-            )));
-        }
-        if let Some(l) = test
-            .locations
-            .iter()
-            .find(|l| l.space == Space::SharedCluster)
-        {
-            return Err(PtxError::Unsupported(format!(
-                "location `{}` is in cluster-shared memory: cluster launches are not generated yet",
-                l.name
-            )));
-        }
+        // A thread's cluster: the declared one, or, where none is declared,
+        // a cluster of its CTA alone.
+        let cluster_of = |t: &crate::ir::Thread| match t.placement.cluster {
+            Some(c) => (0, c),
+            None => (1, t.placement.cta),
+        };
         let ctas: Vec<u32> = test
             .threads
             .iter()
@@ -162,6 +174,40 @@ impl Layout {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
+        let clusters: Vec<(u32, u32)> = test
+            .threads
+            .iter()
+            .map(cluster_of)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        // The CTAs of each cluster, in order: a CTA's rank is its place here.
+        let mut members: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
+        for t in &test.threads {
+            members
+                .entry(cluster_of(t))
+                .or_default()
+                .insert(t.placement.cta);
+        }
+        for t in &test.threads {
+            if let Some(other) = test
+                .threads
+                .iter()
+                .find(|o| o.placement.cta == t.placement.cta && cluster_of(o) != cluster_of(t))
+            {
+                return Err(PtxError::Unsupported(format!(
+                    "threads `{}` and `{}` share CTA {} but not a cluster: a CTA belongs to one cluster",
+                    t.name, other.name, t.placement.cta
+                )));
+            }
+        }
+        let biggest = members.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
+        if biggest > MAX_CLUSTER {
+            return Err(PtxError::Unsupported(format!(
+                "a cluster of {biggest} CTAs: the portable maximum is {MAX_CLUSTER}"
+            )));
+        }
+        let cluster_size = biggest.next_power_of_two();
         let warps: BTreeSet<u32> = test
             .threads
             .iter()
@@ -173,6 +219,14 @@ impl Layout {
             .iter()
             .map(|t| Role {
                 cta_offset: ctas.iter().position(|c| *c == t.placement.cta).unwrap_or(0) as u32,
+                cluster_offset: clusters
+                    .iter()
+                    .position(|c| *c == cluster_of(t))
+                    .unwrap_or(0) as u32,
+                rank: members[&cluster_of(t)]
+                    .iter()
+                    .position(|c| *c == t.placement.cta)
+                    .unwrap_or(0) as u32,
                 warp: if declares_warps {
                     Some(t.placement.warp.unwrap_or(0))
                 } else {
@@ -192,12 +246,23 @@ impl Layout {
                     .iter()
                     .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
             });
+            let user = user.map(|u| &roles[u]);
             shared_locs.push(SharedLoc {
                 loc: i,
-                cta_offset: user.map_or(0, |u| roles[u].cta_offset),
+                space: loc.space,
+                cluster_offset: user.map_or(0, |r| r.cluster_offset),
+                rank: match loc.space {
+                    Space::SharedCluster => 0,
+                    _ => user.map_or(0, |r| r.rank),
+                },
             });
         }
         let mode = mode(test, &roles)?;
+        if cluster_size > 1 && mode != Mode::EveryRole {
+            return Err(PtxError::Unsupported(
+                "CTA barriers in a test with clusters are not generated yet".into(),
+            ));
+        }
         let roles = match mode {
             // Each role has a warp of its own: declared warps only told
             // which roles must not share one.
@@ -223,6 +288,8 @@ impl Layout {
             observables,
             stored_regs,
             ctas: ctas.len() as u32,
+            clusters: clusters.len() as u32,
+            cluster_size,
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
         })
     }

@@ -22,7 +22,8 @@ pub struct HwResult {
     pub unfinished: u64,
     /// Kernel launches made.
     pub launches: u64,
-    /// Instances run: `launches × knobs.instances()`.
+    /// Instances run: launches × instances per launch (the knobs' CTAs ×
+    /// threads, over the cluster size for a test with clusters).
     pub instances: u64,
     /// Wall time of the launch loop (set-up excluded).
     pub wall: Duration,
@@ -90,12 +91,17 @@ impl Shape {
         let instances = k.ctas * k.threads;
         match &layout.mode {
             Mode::EveryRole => {
+                // A unit is a cluster (a single CTA without clusters): as
+                // many CTAs in all as the knobs say.
+                let size = layout.cluster_size;
                 let threads = k.threads.max((32 * layout.warps).next_power_of_two());
-                let ctas = (instances / threads).max(layout.ctas.next_power_of_two());
+                let units = (instances / threads / size)
+                    .max(layout.clusters.next_power_of_two())
+                    .max(1);
                 Shape {
-                    grid: ctas,
+                    grid: units * size,
                     block: threads,
-                    units: ctas,
+                    units,
                     slots: threads,
                 }
             }
@@ -201,7 +207,8 @@ impl Setup {
     /// memory for the next launch).
     fn launch(&self, k: &Knobs, place: u64) -> Result<(), GpuError> {
         self.test_fn.launch(
-            self.shape.grid + k.stress_ctas,
+            // Stress CTAs come in whole clusters too.
+            self.shape.grid + k.stress_ctas.next_multiple_of(self.layout.cluster_size),
             self.shape.block,
             self.shared_bytes,
             &[
@@ -348,6 +355,18 @@ pub(crate) fn check_placement(
                         test.threads[a].name,
                         test.threads[b].name,
                         if declared_same { "the same" } else { "different" },
+                        ra[0],
+                        rb[0]
+                    )));
+                }
+                let size = setup.layout.cluster_size;
+                let same_cluster = da.cluster_offset == db.cluster_offset;
+                if same_cluster != (ra[0] / size == rb[0] / size) {
+                    return Err(GpuError::Placement(format!(
+                        "instance {i}: threads `{}` and `{}` are declared in {} clusters but ran in CTAs {} and {} (clusters of {size})",
+                        test.threads[a].name,
+                        test.threads[b].name,
+                        if same_cluster { "the same" } else { "different" },
                         ra[0],
                         rb[0]
                     )));
