@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use litmus_model::{model_from_env, Model, Options};
+use litmus_model::{model_from_env, Model, Options, UnknownModel};
 
 use crate::gpu::{GpuError, Knobs};
 
@@ -31,8 +31,8 @@ impl Config {
     /// The configuration the environment asks for: `LITMUS_MODEL`, the
     /// knobs' variables (see [`Knobs::from_env`]) and `LITMUS_REPORT_DIR`.
     /// A bad model name is an error naming the variable.
-    pub fn from_env() -> Result<Config, String> {
-        let model = model_from_env().map_err(|e| e.to_string())?;
+    pub fn from_env() -> Result<Config, UnknownModel> {
+        let model = model_from_env()?;
         Ok(Config::with_model(model))
     }
 

@@ -297,7 +297,7 @@ fn run_hardware(
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => return Hardware::Skipped(why),
-        Err(e) => return fail(e),
+        Err(e) => return fail(format!("hardware: {e}")),
     }
     let knobs = match &config.knobs {
         Ok(k) => k,

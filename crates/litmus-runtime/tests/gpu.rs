@@ -21,7 +21,7 @@ fn hardware() -> bool {
             println!("hardware: skipped, {why}");
             false
         }
-        Err(e) => panic!("{e}"),
+        Err(e) => panic!("hardware: {e}"),
     }
 }
 

@@ -149,7 +149,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     }
     let mut config = match model {
         Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?),
-        None => Config::from_env()?,
+        None => Config::from_env().map_err(|e| e.to_string())?,
     };
     if files.is_empty() {
         return Err("no files to run".into());

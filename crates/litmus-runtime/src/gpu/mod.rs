@@ -32,7 +32,7 @@ pub use harness::{HwResult, PlacementReport};
 pub use knobs::{Knobs, Perm};
 
 /// Why a GPU run did not give a histogram.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum GpuError {
     /// libcuda could not be loaded: no NVIDIA driver here.
     #[error("no CUDA driver (libcuda could not be loaded)")]
@@ -105,10 +105,16 @@ pub enum GpuError {
     /// A role ran in another CTA or warp than the test declares.
     #[error("placement did not hold: {0}")]
     Placement(String),
-    /// The child process that runs the GPU work failed (fork, pipe, panic,
-    /// deadline).
+    /// The worker process that runs the GPU half failed (fork, pipe, a
+    /// panic, a deadline).
     #[error("{0}")]
     Worker(String),
+    /// `LITMUS_REQUIRE_GPU=1` asks for a GPU and there is none.
+    #[error("required by LITMUS_REQUIRE_GPU=1, but {reason}")]
+    Required {
+        /// Why there is no GPU.
+        reason: String,
+    },
 }
 
 impl GpuError {
@@ -204,16 +210,17 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
 /// (the caller says in one line that it skipped); `Err` with the reason
 /// when `LITMUS_REQUIRE_GPU=1` asks for a GPU, or when the driver is there
 /// but broken. Asked once per process: each question costs a child process.
-pub fn hardware_wanted() -> Result<Option<String>, String> {
-    static ANSWER: std::sync::OnceLock<Result<Option<String>, String>> = std::sync::OnceLock::new();
+pub fn hardware_wanted() -> Result<Option<String>, GpuError> {
+    static ANSWER: std::sync::OnceLock<Result<Option<String>, GpuError>> =
+        std::sync::OnceLock::new();
     ANSWER
         .get_or_init(|| match device() {
             Ok(_) => Ok(None),
-            Err(e) if e.is_absent() && gpu_required() => Err(format!(
-                "hardware: required by LITMUS_REQUIRE_GPU=1, but {e}"
-            )),
+            Err(e) if e.is_absent() && gpu_required() => Err(GpuError::Required {
+                reason: e.to_string(),
+            }),
             Err(e) if e.is_absent() => Ok(Some(e.to_string())),
-            Err(e) => Err(format!("hardware: {e}")),
+            Err(e) => Err(e),
         })
         .clone()
 }
