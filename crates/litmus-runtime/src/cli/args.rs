@@ -27,6 +27,18 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The next option, with its value when written `--flag=value`; the
+    /// positional arguments before it go to `files`.
+    pub fn next_flag(&mut self, files: &mut Vec<String>) -> Option<(String, Option<String>)> {
+        for arg in self.by_ref() {
+            match arg {
+                Arg::Positional(file) => files.push(file),
+                Arg::Flag(flag, inline) => return Some((flag, inline)),
+            }
+        }
+        None
+    }
+
     /// The value of `flag`: the text after `=` when there was one, else the
     /// next argument.
     pub fn value(&mut self, flag: &str, inline: Option<String>) -> Result<String, String> {

@@ -7,7 +7,7 @@ use litmus_core::ir::Test;
 use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
 use serde_json::{json, Map, Value};
 
-use super::args::{number, request, Arg, Args, Format, Parsed};
+use super::args::{number, request, Args, Format, Parsed};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -68,14 +68,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     let mut options = Options::default();
     let mut files = Vec::new();
     let mut scan = Args::new(args);
-    while let Some(arg) = scan.next() {
-        let (flag, inline) = match arg {
-            Arg::Positional(file) => {
-                files.push(file);
-                continue;
-            }
-            Arg::Flag(flag, inline) => (flag, inline),
-        };
+    while let Some((flag, inline)) = scan.next_flag(&mut files) {
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--model" => model_name = Some(scan.value(&flag, inline)?),

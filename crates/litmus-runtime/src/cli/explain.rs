@@ -7,7 +7,7 @@ use litmus_model::{
     explain_condition, explain_outcome, model_by_name, model_from_env, Model, Options,
 };
 
-use super::args::{number, request, Arg, Args, Parsed};
+use super::args::{number, request, Args, Parsed};
 use super::load::load;
 use super::outcome;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
@@ -78,14 +78,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     let mut reasons = 4;
     let mut options = Options::default();
     let mut scan = Args::new(args);
-    while let Some(arg) = scan.next() {
-        let (flag, inline) = match arg {
-            Arg::Positional(file) => {
-                files.push(file);
-                continue;
-            }
-            Arg::Flag(flag, inline) => (flag, inline),
-        };
+    while let Some((flag, inline)) = scan.next_flag(&mut files) {
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--outcome" => outcome = Some(scan.value(&flag, inline)?),

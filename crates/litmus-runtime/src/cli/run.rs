@@ -12,7 +12,7 @@ use litmus_runtime::report;
 use litmus_runtime::runner::{self, TestReport};
 use serde_json::json;
 
-use super::args::{number, request, Arg, Args, Format, Parsed};
+use super::args::{number, request, Args, Format, Parsed};
 use super::load::load;
 use super::progress::Progress;
 use super::{EXIT_FAILED, EXIT_OK};
@@ -118,14 +118,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let mut loop_bound = None;
     let mut files = Vec::new();
     let mut scan = Args::new(args);
-    while let Some(arg) = scan.next() {
-        let (flag, inline) = match arg {
-            Arg::Positional(file) => {
-                files.push(file);
-                continue;
-            }
-            Arg::Flag(flag, inline) => (flag, inline),
-        };
+    while let Some((flag, inline)) = scan.next_flag(&mut files) {
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--model" => model = Some(scan.value(&flag, inline)?),
