@@ -324,16 +324,23 @@ fn shared_slots(
     ));
     out.ins(format!("@{p} bra {skip}"));
     for s in 0..layout.shared_locs.len() {
-        let idx = out.r32();
-        let addr = out.r32();
-        let t = out.r32();
-        out.ins(format!("add.u32 {t}, {}, 1", common.knob[&knob::LANE_MASK]));
-        out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {}", common.tid));
-        out.ins(format!("shl.b32 {addr}, {idx}, 2"));
-        out.ins(format!("add.u32 {addr}, {addr}, {}", common.smem));
+        let addr = slot_addr(common, s, &common.tid, out);
         f(out, &addr, s);
     }
     out.label(&skip);
+}
+
+/// The shared address of slot `lane` of shared location `s`:
+/// `smem + (s·T + lane)·4`, T the slots per location.
+fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
+    let t = out.r32();
+    let idx = out.r32();
+    let addr = out.r32();
+    out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
+    out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
+    out.ins(format!("shl.b32 {addr}, {idx}, 2"));
+    out.ins(format!("add.u32 {addr}, {addr}, {}", c.smem));
+    addr
 }
 
 /// One role as this thread plays it: the instance, and what its
@@ -440,17 +447,14 @@ fn setup_role(
                 .iter()
                 .position(|s| s.loc == idx)
                 .unwrap_or(0);
-            let t = out.r32();
-            let slot = out.r32();
-            let a = out.r32();
-            out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
+            // Every role of an instance in this CTA uses the instance's
+            // lane as its slot.
+            let lane = out.r32();
             out.ins(format!(
-                "and.b32 {slot}, {inst}, {}",
+                "and.b32 {lane}, {inst}, {}",
                 c.knob[&knob::LANE_MASK]
             ));
-            out.ins(format!("mad.lo.u32 {slot}, {t}, {s}, {slot}"));
-            out.ins(format!("shl.b32 {a}, {slot}, 2"));
-            out.ins(format!("add.u32 {a}, {a}, {}", c.smem));
+            let a = slot_addr(c, s, &lane, out);
             if layout.shared_locs[s].space == Space::SharedCluster {
                 // The slot in the cluster's rank-0 CTA, which holds the
                 // location for the whole cluster.
