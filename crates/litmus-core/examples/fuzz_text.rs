@@ -28,15 +28,8 @@ fn main() -> ExitCode {
         .or_else(|| std::env::var_os(corpus::CORPUS_ENV));
     let mut seeds: Vec<String> = fuzz_input::FIXTURES.iter().map(|s| s.to_string()).collect();
     if let Some(dir) = dir {
-        match corpus::litmus_files(dir.as_ref()) {
+        match corpus::listed_files(dir.as_ref(), &corpus::TEXT_LISTS) {
             Ok(files) => {
-                if files.len() != corpus::CORPUS_FILES {
-                    println!(
-                        "fuzz_text: note: {} .litmus files, not the corpus's {}",
-                        files.len(),
-                        corpus::CORPUS_FILES
-                    );
-                }
                 seeds.extend(files.into_iter().map(|(_, text)| text));
             }
             Err(e) => {

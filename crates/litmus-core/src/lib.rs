@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod corpus;
 pub mod instr;
 pub mod ir;
 pub mod outcome;

@@ -1,5 +1,5 @@
-//! The Dat3M PTX corpus: every file parses, prints, and parses back to the
-//! same IR.
+//! The Dat3M PTX corpus: every file that the PTX 6.0 and termination
+//! verdict lists name parses, prints, and parses back to the same IR.
 //!
 //! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-core`.
 
@@ -18,14 +18,8 @@ fn corpus() -> Option<Vec<(PathBuf, String, Test)>> {
         println!("conformance: skipped, {} is not set", corpus::CORPUS_ENV);
         return None;
     };
-    let files = corpus::litmus_files(dir.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        files.len(),
-        corpus::CORPUS_FILES,
-        "expected {} .litmus files under {}",
-        corpus::CORPUS_FILES,
-        PathBuf::from(&dir).display()
-    );
+    let files =
+        corpus::listed_files(dir.as_ref(), &corpus::TEXT_LISTS).unwrap_or_else(|e| panic!("{e}"));
     let mut failures = String::new();
     let mut tests = Vec::new();
     for (path, src) in files {
@@ -80,21 +74,36 @@ fn round_trip(tests: &[(PathBuf, String, Test)]) {
     }
 }
 
-/// Figures counted on the files themselves: 18 tests branch (as the
-/// corpus README says) and 6 place a thread on `gpu 1` (the README says 2;
-/// `grep -l 'gpu *1'` finds 6). Checks that the reader understood rows,
+/// Figures counted on the PTX 6.0 files themselves: 18 tests branch (as
+/// the corpus README says) and 6 place a thread on `gpu 1` (the README
+/// says 2; `grep -l 'gpu *1'` finds 6); every file of the forward-progress
+/// folder (CADP) spins in a loop. Checks that the reader understood rows,
 /// labels and placements, not just that it accepted them.
 fn figures(tests: &[(PathBuf, String, Test)]) {
-    let branching = tests
-        .iter()
-        .filter(|(_, _, t)| {
-            t.threads.iter().any(|th| {
-                th.body
-                    .iter()
-                    .any(|i| matches!(i.kind, InstrKind::Branch { .. }))
-            })
+    let dir = PathBuf::from(std::env::var_os(corpus::CORPUS_ENV).unwrap());
+    let v6: std::collections::HashSet<PathBuf> =
+        litmus_core::corpus::read_list(&dir, litmus_core::corpus::PTX_V6)
+            .unwrap()
+            .into_iter()
+            .map(|e| dir.join(e.path))
+            .collect();
+    assert_eq!(v6.len(), 104, "the PTX 6.0 list names 104 tests");
+    let branches = |t: &Test| {
+        t.threads.iter().any(|th| {
+            th.body
+                .iter()
+                .any(|i| matches!(i.kind, InstrKind::Branch { .. }))
         })
-        .count();
+    };
+    let cadp: Vec<_> = tests
+        .iter()
+        .filter(|(p, _, _)| p.components().any(|c| c.as_os_str() == "CADP"))
+        .collect();
+    assert_eq!(cadp.len(), 35);
+    assert!(cadp.iter().all(|(_, _, t)| branches(t)));
+    let tests: Vec<_> = tests.iter().filter(|(p, _, _)| v6.contains(p)).collect();
+    assert_eq!(tests.len(), 104, "every PTX 6.0 file was read");
+    let branching = tests.iter().filter(|(_, _, t)| branches(t)).count();
     assert_eq!(branching, 18);
     let two_gpus = tests
         .iter()

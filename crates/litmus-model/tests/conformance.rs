@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use litmus_core::corpus;
 use litmus_model::{check, model_by_name, Options};
 
 #[test]
@@ -13,37 +14,17 @@ fn corpus_verdicts_match_dat3m() {
         return;
     };
     let dir = Path::new(&dir);
-    let csv_path = dir.join("expected-ptx-v6.csv");
-    let csv = std::fs::read_to_string(&csv_path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", csv_path.display()));
+    let list = corpus::read_list(dir, corpus::PTX_V6).unwrap_or_else(|e| panic!("{e}"));
     let model = model_by_name("ptx").unwrap();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (n, line) in csv.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let Some((file, expected)) = line.rsplit_once(',') else {
-            failures.push(format!(
-                "{}:{}: not `path,result`: {line}",
-                csv_path.display(),
-                n + 1
-            ));
-            continue;
-        };
-        let expected = match expected.trim() {
-            "1" => true,
-            "0" => false,
-            other => {
-                failures.push(format!(
-                    "{}:{}: result `{other}` is not 0 or 1",
-                    csv_path.display(),
-                    n + 1
-                ));
-                continue;
-            }
-        };
+    for corpus::Entry {
+        path: file,
+        expected,
+        ..
+    } in &list
+    {
+        let (file, expected) = (file.as_str(), *expected);
         let path = dir.join(file);
         let src = match std::fs::read_to_string(&path) {
             Ok(s) => s,
@@ -79,5 +60,5 @@ fn corpus_verdicts_match_dat3m() {
         checked,
         failures.join("\n")
     );
-    assert_eq!(checked, 104, "the corpus should list 104 tests");
+    assert_eq!(checked, 104, "the PTX 6.0 list should name 104 tests");
 }

@@ -1,41 +1,29 @@
 //! Finding the conformance corpus (shared by the text tests and the
-//! `fuzz_text` example through `#[path]`).
+//! `fuzz_text` example through `#[path]`). File lists come from the
+//! corpus's verdict lists, never from a walk of its folder.
 
 use std::path::{Path, PathBuf};
 
-/// The number of `.litmus` files in the Dat3M PTX corpus.
-pub const CORPUS_FILES: usize = 104;
+pub use litmus_core::corpus::CORPUS_ENV;
+use litmus_core::corpus::{union_of, PTX_V6, TERMINATION};
 
-/// The environment variable naming the corpus folder.
-pub const CORPUS_ENV: &str = "LITMUS_CONFORMANCE_DIR";
+/// The verdict lists whose files the text format reads today (the PTX 7.5
+/// proxy files are not yet in the dialect).
+pub const TEXT_LISTS: [&str; 2] = [PTX_V6, TERMINATION];
 
-/// Every `.litmus` file under `dir`, recursively, sorted, with its text.
-pub fn litmus_files(dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
-    let mut paths = Vec::new();
-    collect(dir, &mut paths)?;
-    paths.sort();
+/// Every file that one of `lists` names, sorted, with its text.
+pub fn listed_files(dir: &Path, lists: &[&str]) -> Result<Vec<(PathBuf, String)>, String> {
+    let paths = union_of(dir, lists).map_err(|e| e.to_string())?;
+    if paths.is_empty() {
+        return Err(format!("{}: the verdict lists name no file", dir.display()));
+    }
     paths
         .into_iter()
-        .map(|p| {
+        .map(|rel| {
+            let p = dir.join(&rel);
             std::fs::read_to_string(&p)
                 .map(|text| (p.clone(), text))
                 .map_err(|e| format!("cannot read {}: {e}", p.display()))
         })
         .collect()
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-            .path();
-        if path.is_dir() {
-            collect(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
