@@ -13,6 +13,7 @@ pub mod config;
 pub mod gpu;
 pub mod report;
 pub mod runner;
+pub mod stats;
 
 use std::io::Write;
 use std::time::Instant;

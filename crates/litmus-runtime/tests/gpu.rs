@@ -281,6 +281,67 @@ fn spin_barrier_and_memory_stress_keep_every_instance_counted() {
     println!("MP with spin=100 and stress=64:32: {:?}", r.histogram);
 }
 
+/// Every environment knob on at once, over every launch mode the harness
+/// has (every role, shared memory, a CTA barrier's role per warp,
+/// clusters): every instance is still counted once, and placement holds
+/// under the CTA shuffle.
+#[test]
+fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
+    if !hardware() {
+        return;
+    }
+    use litmus_core::ptx::layout::StressPattern;
+    use litmus_runtime::gpu::{Assign, Environment};
+    for (n, src) in [MP, SB_SHARED, SB_BAR, MP_CLUSTER].into_iter().enumerate() {
+        let test = parse(src);
+        let code = ptx::generate(&test).unwrap();
+        for pattern in StressPattern::ALL {
+            let k = Knobs {
+                spin: 200,
+                stress_ctas: 96,
+                stress_rounds: 64,
+                env: Environment {
+                    stress_pattern: pattern,
+                    stress_lines: 3,
+                    stress_line_words: 128,
+                    stress_assign: if n % 2 == 0 {
+                        Assign::Chunk
+                    } else {
+                        Assign::RoundRobin
+                    },
+                    stress_pct: 70,
+                    pre_stress: 16,
+                    pre_pattern: pattern,
+                    pre_pct: 60,
+                    spin_pct: 50,
+                    shuffle_pct: 100,
+                },
+                ..knobs(12)
+            };
+            let r = gpu::run(&test, &code, &k).unwrap_or_else(|e| panic!("{}: {e}", test.name));
+            assert_eq!(r.launches, 12);
+            assert!(
+                r.instances >= 12 * 32,
+                "{}: {} instances",
+                test.name,
+                r.instances
+            );
+            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+            assert_eq!(total, r.instances, "{}", test.name);
+            let placed = gpu::check_placement(&test, &code, &k)
+                .unwrap_or_else(|e| panic!("{} with {k}: {e}", test.name));
+            println!(
+                "{} with {k}: {} outcomes, placement held on {} SMs",
+                test.name,
+                r.histogram.len(),
+                placed.sms
+            );
+        }
+    }
+}
+
+const SB_SHARED: &str = "PTX sb_shared\n{ shared x=0; shared y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.cta x, 1 | st.relaxed.cta y, 1 ;\n ld.relaxed.cta r0, y | ld.relaxed.cta r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
 const MP_CLUSTER: &str = "PTX mp_cluster\n{ shared::cluster x=0; shared::cluster y=0; }\n P0@cta 0,gpu 0,cluster 0 | P1@cta 1,gpu 0,cluster 0 ;\n st.relaxed.cluster x, 1 | ld.relaxed.cluster r0, y ;\n st.relaxed.cluster y, 1 | ld.relaxed.cluster r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
 #[test]

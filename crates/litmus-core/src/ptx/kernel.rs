@@ -7,6 +7,7 @@ use crate::instr::InstrKind;
 use crate::ir::{Space, Test};
 
 use super::emit::Emitter;
+use super::environment;
 use super::instr::{emit_instr, RoleCtx};
 use super::layout::{knob, Layout, Mode, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
 use super::PtxError;
@@ -24,9 +25,14 @@ pub(crate) struct Common {
     pub cta: String,
     /// The CTA's rank in its cluster (set when the test has clusters).
     pub rank: String,
-    /// The CTA's place in the instance space: `%ctaid.x` when every thread
-    /// plays every role; the group of 32 instances in role-per-warp mode.
+    /// The CTA's place in the instance space: `%ctaid.x` (or its cluster)
+    /// when every thread plays every role; the group of 32 instances in
+    /// role-per-warp mode; renamed per launch by the CTA shuffle.
     pub unit: String,
+    /// This launch's seed, from which the environment's draws come.
+    pub launch: String,
+    /// Whether this launch's roles wait at the spin barrier.
+    pub spin: String,
     /// Role-per-warp mode: the CTA's declared-CTA offset and the thread's
     /// warp.
     pub rpw: Option<(String, String)>,
@@ -45,6 +51,12 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     let knobs = global_param(out, "p_knobs").1;
     let (place_raw, place) = global_param(out, "p_place");
     let scratch = global_param(out, "p_scratch").1;
+    let launch = {
+        let (wide, r) = (out.r64(), out.r32());
+        out.ins(format!("ld.param.u64 {wide}, [p_launch]"));
+        out.ins(format!("cvt.u32.u64 {r}, {wide}"));
+        r
+    };
     let tid = out.r32();
     let cta = out.r32();
     out.ins(format!("mov.u32 {tid}, %tid.x"));
@@ -61,6 +73,17 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         knob::LOOP_BOUND,
         knob::WARP_MASK,
         knob::STRESS,
+        knob::STRESS_PATTERN,
+        knob::STRESS_LINE_WORDS,
+        knob::STRESS_LINES,
+        knob::STRESS_ASSIGN,
+        knob::STRESS_PCT,
+        knob::PRE_STRESS,
+        knob::PRE_PATTERN,
+        knob::PRE_PCT,
+        knob::SPIN_PCT,
+        knob::SHUFFLE_PCT,
+        knob::STRESS_CTAS,
     ] {
         let r = out.r32();
         out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
@@ -80,7 +103,13 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             ));
             (unit, None)
         }
-        Mode::EveryRole => (cta.clone(), None),
+        Mode::EveryRole => {
+            // A register of its own: the shuffle renames the unit, not the
+            // CTA.
+            let unit = out.r32();
+            out.ins(format!("mov.u32 {unit}, {cta}"));
+            (unit, None)
+        }
         Mode::RolePerWarp { ctas, .. } => {
             let (unit, d, warp) = (out.r32(), out.r32(), out.r32());
             out.ins(format!("div.u32 {unit}, {cta}, {ctas}"));
@@ -93,7 +122,10 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     if layout.cluster_size > 1 {
         out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
     }
-    let common = Common {
+    let spin = out.pred();
+    let mut common = Common {
+        launch,
+        spin,
         rank,
         mem,
         regs,
@@ -119,6 +151,9 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         common.knob[&knob::CTA_MASK]
     ));
     out.ins(format!("@{p} bra {stress}"));
+    environment::shuffle_units(out, &common);
+    common.spin = environment::spin_this_launch(out, &common);
+    environment::pre_stress(out, &common, &scratch);
 
     shared_slots(layout, &common, out, |out, addr, s| {
         let init = test.locations[layout.shared_locs[s].loc].init.value as u32;
@@ -238,31 +273,9 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     }
     out.ins(format!("bra.uni {done}"));
 
-    // Memory stress: each extra thread walks its own lines of the scratch
-    // buffer, loading and storing, to load the memory system while the
-    // test CTAs run.
+    // CTAs past the test's own stress memory.
     out.label(&stress);
-    let i = out.r32();
-    let line = out.r32();
-    let a = out.r64();
-    let v = out.r32();
-    let ps = out.pred();
-    let lp = out.fresh_label("stress_loop");
-    out.ins(format!("mov.u32 {i}, 0"));
-    out.ins(format!("and.b32 {line}, {}, 255", common.tid));
-    out.ins(format!("mul.wide.u32 {a}, {line}, 128"));
-    out.ins(format!("add.u64 {a}, {a}, {scratch}"));
-    out.label(&lp);
-    out.ins(format!(
-        "setp.ge.u32 {ps}, {i}, {}",
-        common.knob[&knob::STRESS]
-    ));
-    out.ins(format!("@{ps} bra {done}"));
-    out.ins(format!("ld.volatile.global.u32 {v}, [{a}]"));
-    out.ins(format!("add.u32 {v}, {v}, 1"));
-    out.ins(format!("st.volatile.global.u32 [{a}], {v}"));
-    out.ins(format!("add.u32 {i}, {i}, 1"));
-    out.ins(format!("bra.uni {lp}"));
+    environment::memory_stress(out, &common, &scratch, &done);
     out.label(&done);
 
     // Clusters are fixed in the kernel, so a plain launch makes them.
@@ -272,7 +285,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         String::new()
     };
     out.end_kernel(&format!(
-        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch\n){cluster}"
+        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch\n){cluster}"
     ));
     Ok(())
 }
@@ -646,9 +659,7 @@ fn record_placement(layout: &Layout, c: &Common, k: usize, inst: &str, out: &mut
 fn spin_barrier(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
     let skip = out.fresh_label("nospin");
     let lp = out.fresh_label("spin");
-    let p = out.pred();
-    out.ins(format!("setp.eq.u32 {p}, {}, 0", c.knob[&knob::SPIN]));
-    out.ins(format!("@{p} bra {skip}"));
+    out.ins(format!("@!{} bra {skip}", c.spin));
     let slot = out.r32();
     let a = out.r64();
     let v = out.r32();

@@ -42,8 +42,75 @@ pub mod knob {
     pub const TABLE_MASK: usize = 9;
     /// Memory-stress iterations per stressing thread; 0: off.
     pub const STRESS: usize = 10;
+    /// The stressing CTAs' access pattern (see [`super::StressPattern`]).
+    pub const STRESS_PATTERN: usize = 11;
+    /// Words of one stressed scratch line (a power of two).
+    pub const STRESS_LINE_WORDS: usize = 12;
+    /// Scratch lines the stressing CTAs share out.
+    pub const STRESS_LINES: usize = 13;
+    /// How stressing CTAs are spread over the lines: 0 round-robin, 1 in
+    /// chunks.
+    pub const STRESS_ASSIGN: usize = 14;
+    /// Percentage of launches in which the stressing CTAs stress.
+    pub const STRESS_PCT: usize = 15;
+    /// Iterations of the testing threads' own stress before their roles;
+    /// 0: off.
+    pub const PRE_STRESS: usize = 16;
+    /// The testing threads' pre-stress pattern.
+    pub const PRE_PATTERN: usize = 17;
+    /// Percentage of launches in which the testing threads pre-stress.
+    pub const PRE_PCT: usize = 18;
+    /// Percentage of launches whose roles start behind the spin barrier
+    /// (when [`SPIN`] is on).
+    pub const SPIN_PCT: usize = 19;
+    /// Percentage of launches that shuffle which CTA plays which
+    /// instances.
+    pub const SHUFFLE_PCT: usize = 20;
+    /// Stressing CTAs in the launch: CTAs past the test's own.
+    pub const STRESS_CTAS: usize = 21;
     /// First of two words per role: the lane multiplier (odd) and addend.
-    pub const ROLE_BASE: usize = 16;
+    pub const ROLE_BASE: usize = 32;
+}
+
+/// What a stressing thread does on its scratch line, each iteration: two
+/// accesses, stores or loads (the four patterns of MC Mutants). The knob
+/// words [`knob::STRESS_PATTERN`] and [`knob::PRE_PATTERN`] hold the
+/// discriminant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StressPattern {
+    /// Store, store.
+    StSt = 0,
+    /// Load, load.
+    LdLd = 1,
+    /// Store, load.
+    StLd = 2,
+    /// Load, store.
+    LdSt = 3,
+}
+
+impl StressPattern {
+    /// Every pattern, in discriminant order.
+    pub const ALL: [StressPattern; 4] = [
+        StressPattern::StSt,
+        StressPattern::LdLd,
+        StressPattern::StLd,
+        StressPattern::LdSt,
+    ];
+
+    /// `st-st`, `ld-ld`, `st-ld`, `ld-st`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StressPattern::StSt => "st-st",
+            StressPattern::LdLd => "ld-ld",
+            StressPattern::StLd => "st-ld",
+            StressPattern::LdSt => "ld-st",
+        }
+    }
+
+    /// The pattern a name (as [`StressPattern::as_str`] writes it) names.
+    pub fn from_name(name: &str) -> Option<StressPattern> {
+        StressPattern::ALL.into_iter().find(|p| p.as_str() == name)
+    }
 }
 
 /// Words of the counters buffer, each a `u64`.

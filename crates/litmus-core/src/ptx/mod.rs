@@ -28,6 +28,7 @@
 
 mod classify;
 mod emit;
+mod environment;
 mod instr;
 mod kernel;
 pub mod layout;

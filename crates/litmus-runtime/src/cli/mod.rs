@@ -3,6 +3,7 @@
 //! complete `--help`.
 
 mod args;
+mod campaign;
 pub mod check;
 mod explain;
 mod load;
@@ -38,6 +39,11 @@ const SUBCOMMANDS: &[Subcommand] = &[
         name: "run",
         summary: "run .litmus files with the model and on the GPU: outcome tables, verdicts",
         run: run::run,
+    },
+    Subcommand {
+        name: "campaign",
+        summary: "run a set of tests on the GPU: weak outcomes seen, rates, a summary",
+        run: campaign::run,
     },
     Subcommand {
         name: "explain",

@@ -102,13 +102,15 @@ const USAGE: &str = "USAGE:
 
 For more, try `gpu-litmus run --help`.";
 
-struct Options {
-    config: Config,
-    format: Format,
-    files: Vec<String>,
+/// What `run` (and `campaign`, which takes the same options) is asked.
+pub(super) struct Options {
+    pub(super) config: Config,
+    pub(super) format: Format,
+    pub(super) files: Vec<String>,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
+/// Reads `run`'s options; `campaign` shares them.
+pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let mut model = None;
     let mut budget_ms = None;
     let mut launches = None;

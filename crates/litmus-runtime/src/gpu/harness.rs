@@ -9,6 +9,7 @@ use litmus_core::ptx::layout::{counter, knob, PLACEMENT_WORDS};
 use litmus_core::ptx::{layout, Layout};
 
 use super::driver::{Buffer, Context, Function, Module};
+use super::environment::Assign;
 use super::knobs::{splitmix, Knobs, Perm};
 use super::GpuError;
 
@@ -51,12 +52,31 @@ pub struct PlacementReport {
     pub sms: usize,
 }
 
+/// A test's module, loaded (JIT-compiled) once and kept while the worker
+/// runs the same PTX again (tuning, the placement check before a run).
+pub(crate) struct Kernels {
+    test_fn: Function,
+    classify_fn: Function,
+    _module: Module,
+}
+
+impl Kernels {
+    /// JIT-compiles `ptx` and finds its two kernels.
+    pub(crate) fn load(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
+        let module = ctx.load(ptx)?;
+        Ok(Kernels {
+            test_fn: module.function(layout::TEST_KERNEL)?,
+            classify_fn: module.function(layout::CLASSIFY_KERNEL)?,
+            _module: module,
+        })
+    }
+}
+
 /// The buffers and kernels of one test on one context.
 struct Setup {
     layout: Layout,
     test_fn: Function,
     classify_fn: Function,
-    _module: Module,
     mem: Buffer,
     regs: Buffer,
     shfinal: Buffer,
@@ -119,7 +139,7 @@ impl Shape {
 }
 
 impl Setup {
-    fn new(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Setup, GpuError> {
+    fn new(ctx: &Context, kernels: &Kernels, test: &Test, k: &Knobs) -> Result<Setup, GpuError> {
         let layout = Layout::of(test).map_err(GpuError::Ptx)?;
         if !k.table.is_power_of_two() {
             return Err(GpuError::knob(
@@ -128,9 +148,7 @@ impl Setup {
                 "a power of two",
             ));
         }
-        let module = ctx.load(ptx)?;
-        let test_fn = module.function(layout::TEST_KERNEL)?;
-        let classify_fn = module.function(layout::CLASSIFY_KERNEL)?;
+        let (test_fn, classify_fn) = (kernels.test_fn, kernels.classify_fn);
         let shape = Shape::of(&layout, k);
         let n = (shape.units * shape.slots) as usize;
         let stride = k.stride as usize;
@@ -150,6 +168,18 @@ impl Setup {
         words[knob::WARP_MASK] = shape.block / 32 - 1;
         words[knob::TABLE_MASK] = k.table - 1;
         words[knob::STRESS] = k.stress_rounds;
+        let env = &k.env;
+        words[knob::STRESS_PATTERN] = env.stress_pattern as u32;
+        words[knob::STRESS_LINE_WORDS] = env.stress_line_words;
+        words[knob::STRESS_LINES] = env.stress_lines;
+        words[knob::STRESS_ASSIGN] = (env.stress_assign == Assign::Chunk) as u32;
+        words[knob::STRESS_PCT] = env.stress_pct;
+        words[knob::PRE_STRESS] = env.pre_stress;
+        words[knob::PRE_PATTERN] = env.pre_pattern as u32;
+        words[knob::PRE_PCT] = env.pre_pct;
+        words[knob::SPIN_PCT] = env.spin_pct;
+        words[knob::SHUFFLE_PCT] = env.shuffle_pct;
+        words[knob::STRESS_CTAS] = stress_ctas(&layout, k).max(1);
         // Odd multipliers: `x·m + a` is then a bijection modulo any power
         // of two, so every lane plays every role exactly once and every
         // instance has its own slot of every location.
@@ -180,12 +210,11 @@ impl Setup {
             status: ctx.alloc(2 * n)?,
             table: ctx.alloc(k.table as usize * layout.entry_words())?,
             counters: ctx.alloc(2 * counter::COUNT)?,
-            scratch: ctx.alloc(256 * 32)?,
+            scratch: ctx.alloc(k.env.scratch_words())?,
             knobs_buf,
             layout,
             test_fn,
             classify_fn,
-            _module: module,
             shared_bytes,
             shape,
             n,
@@ -203,12 +232,15 @@ impl Setup {
         self.status.fill(0, 2 * self.n, 0)
     }
 
-    /// Queues one launch: run the test, fold its outcomes (which resets
-    /// memory for the next launch).
-    fn launch(&self, k: &Knobs, place: u64) -> Result<(), GpuError> {
+    /// Queues launch number `index`: run the test, fold its outcomes
+    /// (which resets memory for the next launch). The launch's seed, from
+    /// which the kernel draws its environment, comes from the run's seed
+    /// and the index, so a run is reproduced by its knobs.
+    fn launch(&self, k: &Knobs, index: u64, place: u64) -> Result<(), GpuError> {
+        let mut state = k.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let launch_seed = splitmix(&mut state) & 0xffff_ffff;
         self.test_fn.launch(
-            // Stress CTAs come in whole clusters too.
-            self.shape.grid + k.stress_ctas.next_multiple_of(self.layout.cluster_size),
+            self.shape.grid + stress_ctas(&self.layout, k),
             self.shape.block,
             self.shared_bytes,
             &[
@@ -219,6 +251,7 @@ impl Setup {
                 self.knobs_buf.ptr(),
                 place,
                 self.scratch.ptr(),
+                launch_seed,
             ],
         )?;
         self.classify_fn.launch(
@@ -238,10 +271,21 @@ impl Setup {
     }
 }
 
+/// Stressing CTAs in a launch: the knobs' count, in whole clusters (a
+/// cluster launch takes whole clusters only).
+fn stress_ctas(layout: &Layout, k: &Knobs) -> u32 {
+    k.stress_ctas.next_multiple_of(layout.cluster_size)
+}
+
 /// Runs the test for the knobs' launches or time budget and returns the
 /// histogram. Checks that every instance was counted exactly once.
-pub(crate) fn run(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<HwResult, GpuError> {
-    let setup = Setup::new(ctx, test, ptx, k)?;
+pub(crate) fn run(
+    ctx: &Context,
+    kernels: &Kernels,
+    test: &Test,
+    k: &Knobs,
+) -> Result<HwResult, GpuError> {
+    let setup = Setup::new(ctx, kernels, test, k)?;
     setup.reset(test, k)?;
     let start = Instant::now();
     let budget = Duration::from_millis(k.budget_ms);
@@ -261,7 +305,7 @@ pub(crate) fn run(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Hw
         if done {
             break;
         }
-        setup.launch(k, 0)?;
+        setup.launch(k, launches, 0)?;
         launches += 1;
     }
     ctx.synchronize()?;
@@ -313,16 +357,16 @@ pub(crate) fn run(ctx: &Context, test: &Test, ptx: &str, k: &Knobs) -> Result<Hw
 /// likewise for declared warps; and every role of every instance ran once.
 pub(crate) fn check_placement(
     ctx: &Context,
+    kernels: &Kernels,
     test: &Test,
-    ptx: &str,
     k: &Knobs,
 ) -> Result<PlacementReport, GpuError> {
-    let setup = Setup::new(ctx, test, ptx, k)?;
+    let setup = Setup::new(ctx, kernels, test, k)?;
     let roles = setup.layout.roles.len();
     let place = ctx.alloc(setup.n * roles * PLACEMENT_WORDS)?;
     place.fill(0, setup.n * roles * PLACEMENT_WORDS, u32::MAX)?;
     setup.reset(test, k)?;
-    setup.launch(k, place.ptr())?;
+    setup.launch(k, 0, place.ptr())?;
     ctx.synchronize()?;
     let rec = place.read()?;
     let at = |i: usize, r: usize| {

@@ -78,7 +78,7 @@ pub(crate) fn in_child<T: Wire>(
     // SAFETY: we own the read end from here on.
     let mut pipe = unsafe { std::fs::File::from_raw_fd(read_fd) };
     let mut bytes = Vec::new();
-    let read = read_until(&mut pipe, &mut bytes, Instant::now() + deadline);
+    let read = read_until(&mut pipe, &mut bytes, Instant::now() + deadline, |_| false);
     if let Err(ReadError::TimedOut) = read {
         // SAFETY: killing and reaping our own child.
         unsafe {
@@ -116,14 +116,45 @@ enum ReadError {
     Io(std::io::Error),
 }
 
-/// Reads the pipe to its end, waiting at most until `deadline`.
+/// Reads one message that has its length in front (a `u64`) into `out`,
+/// without the length, waiting at most until `deadline`. `Err(None)`: the
+/// deadline passed; `Err(Some(e))`: the pipe broke or closed first.
+pub(crate) fn read_frame(
+    pipe: &mut std::fs::File,
+    out: &mut Vec<u8>,
+    deadline: Instant,
+) -> Result<(), Option<std::io::Error>> {
+    let whole = |b: &[u8]| {
+        b.split_first_chunk::<8>()
+            .is_some_and(|(len, rest)| rest.len() as u64 >= u64::from_le_bytes(*len))
+    };
+    match read_until(pipe, out, deadline, whole) {
+        Err(ReadError::TimedOut) => Err(None),
+        Err(ReadError::Io(e)) => Err(Some(e)),
+        Ok(()) if whole(out) => {
+            out.drain(..8);
+            Ok(())
+        }
+        Ok(()) => Err(Some(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "the pipe closed in the middle of a message",
+        ))),
+    }
+}
+
+/// Reads the pipe until `done` says what was read is enough, or to its
+/// end, waiting at most until `deadline`.
 fn read_until(
     pipe: &mut std::fs::File,
     out: &mut Vec<u8>,
     deadline: Instant,
+    done: impl Fn(&[u8]) -> bool,
 ) -> Result<(), ReadError> {
     let mut buf = [0u8; 1 << 16];
     loop {
+        if done(out) {
+            return Ok(());
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(ReadError::TimedOut);

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::environment::Environment;
 use super::GpuError;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
@@ -44,6 +45,9 @@ pub struct Knobs {
     pub loop_bound: u32,
     /// Entries of the on-GPU histogram (a power of two).
     pub table: u32,
+    /// The environment around the roles: stress patterns, pre-stress,
+    /// shares of launches with the spin barrier or the CTA shuffle.
+    pub env: Environment,
 }
 
 impl Default for Knobs {
@@ -61,6 +65,7 @@ impl Default for Knobs {
             stress_rounds: 0,
             loop_bound: 1000,
             table: 4096,
+            env: Environment::default(),
         }
     }
 }
@@ -165,6 +170,7 @@ impl Knobs {
         if let Some(v) = var("LITMUS_LOOP_BOUND") {
             k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
         }
+        k.env = Environment::from_vars(var)?;
         if k.instances() > MAX_INSTANCES {
             return Err(GpuError::knob(
                 "LITMUS_CTAS",
@@ -203,6 +209,7 @@ impl Knobs {
                 format!("{}:{}", self.stress_ctas, self.stress_rounds),
             ));
         }
+        out.extend(self.env.env_assignments());
         out
     }
 
@@ -243,6 +250,9 @@ impl fmt::Display for Knobs {
         )?;
         if self.stress_ctas > 0 {
             write!(f, " stress={}:{}", self.stress_ctas, self.stress_rounds)?;
+        }
+        if self.env != Environment::default() {
+            write!(f, " {}", self.env)?;
         }
         Ok(())
     }

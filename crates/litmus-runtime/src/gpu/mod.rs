@@ -18,9 +18,11 @@
 //! ```
 
 mod driver;
+mod environment;
 mod harness;
 mod isolate;
 mod knobs;
+mod worker;
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -28,6 +30,7 @@ use std::time::Duration;
 use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
+pub use environment::{Assign, Environment};
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::{Knobs, Perm};
 
@@ -163,17 +166,21 @@ fn deadline(knobs: &Knobs) -> Duration {
     SETUP_TIME + work * 2
 }
 
-/// Serialises GPU runs: cargo runs tests on several threads, and runs
-/// sharing the GPU would blur each other's figures.
-static GPU: Mutex<()> = Mutex::new(());
+/// Serialises the one-off runs in a fresh child (tests that cannot travel
+/// to the worker as text) with each other; the worker's own lock
+/// serialises its jobs.
+static ONE_OFF: Mutex<()> = Mutex::new(());
 
-/// Runs `f` with a fresh context on device 0, in a child process (see
-/// `isolate`).
+/// Runs `f` with a fresh context on device 0, in a child process of its
+/// own (see `isolate`): the way for a test whose IR the text format cannot
+/// carry to the worker.
 fn with_context<T: isolate::Wire>(
     deadline: Duration,
     f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
 ) -> Result<T, GpuError> {
-    let _serial = GPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = ONE_OFF
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     isolate::in_child(deadline, || {
         let ctx = driver::Context::open()?.ok_or(GpuError::NoDevice)?;
         ctx.bind()?;
@@ -183,14 +190,34 @@ fn with_context<T: isolate::Wire>(
 
 /// The name of the GPU the harness would use.
 pub fn device() -> Result<String, GpuError> {
-    with_context(SETUP_TIME, |ctx| Ok(ctx.name.clone()))
+    match worker::call(&worker::Job::Device, SETUP_TIME)? {
+        worker::Answer::Device(name) => Ok(name),
+        _ => Err(GpuError::Worker(
+            "the GPU worker answered another job".into(),
+        )),
+    }
 }
 
-/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU.
+/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
+/// the persistent worker (see `worker`).
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    let mut result = with_context(deadline(knobs), |ctx| harness::run(ctx, test, ptx, knobs))
-        .map_err(|e| e.in_test(test))?;
+    let ran = match worker::as_text(test) {
+        Some(text) => match worker::call(
+            &worker::Job::Run(text, ptx.to_string(), knobs.clone()),
+            deadline(knobs),
+        ) {
+            Ok(worker::Answer::Run(r)) => Ok(r),
+            Ok(_) => Err(GpuError::Worker(
+                "the GPU worker answered another job".into(),
+            )),
+            Err(e) => Err(e),
+        },
+        None => with_context(deadline(knobs), |ctx| {
+            harness::run(ctx, &harness::Kernels::load(ctx, ptx)?, test, knobs)
+        }),
+    };
+    let mut result = ran.map_err(|e| e.in_test(test))?;
     result.knobs = knobs.clone();
     Ok(result)
 }
@@ -199,10 +226,22 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    with_context(SETUP_TIME, |ctx| {
-        harness::check_placement(ctx, test, ptx, knobs)
-    })
-    .map_err(|e| e.in_test(test))
+    let checked = match worker::as_text(test) {
+        Some(text) => match worker::call(
+            &worker::Job::Placement(text, ptx.to_string(), knobs.clone()),
+            SETUP_TIME,
+        ) {
+            Ok(worker::Answer::Placement(r)) => Ok(r),
+            Ok(_) => Err(GpuError::Worker(
+                "the GPU worker answered another job".into(),
+            )),
+            Err(e) => Err(e),
+        },
+        None => with_context(SETUP_TIME, |ctx| {
+            harness::check_placement(ctx, &harness::Kernels::load(ctx, ptx)?, test, knobs)
+        }),
+    };
+    checked.map_err(|e| e.in_test(test))
 }
 
 /// Decides whether the hardware half of a test runs here: `Ok(None)` when a

@@ -1,0 +1,471 @@
+//! The persistent GPU worker: one child process that keeps its CUDA
+//! context and the modules it loaded across the runs of a test binary or a
+//! CLI command.
+//!
+//! A run in a fresh child (`isolate::in_child`) pays for the fork, the
+//! driver's start, the context and the JIT every time: about 0.4 s, more
+//! than a short budget's kernels. The worker pays them once. It still
+//! isolates faults the same way: after a kernel fault the worker answers
+//! that run's error and exits (the context is poisoned for that process),
+//! and the next run starts a new worker; a worker that does not answer by
+//! the run's deadline is killed and replaced. So a fault or a hang still
+//! costs only the test it happened in.
+//!
+//! Jobs cross the pipe as data: the test as its `.litmus` text (the text
+//! format prints every IR feature and reads it back to an equal test; the
+//! caller checks that before it sends a job, and otherwise runs in a fresh
+//! child), the PTX, and the knobs.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::FromRawFd;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use litmus_core::ir::Test;
+
+use super::driver::Context;
+use super::environment::{Assign, Environment};
+use super::harness::{self, Kernels};
+use super::isolate::{read_frame, Wire};
+use super::knobs::{Knobs, Perm};
+use super::{GpuError, HwResult, PlacementReport};
+
+/// What the worker is asked to do.
+pub(crate) enum Job {
+    /// The device's name (opens the context: is there a GPU?).
+    Device,
+    /// A run: the test's text, its PTX, the knobs.
+    Run(String, String, Knobs),
+    /// A placement check, same inputs.
+    Placement(String, String, Knobs),
+}
+
+/// What the worker answers.
+pub(crate) enum Answer {
+    Device(String),
+    Run(HwResult),
+    Placement(PlacementReport),
+}
+
+/// Modules kept loaded: enough for a tuning search over a few tests, small
+/// enough that a long campaign does not fill device memory with modules.
+const CACHED_MODULES: usize = 16;
+
+/// A live worker: its pid and the two pipe ends the parent holds.
+struct Worker {
+    pid: libc::pid_t,
+    to_child: File,
+    from_child: File,
+}
+
+/// The process's worker, started on first use; also what serialises GPU
+/// runs (cargo runs tests on several threads, and runs sharing the GPU
+/// would blur each other's figures).
+static WORKER: Mutex<Option<Worker>> = Mutex::new(None);
+
+/// Runs `job` on the worker, starting one if there is none, and waits at
+/// most `deadline` for its answer.
+pub(crate) fn call(job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
+    let mut slot = WORKER.lock().unwrap_or_else(|p| p.into_inner());
+    let mut request = Vec::new();
+    job.put(&mut request);
+    let frame = framed(&request);
+    // A worker that exited since the last job (it does after a fault) is
+    // found when the write fails: start another and send it again.
+    let mut worker = match slot.take() {
+        Some(w) if (&w.to_child).write_all(&frame).is_ok() => w,
+        stale => {
+            if let Some(w) = stale {
+                w.reap(false);
+            }
+            let mut w = Worker::start()?;
+            if let Err(e) = w.to_child.write_all(&frame) {
+                w.reap(true);
+                return Err(GpuError::Worker(format!(
+                    "cannot send a job to the GPU worker: {e}"
+                )));
+            }
+            w
+        }
+    };
+    let mut bytes = Vec::new();
+    match read_frame(
+        &mut worker.from_child,
+        &mut bytes,
+        Instant::now() + deadline,
+    ) {
+        Err(None) => {
+            worker.reap(true);
+            return Err(GpuError::Worker(format!(
+                "the GPU run did not finish within {} s (a hung kernel, or the worker stuck before reaching the GPU); the worker was killed and will be replaced",
+                deadline.as_secs_f64()
+            )));
+        }
+        Err(Some(e)) => {
+            let status = worker.reap(false);
+            return Err(GpuError::Worker(format!(
+                "the GPU worker {status} before it answered ({e})"
+            )));
+        }
+        Ok(()) => {}
+    }
+    let answer = Result::<Answer, GpuError>::get(&mut bytes.as_slice());
+    match answer {
+        Some(Err(e @ GpuError::Fault { .. })) => {
+            // The worker exits after a fault; the next job starts another.
+            worker.reap(false);
+            Err(e)
+        }
+        Some(answer) => {
+            *slot = Some(worker);
+            answer
+        }
+        None => {
+            worker.reap(true);
+            Err(GpuError::Worker(
+                "the GPU worker's answer could not be read".into(),
+            ))
+        }
+    }
+}
+
+/// A message with its length in front.
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 8);
+    (body.len() as u64).put(&mut out);
+    out.extend_from_slice(body);
+    out
+}
+
+impl Worker {
+    /// Forks the worker. The child serves jobs until its request pipe
+    /// closes (the parent exited or replaced it), or a fault.
+    fn start() -> Result<Worker, GpuError> {
+        let (req_read, req_write) = pipe()?;
+        let (ans_read, ans_write) = match pipe() {
+            Ok(p) => p,
+            Err(e) => {
+                close(&[req_read, req_write]);
+                return Err(e);
+            }
+        };
+        // SAFETY: as in `isolate::in_child`: the child runs only the job
+        // loop and `_exit`s; see there for what a fork of a multi-threaded
+        // process may meet.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            let e = std::io::Error::last_os_error();
+            close(&[req_read, req_write, ans_read, ans_write]);
+            return Err(GpuError::Worker(format!("fork failed: {e}")));
+        }
+        if pid == 0 {
+            close(&[req_write, ans_read]);
+            // SAFETY: the child owns these ends from here on.
+            let (input, output) =
+                unsafe { (File::from_raw_fd(req_read), File::from_raw_fd(ans_write)) };
+            serve(input, output);
+            // SAFETY: leave without destructors or atexit handlers (see
+            // `isolate`).
+            unsafe { libc::_exit(0) };
+        }
+        close(&[req_read, ans_write]);
+        // SAFETY: the parent owns these ends from here on.
+        let (to_child, from_child) =
+            unsafe { (File::from_raw_fd(req_write), File::from_raw_fd(ans_read)) };
+        Ok(Worker {
+            pid,
+            to_child,
+            from_child,
+        })
+    }
+
+    /// Ends the worker (killing it first when `kill`) and says how it
+    /// ended.
+    fn reap(self, kill: bool) -> String {
+        drop(self.to_child);
+        let mut status = 0;
+        // SAFETY: signalling and reaping our own child.
+        unsafe {
+            if kill {
+                libc::kill(self.pid, libc::SIGKILL);
+            }
+            libc::waitpid(self.pid, &mut status, 0);
+        }
+        if libc::WIFSIGNALED(status) {
+            format!("was killed by signal {}", libc::WTERMSIG(status))
+        } else {
+            format!("exited (status {})", libc::WEXITSTATUS(status))
+        }
+    }
+}
+
+fn pipe() -> Result<(i32, i32), GpuError> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(GpuError::Worker(format!(
+            "pipe failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok((fds[0], fds[1]))
+}
+
+fn close(fds: &[i32]) {
+    for fd in fds {
+        // SAFETY: closing descriptors this process opened and no one else
+        // holds.
+        unsafe { libc::close(*fd) };
+    }
+}
+
+/// The worker's loop: one job at a time, answered in order.
+fn serve(mut input: File, mut output: File) {
+    let mut ctx: Option<Context> = None;
+    let mut cache: VecDeque<(String, Kernels)> = VecDeque::new();
+    loop {
+        let mut len = [0u8; 8];
+        if input.read_exact(&mut len).is_err() {
+            return;
+        }
+        let mut body = vec![0u8; u64::from_le_bytes(len) as usize];
+        if input.read_exact(&mut body).is_err() {
+            return;
+        }
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
+                GpuError::Worker("the GPU worker got a job it cannot read".into())
+            })?;
+            handle(&job, &mut ctx, &mut cache)
+        }))
+        .unwrap_or_else(|panic| {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(GpuError::Worker(format!("the GPU worker panicked: {msg}")))
+        });
+        let fault = matches!(answer, Err(GpuError::Fault { .. }));
+        let mut reply = Vec::new();
+        answer.put(&mut reply);
+        if output.write_all(&framed(&reply)).is_err() || fault {
+            return;
+        }
+    }
+}
+
+/// Runs one job on the worker's context, opening it on first use.
+fn handle(
+    job: &Job,
+    ctx: &mut Option<Context>,
+    cache: &mut VecDeque<(String, Kernels)>,
+) -> Result<Answer, GpuError> {
+    if ctx.is_none() {
+        *ctx = Some(Context::open()?.ok_or(GpuError::NoDevice)?);
+    }
+    let ctx = ctx.as_ref().expect("opened above");
+    ctx.bind()?;
+    let (text, ptx, knobs) = match job {
+        Job::Device => return Ok(Answer::Device(ctx.name.clone())),
+        Job::Run(text, ptx, knobs) | Job::Placement(text, ptx, knobs) => (text, ptx, knobs),
+    };
+    let test = litmus_core::text::parse(text).map_err(|e| {
+        GpuError::Worker(format!(
+            "the GPU worker cannot read the test it was sent: {}",
+            e.render("<job>")
+        ))
+    })?;
+    let at = match cache.iter().position(|(p, _)| p == ptx) {
+        Some(at) => at,
+        None => {
+            if cache.len() == CACHED_MODULES {
+                cache.pop_front();
+            }
+            cache.push_back((ptx.clone(), Kernels::load(ctx, ptx)?));
+            cache.len() - 1
+        }
+    };
+    let kernels = &cache[at].1;
+    match job {
+        Job::Run(..) => harness::run(ctx, kernels, &test, knobs).map(Answer::Run),
+        Job::Placement(..) => {
+            harness::check_placement(ctx, kernels, &test, knobs).map(Answer::Placement)
+        }
+        Job::Device => unreachable!("answered above"),
+    }
+}
+
+/// Whether `test` can travel to the worker as text: it prints and reads
+/// back to an equal test.
+pub(crate) fn as_text(test: &Test) -> Option<String> {
+    let text = litmus_core::text::print(test);
+    match litmus_core::text::parse(&text) {
+        Ok(back) if back == *test => Some(text),
+        _ => None,
+    }
+}
+
+impl Wire for Job {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Job::Device => 0u64.put(w),
+            Job::Run(t, p, k) | Job::Placement(t, p, k) => {
+                (if matches!(self, Job::Run(..)) {
+                    1u64
+                } else {
+                    2
+                })
+                .put(w);
+                t.put(w);
+                p.put(w);
+                k.put(w);
+            }
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Job> {
+        Some(match u64::get(r)? {
+            0 => Job::Device,
+            1 => Job::Run(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            2 => Job::Placement(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Wire for Answer {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Answer::Device(name) => {
+                0u64.put(w);
+                name.put(w);
+            }
+            Answer::Run(result) => {
+                1u64.put(w);
+                result.put(w);
+            }
+            Answer::Placement(report) => {
+                2u64.put(w);
+                report.put(w);
+            }
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Answer> {
+        Some(match u64::get(r)? {
+            0 => Answer::Device(Wire::get(r)?),
+            1 => Answer::Run(Wire::get(r)?),
+            2 => Answer::Placement(Wire::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Wire for Knobs {
+    fn put(&self, w: &mut Vec<u8>) {
+        let e = &self.env;
+        for v in [
+            self.ctas,
+            self.threads,
+            self.stride,
+            self.spin,
+            self.stress_ctas,
+            self.stress_rounds,
+            self.loop_bound,
+            self.table,
+            (self.perm == Perm::Random) as u32,
+            e.stress_pattern as u32,
+            e.stress_lines,
+            e.stress_line_words,
+            (e.stress_assign == Assign::Chunk) as u32,
+            e.stress_pct,
+            e.pre_stress,
+            e.pre_pattern as u32,
+            e.pre_pct,
+            e.spin_pct,
+            e.shuffle_pct,
+        ] {
+            v.put(w);
+        }
+        self.budget_ms.put(w);
+        self.seed.put(w);
+        self.launches.unwrap_or(0).put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<Knobs> {
+        use litmus_core::ptx::layout::StressPattern;
+        let mut u = [0u32; 19];
+        for x in &mut u {
+            *x = u32::get(r)?;
+        }
+        let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
+        let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
+        Some(Knobs {
+            ctas: u[0],
+            threads: u[1],
+            stride: u[2],
+            spin: u[3],
+            stress_ctas: u[4],
+            stress_rounds: u[5],
+            loop_bound: u[6],
+            table: u[7],
+            perm: if u[8] == 1 { Perm::Random } else { Perm::Fixed },
+            env: Environment {
+                stress_pattern: pattern(u[9])?,
+                stress_lines: u[10],
+                stress_line_words: u[11],
+                stress_assign: if u[12] == 1 {
+                    Assign::Chunk
+                } else {
+                    Assign::RoundRobin
+                },
+                stress_pct: u[13],
+                pre_stress: u[14],
+                pre_pattern: pattern(u[15])?,
+                pre_pct: u[16],
+                spin_pct: u[17],
+                shuffle_pct: u[18],
+            },
+            budget_ms,
+            seed,
+            launches: (launches > 0).then_some(launches),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knobs_cross_the_pipe_unchanged() {
+        let vars = [
+            ("LITMUS_SEED", "99"),
+            ("LITMUS_LAUNCHES", "7"),
+            ("LITMUS_PERM", "random"),
+            ("LITMUS_STRESS", "64:12"),
+            ("LITMUS_STRESS_PATTERN", "st-ld"),
+            ("LITMUS_STRESS_ASSIGN", "chunk"),
+            ("LITMUS_PRE_STRESS", "9:ld-ld"),
+            ("LITMUS_SHUFFLE_PCT", "40"),
+        ];
+        let k = Knobs::from_vars(|name| {
+            vars.iter()
+                .find(|(v, _)| *v == name)
+                .map(|(_, x)| x.to_string())
+        })
+        .unwrap();
+        let mut w = Vec::new();
+        k.put(&mut w);
+        let back = Knobs::get(&mut w.as_slice()).unwrap();
+        assert_eq!(back, k);
+        let mut w = Vec::new();
+        Job::Run("t".into(), "ptx".into(), k.clone()).put(&mut w);
+        match Job::get(&mut w.as_slice()) {
+            Some(Job::Run(t, p, back)) => {
+                assert_eq!((t.as_str(), p.as_str(), back), ("t", "ptx", k))
+            }
+            _ => panic!("not a run"),
+        }
+    }
+}
