@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use litmus_model::{model_from_env, Model, Options, UnknownModel};
 
+use std::sync::Arc;
+
 use crate::gpu::{GpuError, Knobs};
+use crate::tuning::{TuningError, TuningFile};
 
 /// Where reports go (`LITMUS_REPORT_DIR`).
 pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
@@ -25,6 +28,11 @@ pub struct Config {
     /// Whether the hardware half runs at all (tools that want the model's
     /// judgement alone say no).
     pub hardware: bool,
+    /// The tuning file whose entries set per-test knobs
+    /// (`LITMUS_TUNING`, or `litmus-tuning.toml` in the current folder),
+    /// or why it cannot be used (a failure only when the hardware half
+    /// would run).
+    pub tuning: Result<Option<Arc<TuningFile>>, TuningError>,
 }
 
 impl Config {
@@ -48,6 +56,18 @@ impl Config {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
             hardware: true,
+            tuning: TuningFile::from_env().map(|t| t.map(Arc::new)),
+        }
+    }
+
+    /// The knobs test `name` runs with: the environment's, under its
+    /// tuning entry when the tuning file has one.
+    pub fn knobs_for(&self, name: &str) -> Result<Knobs, GpuError> {
+        let base = self.knobs.as_ref().map_err(Clone::clone)?;
+        match &self.tuning {
+            Ok(None) => Ok(base.clone()),
+            Ok(Some(file)) => file.knobs_for(name, base, |var| std::env::var(var).ok()),
+            Err(e) => Err(GpuError::Tuning(e.to_string())),
         }
     }
 }

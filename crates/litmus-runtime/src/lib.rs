@@ -14,6 +14,8 @@ pub mod gpu;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod tune;
+pub mod tuning;
 
 use std::io::Write;
 use std::time::Instant;
@@ -31,7 +33,15 @@ pub use runner::{run_test, Source, TestReport};
 /// breaks.
 pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
-    let config = Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    let mut config =
+        Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    match tune::in_place::tune_from_env(test, ptx, &mut config) {
+        Ok(None) => {}
+        Ok(Some(line)) => {
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }
+        Err(e) => panic!("litmus test `{}`: {e}", test.name),
+    }
     // libtest names each test's thread after the test's path: exactly
     // what `cargo test NAME -- --exact` takes, and unique in the binary.
     let id = std::thread::current()

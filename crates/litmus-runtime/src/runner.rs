@@ -222,6 +222,12 @@ pub fn judge(
     failures: Vec<Failure>,
     source: Source,
 ) -> TestReport {
+    // The knobs the hardware used (a tuning entry's, maybe), else those it
+    // would have used.
+    let knobs = match &hardware {
+        Hardware::Ran(r) => Some(r.knobs.clone()),
+        _ => config.knobs_for(&test.name.text).ok(),
+    };
     let mut report = TestReport {
         test: test.name.text.clone(),
         source,
@@ -233,7 +239,7 @@ pub fn judge(
         model_stats: None,
         hardware,
         failures,
-        knobs: config.knobs.as_ref().ok().cloned(),
+        knobs,
         loop_bound: config.options.loop_bound,
     };
     let result = match check(test, config.model, &config.options) {
@@ -299,11 +305,11 @@ fn run_hardware(
         Ok(Some(why)) => return Hardware::Skipped(why),
         Err(e) => return fail(format!("hardware: {e}")),
     }
-    let knobs = match &config.knobs {
+    let knobs = match config.knobs_for(&test.name.text) {
         Ok(k) => k,
         Err(e) => return fail(format!("hardware: {e}")),
     };
-    match gpu::run(test, code, knobs) {
+    match gpu::run(test, code, &knobs) {
         Ok(r) => Hardware::Ran(r),
         Err(e) => fail(format!("hardware: {e}")),
     }

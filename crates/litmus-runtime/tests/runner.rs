@@ -29,6 +29,7 @@ fn config(model: &str) -> Config {
         }),
         report_dir: None,
         hardware: false,
+        tuning: Ok(None),
     }
 }
 

@@ -6,7 +6,6 @@
 //! test instead of an outcome table.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Verdict;
@@ -15,7 +14,7 @@ use litmus_runtime::stats::{wilson, Z95};
 use serde_json::json;
 
 use super::args::{request, Format};
-use super::load::load;
+use super::load::{litmus_files, load};
 use super::progress::Progress;
 use super::run::parse_args;
 use super::{EXIT_FAILED, EXIT_OK};
@@ -81,7 +80,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let files = match expand(&opts.files) {
+    let files = match litmus_files(&opts.files) {
         Ok(files) => files,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
@@ -158,42 +157,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     } else {
         EXIT_FAILED
     }
-}
-
-/// The files a campaign runs: each file given, and the `.litmus` files
-/// under each folder given, sorted; a path that does not exist, or a
-/// folder with none, is an error.
-fn expand(paths: &[String]) -> Result<Vec<String>, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("{p}: cannot read the folder: {e}"))?;
-            if found.is_empty() {
-                return Err(format!("{p}: no .litmus file in this folder"));
-            }
-            found.sort();
-            files.extend(found.into_iter().map(|f| f.display().to_string()));
-        } else if path.exists() {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{p}: no such file or folder"));
-        }
-    }
-    Ok(files)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// One test's line, counted into `tally`.

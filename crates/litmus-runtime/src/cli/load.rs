@@ -1,6 +1,8 @@
 //! Reading a `.litmus` file into a test, with errors the way compilers
 //! write them: `file:line:col: message`.
 
+use std::path::{Path, PathBuf};
+
 use litmus_core::ir::Test;
 use litmus_core::text;
 
@@ -27,4 +29,40 @@ pub fn load(file: &str) -> Result<Loaded, String> {
         Ok(test) => Ok(Loaded { test, src }),
         Err(e) => Err(e.render(file).trim_end().to_string()),
     }
+}
+
+/// The files a command over a set of tests runs: each file given, and the
+/// `.litmus` files under each folder given, sorted; a path that does not
+/// exist, or a folder with none, is an error that names it.
+pub fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
+    let mut files = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found).map_err(|e| format!("{p}: cannot read the folder: {e}"))?;
+            if found.is_empty() {
+                return Err(format!("{p}: no .litmus file in this folder"));
+            }
+            found.sort();
+            files.extend(found.into_iter().map(|f| f.display().to_string()));
+        } else if path.exists() {
+            files.push(p.clone());
+        } else {
+            return Err(format!("{p}: no such file or folder"));
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "litmus") {
+            out.push(path);
+        }
+    }
+    Ok(())
 }

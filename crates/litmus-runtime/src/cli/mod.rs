@@ -11,6 +11,7 @@ mod outcome;
 mod progress;
 mod ptx;
 mod run;
+mod tune;
 
 use std::io::Write;
 
@@ -44,6 +45,11 @@ const SUBCOMMANDS: &[Subcommand] = &[
         name: "campaign",
         summary: "run a set of tests on the GPU: weak outcomes seen, rates, a summary",
         run: campaign::run,
+    },
+    Subcommand {
+        name: "tune",
+        summary: "search the GPU's environment per test; write a tuning file",
+        run: tune::run,
     },
     Subcommand {
         name: "explain",
@@ -86,7 +92,10 @@ ENVIRONMENT:
     LITMUS_STRIDE       words between two slots of a location (default 4)
     LITMUS_PERM         fixed (default) or random placement permutations
     LITMUS_SPIN         polls of a bounded spin barrier per role (default 0)
-    LITMUS_STRESS       CTAS[:ROUNDS] of memory stress (default 0: off)
+    LITMUS_STRESS       CTAS[:ROUNDS] of memory stress (default 0: off);
+                        the other stress and environment knobs are in
+                        `gpu-litmus run --help`
+    LITMUS_TUNING       a tuning file of per-test knobs (`gpu-litmus tune`)
     LITMUS_LOOP_BOUND   backward branches a role may take on the GPU before
                         it counts as unfinished (default 1000); not the
                         model's --loop-bound

@@ -10,6 +10,7 @@ use litmus_model::model_by_name;
 use litmus_runtime::config::Config;
 use litmus_runtime::report;
 use litmus_runtime::runner::{self, TestReport};
+use litmus_runtime::tuning::TuningFile;
 use serde_json::json;
 
 use super::args::{number, request, Args, Format, Parsed};
@@ -63,6 +64,10 @@ OPTIONS:
                         (default 1: an execution that takes a backward jump
                         is dropped). Not LITMUS_LOOP_BOUND, which bounds how
                         long a role may spin on the GPU (default 1000)
+    --tuning FILE       per-test knobs from a tuning file (`gpu-litmus tune`
+                        writes one); a test with no entry runs the defaults
+                        (default: $LITMUS_TUNING, else litmus-tuning.toml in
+                        the current folder if there is one)
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -83,6 +88,19 @@ ENVIRONMENT:
                         (default 0: off)
     LITMUS_STRESS       CTAS[:ROUNDS] of extra CTAs stressing memory
                         (default 0: off)
+    LITMUS_STRESS_PATTERN  st-st, ld-ld, st-ld or ld-st (default ld-st)
+    LITMUS_STRESS_LINES    scratch lines the stress hammers, 1-64 (default 4)
+    LITMUS_STRESS_LINE_WORDS  words per line, a power of two to 1024 (64)
+    LITMUS_STRESS_ASSIGN   round-robin (default) or chunk: stressing CTAs
+                        over the lines
+    LITMUS_STRESS_PCT      % of launches that stress (default 100)
+    LITMUS_PRE_STRESS      ITERATIONS[:PATTERN] the testing threads stress
+                        before their roles (default 0: off)
+    LITMUS_PRE_STRESS_PCT  % of launches that pre-stress (default 100)
+    LITMUS_SPIN_PCT        % of launches that use the spin barrier (100)
+    LITMUS_SHUFFLE_PCT     % of launches that shuffle which CTA plays which
+                        instances (default 0)
+    LITMUS_TUNING       as --tuning
     LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
                         take on the GPU before its instance counts as
                         unfinished (default 1000); not the model's
@@ -98,7 +116,7 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
                    [--report DIR] [--format text|json] [--loop-bound N]
-                   FILE...
+                   [--tuning FILE] FILE...
 
 For more, try `gpu-litmus run --help`.";
 
@@ -118,6 +136,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     let mut report_dir = None;
     let mut format = Format::Text;
     let mut loop_bound = None;
+    let mut tuning = None;
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
@@ -136,6 +155,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
             }
             "--format" => format = Format::parse(&scan.value(&flag, inline)?)?,
             "--loop-bound" => loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?),
+            "--tuning" => tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -168,6 +188,11 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     }
     if let Some(bound) = loop_bound {
         config.options.loop_bound = bound;
+    }
+    if let Some(path) = tuning {
+        config.tuning = Ok(Some(std::sync::Arc::new(
+            TuningFile::load(&path).map_err(|e| e.to_string())?,
+        )));
     }
     Ok(Parsed::Work(Box::new(Options {
         config,

@@ -364,6 +364,7 @@ impl Wire for GpuError {
             GpuError::Placement(m) => strings(w, 9, &[m]),
             GpuError::Worker(m) => strings(w, 10, &[m]),
             GpuError::Required { reason } => strings(w, 11, &[reason]),
+            GpuError::Tuning(m) => strings(w, 12, &[m]),
         }
     }
     fn get(r: &mut &[u8]) -> Option<GpuError> {
@@ -403,6 +404,7 @@ impl Wire for GpuError {
             9 => GpuError::Placement(s(r)?),
             10 => GpuError::Worker(s(r)?),
             11 => GpuError::Required { reason: s(r)? },
+            12 => GpuError::Tuning(s(r)?),
             _ => return None,
         })
     }

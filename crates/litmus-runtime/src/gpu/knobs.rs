@@ -48,6 +48,9 @@ pub struct Knobs {
     /// The environment around the roles: stress patterns, pre-stress,
     /// shares of launches with the spin barrier or the CTA shuffle.
     pub env: Environment,
+    /// The tuning file whose entry set these knobs, if one did (named in
+    /// the line that reproduces a run).
+    pub tuning: Option<String>,
 }
 
 impl Default for Knobs {
@@ -66,6 +69,7 @@ impl Default for Knobs {
             loop_bound: 1000,
             table: 4096,
             env: Environment::default(),
+            tuning: None,
         }
     }
 }
@@ -186,6 +190,9 @@ impl Knobs {
     pub fn env_assignments(&self) -> Vec<(&'static str, String)> {
         let d = Knobs::default();
         let mut out = vec![("LITMUS_SEED", self.seed.to_string())];
+        if let Some(file) = &self.tuning {
+            out.insert(0, ("LITMUS_TUNING", file.clone()));
+        }
         match self.launches {
             Some(n) => out.push(("LITMUS_LAUNCHES", n.to_string())),
             None => out.push(("LITMUS_BUDGET_MS", self.budget_ms.to_string())),

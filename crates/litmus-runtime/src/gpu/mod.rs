@@ -32,7 +32,8 @@ use litmus_core::ptx::{Layout, PtxError};
 
 pub use environment::{Assign, Environment};
 pub use harness::{HwResult, PlacementReport};
-pub use knobs::{Knobs, Perm};
+pub(crate) use knobs::splitmix;
+pub use knobs::{Knobs, Perm, MAX_INSTANCES};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -112,6 +113,9 @@ pub enum GpuError {
     /// panic, a deadline).
     #[error("{0}")]
     Worker(String),
+    /// A tuning file's entry does not give valid knobs.
+    #[error("{0}")]
+    Tuning(String),
     /// `LITMUS_REQUIRE_GPU=1` asks for a GPU and there is none.
     #[error("required by LITMUS_REQUIRE_GPU=1, but {reason}")]
     Required {

@@ -429,6 +429,8 @@ impl Wire for Knobs {
             budget_ms,
             seed,
             launches: (launches > 0).then_some(launches),
+            // The parent keeps its own record of where the knobs came from.
+            tuning: None,
         })
     }
 }
