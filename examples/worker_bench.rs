@@ -11,7 +11,9 @@
 //! differs), run for LAUNCHES (default 4) launches each. Prints the fixed
 //! cost per test (wall time outside the launch loops, divided by the
 //! tests), the throughput in tests/s, and the same for a second pass over
-//! the first 16 tests, whose modules the worker has kept.
+//! the first 16 tests, whose modules the worker has kept, and for TESTS
+//! other distinct tests run as `campaign` runs them: the worker compiles
+//! the next 8 tests' modules in the background while a test runs.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -61,17 +63,28 @@ fn main() -> ExitCode {
         }
     };
     println!("device {device}; {knobs}");
-    let prepared: Vec<_> = (0..tests as u32)
+    let prepared: Vec<_> = (0..2 * tests as u32)
         .map(|v| {
             let t = text::parse(&mp(v + 2)).expect("the bench's own test reads");
             let code = ptx::generate(&t).expect("the bench's own test compiles");
             (t, code)
         })
         .collect();
-    let pass = |which: &[(gpu_litmus::core::ir::Test, String)], label: &str| {
+    const WINDOW: usize = 8;
+    let pass = |which: &[(gpu_litmus::core::ir::Test, String)], label: &str, ahead: bool| {
         let start = Instant::now();
         let mut kernels = Duration::ZERO;
-        for (t, code) in which {
+        for (i, (t, code)) in which.iter().enumerate() {
+            // As `campaign` does: keep the next WINDOW modules compiling.
+            if ahead && i % WINDOW == 0 {
+                let next = which[i..(i + 2 * WINDOW).min(which.len())]
+                    .iter()
+                    .map(|(_, c)| c.clone())
+                    .collect();
+                if let Err(e) = gpu::prefetch(next) {
+                    return Err(format!("prefetch: {e}"));
+                }
+            }
             match gpu::run(t, code, &knobs) {
                 Ok(r) => kernels += r.wall,
                 Err(e) => return Err(format!("{}: {e}", t.name)),
@@ -89,10 +102,11 @@ fn main() -> ExitCode {
         );
         Ok(())
     };
-    let first = prepared.len().min(16);
+    let (first, second) = prepared.split_at(tests as usize);
     for result in [
-        pass(&prepared, "distinct modules"),
-        pass(&prepared[..first], "cached modules"),
+        pass(first, "distinct modules", false),
+        pass(&first[..first.len().min(16)], "cached modules", false),
+        pass(second, "distinct modules, prefetched", true),
     ] {
         if let Err(e) = result {
             eprintln!("worker_bench: {e}");

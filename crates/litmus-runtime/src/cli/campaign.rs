@@ -9,6 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Verdict;
+use litmus_runtime::gpu;
 use litmus_runtime::runner::{self, Hardware, TestReport};
 use litmus_runtime::stats::{wilson, Z95};
 use serde_json::json;
@@ -42,8 +43,9 @@ too, and the campaign goes on with the next test.
 
 OPTIONS:
     Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
-    --seed, --report, --format, --loop-bound); with --format json, one JSON
-    object per test and line, then {\"summary\": {...}}.
+    --seed, --report, --format, --loop-bound, --tuning); with --format json,
+    one JSON object per test and line, then {\"summary\": {...}}. While a
+    test runs, the GPU worker compiles the next 8 tests' modules.
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -89,9 +91,11 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let start = Instant::now();
     let mut tally = Tally::default();
+    let mut ahead = Prefetch::new(&files);
     let mut progress = Progress::new(files.len(), std::io::stderr().is_terminal());
     for (i, file) in files.iter().enumerate() {
         progress.start(err, i, file);
+        ahead.after(i);
         let begun = Instant::now();
         let line = match load(file) {
             Ok(l) => {
@@ -156,6 +160,47 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         EXIT_OK
     } else {
         EXIT_FAILED
+    }
+}
+
+/// Tests whose modules the GPU worker compiles ahead: the driver's JIT of
+/// a test then overlaps the kernels of the tests before it.
+const PREFETCH: usize = 8;
+
+/// Keeps the worker's prefetch window [`PREFETCH`] tests ahead of the
+/// campaign (when there is a GPU).
+struct Prefetch<'f> {
+    files: &'f [String],
+    /// The first file not yet asked for.
+    next: usize,
+    on: bool,
+}
+
+impl<'f> Prefetch<'f> {
+    fn new(files: &'f [String]) -> Prefetch<'f> {
+        Prefetch {
+            files,
+            next: 0,
+            on: matches!(gpu::hardware_wanted(), Ok(None)),
+        }
+    }
+
+    /// Test `i` is about to run: ask for the modules up to `i + PREFETCH`.
+    /// A file that does not read or compile is left to its own run, which
+    /// says why.
+    fn after(&mut self, i: usize) {
+        let end = (i + 1 + PREFETCH).min(self.files.len());
+        if !self.on || self.next >= end {
+            return;
+        }
+        let modules: Vec<String> = self.files[self.next.max(i)..end]
+            .iter()
+            .filter_map(|f| load(f).ok())
+            .filter_map(|l| litmus_core::ptx::generate(&l.test).ok())
+            .collect();
+        self.next = end;
+        // Only a hint: a failure here shows again when the test runs.
+        let _ = gpu::prefetch(modules);
     }
 }
 

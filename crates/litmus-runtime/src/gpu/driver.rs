@@ -78,6 +78,10 @@ pub struct Context {
 // there; every entry point makes it current first, and runs are serialised
 // by the harness's lock.
 unsafe impl Send for Context {}
+// SAFETY: the driver API is thread-safe, and every entry point makes the
+// context current on the calling thread first; the worker JIT-compiles
+// modules on helper threads while its main thread runs kernels.
+unsafe impl Sync for Context {}
 
 impl Context {
     /// Opens device 0. `Ok(None)` when the driver is there but no device is.
@@ -190,6 +194,13 @@ pub struct Module {
     module: sys::CUmodule,
 }
 
+// SAFETY: a module handle belongs to its context, not to a thread; the
+// driver API may use it from any thread where the context is current.
+unsafe impl Send for Module {}
+// SAFETY: as for `Send`: the handle is only passed to thread-safe driver
+// calls.
+unsafe impl Sync for Module {}
+
 impl Drop for Module {
     fn drop(&mut self) {
         // SAFETY: unloading our own module; after its context is gone the
@@ -217,6 +228,12 @@ impl Module {
 pub struct Function {
     f: sys::CUfunction,
 }
+
+// SAFETY: as for `Module`: a handle of the context's, used only in
+// thread-safe driver calls.
+unsafe impl Send for Function {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Function {}
 
 impl Function {
     /// Queues a launch on the default stream; every parameter is a device

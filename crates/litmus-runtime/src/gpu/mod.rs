@@ -202,6 +202,19 @@ pub fn device() -> Result<String, GpuError> {
     }
 }
 
+/// Asks the GPU worker to compile these modules (PTX texts of tests about
+/// to run) in the background, so that their runs find them loaded: a
+/// campaign hides the driver's JIT behind the kernels of the test before.
+/// Only a hint: without a GPU it does nothing but say so.
+pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
+    match worker::call(&worker::Job::Prefetch(modules), SETUP_TIME)? {
+        worker::Answer::Prefetching(n) => Ok(n),
+        _ => Err(GpuError::Worker(
+            "the GPU worker answered another job".into(),
+        )),
+    }
+}
+
 /// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
 /// the persistent worker (see `worker`).
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {

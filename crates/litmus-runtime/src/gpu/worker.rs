@@ -11,16 +11,21 @@
 //! the run's deadline is killed and replaced. So a fault or a hang still
 //! costs only the test it happened in.
 //!
+//! The driver's JIT of a test's module is most of what a new test costs
+//! (about 70 ms on the H100). A campaign knows its next tests: it asks the
+//! worker to prefetch their modules, which the worker compiles on helper
+//! threads while its main thread runs the current test's kernels.
+//!
 //! Jobs cross the pipe as data: the test as its `.litmus` text (the text
 //! format prints every IR feature and reads it back to an equal test; the
 //! caller checks that before it sends a job, and otherwise runs in a fresh
 //! child), the PTX, and the knobs.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::FromRawFd;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
@@ -40,6 +45,8 @@ pub(crate) enum Job {
     Run(String, String, Knobs),
     /// A placement check, same inputs.
     Placement(String, String, Knobs),
+    /// Modules to compile ahead, in the background (answered at once).
+    Prefetch(Vec<String>),
 }
 
 /// What the worker answers.
@@ -47,11 +54,45 @@ pub(crate) enum Answer {
     Device(String),
     Run(HwResult),
     Placement(PlacementReport),
+    /// How many of the prefetched modules were new.
+    Prefetching(usize),
 }
 
-/// Modules kept loaded: enough for a tuning search over a few tests, small
-/// enough that a long campaign does not fill device memory with modules.
+/// Modules kept loaded: enough for a tuning search over a few tests and a
+/// campaign's prefetch window, small enough that a long campaign does not
+/// fill device memory with modules.
 const CACHED_MODULES: usize = 16;
+
+/// A module, loaded or being loaded: whoever needs it first compiles it,
+/// and the others wait for that (a run whose module a helper thread is
+/// still compiling waits for it rather than compiling it again).
+type Slot = Arc<OnceLock<Result<Arc<Kernels>, GpuError>>>;
+
+/// The worker's modules by PTX text, oldest first. An evicted module
+/// stays alive while a run still holds it.
+#[derive(Default)]
+struct Cache {
+    order: VecDeque<String>,
+    slots: HashMap<String, Slot>,
+}
+
+impl Cache {
+    /// The slot of `ptx`, and whether it is new.
+    fn slot(&mut self, ptx: &str) -> (Slot, bool) {
+        if let Some(slot) = self.slots.get(ptx) {
+            return (slot.clone(), false);
+        }
+        if self.order.len() == CACHED_MODULES {
+            if let Some(old) = self.order.pop_front() {
+                self.slots.remove(&old);
+            }
+        }
+        let slot = Slot::default();
+        self.order.push_back(ptx.to_string());
+        self.slots.insert(ptx.to_string(), slot.clone());
+        (slot, true)
+    }
+}
 
 /// A live worker: its pid and the two pipe ends the parent holds.
 struct Worker {
@@ -223,8 +264,8 @@ fn close(fds: &[i32]) {
 
 /// The worker's loop: one job at a time, answered in order.
 fn serve(mut input: File, mut output: File) {
-    let mut ctx: Option<Context> = None;
-    let mut cache: VecDeque<(String, Kernels)> = VecDeque::new();
+    let mut ctx: Option<Arc<Context>> = None;
+    let cache = Arc::new(Mutex::new(Cache::default()));
     loop {
         let mut len = [0u8; 8];
         if input.read_exact(&mut len).is_err() {
@@ -238,7 +279,7 @@ fn serve(mut input: File, mut output: File) {
             let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
                 GpuError::Worker("the GPU worker got a job it cannot read".into())
             })?;
-            handle(&job, &mut ctx, &mut cache)
+            handle(&job, &mut ctx, &cache)
         }))
         .unwrap_or_else(|panic| {
             let msg = panic
@@ -260,16 +301,17 @@ fn serve(mut input: File, mut output: File) {
 /// Runs one job on the worker's context, opening it on first use.
 fn handle(
     job: &Job,
-    ctx: &mut Option<Context>,
-    cache: &mut VecDeque<(String, Kernels)>,
+    ctx: &mut Option<Arc<Context>>,
+    cache: &Arc<Mutex<Cache>>,
 ) -> Result<Answer, GpuError> {
     if ctx.is_none() {
-        *ctx = Some(Context::open()?.ok_or(GpuError::NoDevice)?);
+        *ctx = Some(Arc::new(Context::open()?.ok_or(GpuError::NoDevice)?));
     }
     let ctx = ctx.as_ref().expect("opened above");
     ctx.bind()?;
     let (text, ptx, knobs) = match job {
         Job::Device => return Ok(Answer::Device(ctx.name.clone())),
+        Job::Prefetch(modules) => return Ok(Answer::Prefetching(prefetch(ctx, cache, modules))),
         Job::Run(text, ptx, knobs) | Job::Placement(text, ptx, knobs) => (text, ptx, knobs),
     };
     let test = litmus_core::text::parse(text).map_err(|e| {
@@ -278,24 +320,40 @@ fn handle(
             e.render("<job>")
         ))
     })?;
-    let at = match cache.iter().position(|(p, _)| p == ptx) {
-        Some(at) => at,
-        None => {
-            if cache.len() == CACHED_MODULES {
-                cache.pop_front();
-            }
-            cache.push_back((ptx.clone(), Kernels::load(ctx, ptx)?));
-            cache.len() - 1
-        }
-    };
-    let kernels = &cache[at].1;
+    let (slot, _) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+    let kernels = slot
+        .get_or_init(|| Kernels::load(ctx, ptx).map(Arc::new))
+        .clone()?;
     match job {
-        Job::Run(..) => harness::run(ctx, kernels, &test, knobs).map(Answer::Run),
+        Job::Run(..) => harness::run(ctx, &kernels, &test, knobs).map(Answer::Run),
         Job::Placement(..) => {
-            harness::check_placement(ctx, kernels, &test, knobs).map(Answer::Placement)
+            harness::check_placement(ctx, &kernels, &test, knobs).map(Answer::Placement)
         }
-        Job::Device => unreachable!("answered above"),
+        Job::Device | Job::Prefetch(_) => unreachable!("answered above"),
     }
+}
+
+/// Starts compiling each module of `modules` not yet cached, one helper
+/// thread each; returns how many it started.
+fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -> usize {
+    let mut started = 0;
+    for ptx in modules {
+        let (slot, new) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+        if !new {
+            continue;
+        }
+        let (ctx, ptx) = (ctx.clone(), ptx.clone());
+        // A failure is kept in the slot: the run that needs the module
+        // reports it (a JIT error with its log).
+        std::thread::spawn(move || {
+            slot.get_or_init(|| {
+                ctx.bind()?;
+                Kernels::load(&ctx, &ptx).map(Arc::new)
+            });
+        });
+        started += 1;
+    }
+    started
 }
 
 /// Whether `test` can travel to the worker as text: it prints and reads
@@ -312,6 +370,10 @@ impl Wire for Job {
     fn put(&self, w: &mut Vec<u8>) {
         match self {
             Job::Device => 0u64.put(w),
+            Job::Prefetch(modules) => {
+                3u64.put(w);
+                modules.put(w);
+            }
             Job::Run(t, p, k) | Job::Placement(t, p, k) => {
                 (if matches!(self, Job::Run(..)) {
                     1u64
@@ -330,6 +392,7 @@ impl Wire for Job {
             0 => Job::Device,
             1 => Job::Run(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
             2 => Job::Placement(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            3 => Job::Prefetch(Wire::get(r)?),
             _ => return None,
         })
     }
@@ -350,6 +413,10 @@ impl Wire for Answer {
                 2u64.put(w);
                 report.put(w);
             }
+            Answer::Prefetching(n) => {
+                3u64.put(w);
+                n.put(w);
+            }
         }
     }
     fn get(r: &mut &[u8]) -> Option<Answer> {
@@ -357,6 +424,7 @@ impl Wire for Answer {
             0 => Answer::Device(Wire::get(r)?),
             1 => Answer::Run(Wire::get(r)?),
             2 => Answer::Placement(Wire::get(r)?),
+            3 => Answer::Prefetching(Wire::get(r)?),
             _ => return None,
         })
     }
