@@ -48,15 +48,7 @@ pub(crate) fn in_child<T: Wire>(
     if pid == 0 {
         // SAFETY: closing our copy of the read end.
         unsafe { libc::close(read_fd) };
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-                let msg = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                Err(GpuError::Worker(format!("the GPU worker panicked: {msg}")))
-            });
+        let result = caught(f);
         let mut w = Vec::new();
         result.put(&mut w);
         let mut at = 0;
@@ -109,6 +101,19 @@ pub(crate) fn in_child<T: Wire>(
             "the GPU worker exited (status {status}) without a result"
         ))),
     }
+}
+
+/// Runs `f`, turning a panic into an error that carries its message: a
+/// worker answers every job, even one that panicked.
+pub(crate) fn caught<T>(f: impl FnOnce() -> Result<T, GpuError>) -> Result<T, GpuError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(GpuError::Worker(format!("the GPU worker panicked: {msg}")))
+    })
 }
 
 enum ReadError {

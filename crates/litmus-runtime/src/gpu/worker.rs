@@ -33,7 +33,7 @@ use litmus_core::ir::Test;
 use super::driver::Context;
 use super::environment::{Assign, Environment};
 use super::harness::{self, Kernels};
-use super::isolate::{read_frame, Wire};
+use super::isolate::{caught, read_frame, Wire};
 use super::knobs::{Knobs, Perm};
 use super::{GpuError, HwResult, PlacementReport};
 
@@ -275,19 +275,11 @@ fn serve(mut input: File, mut output: File) {
         if input.read_exact(&mut body).is_err() {
             return;
         }
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let answer = caught(|| {
             let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
                 GpuError::Worker("the GPU worker got a job it cannot read".into())
             })?;
             handle(&job, &mut ctx, &cache)
-        }))
-        .unwrap_or_else(|panic| {
-            let msg = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(GpuError::Worker(format!("the GPU worker panicked: {msg}")))
         });
         let fault = matches!(answer, Err(GpuError::Fault { .. }));
         let mut reply = Vec::new();
