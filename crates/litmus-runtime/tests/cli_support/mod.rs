@@ -57,6 +57,16 @@ pub const MP_RELACQ: &str = "PTX MP-relacq
 exists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden
 ";
 
+/// [`MP_RELACQ`] with an empty init block: both locations used but not
+/// declared, so both read as 0 (as herd7 and Dat3M read them).
+pub const MP_RELACQ_UNDECLARED: &str = "PTX MP-relacq
+{ }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden
+";
+
 /// The same test declaring the wrong verdict.
 pub const MP_WRONG: &str = "PTX MP-wrong
 { x=0; y=0; }
