@@ -24,8 +24,8 @@ pub enum Hardware {
     Skipped(String),
     /// The GPU harness cannot run this test (e.g. threads on two GPUs); why.
     NotRun(String),
-    /// The hardware half broke (a fault, a JIT error, a bad knob, a
-    /// required GPU missing); the failure says how.
+    /// The hardware half broke (a fault, a JIT error, a required GPU
+    /// missing); the failure says how.
     Failed(String),
     /// The hardware half was not asked for (model-only runs).
     Off,
@@ -83,7 +83,7 @@ pub enum Failure {
     /// The model could not check the test (budget, invalid test, ...).
     Model(String),
     /// The hardware half went wrong (fault, JIT error, lost instances, a
-    /// required GPU missing, a bad knob).
+    /// required GPU missing).
     Hardware(String),
 }
 
@@ -233,7 +233,7 @@ pub fn judge(
         model_stats: None,
         hardware,
         failures,
-        knobs: config.knobs.as_ref().ok().cloned(),
+        knobs: Some(config.knobs.clone()),
         loop_bound: config.options.loop_bound,
     };
     let result = match check(test, config.model, &config.options) {
@@ -299,11 +299,7 @@ fn run_hardware(
         Ok(Some(why)) => return Hardware::Skipped(why),
         Err(e) => return fail(format!("hardware: {e}")),
     }
-    let knobs = match &config.knobs {
-        Ok(k) => k,
-        Err(e) => return fail(format!("hardware: {e}")),
-    };
-    match gpu::run(test, code, knobs) {
+    match gpu::run(test, code, &config.knobs) {
         Ok(r) => Hardware::Ran(r),
         Err(e) => fail(format!("hardware: {e}")),
     }

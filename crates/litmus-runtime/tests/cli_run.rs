@@ -419,6 +419,69 @@ fn a_required_gpu_that_is_missing_fails_the_run() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// The bad values of the knobs' variables, each with the error that names
+/// the variable, the value and what it accepts. Every test of this kind
+/// runs without a GPU too: a bad knob is found wherever it is read.
+const BAD_KNOBS: &[(&str, &str, &str)] = &[
+    (
+        "LITMUS_CTAS",
+        "abc",
+        "bad value `abc` for LITMUS_CTAS: expected a power of two",
+    ),
+    (
+        "LITMUS_SEED",
+        "foo",
+        "bad value `foo` for LITMUS_SEED: expected a non-negative integer",
+    ),
+    (
+        "LITMUS_BUDGET_MS",
+        "-1",
+        "bad value `-1` for LITMUS_BUDGET_MS: expected a non-negative integer",
+    ),
+    (
+        "LITMUS_STRESS",
+        "x:y",
+        "bad value `x:y` for LITMUS_STRESS: expected CTAS or CTAS:ROUNDS, non-negative integers",
+    ),
+    (
+        "LITMUS_THREADS",
+        "2048",
+        "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
+    ),
+    (
+        "LITMUS_REQUIRE_GPU",
+        "yes",
+        "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",
+    ),
+];
+
+#[test]
+fn a_bad_knob_is_an_error_before_any_file_runs() {
+    let dir = scratch("bad-knobs");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    for (var, value, message) in BAD_KNOBS {
+        let out = bin()
+            .env(var, value)
+            .args(["run", "--launches", "1"])
+            .arg(&mp)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{var}={value}: {}",
+            stdout(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{var}={value}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("error: {message}\n")),
+            "{var}={value}: {}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A loop that runs its body three times: the model sees its one outcome
 /// only with a loop bound of 3 or more.
 const COUNT: &str = "PTX count

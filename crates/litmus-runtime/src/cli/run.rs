@@ -88,11 +88,15 @@ ENVIRONMENT:
                         unfinished (default 1000); not the model's
                         --loop-bound
 
+Every LITMUS_* variable is checked before the first file runs, with or
+without a GPU: a bad value (LITMUS_CTAS=abc, LITMUS_STRESS=x:y, ...) is an
+error naming the variable, the value and what it accepts, and exit status 2.
+
 EXIT STATUS:
     0  every test passed
     1  some test failed, or a file could not be read or parsed (the other
        files still run)
-    2  the command line is wrong
+    2  the command line, or a LITMUS_* variable, is wrong
 ";
 
 const USAGE: &str = "USAGE:
@@ -140,26 +144,27 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     if budget_ms.is_some() && launches.is_some() {
         return Err("give `--budget-ms` or `--launches`, not both".into());
     }
+    // Every variable is checked here, before any file runs and whether or
+    // not there is a GPU.
     let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?),
+        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?,
         None => Config::from_env().map_err(|e| e.to_string())?,
     };
     if files.is_empty() {
         return Err("no files to run".into());
     }
-    // The flags win over the environment's knobs; a bad knob in the
-    // environment stays an error, reported when the hardware half runs.
-    if let Ok(knobs) = &mut config.knobs {
-        if let Some(ms) = budget_ms {
-            knobs.budget_ms = ms;
-            knobs.launches = None;
-        }
-        if launches.is_some() {
-            knobs.launches = launches;
-        }
-        if let Some(s) = seed {
-            knobs.seed = s;
-        }
+    // The flags win over the environment's knobs.
+    let knobs = &mut config.knobs;
+    if let Some(ms) = budget_ms {
+        knobs.budget_ms = ms;
+        knobs.launches = None;
+    }
+    if launches.is_some() {
+        knobs.launches = launches;
+    }
+    if let Some(s) = seed {
+        knobs.seed = s;
     }
     if report_dir.is_some() {
         config.report_dir = report_dir;

@@ -7,19 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `gpu-litmus` binary, with none of the variables that would change
-/// its results set (the test picks what it needs). LITMUS_REQUIRE_GPU is
-/// removed too: tests that want it set it themselves.
+/// its results set (the test picks what it needs): every `LITMUS_*`
+/// variable but the corpus's is removed, LITMUS_REQUIRE_GPU too (tests that
+/// want it set it themselves).
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
-    for var in [
-        "LITMUS_MODEL",
-        "LITMUS_REPORT_DIR",
-        "LITMUS_SEED",
-        "LITMUS_BUDGET_MS",
-        "LITMUS_LAUNCHES",
-        "LITMUS_REQUIRE_GPU",
-    ] {
-        c.env_remove(var);
+    for (var, _) in std::env::vars_os() {
+        let name = var.to_string_lossy();
+        if name.starts_with("LITMUS_") && name != "LITMUS_CONFORMANCE_DIR" {
+            c.env_remove(&var);
+        }
     }
     c
 }
