@@ -19,33 +19,8 @@ litmus! {
 
 litmus_files!(mod knob_probe_files = "tests/litmus/files/mp_relaxed_gpu.litmus");
 
-const BAD_KNOBS: &[(&str, &str, &str)] = &[
-    (
-        "LITMUS_CTAS",
-        "abc",
-        "bad value `abc` for LITMUS_CTAS: expected a power of two",
-    ),
-    (
-        "LITMUS_SEED",
-        "foo",
-        "bad value `foo` for LITMUS_SEED: expected a non-negative integer",
-    ),
-    (
-        "LITMUS_BUDGET_MS",
-        "-1",
-        "bad value `-1` for LITMUS_BUDGET_MS: expected a non-negative integer",
-    ),
-    (
-        "LITMUS_STRESS",
-        "x:y",
-        "bad value `x:y` for LITMUS_STRESS: expected CTAS or CTAS:ROUNDS, non-negative integers",
-    ),
-    (
-        "LITMUS_THREADS",
-        "2048",
-        "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
-    ),
-];
+#[path = "../crates/litmus-runtime/tests/cli_support/bad_knobs.rs"]
+mod bad_knobs;
 
 /// Runs the test `name` of this binary in a child process with `var=value`
 /// (and with no budget, so a GPU would not spend a second on it); its exit
@@ -73,7 +48,7 @@ fn a_bad_knob_fails_every_litmus_test_with_or_without_a_gpu() {
         // With good knobs the probe passes: the failures below are the knobs'.
         let (ok, text) = probe(probe_test, &[]);
         assert!(ok && text.contains("1 passed"), "{probe_test}: {text}");
-        for (var, value, message) in BAD_KNOBS {
+        for (var, value, message) in bad_knobs::BAD_KNOBS {
             let (ok, text) = probe(probe_test, &[(var, value)]);
             assert!(!ok, "{probe_test} with {var}={value} passed:\n{text}");
             assert!(

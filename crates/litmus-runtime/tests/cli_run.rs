@@ -459,47 +459,11 @@ fn litmus7_format_prints_litmus7s_block_or_says_why_not() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// The bad values of the knobs' variables, each with the error that names
-/// the variable, the value and what it accepts. Every test of this kind
-/// runs without a GPU too: a bad knob is found wherever it is read.
-const BAD_KNOBS: &[(&str, &str, &str)] = &[
-    (
-        "LITMUS_CTAS",
-        "abc",
-        "bad value `abc` for LITMUS_CTAS: expected a power of two",
-    ),
-    (
-        "LITMUS_SEED",
-        "foo",
-        "bad value `foo` for LITMUS_SEED: expected a non-negative integer",
-    ),
-    (
-        "LITMUS_BUDGET_MS",
-        "-1",
-        "bad value `-1` for LITMUS_BUDGET_MS: expected a non-negative integer",
-    ),
-    (
-        "LITMUS_STRESS",
-        "x:y",
-        "bad value `x:y` for LITMUS_STRESS: expected CTAS or CTAS:ROUNDS, non-negative integers",
-    ),
-    (
-        "LITMUS_THREADS",
-        "2048",
-        "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
-    ),
-    (
-        "LITMUS_REQUIRE_GPU",
-        "yes",
-        "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",
-    ),
-];
-
 #[test]
 fn a_bad_knob_is_an_error_before_any_file_runs() {
     let dir = scratch("bad-knobs");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
-    for (var, value, message) in BAD_KNOBS {
+    for (var, value, message) in cli_support::bad_knobs::BAD_KNOBS {
         let out = bin()
             .env(var, value)
             .args(["run", "--launches", "1"])

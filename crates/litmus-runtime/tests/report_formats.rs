@@ -125,6 +125,18 @@ exists (P0:r0 == 3)
     assert!(whole.contains("\nStates 1\n0:r0=3;\nOk\n"), "{whole}");
 }
 
+/// The ptx model's configuration, the hardware half off (the tests give
+/// the hardware's result by hand).
+fn config() -> Config {
+    Config {
+        model: model_by_name("ptx").unwrap(),
+        options: Options::default(),
+        knobs: Knobs::default(),
+        report_dir: None,
+        hardware: false,
+    }
+}
+
 /// A run of `src` whose hardware showed `histogram`, in 1.5 s.
 fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
     let test = text::parse(src).unwrap();
@@ -138,16 +150,9 @@ fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
         device: "NVIDIA H100 80GB HBM3".into(),
         knobs: Knobs::default(),
     });
-    let config = Config {
-        model: model_by_name("ptx").unwrap(),
-        options: Options::default(),
-        knobs: Knobs::default(),
-        report_dir: None,
-        hardware: false,
-    };
     let report = judge(
         &test,
-        &config,
+        &config(),
         hardware,
         Vec::new(),
         Source::File("t".into()),
@@ -207,17 +212,10 @@ fn litmus7_not_validated_and_never() {
 #[test]
 fn litmus7_has_no_block_without_a_hardware_run() {
     let test = text::parse(MP).unwrap();
-    let config = Config {
-        model: model_by_name("ptx").unwrap(),
-        options: Options::default(),
-        knobs: Knobs::default(),
-        report_dir: None,
-        hardware: false,
-    };
     let skipped = Hardware::Skipped("no CUDA driver".into());
     let report = judge(
         &test,
-        &config,
+        &config(),
         skipped,
         Vec::new(),
         Source::File("t".into()),

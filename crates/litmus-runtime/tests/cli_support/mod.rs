@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of it
 
+pub mod bad_knobs;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
