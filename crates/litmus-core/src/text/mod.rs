@@ -27,9 +27,9 @@
 //!   names, and the init block does not declare, is a global location
 //!   initialised to 0, declared after the others in the order of first use
 //!   (thread by thread, then the condition; so [`print()`] writes it in the
-//!   init block). Only an access's location operand declares one: `ld r0,
-//!   y` with no qualifier stays a copy of register `y` unless `y` is a
-//!   location. (The `litmus!` macro still requires every location
+//!   init block). Only an access's location operand declares one:
+//!   `ld r0, y` with no qualifier stays a copy of register `y` unless `y`
+//!   is a location. (The `litmus!` macro still requires every location
 //!   declared: in Rust source an undeclared name is likelier a typo.)
 //! - The thread header row `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`, then one row
 //!   per instruction line: cells separated by `|`, rows ended by `;`, one
