@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 
 use gpu_litmus::core::{outcome, ptx, text};
-use gpu_litmus::runtime::gpu::{self, Knobs};
+use gpu_litmus::runtime::{gpu, Config};
 
 /// (name, `.litmus` text): the weak outcome is the one the condition names.
 const TESTS: &[(&str, &str)] = &[
@@ -51,8 +51,9 @@ fn main() -> ExitCode {
             other => filter = Some(other.to_string()),
         }
     }
-    let mut knobs = match Knobs::from_env() {
-        Ok(k) => k,
+    // Every LITMUS_* variable is checked, as by every other entry point.
+    let mut knobs = match Config::from_env() {
+        Ok(config) => config.knobs,
         Err(e) => {
             eprintln!("gpu_bench: {e}");
             return ExitCode::FAILURE;

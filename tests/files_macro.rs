@@ -14,3 +14,8 @@ litmus_files!(mod sanitized = "tests/**/files/MP+rel-acq.lit?us");
 /// The names the macro gives: a file it missed, or a name it spelled
 /// differently, fails to compile here.
 const _: [fn(); 3] = [corr_shared_cta, mp_relaxed_gpu, sb_fence_sc_gpu];
+
+// A file with a location it uses but does not declare: `litmus_files!`
+// reads it as 0, as herd7 and Dat3M do (`litmus!` would refuse it:
+// tests/ui/fail/unknown_location.rs).
+litmus_files!(mod undeclared = "tests/litmus/undeclared/*.litmus");

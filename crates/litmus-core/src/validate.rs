@@ -535,7 +535,8 @@ impl Validator<'_> {
     }
 }
 
-fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
+/// Every term of `expr`, left to right.
+pub(crate) fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
     match expr {
         Expr::True => {}
         Expr::Cmp { lhs, rhs, .. } => {

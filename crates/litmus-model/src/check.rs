@@ -38,6 +38,13 @@ pub struct CheckResult {
     /// Whether the loop bound cut some control path, so that the result is
     /// exact only up to that bound.
     pub bounded: bool,
+    /// herd7's witnesses: consistent executions whose final state satisfies
+    /// the condition's expression. An execution that leaves several final
+    /// states (coherence is partial in PTX) counts once per state.
+    pub positive: u64,
+    /// Consistent executions whose final state does not satisfy the
+    /// condition's expression (counted as [`CheckResult::positive`]).
+    pub negative: u64,
     /// Wall time the check took.
     pub elapsed: Duration,
 }
@@ -99,8 +106,16 @@ pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResu
     let start = Instant::now();
     let obs = observables(test);
     let mut allowed = BTreeSet::new();
+    let (mut positive, mut negative) = (0, 0);
     let mut on_leaf = |leaf: crate::enumerate::Leaf| {
         if leaf.verdict.is_ok() {
+            for outcome in &leaf.outcomes {
+                if eval(test, &obs, outcome) {
+                    positive += 1;
+                } else {
+                    negative += 1;
+                }
+            }
             allowed.extend(leaf.outcomes);
         }
     };
@@ -123,6 +138,8 @@ pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResu
         condition_reachable,
         claim_holds,
         bounded: counts.bounded,
+        positive,
+        negative,
         elapsed: start.elapsed(),
     })
 }

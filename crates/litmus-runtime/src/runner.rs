@@ -24,8 +24,8 @@ pub enum Hardware {
     Skipped(String),
     /// The GPU harness cannot run this test (e.g. threads on two GPUs); why.
     NotRun(String),
-    /// The hardware half broke (a fault, a JIT error, a bad knob, a
-    /// required GPU missing); the failure says how.
+    /// The hardware half broke (a fault, a JIT error, a required GPU
+    /// missing); the failure says how.
     Failed(String),
     /// The hardware half was not asked for (model-only runs).
     Off,
@@ -83,7 +83,7 @@ pub enum Failure {
     /// The model could not check the test (budget, invalid test, ...).
     Model(String),
     /// The hardware half went wrong (fault, JIT error, lost instances, a
-    /// required GPU missing, a bad knob).
+    /// required GPU missing).
     Hardware(String),
 }
 

@@ -140,6 +140,63 @@ fn a_contradicted_declared_verdict_fails_the_file() {
 }
 
 #[test]
+fn herd_format_prints_herd7s_block_and_the_rest_on_stderr() {
+    let dir = scratch("herd");
+    let mp = dir.join("mp.litmus");
+    std::fs::write(&mp, MP.trim_end().to_string() + " => allowed\n").unwrap();
+    let broken = dir.join("broken.litmus");
+    std::fs::write(&broken, BROKEN).unwrap();
+    let out = bin()
+        .args(["check", "--format", "herd"])
+        .args([&broken, &mp])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (head, time) = text.rsplit_once("Time MP-relacq ").unwrap();
+    assert_eq!(
+        head,
+        "Test MP-relacq Allowed
+States 3
+1:r0=0; 1:r1=0;
+1:r0=0; 1:r1=1;
+1:r0=1; 1:r1=1;
+No
+Witnesses
+Positive: 0 Negative: 3
+Condition exists (1:r0=1 /\\ 1:r1=0)
+Observation MP-relacq Never 0 3
+"
+    );
+    // Seconds with two decimals, then the empty line that ends a block.
+    assert!(
+        time.len() == 6 && time.ends_with("\n\n") && time.as_bytes()[1] == b'.',
+        "{time:?}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        format!(
+            "{b}:4:2: `ld` does not take `.release` semantics; loads take .weak, .relaxed, .acquire or .volatile\n\
+             {m}: declared `=> allowed` but the model says forbidden\n",
+            b = broken.display(),
+            m = mp.display()
+        )
+    );
+    // Each command takes only its own formats.
+    let wrong = bin()
+        .args(["check", "--format", "litmus7"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8(wrong.stderr)
+        .unwrap()
+        .starts_with("error: unknown format `litmus7`; the formats are: text, json, herd\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn inline_values_and_the_end_of_options() {
     let dir = scratch("inline");
     // A file whose name starts with `-` is a file after `--`.

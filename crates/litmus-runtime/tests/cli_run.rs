@@ -419,6 +419,73 @@ fn a_required_gpu_that_is_missing_fails_the_run() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn litmus7_format_prints_litmus7s_block_or_says_why_not() {
+    let dir = scratch("litmus7");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let out = bin()
+        .args(["run", "--format", "litmus7", "--launches", "1"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (text, err) = (stdout(&out), stderr(&out));
+    if text.is_empty() {
+        // No GPU here: no block, and stderr says so with the model's verdict.
+        let said = format!(
+            "{}: no litmus7 block, the hardware did not run: litmus MP-relacq: model ptx: forbidden (declared forbidden); hardware: skipped, ",
+            mp.display()
+        );
+        assert!(err.starts_with(&said) && err.lines().count() == 1, "{err}");
+    } else {
+        assert!(
+            text.starts_with("Test MP-relacq Allowed\nHistogram ("),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nCondition exists (1:r0=1 /\\ 1:r1=0) is "),
+            "{text}"
+        );
+        assert!(text.contains("\nObservation MP-relacq "), "{text}");
+    }
+    let wrong = bin()
+        .args(["run", "--format", "herd"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(stderr(&wrong)
+        .starts_with("error: unknown format `herd`; the formats are: text, json, litmus7\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_knob_is_an_error_before_any_file_runs() {
+    let dir = scratch("bad-knobs");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    for (var, value, message) in cli_support::bad_knobs::BAD_KNOBS {
+        let out = bin()
+            .env(var, value)
+            .args(["run", "--launches", "1"])
+            .arg(&mp)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{var}={value}: {}",
+            stdout(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{var}={value}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("error: {message}\n")),
+            "{var}={value}: {}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A loop that runs its body three times: the model sees its one outcome
 /// only with a loop bound of 3 or more.
 const COUNT: &str = "PTX count

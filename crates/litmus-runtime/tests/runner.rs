@@ -22,14 +22,14 @@ fn config(model: &str) -> Config {
     Config {
         model: model_by_name(model).unwrap(),
         options: Options::default(),
-        knobs: Ok(Knobs {
+        knobs: Knobs {
             seed: 1234,
             launches: Some(10),
             ..Knobs::default()
-        }),
+        },
         report_dir: None,
         hardware: false,
-        tuning: Ok(None),
+        tuning: None,
     }
 }
 

@@ -8,3 +8,7 @@ litmus! {
 }
 
 fn main() {}
+
+// Refused on purpose: the `.litmus` reader reads an undeclared location as
+// 0, as herd7 and Dat3M do, but in Rust source an undeclared name is
+// likelier a typo than intent.

@@ -34,10 +34,10 @@ impl TextError {
     /// One line per diagnostic, `path:line:column: message`.
     ///
     /// ```
-    /// let err = litmus_core::text::parse("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, y ;\nexists (x == 0)").unwrap_err();
+    /// let err = litmus_core::text::parse("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, r9 ;\nexists (x == 0)").unwrap_err();
     /// assert_eq!(
     ///     err.render("t.litmus"),
-    ///     "t.litmus:4:14: unknown location `y`: declare it with the other locations\n"
+    ///     "t.litmus:4:13: register `r9` is read before any write in thread `P0` (initialise it or write it first)\n"
     /// );
     /// ```
     pub fn render(&self, path: &str) -> String {

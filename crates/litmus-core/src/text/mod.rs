@@ -22,6 +22,15 @@
 //! - The init block `{ ... }`: items separated by `;` (the last one may
 //!   lack it): `x=0` declares a location, `P1:r1=0` (or `1:r1=0`) gives a
 //!   register of a thread its initial value. Registers not given start at 0.
+//! - **Locations used but not declared start at 0**, as herd7 and Dat3M
+//!   read them: a location that an instruction accesses or the condition
+//!   names, and the init block does not declare, is a global location
+//!   initialised to 0, declared after the others in the order of first use
+//!   (thread by thread, then the condition; so [`print()`] writes it in the
+//!   init block). Only an access's location operand declares one:
+//!   `ld r0, y` with no qualifier stays a copy of register `y` unless `y`
+//!   is a location. (The `litmus!` macro still requires every location
+//!   declared: in Rust source an undeclared name is likelier a typo.)
 //! - The thread header row `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`, then one row
 //!   per instruction line: cells separated by `|`, rows ended by `;`, one
 //!   cell per thread, empty cells allowed. Line breaks and spaces do not
@@ -80,6 +89,7 @@
 mod condition;
 mod cursor;
 mod error;
+mod implicit;
 mod instr;
 mod lex;
 mod parse;

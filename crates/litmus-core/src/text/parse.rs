@@ -14,12 +14,13 @@ use crate::ir::{
 use crate::text::condition::{self, starts_condition};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
-use crate::text::instr;
 use crate::text::lex::{self, Punct, Tok, Token};
+use crate::text::{implicit, instr};
 
 /// Reads a test without validating it: the text is well formed, but may
-/// load from an undeclared location, say. Most callers want
-/// [`crate::text::parse`].
+/// read a register before writing it, say. Locations used but not declared
+/// are declared (global, 0), as herd7 and Dat3M read them. Most callers
+/// want [`crate::text::parse`].
 pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
     let mut errors = Errors::new();
     if src.len() >= u32::MAX as usize {
@@ -34,8 +35,9 @@ pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
         errors,
         locations: HashSet::new(),
     };
-    let test = p.test(name);
+    let mut test = p.test(name);
     if p.errors.is_empty() {
+        implicit::declare_used_locations(&mut test);
         Ok(test)
     } else {
         Err(p.errors.into_text_error(src))

@@ -100,17 +100,42 @@ pub enum Format {
     Text,
     /// For programs: one JSON object per file and line.
     Json,
+    /// herd7's result block per test (`check`).
+    Herd,
+    /// litmus7's result block per test (`run`).
+    Litmus7,
 }
 
 impl Format {
-    /// Reads the value of `--format`.
-    pub fn parse(text: &str) -> Result<Format, String> {
-        match text {
-            "text" => Ok(Format::Text),
-            "json" => Ok(Format::Json),
-            other => Err(format!(
-                "unknown format `{other}`; the formats are: text, json"
+    /// Reads the value of `--format`, one of the `allowed` formats.
+    pub fn parse(text: &str, allowed: &[Format]) -> Result<Format, String> {
+        let format = match text {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            "herd" => Some(Format::Herd),
+            "litmus7" => Some(Format::Litmus7),
+            _ => None,
+        };
+        match format {
+            Some(f) if allowed.contains(&f) => Ok(f),
+            _ => Err(format!(
+                "unknown format `{text}`; the formats are: {}",
+                allowed
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
+        }
+    }
+
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Herd => "herd",
+            Format::Litmus7 => "litmus7",
         }
     }
 }
@@ -185,11 +210,18 @@ mod tests {
 
     #[test]
     fn formats() {
-        assert_eq!(Format::parse("text"), Ok(Format::Text));
-        assert_eq!(Format::parse("json"), Ok(Format::Json));
+        let check = [Format::Text, Format::Json, Format::Herd];
+        assert_eq!(Format::parse("text", &check), Ok(Format::Text));
+        assert_eq!(Format::parse("json", &check), Ok(Format::Json));
+        assert_eq!(Format::parse("herd", &check), Ok(Format::Herd));
         assert_eq!(
-            Format::parse("JSON"),
-            Err("unknown format `JSON`; the formats are: text, json".to_string())
+            Format::parse("JSON", &check),
+            Err("unknown format `JSON`; the formats are: text, json, herd".to_string())
+        );
+        // A format of another command is refused with this one's list.
+        assert_eq!(
+            Format::parse("litmus7", &check),
+            Err("unknown format `litmus7`; the formats are: text, json, herd".to_string())
         );
     }
 }

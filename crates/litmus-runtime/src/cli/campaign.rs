@@ -82,6 +82,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    // One line a test: litmus7's histogram blocks are `run`'s.
+    if !matches!(opts.format, Format::Text | Format::Json) {
+        let _ = writeln!(
+            err,
+            "error: campaign prints text or json; for litmus7's blocks use `gpu-litmus run --format litmus7`\n\n{USAGE}"
+        );
+        return super::EXIT_USAGE;
+    }
+    let json = opts.format == Format::Json;
     let files = match litmus_files(&opts.files) {
         Ok(files) => files,
         Err(msg) => {
@@ -110,14 +119,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                         .err()
                         .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
                 });
-                line(file, &report, unwritten, opts.format, &mut tally)
+                line(file, &report, unwritten, json, &mut tally)
             }
             Err(msg) => {
                 tally.tests += 1;
                 tally.failed += 1;
-                match opts.format {
-                    Format::Text => format!("{msg}\n"),
-                    Format::Json => format!("{}\n", json!({ "file": file, "error": msg })),
+                if json {
+                    format!("{}\n", json!({ "file": file, "error": msg }))
+                } else {
+                    format!("{msg}\n")
                 }
             }
         };
@@ -128,8 +138,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     progress.clear(err);
     let wall = start.elapsed();
-    let _ = match opts.format {
-        Format::Text => writeln!(
+    let _ = if !json {
+        writeln!(
             out,
             "campaign: {} tests, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
             tally.tests,
@@ -140,8 +150,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             tally.forbidden_seen,
             tally.gpu.as_secs_f64(),
             wall.as_secs_f64()
-        ),
-        Format::Json => writeln!(
+        )
+    } else {
+        writeln!(
             out,
             "{}",
             json!({ "summary": {
@@ -154,7 +165,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 "gpu_seconds": tally.gpu.as_secs_f64(),
                 "wall_seconds": wall.as_secs_f64(),
             }})
-        ),
+        )
     };
     if tally.failed == 0 {
         EXIT_OK
@@ -209,7 +220,7 @@ fn line(
     file: &str,
     report: &TestReport,
     unwritten: Option<String>,
-    format: Format,
+    json: bool,
     tally: &mut Tally,
 ) -> String {
     tally.tests += 1;
@@ -257,8 +268,8 @@ fn line(
         }
         failures.push_str(u);
     }
-    match (format, ran) {
-        (Format::Json, _) => {
+    match (json, ran) {
+        (true, _) => {
             let mut record = json!({
                 "file": file,
                 "test": report.test,
@@ -284,7 +295,7 @@ fn line(
             }
             format!("{record}\n")
         }
-        (Format::Text, Some(r)) => {
+        (false, Some(r)) => {
             let (lo, hi) = wilson(weak, r.instances, Z95);
             format!(
                 "{file}: weak {weak}/{} ({:.2e} [{lo:.2e}, {hi:.2e}]) {:.2e}/s; forbidden seen {forbidden}; {}\n",
@@ -294,7 +305,7 @@ fn line(
                 if passed { "passed".to_string() } else { format!("FAILED: {failures}") }
             )
         }
-        (Format::Text, None) => format!(
+        (false, None) => format!(
             "{file}: {}{}\n",
             litmus_runtime::report::text::summary(report),
             if passed {

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use litmus_core::ir::Test;
 use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
+use litmus_runtime::report;
 use serde_json::{json, Map, Value};
 
 use super::args::{number, request, Args, Format, Parsed};
@@ -25,13 +26,17 @@ forall: every allowed outcome satisfies it). A verdict declared in the file
 OPTIONS:
     --model NAME        the memory model: ptx (default), sc, ptx-2015
                         (default: $LITMUS_MODEL, else ptx)
-    --format FORMAT     text (default) or json: one JSON object per file and
-                        line, with the fields file, name, model, quantifier,
+    --format FORMAT     text (default), json or herd.
+                        json: one JSON object per file and line, with the
+                        fields file, name, model, quantifier,
                         condition_reachable, claim_holds, verdict, bounded,
                         allowed_outcomes, consistent_executions,
                         candidate_executions, micros (and declared_verdict
                         when the file declares one); a file that cannot be
-                        read, parsed or checked gives {\"file\", \"error\"}
+                        read, parsed or checked gives {\"file\", \"error\"}.
+                        herd: herd7's result block per test, to compare
+                        with herd7's output line by line (mcompare7 reads
+                        it); see HERD FORMAT below
     --loop-bound N      the model's loop bound: how many times a loop body
                         may run in an execution the model considers
                         (default 1: an execution that takes a backward jump
@@ -42,6 +47,28 @@ OPTIONS:
                         over budget is an error saying how far it got
     -h, --help          print this help
 
+HERD FORMAT (--format herd), one block per file, as herd7 prints it:
+    Test MP Allowed
+    States 3
+    1:r0=0; 1:r1=0;
+    1:r0=0; 1:r1=1;
+    1:r0=1; 1:r1=1;
+    No
+    Witnesses
+    Positive: 0 Negative: 3
+    Condition exists (1:r0=1 /\\ 1:r1=0)
+    Observation MP Never 0 3
+    Time MP 0.00
+    (then an empty line). Allowed, Forbidden or Required for exists, ~exists
+    or forall; each final state the model allows, registers as
+    THREAD-NUMBER:REG and locations as [x]; Ok or No: whether the claim
+    holds (Loop Ok, Loop No: loops were cut at the loop bound); Positive and
+    Negative: executions whose final state satisfies the condition's
+    expression or not (swapped for ~exists); Observation: Never, Sometimes
+    or Always, with the same two counts unswapped. No Hash= line. A file
+    that cannot be read or checked, or whose declared verdict the model
+    contradicts, is said on stderr.
+
 EXIT STATUS:
     0  every file was checked and no declared verdict was contradicted
     1  some file failed (unreadable, invalid, over budget, or its declared
@@ -50,7 +77,7 @@ EXIT STATUS:
 ";
 
 const USAGE: &str = "USAGE:
-    gpu-litmus check [--model NAME] [--format text|json] [--loop-bound N]
+    gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
                      [--max-steps N] FILE...
 
 For more, try `gpu-litmus check --help`.";
@@ -72,7 +99,10 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--model" => model_name = Some(scan.value(&flag, inline)?),
-            "--format" => format = Format::parse(&scan.value(&flag, inline)?)?,
+            "--format" => {
+                let formats = [Format::Text, Format::Json, Format::Herd];
+                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
+            }
             "--loop-bound" => {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
@@ -112,7 +142,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
         let written = match req.format {
             Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
-            Format::Text => write!(out, "{}", report.text(file, req.model, micros)),
+            Format::Herd => {
+                // stdout stays herd7's blocks alone; what they cannot say
+                // goes to stderr.
+                if let Some(note) = report.herd_note(file) {
+                    let _ = write!(err, "{note}");
+                }
+                write!(out, "{}", report.herd())
+            }
+            _ => write!(out, "{}", report.text(file, req.model, micros)),
         };
         if written.is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.
@@ -174,6 +212,32 @@ impl Report {
             v["declared_verdict"] = json!(d.verdict.as_str());
         }
         v
+    }
+
+    /// herd7's block; nothing for a file that could not be checked.
+    fn herd(&self) -> String {
+        match self {
+            Report::Checked { test, result } => report::herd::block(test, result),
+            Report::Failed(_) => String::new(),
+        }
+    }
+
+    /// What herd7's block leaves out: why a file could not be checked, a
+    /// declared verdict the model contradicts.
+    fn herd_note(&self, file: &str) -> Option<String> {
+        match self {
+            Report::Failed(msg) => Some(format!("{msg}\n")),
+            Report::Checked { test, result } => {
+                let declared = test.verdict?.verdict;
+                (declared != result.verdict()).then(|| {
+                    format!(
+                        "{file}: declared `=> {}` but the model says {}\n",
+                        declared.as_str(),
+                        result.verdict().as_str()
+                    )
+                })
+            }
+        }
     }
 
     fn text(&self, file: &str, model: &dyn Model, micros: u128) -> String {

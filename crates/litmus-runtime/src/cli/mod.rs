@@ -67,7 +67,8 @@ const OVERVIEW: &str = "\
 COMMON OPTIONS (see each command's --help for all of them):
     --model NAME        the memory model: ptx (default), sc, ptx-2015
                         (check, run, explain)
-    --format FORMAT     text or json (check, run)
+    --format FORMAT     text or json (check, run); herd: herd7's result
+                        blocks (check); litmus7: litmus7's (run)
     --budget-ms N       GPU time per test in milliseconds (run)
     --launches N        GPU kernel launches per test instead (run)
     --seed N            the seed of the GPU's permutations (run)

@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use litmus_core::ir::Test;
 use litmus_model::model_by_name;
 use litmus_runtime::config::Config;
 use litmus_runtime::report;
@@ -54,11 +55,15 @@ OPTIONS:
                         histogram, device, seed, budget, passed, ...) and
                         one JUnit file, junit-gpu-litmus.xml, into DIR
                         (default: $LITMUS_REPORT_DIR)
-    --format FORMAT     text (default) or json: one JSON object per file and
-                        line, the report's record plus `file`; a file that
-                        cannot be read or parsed gives {\"file\", \"error\"};
-                        either has `report_error` when --report could not
-                        write its files
+    --format FORMAT     text (default), json or litmus7.
+                        json: one JSON object per file and line, the
+                        report's record plus `file`; a file that cannot be
+                        read or parsed gives {\"file\", \"error\"}; either has
+                        `report_error` when --report could not write its
+                        files.
+                        litmus7: litmus7's result block per test, to
+                        compare with litmus7's output line by line
+                        (mcompare7 reads it); see LITMUS7 FORMAT below
     --loop-bound N      the model's loop bound: how many times a loop body
                         may run in an execution the model considers
                         (default 1: an execution that takes a backward jump
@@ -106,16 +111,45 @@ ENVIRONMENT:
                         unfinished (default 1000); not the model's
                         --loop-bound
 
+LITMUS7 FORMAT (--format litmus7), one block per file whose hardware half
+ran, as litmus7 prints it:
+    Test MP Allowed
+    Histogram (3 states)
+    5021  :>1:r0=0; 1:r1=0;
+    17    *>1:r0=1; 1:r1=0;
+    4956  :>1:r0=1; 1:r1=1;
+    Ok
+
+    Witnesses
+    Positive: 17, Negative: 9977
+    Condition exists (1:r0=1 /\\ 1:r1=0) is validated
+    Observation MP Sometimes 17 9977
+    Time MP 1.00
+    (then an empty line). Allowed, Forbidden or Required for exists, ~exists
+    or forall; each state the hardware showed with its count, *> marking
+    those that satisfy the condition's expression, registers as
+    THREAD-NUMBER:REG and locations as [x]; Ok or No, is validated or is
+    NOT validated: whether the claim held on the hardware; Positive and
+    Negative: instances satisfying the expression or not (swapped for
+    ~exists); Observation: Never, Sometimes or Always, with the two counts
+    unswapped. No Hash= line. Without a GPU there is no block: stderr says
+    that the hardware did not run, and the model's verdict; stderr also
+    says why a test failed.
+
+Every LITMUS_* variable is checked before the first file runs, with or
+without a GPU: a bad value (LITMUS_CTAS=abc, LITMUS_STRESS=x:y, ...) is an
+error naming the variable, the value and what it accepts, and exit status 2.
+
 EXIT STATUS:
     0  every test passed
     1  some test failed, or a file could not be read or parsed (the other
        files still run)
-    2  the command line is wrong
+    2  the command line, or a LITMUS_* variable, is wrong
 ";
 
 const USAGE: &str = "USAGE:
     gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
-                   [--report DIR] [--format text|json] [--loop-bound N]
+                   [--report DIR] [--format text|json|litmus7] [--loop-bound N]
                    [--tuning FILE] FILE...
 
 For more, try `gpu-litmus run --help`.";
@@ -153,7 +187,10 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
                 }
                 report_dir = Some(PathBuf::from(dir));
             }
-            "--format" => format = Format::parse(&scan.value(&flag, inline)?)?,
+            "--format" => {
+                let formats = [Format::Text, Format::Json, Format::Litmus7];
+                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
+            }
             "--loop-bound" => loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?),
             "--tuning" => tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
             other => return Err(format!("unknown option `{other}`")),
@@ -162,26 +199,27 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     if budget_ms.is_some() && launches.is_some() {
         return Err("give `--budget-ms` or `--launches`, not both".into());
     }
+    // Every variable is checked here, before any file runs and whether or
+    // not there is a GPU.
     let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?),
+        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?,
         None => Config::from_env().map_err(|e| e.to_string())?,
     };
     if files.is_empty() {
         return Err("no files to run".into());
     }
-    // The flags win over the environment's knobs; a bad knob in the
-    // environment stays an error, reported when the hardware half runs.
-    if let Ok(knobs) = &mut config.knobs {
-        if let Some(ms) = budget_ms {
-            knobs.budget_ms = ms;
-            knobs.launches = None;
-        }
-        if launches.is_some() {
-            knobs.launches = launches;
-        }
-        if let Some(s) = seed {
-            knobs.seed = s;
-        }
+    // The flags win over the environment's knobs.
+    let knobs = &mut config.knobs;
+    if let Some(ms) = budget_ms {
+        knobs.budget_ms = ms;
+        knobs.launches = None;
+    }
+    if launches.is_some() {
+        knobs.launches = launches;
+    }
+    if let Some(s) = seed {
+        knobs.seed = s;
     }
     if report_dir.is_some() {
         config.report_dir = report_dir;
@@ -190,9 +228,9 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
         config.options.loop_bound = bound;
     }
     if let Some(path) = tuning {
-        config.tuning = Ok(Some(std::sync::Arc::new(
+        config.tuning = Some(std::sync::Arc::new(
             TuningFile::load(&path).map_err(|e| e.to_string())?,
-        )));
+        ));
     }
     Ok(Parsed::Work(Box::new(Options {
         config,
@@ -219,17 +257,26 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 &opts.config,
                 runner::Source::File(file.clone()),
             );
-            (report, start.elapsed())
+            (report, start.elapsed(), l.test)
         });
-        let (ok, text) = match result {
-            Ok((report, time)) => {
+        // What goes to stdout, and to stderr (what litmus7's blocks
+        // cannot say).
+        let (ok, text, note) = match result {
+            Ok((report, time, test)) => {
                 let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
                     report::write(dir, &report, time)
                         .err()
                         .map(|e| cannot_write(dir, e))
                 });
-                let text = render(file, &report, &opts, unwritten.as_deref());
-                (report.passed() && unwritten.is_none(), text)
+                let ok = report.passed() && unwritten.is_none();
+                let (text, note) = match opts.format {
+                    Format::Litmus7 => litmus7(file, &test, &report, unwritten.as_deref()),
+                    _ => (
+                        render(file, &report, &opts, unwritten.as_deref()),
+                        String::new(),
+                    ),
+                };
+                (ok, text, note)
             }
             Err(msg) => {
                 let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
@@ -247,23 +294,21 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                         .err()
                         .map(|e| cannot_write(dir, e))
                 });
-                let text = match opts.format {
-                    Format::Text => {
-                        let mut text = format!("{msg}\n");
-                        if let Some(u) = &unwritten {
-                            text.push_str(&format!("{file}: {u}\n"));
-                        }
-                        text
-                    }
+                let mut text = format!("{msg}\n");
+                if let Some(u) = &unwritten {
+                    text.push_str(&format!("{file}: {u}\n"));
+                }
+                match opts.format {
                     Format::Json => {
                         let mut record = json!({ "file": file, "error": msg });
                         if let Some(u) = unwritten {
                             record["report_error"] = json!(u);
                         }
-                        format!("{record}\n")
+                        (false, format!("{record}\n"), String::new())
                     }
-                };
-                (false, text)
+                    Format::Litmus7 => (false, String::new(), text),
+                    _ => (false, text, String::new()),
+                }
             }
         };
         if ok {
@@ -272,6 +317,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             failed += 1;
         }
         progress.clear(err);
+        let _ = err.write_all(note.as_bytes());
         if out.write_all(text.as_bytes()).is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.
             return EXIT_FAILED;
@@ -292,6 +338,35 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
 }
 
+/// litmus7's block for a run of `test` (stdout), and what the block
+/// cannot say (stderr): that the hardware did not run, why the test
+/// failed, why its reports could not be written.
+fn litmus7(
+    file: &str,
+    test: &Test,
+    report: &TestReport,
+    unwritten: Option<&str>,
+) -> (String, String) {
+    let block = report::litmus7::block(test, report);
+    let mut note = String::new();
+    if block.is_none() {
+        note.push_str(&format!(
+            "{file}: no litmus7 block, the hardware did not run: {}\n",
+            report::text::summary(report)
+        ));
+    }
+    if !report.passed() {
+        note.push_str(&format!(
+            "{file}: {}\n",
+            report::text::failure_message(report)
+        ));
+    }
+    if let Some(u) = unwritten {
+        note.push_str(&format!("{file}: {u}\n"));
+    }
+    (block.unwrap_or_default(), note)
+}
+
 /// Why the reports could not be written to `dir`.
 fn cannot_write(dir: &Path, e: std::io::Error) -> String {
     format!("cannot write reports to {}: {e}", dir.display())
@@ -309,12 +384,12 @@ fn render(file: &str, report: &TestReport, opts: &Options, unwritten: Option<&st
             }
             return format!("{record}\n");
         }
-        Format::Text if report.passed() => format!(
+        _ if report.passed() => format!(
             "{file}: {}\n{}\n",
             report::text::summary(report),
             report::text::table(report)
         ),
-        Format::Text => format!(
+        _ => format!(
             "{file}: {}\n{}\n",
             report::text::summary(report),
             report::text::failure_message(report),

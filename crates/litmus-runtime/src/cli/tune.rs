@@ -90,10 +90,11 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
         return Err("no files to tune".into());
     }
     let config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?),
+        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?,
         None => Config::from_env().map_err(|e| e.to_string())?,
     };
-    let mut base = config.knobs.clone().map_err(|e| e.to_string())?;
+    let mut base = config.knobs.clone();
     if let Some(s) = seed {
         base.seed = s;
     }

@@ -80,16 +80,18 @@ fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, Gpu
         .map_err(|_| GpuError::knob(name, text.to_string(), "a non-negative integer"))
 }
 
-fn power_of_two(name: &'static str, value: u32, min: u32) -> Result<u32, GpuError> {
-    if value.is_power_of_two() && value >= min {
-        Ok(value)
-    } else {
-        let expected = if min > 1 {
-            "a power of two, at least 32"
-        } else {
-            "a power of two"
-        };
-        Err(GpuError::knob(name, value, expected))
+/// A power of two in `min..=max`, read from `text`; anything else (a
+/// word, a negative number, 300) gets the one message saying what is
+/// accepted.
+fn power_of_two(name: &'static str, text: &str, min: u32, max: u32) -> Result<u32, GpuError> {
+    match text.trim().parse::<u32>() {
+        Ok(v) if v.is_power_of_two() && (min..=max).contains(&v) => Ok(v),
+        _ if max == u32::MAX => Err(GpuError::knob(name, text, "a power of two")),
+        _ => Err(GpuError::knob(
+            name,
+            text,
+            &format!("a power of two from {min} to {max}"),
+        )),
     }
 }
 
@@ -109,17 +111,10 @@ impl Knobs {
             ..Knobs::default()
         };
         if let Some(v) = var("LITMUS_CTAS") {
-            k.ctas = power_of_two("LITMUS_CTAS", number("LITMUS_CTAS", &v)?, 1)?;
+            k.ctas = power_of_two("LITMUS_CTAS", &v, 1, u32::MAX)?;
         }
         if let Some(v) = var("LITMUS_THREADS") {
-            k.threads = power_of_two("LITMUS_THREADS", number("LITMUS_THREADS", &v)?, 32)?;
-            if k.threads > 1024 {
-                return Err(GpuError::knob(
-                    "LITMUS_THREADS",
-                    v,
-                    "at most 1024 (threads per CTA)",
-                ));
-            }
+            k.threads = power_of_two("LITMUS_THREADS", &v, 32, 1024)?;
         }
         if let Some(v) = var("LITMUS_LAUNCHES") {
             let n: u64 = number("LITMUS_LAUNCHES", &v)?;
@@ -338,8 +333,13 @@ mod tests {
     fn bad_values_name_the_variable_and_what_was_expected() {
         for (var, value, expected) in [
             ("LITMUS_CTAS", "300", "a power of two"),
-            ("LITMUS_THREADS", "16", "a power of two, at least 32"),
-            ("LITMUS_THREADS", "2048", "at most 1024"),
+            ("LITMUS_THREADS", "16", "a power of two from 32 to 1024"),
+            ("LITMUS_THREADS", "2048", "a power of two from 32 to 1024"),
+            ("LITMUS_CTAS", "abc", "a power of two"),
+            ("LITMUS_CTAS", "-4", "a power of two"),
+            ("LITMUS_SEED", "foo", "a non-negative integer"),
+            ("LITMUS_BUDGET_MS", "-1", "a non-negative integer"),
+            ("LITMUS_STRESS", "x:y", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
             ("LITMUS_SEED", "-1", "a non-negative integer"),
             ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),

@@ -272,16 +272,34 @@ pub fn hardware_wanted() -> Result<Option<String>, GpuError> {
     ANSWER
         .get_or_init(|| match device() {
             Ok(_) => Ok(None),
-            Err(e) if e.is_absent() && gpu_required() => Err(GpuError::Required {
-                reason: e.to_string(),
-            }),
-            Err(e) if e.is_absent() => Ok(Some(e.to_string())),
+            Err(e) if e.is_absent() => match gpu_required_var() {
+                Ok(true) => Err(GpuError::Required {
+                    reason: e.to_string(),
+                }),
+                Ok(false) => Ok(Some(e.to_string())),
+                Err(bad) => Err(bad),
+            },
             Err(e) => Err(e),
         })
         .clone()
 }
 
-/// Whether `LITMUS_REQUIRE_GPU=1` asks for a missing GPU to be a failure.
+/// Whether `LITMUS_REQUIRE_GPU=1` asks for a missing GPU to be a failure
+/// (a bad value counts as no here; [`gpu_required_var`] reports it).
 pub fn gpu_required() -> bool {
-    std::env::var("LITMUS_REQUIRE_GPU").is_ok_and(|v| v.trim() == "1")
+    gpu_required_var().unwrap_or(false)
+}
+
+/// `LITMUS_REQUIRE_GPU` read strictly: unset, empty or `0` is no, `1` yes,
+/// anything else an error (a `yes` that silently meant no would let a GPU
+/// runner without a GPU pass).
+pub fn gpu_required_var() -> Result<bool, GpuError> {
+    match std::env::var("LITMUS_REQUIRE_GPU") {
+        Err(_) => Ok(false),
+        Ok(v) => match v.trim() {
+            "" | "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(GpuError::knob("LITMUS_REQUIRE_GPU", v, "`1` or `0`")),
+        },
+    }
 }

@@ -1,9 +1,12 @@
 //! Reports of test runs: text for people ([`text`]), a JSON record per test
 //! ([`json`]) and a JUnit file per test binary ([`junit`]), the files
-//! written to `LITMUS_REPORT_DIR`.
+//! written to `LITMUS_REPORT_DIR`; herd7's and litmus7's result blocks
+//! ([`herd`], [`litmus7`]).
 
+pub mod herd;
 pub mod json;
 pub mod junit;
+pub mod litmus7;
 pub mod text;
 
 use std::path::Path;

@@ -80,7 +80,7 @@ pub fn tune_from_vars(
         Ok(Some(why)) => return Ok(Some(format!("tune: skipped, {why}"))),
         Err(e) => return Err(format!("tune: {e}")),
     }
-    let base = config.knobs.clone().map_err(|e| format!("tune: {e}"))?;
+    let base = config.knobs.clone();
     let (entry, line) = super::tune_test(test, ptx, config, &base, budget_ms, CONFIGS)
         .map_err(|e| format!("tune `{name}`: {e}"))?;
     let path = var(TUNING_ENV)
@@ -97,7 +97,7 @@ pub fn tune_from_vars(
     };
     file.tests.insert(name.clone(), entry);
     file.write().map_err(|e| e.to_string())?;
-    config.tuning = Ok(Some(Arc::new(file)));
+    config.tuning = Some(Arc::new(file));
     Ok(Some(format!("tune `{name}`: {line} -> {}", path.display())))
 }
 

@@ -3,23 +3,22 @@
 
 #![allow(dead_code)] // each test binary uses its own part of it
 
+pub mod bad_knobs;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `gpu-litmus` binary, with none of the variables that would change
-/// its results set (the test picks what it needs). LITMUS_REQUIRE_GPU is
-/// removed too: tests that want it set it themselves.
+/// its results set (the test picks what it needs): every `LITMUS_*`
+/// variable but the corpus's is removed, LITMUS_REQUIRE_GPU too (tests that
+/// want it set it themselves).
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
-    for var in [
-        "LITMUS_MODEL",
-        "LITMUS_REPORT_DIR",
-        "LITMUS_SEED",
-        "LITMUS_BUDGET_MS",
-        "LITMUS_LAUNCHES",
-        "LITMUS_REQUIRE_GPU",
-    ] {
-        c.env_remove(var);
+    for (var, _) in std::env::vars_os() {
+        let name = var.to_string_lossy();
+        if name.starts_with("LITMUS_") && name != "LITMUS_CONFORMANCE_DIR" {
+            c.env_remove(&var);
+        }
     }
     c
 }
@@ -51,6 +50,16 @@ pub fn stderr(o: &Output) -> String {
 /// weak outcome, and the file says so.
 pub const MP_RELACQ: &str = "PTX MP-relacq
 { x=0; y=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden
+";
+
+/// [`MP_RELACQ`] with an empty init block: both locations used but not
+/// declared, so both read as 0 (as herd7 and Dat3M read them).
+pub const MP_RELACQ_UNDECLARED: &str = "PTX MP-relacq
+{ }
  P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
  st.weak x, 1        | ld.acquire.gpu r0, y ;
  st.release.gpu y, 1 | ld.weak r1, x        ;

@@ -1,0 +1,38 @@
+//! The bad values of the knobs' variables that every reader of them must
+//! refuse, with or without a GPU, each with the one error that names the
+//! variable, the value and what it accepts. Shared by the CLI's tests and
+//! the root crate's `litmus!` tests (tests/knobs_env.rs, through `#[path]`).
+
+/// (variable, bad value, the error).
+pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
+    (
+        "LITMUS_CTAS",
+        "abc",
+        "bad value `abc` for LITMUS_CTAS: expected a power of two",
+    ),
+    (
+        "LITMUS_SEED",
+        "foo",
+        "bad value `foo` for LITMUS_SEED: expected a non-negative integer",
+    ),
+    (
+        "LITMUS_BUDGET_MS",
+        "-1",
+        "bad value `-1` for LITMUS_BUDGET_MS: expected a non-negative integer",
+    ),
+    (
+        "LITMUS_STRESS",
+        "x:y",
+        "bad value `x:y` for LITMUS_STRESS: expected CTAS or CTAS:ROUNDS, non-negative integers",
+    ),
+    (
+        "LITMUS_THREADS",
+        "2048",
+        "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
+    ),
+    (
+        "LITMUS_REQUIRE_GPU",
+        "yes",
+        "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",
+    ),
+];
