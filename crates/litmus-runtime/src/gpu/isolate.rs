@@ -20,15 +20,7 @@ pub(crate) fn in_child<T: Wire>(
     deadline: Duration,
     f: impl FnOnce() -> Result<T, GpuError>,
 ) -> Result<T, GpuError> {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors.
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(GpuError::Worker(format!(
-            "pipe failed: {}",
-            std::io::Error::last_os_error()
-        )));
-    }
-    let (read_fd, write_fd) = (fds[0], fds[1]);
+    let (read_fd, write_fd) = pipe()?;
     // SAFETY: the child only runs `f`, writes to the pipe and `_exit`s. A
     // forked child of a multi-threaded process has only this thread: a lock
     // another thread held at the fork stays held. glibc re-initialises the
@@ -46,8 +38,7 @@ pub(crate) fn in_child<T: Wire>(
         return Err(GpuError::Worker(format!("fork failed: {e}")));
     }
     if pid == 0 {
-        // SAFETY: closing our copy of the read end.
-        unsafe { libc::close(read_fd) };
+        close_inherited(&[write_fd]);
         let result = caught(f);
         let mut w = Vec::new();
         result.put(&mut w);
@@ -100,6 +91,59 @@ pub(crate) fn in_child<T: Wire>(
         None => Err(GpuError::Worker(format!(
             "the GPU worker exited (status {status}) without a result"
         ))),
+    }
+}
+
+/// A pipe whose ends are closed on `exec`, so that no program another
+/// thread starts holds them (and keeps a child from seeing end-of-file).
+pub(crate) fn pipe() -> Result<(i32, i32), GpuError> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(GpuError::Worker(format!(
+            "pipe failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok((fds[0], fds[1]))
+}
+
+/// In a forked child: closes every descriptor but standard input, output
+/// and error and `keep`. The fork copies every descriptor of the process,
+/// including the pipes another thread was about to hand to a program it
+/// starts (`Command::output` waits until every write end of its child's
+/// output is closed): a child that lives on (the worker) must not hold
+/// them, or that thread waits for ever.
+pub(crate) fn close_inherited(keep: &[i32]) {
+    let mut keep: Vec<i32> = keep.iter().copied().filter(|fd| *fd > 2).collect();
+    keep.sort_unstable();
+    let mut from = 3u32;
+    for fd in keep.iter().map(|fd| *fd as u32).chain([u32::MAX]) {
+        if from < fd {
+            // SAFETY: closes descriptors this process no longer uses;
+            // close_range (Linux 5.9) ignores ones that are not open.
+            let done = unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0) } == 0;
+            if !done {
+                close_listed(from, fd - 1);
+            }
+        }
+        from = fd.saturating_add(1);
+    }
+}
+
+/// Without close_range: closes the open descriptors from `first` to `last`
+/// that /proc/self/fd lists.
+fn close_listed(first: u32, last: u32) {
+    let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let open: Vec<u32> = dir
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|fd| (first..=last).contains(fd))
+        .collect();
+    for fd in open {
+        // SAFETY: see `close_inherited`.
+        unsafe { libc::close(fd as i32) };
     }
 }
 

@@ -33,7 +33,7 @@ use litmus_core::ir::Test;
 use super::driver::Context;
 use super::environment::{Assign, Environment};
 use super::harness::{self, Kernels};
-use super::isolate::{caught, read_frame, Wire};
+use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::knobs::{Knobs, Perm};
 use super::{GpuError, HwResult, PlacementReport};
 
@@ -202,7 +202,7 @@ impl Worker {
             return Err(GpuError::Worker(format!("fork failed: {e}")));
         }
         if pid == 0 {
-            close(&[req_write, ans_read]);
+            close_inherited(&[req_read, ans_write]);
             // SAFETY: the child owns these ends from here on.
             let (input, output) =
                 unsafe { (File::from_raw_fd(req_read), File::from_raw_fd(ans_write)) };
@@ -240,18 +240,6 @@ impl Worker {
             format!("exited (status {})", libc::WEXITSTATUS(status))
         }
     }
-}
-
-fn pipe() -> Result<(i32, i32), GpuError> {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors.
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(GpuError::Worker(format!(
-            "pipe failed: {}",
-            std::io::Error::last_os_error()
-        )));
-    }
-    Ok((fds[0], fds[1]))
 }
 
 fn close(fds: &[i32]) {
@@ -498,6 +486,34 @@ impl Wire for Knobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The worker lives as long as the process: it must not hold a pipe
+    /// another thread made for a program it starts, or that thread waits
+    /// for end-of-file for ever (as `Command::output` did in a test binary
+    /// whose GPU tests started the worker at that moment).
+    #[test]
+    fn the_worker_holds_no_descriptor_but_its_own_pipes() {
+        let mut fds = [0; 2];
+        // SAFETY: room for two descriptors; a plain pipe, inheritable, as
+        // a pipe is between its creation and its program's start.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let worker = Worker::start().unwrap();
+        close(&[fds[1]]);
+        // SAFETY: we own the read end.
+        let mut read_end = unsafe { File::from_raw_fd(fds[0]) };
+        let mut got = Vec::new();
+        let ended = super::super::isolate::read_frame(
+            &mut read_end,
+            &mut got,
+            Instant::now() + Duration::from_secs(10),
+        );
+        worker.reap(true);
+        // End-of-file before a whole message: the only writer was ours.
+        assert!(
+            matches!(ended, Err(Some(ref e)) if e.kind() == std::io::ErrorKind::UnexpectedEof),
+            "the worker kept the pipe open: {ended:?}"
+        );
+    }
 
     #[test]
     fn knobs_cross_the_pipe_unchanged() {
