@@ -25,14 +25,14 @@ pub fn skeleton(text: &str) -> Result<Skeleton, GenError> {
         why,
     };
     let words: Vec<&str> = cycle.split(' ').filter(|w| !w.is_empty()).collect();
-    if words.len() < 2 {
-        return Err(bad("a cycle needs two edges or more".to_string()));
-    }
     let edges = words
         .iter()
         .enumerate()
         .map(|(i, w)| Edge::parse(w, i + 1))
         .collect::<Result<Vec<_>, _>>()?;
+    if edges.len() < 2 {
+        return Err(bad("a cycle needs two edges or more".to_string()));
+    }
     check_directions(&words, &edges).map_err(&bad)?;
     let start = rotation(&edges).map_err(&bad)?;
     let order: Vec<usize> = (0..edges.len())

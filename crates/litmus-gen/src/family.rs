@@ -36,12 +36,15 @@ pub fn variants(skeleton: &Skeleton, spec: &FamilySpec) -> Result<Vec<Variant>, 
             }
         }
     }
+    // Resolved even when no fence is asked for, so that a thread set that
+    // does not fit the shape is an error either way.
+    let fence_sets = spec.fence_threads.resolve(skeleton)?;
     let mut fences: Vec<Option<FenceChoice>> = Vec::new();
     for f in &spec.fences {
         match f {
             None => fences.push(None),
             Some(sem) => {
-                for threads in spec.fence_threads.resolve(skeleton)? {
+                for threads in fence_sets.iter().cloned() {
                     fences.push(Some(FenceChoice { sem: *sem, threads }));
                 }
             }
