@@ -23,6 +23,7 @@
 //! `litmus-macros` crate docs (linked from [`litmus!`]).
 
 pub use litmus_core as core;
+pub use litmus_gen as gen;
 pub use litmus_macros::{litmus, litmus_files, litmus_ir};
 pub use litmus_runtime as runtime;
 
