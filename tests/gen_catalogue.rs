@@ -179,10 +179,14 @@ fn s() {
 #[test]
 fn shapes_by_name_are_their_cycles() {
     for (name, text) in gpu_litmus::gen::SHAPES {
-        let by_name = family(&shape(name).unwrap(), &FamilySpec::default(), &mut HashSet::new())
-            .unwrap()
-            .tests
-            .remove(0);
+        let by_name = family(
+            &shape(name).unwrap(),
+            &FamilySpec::default(),
+            &mut HashSet::new(),
+        )
+        .unwrap()
+        .tests
+        .remove(0);
         assert!(same_up_to_names(&by_name, &from_cycle(text)), "{name}");
     }
 }

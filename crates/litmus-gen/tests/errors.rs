@@ -54,14 +54,20 @@ fn unknown_edges_are_named_with_their_position() {
     ] {
         let e = cycle_err(text);
         assert_eq!(edge_index(&e), (index, edge.to_string()), "{text}: {e}");
-        assert!(e.to_string().contains(&format!("edge {index} `{edge}`")), "{e}");
+        assert!(
+            e.to_string().contains(&format!("edge {index} `{edge}`")),
+            "{e}"
+        );
     }
 }
 
 #[test]
 fn an_address_dependency_says_the_ir_cannot_express_it() {
     let e = cycle_err("PodWW Rfe DpAddrdR Fre");
-    assert!(matches!(&e, GenError::Inexpressible { index: 3, edge, .. } if edge == "DpAddrdR"), "{e}");
+    assert!(
+        matches!(&e, GenError::Inexpressible { index: 3, edge, .. } if edge == "DpAddrdR"),
+        "{e}"
+    );
     assert!(e.to_string().contains("address"), "{e}");
 }
 
@@ -70,7 +76,10 @@ fn cycles_that_do_not_close_say_why() {
     for (text, says) in [
         ("", "two edges"),
         ("Rfe", "two edges"),
-        ("PodWW Rfe PodWR Fre", "edge 2 `Rfe` ends in a read but edge 3 `PodWR` starts from a write"),
+        (
+            "PodWW Rfe PodWR Fre",
+            "edge 2 `Rfe` ends in a read but edge 3 `PodWR` starts from a write",
+        ),
         ("PodWW PodWW", "no communication edge"),
         ("PodWW Rfe PodRR Fri", "one external edge"),
         ("PosWW Rfe PodRR Fre", "edge 3 `PodRR` needs two locations"),
@@ -117,7 +126,11 @@ fn options_that_do_not_fit_the_shape_say_which_thread() {
     let e = family_err("MP", &[("placements", "cta0_1_2")]);
     assert!(e.to_string().contains("thread 2 does not exist"), "{e}");
     let e = family_err("IRIW", &[("fences", "sc"), ("fence-threads", "0")]);
-    assert!(e.to_string().contains("thread 0 of IRIW has fewer than two accesses"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("thread 0 of IRIW has fewer than two accesses"),
+        "{e}"
+    );
     let e = family_err("MP", &[("fence-threads", "0,9")]);
     assert!(e.to_string().contains("MP has no thread 9"), "{e}");
     let e = family_err("MP", &[("memory", "shared")]);

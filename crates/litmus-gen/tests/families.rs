@@ -17,7 +17,12 @@ fn spec(options: &[(&str, &str)]) -> FamilySpec {
 }
 
 fn names(shape_name: &str, options: &[(&str, &str)]) -> Vec<String> {
-    let f = family(&shape(shape_name).unwrap(), &spec(options), &mut HashSet::new()).unwrap();
+    let f = family(
+        &shape(shape_name).unwrap(),
+        &spec(options),
+        &mut HashSet::new(),
+    )
+    .unwrap();
     f.tests.iter().map(|t| t.name.text.clone()).collect()
 }
 
@@ -30,18 +35,40 @@ const CAMPAIGN: [(&str, &str); 6] = [
     ("sem", "relaxed,acq_rel"),
     ("memory", "global,shared"),
 ];
-const NINE: [&str; 9] = ["IRIW", "ISA2", "RWC", "WRC", "WWC", "Z6.3", "WRW+2W", "2+2W", "3.2W"];
+const NINE: [&str; 9] = [
+    "IRIW", "ISA2", "RWC", "WRC", "WWC", "Z6.3", "WRW+2W", "2+2W", "3.2W",
+];
 
 #[test]
 fn every_shape_is_a_valid_test_with_its_threads() {
     let threads = [
-        ("MP", 2), ("SB", 2), ("LB", 2), ("S", 2), ("R", 2), ("2+2W", 2), ("WRC", 3),
-        ("RWC", 3), ("ISA2", 3), ("IRIW", 4), ("WWC", 3), ("Z6.3", 3), ("WRW+2W", 3),
-        ("3.2W", 3), ("CoRR", 2), ("CoRW", 2), ("CoWR", 2), ("CoWW", 1),
+        ("MP", 2),
+        ("SB", 2),
+        ("LB", 2),
+        ("S", 2),
+        ("R", 2),
+        ("2+2W", 2),
+        ("WRC", 3),
+        ("RWC", 3),
+        ("ISA2", 3),
+        ("IRIW", 4),
+        ("WWC", 3),
+        ("Z6.3", 3),
+        ("WRW+2W", 3),
+        ("3.2W", 3),
+        ("CoRR", 2),
+        ("CoRW", 2),
+        ("CoWR", 2),
+        ("CoWW", 1),
     ];
     assert_eq!(threads.len(), SHAPES.len());
     for (name, n) in threads {
-        let f = family(&shape(name).unwrap(), &FamilySpec::default(), &mut HashSet::new()).unwrap();
+        let f = family(
+            &shape(name).unwrap(),
+            &FamilySpec::default(),
+            &mut HashSet::new(),
+        )
+        .unwrap();
         assert_eq!(f.tests.len(), 1, "{name}");
         let t = &f.tests[0];
         assert_eq!(t.threads.len(), n, "{name}");
@@ -83,7 +110,13 @@ fn names_say_placement_scope_semantics_fences_and_memory() {
 fn variants_equal_up_to_renaming_are_written_once() {
     // SB is symmetric: a fence in thread 0 or in thread 1 is one test.
     let sb = names("SB", &[("fences", "sc"), ("fence-threads", "each")]);
-    assert_eq!(sb, ["SB+cta0_1+gpu+fence.sc.gpu@0", "SB+cta0_1+gpu+fence.sc.gpu@0,1"]);
+    assert_eq!(
+        sb,
+        [
+            "SB+cta0_1+gpu+fence.sc.gpu@0",
+            "SB+cta0_1+gpu+fence.sc.gpu@0,1"
+        ]
+    );
     // MP is not: the writer's fence and the reader's differ.
     let mp = names("MP", &[("fences", "sc"), ("fence-threads", "each")]);
     assert_eq!(mp.len(), 3, "{mp:?}");
@@ -107,7 +140,12 @@ fn the_canonical_form_ignores_names_and_keeps_meaning() {
         "PTX b\n{ a=0; f=0; }\n t1@cta 4,gpu 0 | t0@cta 2,gpu 0 ;\n ld.relaxed.gpu q5, f | st.relaxed.gpu a, 1 ;\n ld.relaxed.gpu q2, a | st.relaxed.gpu f, 7 ;\nexists (t1:q2 == 0 /\\ t1:q5 == 7)\n",
     )
     .unwrap();
-    assert!(same_up_to_names(&a, &b), "{}\n{}", canonical(&a), canonical(&b));
+    assert!(
+        same_up_to_names(&a, &b),
+        "{}\n{}",
+        canonical(&a),
+        canonical(&b)
+    );
     for changed in [
         // Another scope.
         "ld.relaxed.cta q5, f",
@@ -148,7 +186,9 @@ fn the_campaign_family_round_trips_through_the_text_format() {
 #[test]
 fn dependencies_and_fences_of_a_cycle_are_in_the_test() {
     let sk = cycle::skeleton("DpDatadW Rfe DpCtrldW Rfe").unwrap();
-    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new()).unwrap().tests[0];
+    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new())
+        .unwrap()
+        .tests[0];
     validate(t).unwrap_or_else(|e| panic!("{e:?}"));
     let printed = text::print(t);
     assert!(printed.contains("xor r1, r0, r0"), "{printed}");
@@ -156,13 +196,23 @@ fn dependencies_and_fences_of_a_cycle_are_in_the_test() {
     assert!(printed.contains("bne r0, r0, LC0"), "{printed}");
     // An internal read-from: the read in the writer's own thread.
     let sk = cycle::skeleton("Rfi PodRR Fre PodWW Wse").unwrap();
-    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new()).unwrap().tests[0];
+    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new())
+        .unwrap()
+        .tests[0];
     validate(t).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(t.threads.len(), 2);
     assert_eq!(t.threads[0].body.len(), 3, "{}", text::print(t));
     let sk = cycle::skeleton("Fence.sc.gpudWW Rfe Fence.acq_rel.ctadRR Fre").unwrap();
-    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new()).unwrap().tests[0];
+    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new())
+        .unwrap()
+        .tests[0];
     let printed = text::print(t);
-    assert!(printed.contains("fence.sc.gpu") && printed.contains("fence.acq_rel.cta"), "{printed}");
-    assert_eq!(t.name.text, "Fence.sc.gpudWW-Rfe-Fence.acq_rel.ctadRR-Fre+cta0_1+gpu");
+    assert!(
+        printed.contains("fence.sc.gpu") && printed.contains("fence.acq_rel.cta"),
+        "{printed}"
+    );
+    assert_eq!(
+        t.name.text,
+        "Fence.sc.gpudWW-Rfe-Fence.acq_rel.ctadRR-Fre+cta0_1+gpu"
+    );
 }
