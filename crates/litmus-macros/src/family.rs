@@ -166,13 +166,15 @@ fn test_fn(ident: &str, test: &Test) -> syn::Result<TokenStream> {
         Err(PtxError::Unsupported(_)) => quote!(::core::option::Option::None),
         // The generator made a test the PTX back end calls invalid: a bug
         // in litmus-gen, reported rather than hidden.
-        Err(e @ PtxError::Invalid(_)) => return Err(syn::Error::new(
-            Span::call_site(),
-            format!(
+        Err(e @ PtxError::Invalid(_)) => {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                format!(
                 "internal error: litmus-gen made `{}`, which is not valid ({e}); please report it",
                 test.name
             ),
-        )),
+            ))
+        }
     };
     let ident = Ident::new(ident, Span::call_site());
     let expr = crate::expand::test_expr(test);
