@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use litmus_core::instr::InstrKind;
-use litmus_core::ir::{CmpOp, Expr, Name, Operand, Placement, Term, Test, Value};
+use litmus_core::ir::{CmpOp, Expr, Name, Operand, Placement, Term, Test, Thread, Value};
 use litmus_core::text;
 
 use crate::numbering::renumber;
@@ -102,36 +102,11 @@ fn render(test: &Test, order: &[usize]) -> String {
     let mut reg_tables: HashMap<String, HashMap<String, usize>> = HashMap::new();
     for (th, placement) in t.threads.iter_mut().zip(placements) {
         th.placement = placement;
-        let regs = first_appearance(
-            th.body
-                .iter()
-                .flat_map(|i| {
-                    let kind = &i.kind;
-                    kind.srcs()
-                        .into_iter()
-                        .chain(kind.dst())
-                        .map(|n| n.text.clone())
-                        .collect::<Vec<_>>()
-                })
-                .chain(th.init.iter().map(|r| r.reg.text.clone())),
-        );
-        let labels = first_appearance(th.body.iter().filter_map(|i| match &i.kind {
-            InstrKind::Label(l) | InstrKind::Branch { target: l, .. } => Some(l.text.clone()),
-            _ => None,
-        }));
-        let reg = |n: &Name| rename(n, &regs, "r");
-        for instr in th.body.iter_mut() {
-            if let InstrKind::Load { dst, loc, .. } = &instr.kind {
-                loaded.insert((th.name.text.clone(), dst.text.clone()), loc.text.clone());
-            }
-            rename_instr(&mut instr.kind, &renaming, &reg, &|n| {
-                rename(n, &labels, "LC")
-            });
-        }
-        for init in th.init.iter_mut() {
-            init.reg = reg(&init.reg);
-        }
         let old = th.name.text.clone();
+        let (regs, loads) = rename_thread(th, &renaming);
+        for (reg, loc) in loads {
+            loaded.insert((old.clone(), reg), loc);
+        }
         th.name = Name::new(thread_names[&old].clone(), th.name.origin);
         reg_tables.insert(old, regs);
     }
@@ -147,6 +122,46 @@ fn render(test: &Test, order: &[usize]) -> String {
     }
     t.locations.sort_by(|a, b| a.name.text.cmp(&b.name.text));
     text::print(&t)
+}
+
+/// Renames a thread's registers, labels, locations and stored values in
+/// place. Returns its register table, and which location each register
+/// was last loaded from (both by old names).
+fn rename_thread(
+    th: &mut Thread,
+    renaming: &Renaming,
+) -> (HashMap<String, usize>, Vec<(String, String)>) {
+    let regs = first_appearance(
+        th.body
+            .iter()
+            .flat_map(|i| {
+                let kind = &i.kind;
+                kind.srcs()
+                    .into_iter()
+                    .chain(kind.dst())
+                    .map(|n| n.text.clone())
+                    .collect::<Vec<_>>()
+            })
+            .chain(th.init.iter().map(|r| r.reg.text.clone())),
+    );
+    let labels = first_appearance(th.body.iter().filter_map(|i| match &i.kind {
+        InstrKind::Label(l) | InstrKind::Branch { target: l, .. } => Some(l.text.clone()),
+        _ => None,
+    }));
+    let reg = |n: &Name| rename(n, &regs, "r");
+    let mut loads = Vec::new();
+    for instr in th.body.iter_mut() {
+        if let InstrKind::Load { dst, loc, .. } = &instr.kind {
+            loads.push((dst.text.clone(), loc.text.clone()));
+        }
+        rename_instr(&mut instr.kind, renaming, &reg, &|n| {
+            rename(n, &labels, "LC")
+        });
+    }
+    for init in th.init.iter_mut() {
+        init.reg = reg(&init.reg);
+    }
+    (regs, loads)
 }
 
 /// `items` numbered in order of first appearance.

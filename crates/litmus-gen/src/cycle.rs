@@ -138,62 +138,92 @@ fn locations(edges: &[&Edge]) -> Result<Vec<usize>, (usize, String)> {
 /// The value each event writes or must read, and the final values asked.
 struct Values {
     event: Vec<Option<Value>>,
+    /// For each write, the value of the write just before it in coherence
+    /// (0, the initial value, for the first).
+    co_prev: Vec<Option<Value>>,
     finals: Vec<(usize, Value)>,
+}
+
+/// What the cycle says about coherence: pairs of writes in coherence order
+/// (`Ws`, and a read's `Rf` source before its `Fr` target), and the `Rf`
+/// source of each read that has one.
+fn coherence_constraints(edges: &[&Edge]) -> (Vec<(usize, usize)>, Vec<Option<usize>>) {
+    let n = edges.len();
+    let next = |i: usize| (i + 1) % n;
+    let mut before: Vec<(usize, usize)> = Vec::new();
+    let mut rf_source: Vec<Option<usize>> = vec![None; n];
+    for (i, e) in edges.iter().enumerate() {
+        match e.kind {
+            EdgeKind::Ws => before.push((i, next(i))),
+            EdgeKind::Rf => rf_source[next(i)] = Some(i),
+            _ => {}
+        }
+    }
+    for (i, e) in edges.iter().enumerate() {
+        if let (EdgeKind::Fr, Some(w)) = (e.kind, rf_source[i]) {
+            before.push((w, next(i)));
+        }
+    }
+    (before, rf_source)
 }
 
 impl Values {
     fn of(edges: &[&Edge], locs: &[usize]) -> Result<Values, String> {
+        let (before, rf_source) = coherence_constraints(edges);
+        let mut values = Values::of_writes(edges, locs, &before)?;
+        values.ask_reads(edges, &rf_source);
+        Ok(values)
+    }
+
+    /// Writes of each location numbered 1, 2, ... in coherence order; the
+    /// last one's value asked at the end when there are two or more.
+    fn of_writes(
+        edges: &[&Edge],
+        locs: &[usize],
+        before: &[(usize, usize)],
+    ) -> Result<Values, String> {
         let n = edges.len();
-        let next = |i: usize| (i + 1) % n;
-        let dirs: Vec<Dir> = edges.iter().map(|e| e.from).collect();
-        // Coherence constraints between writes: `Ws`, and `Rf` then `Fr`.
-        let mut before: Vec<(usize, usize)> = Vec::new();
-        let mut rf_source: Vec<Option<usize>> = vec![None; n];
-        for (i, e) in edges.iter().enumerate() {
-            match e.kind {
-                EdgeKind::Ws => before.push((i, next(i))),
-                EdgeKind::Rf => rf_source[next(i)] = Some(i),
-                _ => {}
-            }
-        }
-        for (i, e) in edges.iter().enumerate() {
-            if let (EdgeKind::Fr, Some(w)) = (e.kind, rf_source[i]) {
-                before.push((w, next(i)));
-            }
-        }
-        let mut event = vec![None; n];
-        let mut co_prev: Vec<Option<Value>> = vec![None; n];
-        let mut finals = Vec::new();
+        let mut values = Values {
+            event: vec![None; n],
+            co_prev: vec![None; n],
+            finals: Vec::new(),
+        };
         let location_count = locs.iter().max().map_or(0, |m| m + 1);
         for loc in 0..location_count {
             let writes: Vec<usize> = (0..n)
-                .filter(|&i| locs[i] == loc && dirs[i] == Dir::W)
+                .filter(|&i| locs[i] == loc && edges[i].from == Dir::W)
                 .collect();
-            let order = coherence(&writes, &before).ok_or_else(|| {
+            let order = coherence(&writes, before).ok_or_else(|| {
                 format!(
                     "its coherence edges on location {} form a cycle of their own",
                     crate::skeleton::location_name(loc)
                 )
             })?;
             for (k, &w) in order.iter().enumerate() {
-                event[w] = Some(k as Value + 1);
-                co_prev[w] = Some(k as Value);
+                values.event[w] = Some(k as Value + 1);
+                values.co_prev[w] = Some(k as Value);
             }
             if order.len() >= 2 {
-                finals.push((loc, order.len() as Value));
+                values.finals.push((loc, order.len() as Value));
             }
         }
+        Ok(values)
+    }
+
+    /// Each read asks for its `Rf` source's value, or for the value just
+    /// before its `Fr` target; a read with neither asks nothing.
+    fn ask_reads(&mut self, edges: &[&Edge], rf_source: &[Option<usize>]) {
+        let n = edges.len();
         for (i, e) in edges.iter().enumerate() {
-            if dirs[i] != Dir::R {
+            if e.from != Dir::R {
                 continue;
             }
-            event[i] = match rf_source[i] {
-                Some(w) => event[w],
-                None if e.kind == EdgeKind::Fr => co_prev[next(i)],
+            self.event[i] = match rf_source[i] {
+                Some(w) => self.event[w],
+                None if e.kind == EdgeKind::Fr => self.co_prev[(i + 1) % n],
                 None => None,
             };
         }
-        Ok(Values { event, finals })
     }
 }
 

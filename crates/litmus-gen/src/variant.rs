@@ -145,7 +145,8 @@ impl Variant {
 /// order of definition and labels `LC0`, `LC1`, ...
 struct ThreadBuilder<'a> {
     variant: &'a Variant,
-    fenced: bool,
+    /// The semantics of the fences the variant adds to this thread.
+    fence: Option<Sem>,
     body: Vec<Instr>,
     regs: usize,
     labels: usize,
@@ -159,10 +160,11 @@ impl<'a> ThreadBuilder<'a> {
     fn new(t: usize, variant: &'a Variant) -> ThreadBuilder<'a> {
         ThreadBuilder {
             variant,
-            fenced: variant
+            fence: variant
                 .fence
                 .as_ref()
-                .is_some_and(|f| f.threads.contains(&t)),
+                .filter(|f| f.threads.contains(&t))
+                .map(|f| f.sem),
             body: Vec::new(),
             regs: 0,
             labels: 0,
@@ -193,8 +195,7 @@ impl<'a> ThreadBuilder<'a> {
         match step {
             Step::Fence { sem, scope } => self.fence(*sem, *scope),
             Step::Access(event) => {
-                if self.fenced && self.accesses > 0 {
-                    let sem = self.variant.fence.as_ref().map_or(Sem::Sc, |f| f.sem);
+                if let (Some(sem), true) = (self.fence, self.accesses > 0) {
                     self.fence(sem, self.variant.scope);
                 }
                 self.accesses += 1;
