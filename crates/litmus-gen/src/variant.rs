@@ -47,8 +47,9 @@ pub enum Memory {
 pub struct Variant {
     /// Which threads share a CTA or a GPU.
     pub placement: Placement,
-    /// The scope of the accesses and of the added fences. `cluster` also
-    /// puts every CTA in one cluster.
+    /// The scope of the accesses and of the added fences. A test with a
+    /// `.cluster` scope (here or in a cycle's fence) has each GPU's CTAs in
+    /// one cluster.
     pub scope: Scope,
     /// The accesses' semantics.
     pub sem: SemChoice,
@@ -101,6 +102,19 @@ impl Variant {
                 body: builder.body,
             });
         }
+        // A `.cluster` scope needs threads placed in clusters: then each
+        // GPU's CTAs form one cluster. Tests with no cluster-scoped
+        // instruction (weak accesses, no fence) stay out of clusters, so
+        // they are the same test as at another scope, and written once.
+        if test
+            .threads
+            .iter()
+            .any(|t| t.body.iter().any(cluster_scoped))
+        {
+            for t in test.threads.iter_mut() {
+                t.placement.cluster = Some(0);
+            }
+        }
         asked.extend(
             skeleton
                 .finals
@@ -121,11 +135,9 @@ impl Variant {
             Across::Cta => (0, group),
             Across::Gpu => (group, t as u32),
         };
-        let cluster =
-            (self.scope == Scope::Cluster && self.placement.across == Across::Cta).then_some(0);
         IrPlacement {
             gpu,
-            cluster,
+            cluster: None,
             cta,
             warp: None,
         }
@@ -266,6 +278,16 @@ impl<'a> ThreadBuilder<'a> {
             b: Operand::Imm(imm(value)),
         });
         reg(&t)
+    }
+}
+
+fn cluster_scoped(i: &Instr) -> bool {
+    match &i.kind {
+        InstrKind::Load { access, .. } | InstrKind::Store { access, .. } => {
+            access.scope == Some(Scope::Cluster)
+        }
+        InstrKind::Fence { scope, .. } => *scope == Scope::Cluster,
+        _ => false,
     }
 }
 

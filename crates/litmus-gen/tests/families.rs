@@ -216,3 +216,38 @@ fn dependencies_and_fences_of_a_cycle_are_in_the_test() {
         "Fence.sc.gpudWW-Rfe-Fence.acq_rel.ctadRR-Fre+cta0_1+gpu"
     );
 }
+
+#[test]
+fn every_option_makes_valid_tests_with_distinct_names() {
+    let spec = spec(&[
+        ("placements", "all,inter-gpu"),
+        ("scopes", "cta,cluster,gpu,sys"),
+        ("fences", "none,sc,acq_rel,acquire,release"),
+        ("fence-threads", "each"),
+        ("sem", "relaxed,acq_rel,weak"),
+        ("memory", "global,shared"),
+    ]);
+    let mut seen = HashSet::new();
+    let mut names = HashSet::new();
+    // Two, three and four threads, one and two threads, coherence shapes.
+    for name in ["MP", "WRC", "IRIW", "CoWW", "CoRW"] {
+        for t in family(&shape(name).unwrap(), &spec, &mut seen)
+            .unwrap()
+            .tests
+        {
+            validate(&t).unwrap_or_else(|e| panic!("{}: {e:?}", t.name));
+            assert!(
+                names.insert(t.name.text.clone()),
+                "two tests named {}",
+                t.name
+            );
+        }
+    }
+    // A cycle's own `.cluster` fence puts the threads in a cluster too.
+    let sk = cycle::skeleton("Fence.sc.clusterdWW Rfe PodRR Fre").unwrap();
+    let t = &family(&sk, &FamilySpec::default(), &mut HashSet::new())
+        .unwrap()
+        .tests[0];
+    validate(t).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(t.threads.iter().all(|th| th.placement.cluster == Some(0)));
+}

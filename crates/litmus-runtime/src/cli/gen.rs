@@ -166,6 +166,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     let start = Instant::now();
     let mut seen = HashSet::new();
+    let mut written = HashSet::new();
     let mut status = EXIT_OK;
     let mut total = Tally::default();
     for skeleton in &req.skeletons {
@@ -181,6 +182,14 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ..Tally::default()
         };
         for test in fam.tests {
+            // Distinct tests have distinct names; a clash would overwrite
+            // a file, so it is an error rather than a silent loss.
+            if !written.insert(test.name.text.clone()) {
+                let _ = writeln!(err, "error: two different tests are named {}: only the first is written (please report it)", test.name);
+                tally.failed += 1;
+                status = EXIT_FAILED;
+                continue;
+            }
             match write_checked(test, &req) {
                 Ok(Verdict::Allowed) => tally.allowed += 1,
                 Ok(Verdict::Forbidden) => tally.forbidden += 1,
