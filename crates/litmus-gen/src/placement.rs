@@ -91,6 +91,10 @@ fn grow(threads: usize, group: &mut Vec<usize>, out: &mut Vec<Placement>) {
     }
 }
 
+/// `all` placements are refused beyond this many threads: 8 threads have
+/// 4140 set partitions, 9 have 21147.
+pub const MAX_ALL_THREADS: usize = 8;
+
 /// What `--placements` asks for, before the thread count is known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlacementSpec {
@@ -125,6 +129,13 @@ impl PlacementSpec {
     /// The placements this item gives a test of `threads` threads.
     pub fn resolve(&self, threads: usize) -> Result<Vec<Placement>, GenError> {
         Ok(match self {
+            PlacementSpec::All if threads > MAX_ALL_THREADS => {
+                return Err(GenError::option(
+                    "placements",
+                    "all",
+                    format!("a test of {threads} threads has too many set partitions (more than {MAX_ALL_THREADS} threads: over 20000); name the placements instead"),
+                ))
+            }
             PlacementSpec::All => all_partitions(threads),
             PlacementSpec::InterCta => vec![Placement::each_alone(Across::Cta, threads)],
             PlacementSpec::IntraCta => vec![Placement::intra_cta(threads)],

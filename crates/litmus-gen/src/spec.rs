@@ -146,6 +146,10 @@ fn memory(v: &str) -> Result<Memory, GenError> {
     }
 }
 
+/// `each` is refused beyond this many threads with a fence to take: 1023
+/// subsets.
+pub const MAX_EACH_THREADS: usize = 10;
+
 /// Which threads get a family's fences.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenceThreads {
@@ -190,6 +194,18 @@ impl FenceThreads {
         Ok(match self {
             FenceThreads::All if fenceable.is_empty() => Vec::new(),
             FenceThreads::All => vec![fenceable],
+            FenceThreads::Each if fenceable.len() > MAX_EACH_THREADS => {
+                return Err(GenError::option(
+                    "fence-threads",
+                    "each",
+                    format!(
+                        "{} has {} threads to fence, {} subsets; list the sets instead",
+                        skeleton.name,
+                        fenceable.len(),
+                        (1u64 << fenceable.len()) - 1
+                    ),
+                ))
+            }
             FenceThreads::Each => subsets(&fenceable),
             FenceThreads::Lists(lists) => {
                 for list in lists {

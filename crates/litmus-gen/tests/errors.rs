@@ -133,6 +133,18 @@ fn options_that_do_not_fit_the_shape_say_which_thread() {
     );
     let e = family_err("MP", &[("fence-threads", "0,9")]);
     assert!(e.to_string().contains("MP has no thread 9"), "{e}");
+    // IRIW's half twelve times: 24 threads, 12 of them readers.
+    let long = ["Rfe PodRR Fre"; 12].join(" ");
+    let sk = cycle::skeleton(&long).unwrap_or_else(|e| panic!("{long}: {e}"));
+    assert_eq!(sk.threads.len(), 24);
+    let mut spec = FamilySpec::default();
+    spec.set("placements", "all").unwrap();
+    let e = litmus_gen::variants(&sk, &spec).unwrap_err();
+    assert!(e.to_string().contains("too many set partitions"), "{e}");
+    let mut spec = FamilySpec::default();
+    spec.set("fence-threads", "each").unwrap();
+    let e = litmus_gen::variants(&sk, &spec).unwrap_err();
+    assert!(e.to_string().contains("threads to fence"), "{e}");
     let e = family_err("MP", &[("memory", "shared")]);
     assert!(matches!(e, GenError::NoVariant { .. }), "{e}");
 }
