@@ -115,7 +115,14 @@ fn test_name(rel: &str) -> String {
         Some(dot) if dot > 0 => &file[..dot],
         _ => file,
     };
-    let mut name: String = stem
+    identifier(stem)
+}
+
+/// `text` as a test function's name: every character other than an ASCII
+/// letter, digit or `_` made `_`, `_` before a leading digit and after a
+/// Rust keyword. Also names the tests of `litmus_family!`.
+pub(crate) fn identifier(text: &str) -> String {
+    let mut name: String = text
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();

@@ -227,6 +227,40 @@
 //! instance with `touch tests/corpus.rs`. Any change to an existing file,
 //! or to the crate, also finds the new files.
 
+//!
+//! # Families
+//!
+//! `litmus_family!` makes a family of tests (what `gpu-litmus gen` writes
+//! as files) a set of cargo tests with no file on disk, at module level:
+//!
+//! ```ignore
+//! // tests/iriw_family.rs
+//! gpu_litmus::litmus_family!(
+//!     mod iriw = "IRIW WRC",           // shapes, separated by spaces ("" for none)
+//!     cycle = "PodWW Rfe PodRR Fre",   // diy7 cycles, as many as wanted
+//!     placements = "all",
+//!     scopes = "cta,gpu",
+//!     fences = "none,sc",
+//!     fence_threads = "each",
+//!     sem = "relaxed,acq_rel",
+//!     memory = "global",
+//! );
+//! ```
+//!
+//! The settings are those of `gpu-litmus gen` (`fence_threads` for
+//! `--fence-threads`), with the same defaults and the same errors, shown
+//! at the string at fault. Each test, deduplicated up to renaming, is a
+//! function of the module named after it (`IRIW+cta01_2_3+gpu` is
+//! `iriw::IRIW_cta01_2_3_gpu`); `iriw::TESTS` lists the names. The IR is
+//! built and the PTX generated at compile time, as for `litmus!`.
+//!
+//! The tests declare **no verdict**: the generator has no model (the
+//! macros do not depend on one), so each test asks the model for its
+//! outcomes and, on a GPU, fails when the hardware shows one the model
+//! forbids. To pin verdicts, so that a model change that flips one fails
+//! the suite, write the family with `gpu-litmus gen ... --out DIR` (which
+//! writes the model's verdicts in) and use `litmus_files!` on `DIR`.
+
 #![warn(missing_docs)]
 
 extern crate proc_macro;
@@ -235,6 +269,7 @@ extern crate proc_macro;
 mod embedded_ptx;
 mod errors;
 mod expand;
+mod family;
 mod files;
 mod glob;
 mod parse;
@@ -284,6 +319,14 @@ pub fn litmus_files(input: TokenStream) -> TokenStream {
         .into();
     };
     files::expand(input.into(), std::path::Path::new(&root)).into()
+}
+
+/// A family of tests, one `#[test]` each, made at compile time with no
+/// file on disk: `litmus_family!(mod iriw = "IRIW", placements = "all",
+/// fences = "none,sc");`. See [Families](crate#families) in the crate docs.
+#[proc_macro]
+pub fn litmus_family(input: TokenStream) -> TokenStream {
+    family::expand(input.into()).into()
 }
 
 fn expand(input: proc_macro2::TokenStream, form: Form) -> proc_macro2::TokenStream {

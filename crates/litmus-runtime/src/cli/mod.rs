@@ -6,6 +6,7 @@ mod args;
 mod campaign;
 pub mod check;
 mod explain;
+mod gen;
 mod load;
 mod outcome;
 mod progress;
@@ -55,6 +56,11 @@ const SUBCOMMANDS: &[Subcommand] = &[
         name: "explain",
         summary: "say why the model forbids an outcome (axiom and witness; --dot for Graphviz)",
         run: explain::run,
+    },
+    Subcommand {
+        name: "gen",
+        summary: "write families of .litmus files from shapes or diy7 cycles, verdicts included",
+        run: gen::run,
     },
     Subcommand {
         name: "ptx",
@@ -112,6 +118,7 @@ EXAMPLES:
     gpu-litmus run --budget-ms 2000 --report target/litmus mp.litmus sb.litmus
     gpu-litmus explain mp.litmus --outcome \"P1:r0=1; P1:r1=0\" --dot | dot -Tsvg
     gpu-litmus ptx mp.litmus
+    gpu-litmus gen IRIW --placements all --fences none,sc --out gen/
 ";
 
 fn usage() -> String {

@@ -1,0 +1,36 @@
+//! Stable, readable names: the shape, then what the variant chose, joined
+//! by `+`: `IRIW+cta01_2_3+gpu+fence.sc.gpu@1,3`.
+//!
+//! | part | written |
+//! |---|---|
+//! | shape | `MP`, or a cycle's edges joined by `-` |
+//! | placement | `cta01_2_3`: thread digits grouped by CTA (`gpu0_1`: by GPU) |
+//! | accesses | the scope for relaxed ones (`gpu`), `rel_acq.gpu` for release stores and acquire loads, `weak` for plain ones |
+//! | fences | `fence.<sem>.<scope>@<threads>`, absent when none |
+//! | memory | `shared`, absent for global memory |
+
+use crate::skeleton::Skeleton;
+use crate::variant::{Memory, SemChoice, Variant};
+
+/// The name of `skeleton` in `variant`.
+pub fn name(skeleton: &Skeleton, variant: &Variant) -> String {
+    let mut parts = vec![skeleton.name.clone(), variant.placement.name()];
+    let scope = variant.scope.as_str();
+    parts.push(match variant.sem {
+        SemChoice::Weak => "weak".to_string(),
+        SemChoice::Relaxed => scope.to_string(),
+        SemChoice::RelAcq => format!("rel_acq.{scope}"),
+    });
+    if let Some(f) = &variant.fence {
+        let threads: Vec<String> = f.threads.iter().map(|t| t.to_string()).collect();
+        parts.push(format!(
+            "fence.{}.{scope}@{}",
+            f.sem.as_str(),
+            threads.join(",")
+        ));
+    }
+    if variant.memory == Memory::Shared {
+        parts.push("shared".to_string());
+    }
+    parts.join("+")
+}
