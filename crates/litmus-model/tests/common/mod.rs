@@ -26,3 +26,55 @@ pub fn verdict(src: &str, model: &str) -> Verdict {
 
 pub const ALLOWED: Verdict = Verdict::Allowed;
 pub const FORBIDDEN: Verdict = Verdict::Forbidden;
+
+/// Asserts that `a` and `b` allow the same outcomes, with the same claim,
+/// on every file of `files` that parses (a file the text front end refuses
+/// is its own test's business).
+pub fn assert_same_outcomes(
+    files: &[std::path::PathBuf],
+    a: &dyn litmus_model::Model,
+    b: &dyn litmus_model::Model,
+) {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for f in files {
+        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let Ok(test) = litmus_core::text::parse(&src) else {
+            continue;
+        };
+        let (ra, rb) = (
+            check(&test, a, &Options::default()),
+            check(&test, b, &Options::default()),
+        );
+        match (ra, rb) {
+            (Ok(ra), Ok(rb)) => {
+                compared += 1;
+                if ra.allowed != rb.allowed || ra.claim_holds != rb.claim_holds {
+                    failures.push(format!(
+                        "{}: {} allows {:?}, {} allows {:?}",
+                        f.display(),
+                        a.name(),
+                        ra.outcome_lines(&test),
+                        b.name(),
+                        rb.outcome_lines(&test)
+                    ));
+                }
+            }
+            (ra, rb) => failures.push(format!(
+                "{}: {} gives {:?}, {} gives {:?}",
+                f.display(),
+                a.name(),
+                ra.err().map(|e| e.to_string()),
+                b.name(),
+                rb.err().map(|e| e.to_string())
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(compared > 0, "no file was compared");
+}

@@ -1,0 +1,91 @@
+//! Dat3M's own cat model, `cat/ptx-v6.0.cat` of the conformance corpus, run
+//! unchanged by the cat interpreter: it must give Dat3M's verdict on every
+//! test of `expected-ptx-v6.csv`, and the built-in `ptx` model's allowed
+//! outcomes on every `.litmus` file of this repository.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use litmus_core::corpus;
+use litmus_model::{check, model_by_name, Model, Options};
+
+fn corpus_dir() -> Option<PathBuf> {
+    std::env::var_os(corpus::CORPUS_ENV).map(PathBuf::from)
+}
+
+fn dat3m_v6(dir: &Path) -> &'static dyn Model {
+    let path = dir.join("cat/ptx-v6.0.cat");
+    model_by_name(path.to_str().expect("a UTF-8 corpus path")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn dat3m_ptx_v6_cat_agrees_with_dat3m_on_the_corpus() {
+    let Some(dir) = corpus_dir() else {
+        println!("cat conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
+        return;
+    };
+    let model = dat3m_v6(&dir);
+    let list = corpus::read_list(&dir, corpus::PTX_V6).unwrap_or_else(|e| panic!("{e}"));
+    let mut failures = Vec::new();
+    for entry in &list {
+        let src = std::fs::read_to_string(dir.join(&entry.path))
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.path));
+        let test = common::parse(&src);
+        match check(&test, model, &Options::default()) {
+            Ok(r) if r.claim_holds == entry.expected => {}
+            Ok(r) => failures.push(format!(
+                "{}: claim_holds = {}, Dat3M says {} (allowed: {:?})",
+                entry.path,
+                r.claim_holds,
+                entry.expected,
+                r.outcome_lines(&test)
+            )),
+            Err(e) => failures.push(format!("{}: {e}", entry.path)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} disagree:\n{}",
+        failures.len(),
+        list.len(),
+        failures.join("\n")
+    );
+    assert_eq!(list.len(), 104, "the PTX 6.0 list should name 104 tests");
+}
+
+/// Every `.litmus` file of this repository (not the corpus: its list
+/// comes from its CSV).
+pub fn repo_litmus_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if p.is_dir() && name != "target" && !name.to_string_lossy().starts_with('.') {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    walk(&root, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn dat3m_ptx_v6_cat_agrees_with_builtin_ptx_on_the_repo_files() {
+    let Some(dir) = corpus_dir() else {
+        println!("cat conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
+        return;
+    };
+    let cat = dat3m_v6(&dir);
+    let files = repo_litmus_files();
+    assert!(files.len() >= 12, "found only {} .litmus files", files.len());
+    common::assert_same_outcomes(&files, cat, model_by_name("ptx").unwrap());
+}
