@@ -54,28 +54,12 @@ fn dat3m_ptx_v6_cat_agrees_with_dat3m_on_the_corpus() {
     assert_eq!(list.len(), 104, "the PTX 6.0 list should name 104 tests");
 }
 
-/// Every `.litmus` file of this repository (not the corpus: its list
-/// comes from its CSV).
-pub fn repo_litmus_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            let name = e.file_name();
-            if p.is_dir() && name != "target" && !name.to_string_lossy().starts_with('.') {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut out = Vec::new();
-    walk(&root, &mut out);
-    out.sort();
-    out
+/// Whether a test uses `fence.release` or `fence.acquire`, which came
+/// after PTX 6.0: Dat3M's front end refuses them and its `ptx-v6.0.cat`
+/// has no tag for them (it synchronises through `F & ACQ_REL` only).
+fn uses_one_sided_fences(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .is_ok_and(|s| s.contains("fence.release") || s.contains("fence.acquire"))
 }
 
 #[test]
@@ -84,8 +68,27 @@ fn dat3m_ptx_v6_cat_agrees_with_builtin_ptx_on_the_repo_files() {
         println!("cat conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
         return;
     };
-    let cat = dat3m_v6(&dir);
-    let files = repo_litmus_files();
+    let (cat, ptx) = (dat3m_v6(&dir), model_by_name("ptx").unwrap());
+    let (newer, files): (Vec<PathBuf>, Vec<PathBuf>) = common::repo_litmus_files()
+        .into_iter()
+        .partition(|p| uses_one_sided_fences(p));
     assert!(files.len() >= 12, "found only {} .litmus files", files.len());
-    common::assert_same_outcomes(&files, cat, model_by_name("ptx").unwrap());
+    common::assert_same_outcomes(&files, cat, ptx);
+    // The one-sided fences are ordinary fences to Dat3M's model (in `F`,
+    // tagged `REL` or `ACQ`, never `ACQ_REL`): they synchronise nothing
+    // there, so it allows at least what `ptx` allows.
+    for f in &newer {
+        let test = common::parse(&std::fs::read_to_string(f).unwrap());
+        let (rc, rp) = (
+            check(&test, cat, &Options::default()).unwrap(),
+            check(&test, ptx, &Options::default()).unwrap(),
+        );
+        assert!(
+            rp.allowed.is_subset(&rc.allowed),
+            "{}: ptx allows {:?}, Dat3M's model only {:?}",
+            f.display(),
+            rp.outcome_lines(&test),
+            rc.outcome_lines(&test)
+        );
+    }
 }

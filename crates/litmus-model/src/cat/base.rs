@@ -17,7 +17,7 @@
 //!   `int`/`ext` (same thread or not), `rmw`, `data`, `ctrl`, `addr`
 //!   (always empty: no instruction computes an address), `sr` (each
 //!   event's scope includes the other's thread; Dat3M's same-scope),
-//!   `scta` (same CTA);
+//!   `scta` (same CTA), `sgpu` (same GPU; not a Dat3M name);
 //! - the candidate's choices: `rf`, `co` (the engine's coherence, a
 //!   transitively closed partial order where the model leaves racing
 //!   writes unordered), `fr` (`rf^-1; co`), herd7's `rfe`, `rfi`, `coe`,
@@ -81,6 +81,7 @@ pub(crate) enum RelBase {
     Ctrl,
     Sr,
     Scta,
+    Sgpu,
     Rf,
     Co,
     Fr,
@@ -114,7 +115,7 @@ const SETS: [(&str, SetBase); 17] = [
     ("SYS", SetBase::Sys),
 ];
 
-const RELS: [(&str, RelBase); 22] = [
+const RELS: [(&str, RelBase); 23] = [
     ("po", RelBase::Po),
     ("po-loc", RelBase::PoLoc),
     ("loc", RelBase::Loc),
@@ -126,6 +127,7 @@ const RELS: [(&str, RelBase); 22] = [
     ("ctrl", RelBase::Ctrl),
     ("sr", RelBase::Sr),
     ("scta", RelBase::Scta),
+    ("sgpu", RelBase::Sgpu),
     ("rf", RelBase::Rf),
     ("co", RelBase::Co),
     ("fr", RelBase::Fr),
@@ -330,6 +332,10 @@ fn rel(x: &Execution, b: RelBase) -> Relation {
         RelBase::Scta => pairs(n, |a, c| {
             matches!((s.events[a].thread, s.events[c].thread),
                 (Some(ta), Some(tc)) if s.same_instance(Scope::Cta, ta, tc))
+        }),
+        RelBase::Sgpu => pairs(n, |a, c| {
+            matches!((s.events[a].thread, s.events[c].thread),
+                (Some(ta), Some(tc)) if s.same_instance(Scope::Gpu, ta, tc))
         }),
         RelBase::Rf => x.rf.clone(),
         RelBase::Co => x.co.clone(),

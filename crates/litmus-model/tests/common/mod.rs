@@ -78,3 +78,37 @@ pub fn assert_same_outcomes(
     );
     assert!(compared > 0, "no file was compared");
 }
+
+/// Every `.litmus` file of this repository (a corpus' file list comes from
+/// its CSV instead; this walks only the checkout, `target` excluded).
+pub fn repo_litmus_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if p.is_dir() && name != "target" && !name.to_string_lossy().starts_with('.') {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    walk(&root, &mut out);
+    out.sort();
+    out
+}
+
+/// The tests a corpus list names, parsed (lists from
+/// `litmus_core::corpus`, never a walk of the corpus folder).
+pub fn corpus_files(dir: &std::path::Path, list: &str) -> Vec<std::path::PathBuf> {
+    litmus_core::corpus::read_list(dir, list)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|e| dir.join(e.path))
+        .collect()
+}
