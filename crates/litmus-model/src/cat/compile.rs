@@ -337,18 +337,24 @@ impl Compiler<'_> {
     }
 
     fn file(&mut self, path: &Path, src: &str, include_pos: Option<(&str, Pos)>) -> Result<(), CatError> {
+        /// Includes nest at most this deep (a cycle through differently
+        /// spelled paths is caught here if not by name).
+        const MAX_INCLUDE_DEPTH: usize = 32;
         let file = path.display().to_string();
-        if self.stack.iter().any(|p| p == path) {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if self.stack.contains(&key) || self.stack.len() >= MAX_INCLUDE_DEPTH {
             let (f, pos) = include_pos.unwrap_or((&file, Pos { line: 1, col: 1 }));
             return Err(CatError::at(
                 f,
                 pos,
-                CatErrorKind::Include(format!("`{file}` includes itself")),
+                CatErrorKind::Include(format!(
+                    "including `{file}` again makes a cycle of includes (or nests them over {MAX_INCLUDE_DEPTH} deep)"
+                )),
             ));
         }
         let toks = lex(src).map_err(|(pos, m)| CatError::at(&file, pos, CatErrorKind::Syntax(m)))?;
         let stmts = parse(&toks).map_err(|(pos, k)| CatError::at(&file, pos, k))?;
-        self.stack.push(path.to_path_buf());
+        self.stack.push(key);
         for stmt in &stmts {
             self.stmt(stmt, path, &file)?;
         }

@@ -16,6 +16,18 @@ use super::base::{self, Base, RelBase};
 use super::compile::{Check, Node, NodeId, Program};
 use super::parser::CheckKind;
 
+/// `label^-1`, interned: labels are `&'static str` and explanations may
+/// ask for the same one many times.
+fn inverse_label(label: &'static str) -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static INTERNED: Mutex<Option<HashMap<&'static str, &'static str>>> = Mutex::new(None);
+    let mut map = INTERNED.lock().unwrap_or_else(|p| p.into_inner());
+    map.get_or_insert_with(HashMap::new)
+        .entry(label)
+        .or_insert_with(|| Box::leak(format!("{label}^-1").into_boxed_str()))
+}
+
 /// The most pairs an `empty` witness lists.
 const EMPTY_WITNESS_PAIRS: usize = 4;
 
@@ -232,6 +244,117 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
         }
     }
 
+    /// Of the operands of an intersection, the one that says more about
+    /// why a pair is there: the one built on the candidate's choices (`rf`
+    /// in `ms & rf`), else the left one.
+    fn informative(&self, l: NodeId, r: NodeId) -> NodeId {
+        let dynamic = |n: NodeId| self.prog.info[n].uses & base::dynamic_mask() != 0;
+        if !dynamic(l) && dynamic(r) {
+            r
+        } else {
+            l
+        }
+    }
+
+    /// The nodes bound to the name `label`, latest first.
+    pub fn named(&self, label: &str) -> Vec<NodeId> {
+        (0..self.prog.nodes.len())
+            .rev()
+            .filter(|&id| self.prog.info[id].name == Some(label))
+            .collect()
+    }
+
+    /// The edge `(a, b)` of node `node` spelled out as a path of base
+    /// edges (identity steps dropped), or `None` when no derivation is
+    /// found within the depth bound.
+    pub fn spell(&mut self, node: NodeId, a: usize, b: usize) -> Option<Vec<Edge>> {
+        let mut stack = Vec::new();
+        self.spell_in(node, a, b, &mut stack)
+    }
+
+    fn spell_in(
+        &mut self,
+        node: NodeId,
+        a: usize,
+        b: usize,
+        stack: &mut Vec<(NodeId, usize, usize)>,
+    ) -> Option<Vec<Edge>> {
+        const MAX_DEPTH: usize = 64;
+        if stack.len() > MAX_DEPTH || stack.contains(&(node, a, b)) {
+            return None;
+        }
+        if !self.get(node).rel(self.n).contains(a, b) {
+            return None;
+        }
+        stack.push((node, a, b));
+        let out = self.spell_node(node, a, b, stack);
+        stack.pop();
+        out
+    }
+
+    fn spell_node(
+        &mut self,
+        node: NodeId,
+        a: usize,
+        b: usize,
+        stack: &mut Vec<(NodeId, usize, usize)>,
+    ) -> Option<Vec<Edge>> {
+        let one = |label| Some(vec![Edge { from: a, to: b, label }]);
+        match self.prog.nodes[node] {
+            Node::Base(base) => one(base.name()),
+            Node::Id | Node::Bracket(_) => (a == b).then(Vec::new),
+            Node::Union(l, r) => self
+                .spell_in(l, a, b, stack)
+                .or_else(|| self.spell_in(r, a, b, stack)),
+            Node::Inter(l, r) => {
+                let side = self.informative(l, r);
+                self.spell_in(side, a, b, stack)
+            }
+            Node::Diff(l, _) => self.spell_in(l, a, b, stack),
+            Node::Seq(l, r) => {
+                let (rl, rr) = (self.rel(l), self.rel(r));
+                let mids: Vec<usize> = rl.successors(a).filter(|&m| rr.contains(m, b)).collect();
+                mids.into_iter().find_map(|m| {
+                    let mut first = self.spell_in(l, a, m, stack)?;
+                    first.extend(self.spell_in(r, m, b, stack)?);
+                    Some(first)
+                })
+            }
+            Node::Opt(_) | Node::Star(_) if a == b => Some(Vec::new()),
+            Node::Opt(r) => self.spell_in(r, a, b, stack),
+            Node::Plus(r) | Node::Star(r) => {
+                let path = self.rel(r).shortest_path(a, b)?;
+                let mut steps = path.clone();
+                if a == b {
+                    steps.push(a);
+                }
+                let mut out = Vec::new();
+                for w in steps.windows(2) {
+                    out.extend(self.spell_in(r, w[0], w[1], stack)?);
+                }
+                Some(out)
+            }
+            Node::Inverse(r) => {
+                let back = self.spell_in(r, b, a, stack)?;
+                Some(
+                    back.into_iter()
+                        .rev()
+                        .map(|e| Edge {
+                            from: e.to,
+                            to: e.from,
+                            label: inverse_label(e.label),
+                        })
+                        .collect(),
+                )
+            }
+            Node::RecVar { group, index } => {
+                let body = self.prog.groups[group].bodies[index];
+                self.spell_in(body, a, b, stack)
+            }
+            _ => one(self.prog.info[node].name.unwrap_or("?")),
+        }
+    }
+
     /// A name for the part of `node` that holds `(a, b)`: through unions
     /// to the operand that holds it, through `[S]; r` to `r`, then the
     /// name the node was bound to, then a base relation that holds the
@@ -247,7 +370,11 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
                 let next = if self.rel(l).contains(a, b) { l } else { r };
                 self.label(next, a, b)
             }
-            Node::Inter(l, _) | Node::Diff(l, _) => self.label(l, a, b),
+            Node::Inter(l, r) => {
+                let side = self.informative(l, r);
+                self.label(side, a, b)
+            }
+            Node::Diff(l, _) => self.label(l, a, b),
             Node::Seq(l, r) if matches!(self.prog.nodes[l], Node::Bracket(_)) => {
                 self.label(r, a, b)
             }

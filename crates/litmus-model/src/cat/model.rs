@@ -29,7 +29,7 @@ use std::sync::Mutex;
 
 use crate::events::Structure;
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
-use crate::relation::Relation;
+use crate::relation::{Edge, Relation};
 
 use super::base::{co_mask, sc_fence_pairs, Base, RelBase};
 use super::compile::{compile, Node, NodeId, Program};
@@ -204,6 +204,8 @@ impl Model for CatModel {
                 continue;
             }
             if let Err(witness) = ev.holds(c) {
+                // Edges keep the names of the cat file's relations here;
+                // explanations spell them out (`refine`).
                 return Err(Violation {
                     axiom: c.name,
                     witness,
@@ -221,13 +223,35 @@ impl Model for CatModel {
         }
         Ok(())
     }
+
+    /// Spells an edge of a named relation of the file (`cause`) as the
+    /// base edges that put it there (`po`, `rf`, ...), through unions,
+    /// sequences, closures, inverses and `let rec`.
+    fn refine(&self, x: &Execution, edge: &Edge) -> Vec<Edge> {
+        let mut ev = Eval::new(&self.prog, x);
+        if Base::lookup(edge.label).is_some() {
+            return vec![edge.clone()];
+        }
+        ev.named(edge.label)
+            .into_iter()
+            .find_map(|node| ev.spell(node, edge.from, edge.to))
+            .unwrap_or_else(|| vec![edge.clone()])
+    }
 }
 
-/// Models loaded so far, by path and text: a model is judged by reference
-/// (`&'static dyn Model`, as the built-in ones are) in checks, reports and
-/// `litmus!` tests that name it once per test, so each file is compiled
-/// and leaked once per process, not once per use.
-static LOADED: Mutex<Vec<(PathBuf, String, &'static CatModel)>> = Mutex::new(Vec::new());
+/// The files a model was compiled from, with their text.
+type Sources = Vec<(PathBuf, String)>;
+
+/// Models loaded so far, with the text of every file each was compiled
+/// from: a model is judged by reference (`&'static dyn Model`, as the
+/// built-in ones are) in checks, reports and `litmus!` tests that name it
+/// once per test, so each file is compiled and leaked once per process
+/// (and again only when it or a file it includes changes).
+static LOADED: Mutex<Vec<(Sources, &'static CatModel)>> = Mutex::new(Vec::new());
+
+fn read_file(p: &Path) -> Result<String, String> {
+    std::fs::read_to_string(p).map_err(|e| e.to_string())
+}
 
 /// Loads the cat file at `path` (its `include`s resolved relative to it).
 pub fn load(path: &Path) -> Result<&'static CatModel, CatError> {
@@ -236,11 +260,24 @@ pub fn load(path: &Path) -> Result<&'static CatModel, CatError> {
         message: e.to_string(),
     })?;
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, _, m)) = loaded.iter().find(|(p, s, _)| p == path && *s == src) {
+    let unchanged = |sources: &Sources| {
+        sources[0].0 == path
+            && sources[0].1 == src
+            && sources[1..]
+                .iter()
+                .all(|(p, text)| read_file(p).is_ok_and(|t| t == *text))
+    };
+    if let Some((_, m)) = loaded.iter().find(|(s, _)| unchanged(s)) {
         return Ok(m);
     }
-    let mut read = |p: &Path| std::fs::read_to_string(p).map_err(|e| e.to_string());
-    let model: &'static CatModel = Box::leak(Box::new(CatModel::from_source(path, &src, &mut read)?));
-    loaded.push((path.to_path_buf(), src, model));
+    let mut sources: Sources = vec![(path.to_path_buf(), src.clone())];
+    let mut read = |p: &Path| {
+        let text = read_file(p)?;
+        sources.push((p.to_path_buf(), text.clone()));
+        Ok(text)
+    };
+    let model: &'static CatModel =
+        Box::leak(Box::new(CatModel::from_source(path, &src, &mut read)?));
+    loaded.push((sources, model));
     Ok(model)
 }
