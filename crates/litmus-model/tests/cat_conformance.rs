@@ -72,7 +72,11 @@ fn dat3m_ptx_v6_cat_agrees_with_builtin_ptx_on_the_repo_files() {
     let (newer, files): (Vec<PathBuf>, Vec<PathBuf>) = common::repo_litmus_files()
         .into_iter()
         .partition(|p| uses_one_sided_fences(p));
-    assert!(files.len() >= 12, "found only {} .litmus files", files.len());
+    assert!(
+        files.len() >= 12,
+        "found only {} .litmus files",
+        files.len()
+    );
     common::assert_same_outcomes(&files, cat, ptx);
     // The one-sided fences are ordinary fences to Dat3M's model (in `F`,
     // tagged `REL` or `ACQ`, never `ACQ_REL`): they synchronise nothing

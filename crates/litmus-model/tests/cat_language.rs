@@ -29,7 +29,10 @@ fn error_at(src: &str) -> (usize, usize, CatErrorKind) {
 fn unknown_names_type_errors_and_syntax_errors_say_where() {
     let (l, c, k) = error_at("let a = po\n\nacyclic a | rff as x");
     assert_eq!((l, c), (3, 13));
-    assert!(matches!(&k, CatErrorKind::UnknownName(n, _) if n == "rff"), "{k}");
+    assert!(
+        matches!(&k, CatErrorKind::UnknownName(n, _) if n == "rff"),
+        "{k}"
+    );
 
     // A set where a relation is needed.
     let (l, c, k) = error_at("let a = po\nacyclic a; W");
@@ -54,7 +57,10 @@ fn unknown_names_type_errors_and_syntax_errors_say_where() {
     assert_eq!((l, c), (1, 9));
 
     let whole = compile("acyclic po | nope").unwrap_err().to_string();
-    assert!(whole.starts_with("t.cat:1:14: unknown name `nope`"), "{whole}");
+    assert!(
+        whole.starts_with("t.cat:1:14: unknown name `nope`"),
+        "{whole}"
+    );
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -71,21 +77,34 @@ fn include_is_relative_to_the_including_file_and_refuses_cycles() {
         "\"m\"\ninclude \"lib/defs.cat\"\nacyclic com | po as sc\n",
     )
     .unwrap();
-    std::fs::write(d.join("lib/defs.cat"), "include \"more.cat\"\nlet com = rf | co | fr2\n").unwrap();
+    std::fs::write(
+        d.join("lib/defs.cat"),
+        "include \"more.cat\"\nlet com = rf | co | fr2\n",
+    )
+    .unwrap();
     std::fs::write(d.join("lib/more.cat"), "let fr2 = rf^-1; co\n").unwrap();
     let m = litmus_model::cat::load(&d.join("main.cat")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(m.check_names(), ["sc"]);
 
     std::fs::write(d.join("lib/more.cat"), "include \"defs.cat\"\n").unwrap();
-    let e = litmus_model::cat::load(&d.join("main.cat")).unwrap_err().to_string();
-    assert!(e.contains("cycle of includes") && e.contains("more.cat:1:1"), "{e}");
+    let e = litmus_model::cat::load(&d.join("main.cat"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("cycle of includes") && e.contains("more.cat:1:1"),
+        "{e}"
+    );
     // The same cycle through a path spelled differently.
     std::fs::write(d.join("lib/more.cat"), "include \"../lib/./defs.cat\"\n").unwrap();
-    let e = litmus_model::cat::load(&d.join("main.cat")).unwrap_err().to_string();
+    let e = litmus_model::cat::load(&d.join("main.cat"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("cycle of includes"), "{e}");
 
     std::fs::write(d.join("lib/defs.cat"), "\n  include \"gone.cat\"\n").unwrap();
-    let e = litmus_model::cat::load(&d.join("main.cat")).unwrap_err().to_string();
+    let e = litmus_model::cat::load(&d.join("main.cat"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("defs.cat:2:3") && e.contains("gone.cat"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
@@ -183,4 +202,24 @@ fn a_bad_cat_path_is_an_error_that_names_the_file() {
     let e = model_by_name("no/such/model.cat").unwrap_err().to_string();
     assert!(e.contains("cannot load model `no/such/model.cat`"), "{e}");
     assert!(e.contains("cannot read cat file no/such/model.cat"), "{e}");
+}
+
+#[test]
+fn recursion_through_a_complement_and_runaway_nesting_are_errors() {
+    let (l, c, k) = error_at("let x = po\nlet rec a = po | ~a");
+    assert_eq!((l, c), (2, 9));
+    assert!(k.to_string().contains("least fixed point"), "{k}");
+    let (_, _, k) = error_at("let rec a = po \\ (a; po)");
+    assert!(matches!(k, CatErrorKind::Type(_)), "{k}");
+    // Through the right of a difference twice is growing again.
+    assert!(compile("let rec a = po \\ (po \\ a)").is_ok());
+
+    let deep = format!("let a = {}po{}", "(".repeat(5000), ")".repeat(5000));
+    let (_, _, k) = error_at(&deep);
+    assert!(matches!(k, CatErrorKind::Limit(_)), "{k}");
+    let chain: String = (0..1000)
+        .map(|i| format!("let a{} = a{i}; po\n", i + 1))
+        .collect();
+    let (_, _, k) = error_at(&format!("let a0 = po\n{chain}"));
+    assert!(matches!(k, CatErrorKind::Limit(_)), "{k}");
 }

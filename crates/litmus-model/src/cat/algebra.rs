@@ -119,6 +119,9 @@ mod tests {
         let c = rel_complement(&p, n);
         assert!(c.contains(0, 0) && !c.contains(0, 1));
         assert!(star(&Relation::new(n)).contains(2, 2));
-        assert_eq!(set_op(&a, &b, n, |x, y| x || y), EventSet::from_fn(n, |_| true));
+        assert_eq!(
+            set_op(&a, &b, n, |x, y| x || y),
+            EventSet::from_fn(n, |_| true)
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! base sets and relations it depends on and whether it only grows as the
 //! candidate execution grows (what makes early pruning sound).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::algebra::Ty;
@@ -38,7 +38,10 @@ pub(crate) enum Node {
     Domain(NodeId),
     Range(NodeId),
     /// Variable `index` of `let rec` group `group`.
-    RecVar { group: usize, index: usize },
+    RecVar {
+        group: usize,
+        index: usize,
+    },
 }
 
 /// What the compiler knows of a node.
@@ -54,7 +57,15 @@ pub(crate) struct Info {
     pub groups: u64,
     /// The name it was first bound to, for witness labels.
     pub name: Option<&'static str>,
+    /// The longest chain of operands below it (a rec variable counts its
+    /// bodies): evaluation recurses that deep.
+    pub height: usize,
 }
+
+/// The deepest a node may sit on its operands: evaluation recurses along
+/// these chains, and a malformed or hostile file must get an error rather
+/// than overflow the stack.
+const MAX_HEIGHT: usize = 400;
 
 /// A `let rec ... and ...` group: its variables' bodies.
 #[derive(Clone, Debug)]
@@ -88,6 +99,26 @@ fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
 
+/// The operands of a node.
+pub(crate) fn node_operands(node: &Node) -> Vec<NodeId> {
+    match *node {
+        Node::Union(a, b)
+        | Node::Inter(a, b)
+        | Node::Diff(a, b)
+        | Node::Seq(a, b)
+        | Node::Product(a, b) => vec![a, b],
+        Node::Inverse(a)
+        | Node::Plus(a)
+        | Node::Star(a)
+        | Node::Opt(a)
+        | Node::Compl(a)
+        | Node::Bracket(a)
+        | Node::Domain(a)
+        | Node::Range(a) => vec![a],
+        Node::Base(_) | Node::Universe | Node::Empty | Node::Id | Node::RecVar { .. } => vec![],
+    }
+}
+
 fn group_bit(g: usize) -> u64 {
     1 << g.min(63)
 }
@@ -102,8 +133,18 @@ struct Compiler<'r> {
 }
 
 impl Compiler<'_> {
-    fn info_of(&self, node: &Node) -> Result<Info, String> {
+    fn info_of(&self, node: &Node) -> Result<Info, CatErrorKind> {
         let i = |n: NodeId| &self.prog.info[n];
+        let height = 1 + node_operands(node)
+            .iter()
+            .map(|&n| i(n).height)
+            .max()
+            .unwrap_or(0);
+        if height > MAX_HEIGHT {
+            return Err(CatErrorKind::Limit(format!(
+                "definitions nest deeper than {MAX_HEIGHT} operators"
+            )));
+        }
         let both = |a: NodeId, b: NodeId| (i(a).uses | i(b).uses, i(a).groups | i(b).groups);
         let (ty, uses, groups, monotone) = match *node {
             Node::Base(b) => (
@@ -119,7 +160,7 @@ impl Compiler<'_> {
             Node::Empty | Node::Id => (Ty::Rel, 0, 0, true),
             Node::Union(a, b) | Node::Inter(a, b) | Node::Diff(a, b) => {
                 if i(a).ty != i(b).ty {
-                    return Err(format!(
+                    return Err(CatErrorKind::Type(format!(
                         "the operands of `{}` must both be sets or both relations; the left is {}, the right {}",
                         match node {
                             Node::Union(..) => "|",
@@ -128,7 +169,7 @@ impl Compiler<'_> {
                         },
                         i(a).ty.describe(),
                         i(b).ty.describe()
-                    ));
+                    )));
                 }
                 let (u, g) = both(a, b);
                 let mono = match node {
@@ -140,10 +181,10 @@ impl Compiler<'_> {
             Node::Seq(a, b) => {
                 for (side, n) in [("left", a), ("right", b)] {
                     if i(n).ty != Ty::Rel {
-                        return Err(format!(
+                        return Err(CatErrorKind::Type(format!(
                             "the {side} operand of `;` is {}, a relation is needed (write `[S]` for the identity on a set)",
                             i(n).ty.describe()
-                        ));
+                        )));
                     }
                 }
                 let (u, g) = both(a, b);
@@ -152,10 +193,10 @@ impl Compiler<'_> {
             Node::Product(a, b) => {
                 for (side, n) in [("left", a), ("right", b)] {
                     if i(n).ty != Ty::Set {
-                        return Err(format!(
+                        return Err(CatErrorKind::Type(format!(
                             "the {side} operand of the product `*` is {}, a set is needed",
                             i(n).ty.describe()
-                        ));
+                        )));
                     }
                 }
                 let (u, g) = both(a, b);
@@ -163,7 +204,7 @@ impl Compiler<'_> {
             }
             Node::Inverse(a) | Node::Plus(a) | Node::Star(a) | Node::Opt(a) => {
                 if i(a).ty != Ty::Rel {
-                    return Err(format!(
+                    return Err(CatErrorKind::Type(format!(
                         "`{}` applies to relations, not to {}",
                         match node {
                             Node::Inverse(_) => "^-1",
@@ -172,7 +213,7 @@ impl Compiler<'_> {
                             _ => "?",
                         },
                         i(a).ty.describe()
-                    ));
+                    )));
                 }
                 (Ty::Rel, i(a).uses, i(a).groups, i(a).monotone)
             }
@@ -184,19 +225,19 @@ impl Compiler<'_> {
             ),
             Node::Bracket(a) => {
                 if i(a).ty != Ty::Set {
-                    return Err(format!(
+                    return Err(CatErrorKind::Type(format!(
                         "`[...]` takes a set, not {}",
                         i(a).ty.describe()
-                    ));
+                    )));
                 }
                 (Ty::Rel, i(a).uses, i(a).groups, i(a).monotone)
             }
             Node::Domain(a) | Node::Range(a) => {
                 if i(a).ty != Ty::Rel {
-                    return Err(format!(
+                    return Err(CatErrorKind::Type(format!(
                         "`domain` and `range` take a relation, not {}",
                         i(a).ty.describe()
-                    ));
+                    )));
                 }
                 (Ty::Set, i(a).uses, i(a).groups, i(a).monotone)
             }
@@ -208,6 +249,7 @@ impl Compiler<'_> {
             monotone,
             groups,
             name: None,
+            height,
         })
     }
 
@@ -217,7 +259,7 @@ impl Compiler<'_> {
         }
         let info = self
             .info_of(&node)
-            .map_err(|m| CatError::at(file, pos, CatErrorKind::Type(m)))?;
+            .map_err(|k| CatError::at(file, pos, k))?;
         self.prog.nodes.push(node.clone());
         self.prog.info.push(info);
         let id = self.prog.nodes.len() - 1;
@@ -277,6 +319,31 @@ impl Compiler<'_> {
         self.env.insert(name.to_string(), id);
     }
 
+    /// Whether a variable of rec group `group` occurs in `node` under an
+    /// odd number of complements (`~`, right of `\`).
+    fn negated_var(
+        &self,
+        node: NodeId,
+        group: usize,
+        negated: bool,
+        seen: &mut HashSet<(NodeId, bool)>,
+    ) -> bool {
+        if self.prog.info[node].groups & group_bit(group) == 0 || !seen.insert((node, negated)) {
+            return false;
+        }
+        match self.prog.nodes[node] {
+            Node::RecVar { group: g, .. } => g == group && negated,
+            Node::Diff(a, b) => {
+                self.negated_var(a, group, negated, seen)
+                    || self.negated_var(b, group, !negated, seen)
+            }
+            Node::Compl(a) => self.negated_var(a, group, !negated, seen),
+            ref n => node_operands(n)
+                .into_iter()
+                .any(|c| self.negated_var(c, group, negated, seen)),
+        }
+    }
+
     fn let_rec(&mut self, binds: &[(String, Pos, Expr)], file: &str) -> Result<(), CatError> {
         let group = self.prog.groups.len();
         self.prog.groups.push(RecGroup { bodies: Vec::new() });
@@ -300,6 +367,17 @@ impl Compiler<'_> {
             }
             bodies.push(b);
         }
+        for (&b, (name, pos, _)) in bodies.iter().zip(binds) {
+            if self.negated_var(b, group, false, &mut HashSet::new()) {
+                return Err(CatError::at(
+                    file,
+                    *pos,
+                    CatErrorKind::Type(format!(
+                        "`let rec {name}` uses a variable of its group under `~` or right of `\\`; a least fixed point needs the body to grow with its variables"
+                    )),
+                ));
+            }
+        }
         self.prog.groups[group].bodies = bodies.clone();
         // The variables depend on what their bodies depend on: propagate
         // through the nodes built for this group until nothing changes.
@@ -316,14 +394,20 @@ impl Compiler<'_> {
                         monotone: mono,
                         groups: groups | group_bit(group),
                         name: None,
+                        // Inside its own bodies a variable reads the
+                        // current iterate and recurses no further.
+                        height: 1,
                     },
                     ref n => self
                         .info_of(n)
-                        .map_err(|m| CatError::at(file, binds[0].1, CatErrorKind::Type(m)))?,
+                        .map_err(|k| CatError::at(file, binds[0].1, k))?,
                 };
                 let old = &self.prog.info[id];
                 info.name = old.name;
-                if info.uses != old.uses || info.monotone != old.monotone || info.groups != old.groups
+                if info.uses != old.uses
+                    || info.monotone != old.monotone
+                    || info.groups != old.groups
+                    || info.height != old.height
                 {
                     changed = true;
                 }
@@ -333,10 +417,35 @@ impl Compiler<'_> {
                 break;
             }
         }
+        // Read from outside, a variable solves its group: its bodies' depth.
+        let height = 1 + bodies
+            .iter()
+            .map(|&b| self.prog.info[b].height)
+            .max()
+            .unwrap_or(0);
+        if height > MAX_HEIGHT {
+            return Err(CatError::at(
+                file,
+                binds[0].1,
+                CatErrorKind::Limit(format!(
+                    "definitions nest deeper than {MAX_HEIGHT} operators"
+                )),
+            ));
+        }
+        for id in first..self.prog.nodes.len() {
+            if matches!(self.prog.nodes[id], Node::RecVar { group: g, .. } if g == group) {
+                self.prog.info[id].height = height;
+            }
+        }
         Ok(())
     }
 
-    fn file(&mut self, path: &Path, src: &str, include_pos: Option<(&str, Pos)>) -> Result<(), CatError> {
+    fn file(
+        &mut self,
+        path: &Path,
+        src: &str,
+        include_pos: Option<(&str, Pos)>,
+    ) -> Result<(), CatError> {
         /// Includes nest at most this deep (a cycle through differently
         /// spelled paths is caught here if not by name).
         const MAX_INCLUDE_DEPTH: usize = 32;
@@ -352,7 +461,8 @@ impl Compiler<'_> {
                 )),
             ));
         }
-        let toks = lex(src).map_err(|(pos, m)| CatError::at(&file, pos, CatErrorKind::Syntax(m)))?;
+        let toks =
+            lex(src).map_err(|(pos, m)| CatError::at(&file, pos, CatErrorKind::Syntax(m)))?;
         let stmts = parse(&toks).map_err(|(pos, k)| CatError::at(&file, pos, k))?;
         self.stack.push(key);
         for stmt in &stmts {
@@ -390,7 +500,11 @@ impl Compiler<'_> {
                         expr.pos,
                         CatErrorKind::Type(format!(
                             "`{}` takes a relation, not {}",
-                            if *kind == CheckKind::Acyclic { "acyclic" } else { "irreflexive" },
+                            if *kind == CheckKind::Acyclic {
+                                "acyclic"
+                            } else {
+                                "irreflexive"
+                            },
                             self.prog.info[node].ty.describe()
                         )),
                     ));
@@ -422,7 +536,10 @@ impl Compiler<'_> {
                     CatError::at(
                         file,
                         *pos,
-                        CatErrorKind::Include(format!("cannot include \"{inc}\" ({}): {m}", target.display())),
+                        CatErrorKind::Include(format!(
+                            "cannot include \"{inc}\" ({}): {m}",
+                            target.display()
+                        )),
                     )
                 })?;
                 self.file(&target, &src, Some((file, *pos)))?;

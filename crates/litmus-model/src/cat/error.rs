@@ -26,7 +26,9 @@ pub enum CatErrorKind {
     Syntax(String),
     /// A name that is neither defined before its use nor a base set or
     /// relation of this engine.
-    #[error("unknown name `{0}` (not defined before this point, and not a base set or relation: {1})")]
+    #[error(
+        "unknown name `{0}` (not defined before this point, and not a base set or relation: {1})"
+    )]
     UnknownName(String, String),
     /// A set where a relation is needed, or the other way round.
     #[error("type error: {0}")]
@@ -34,6 +36,10 @@ pub enum CatErrorKind {
     /// A construct of herd7 or Dat3M that this interpreter does not run.
     #[error("not supported here: {0}")]
     Unsupported(String),
+    /// A file nested past what the interpreter accepts (parentheses, or
+    /// definitions built on definitions).
+    #[error("{0}")]
+    Limit(String),
     /// An `include` that cannot be read, or that includes itself.
     #[error("{0}")]
     Include(String),

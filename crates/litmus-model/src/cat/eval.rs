@@ -189,7 +189,8 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
             }),
             (CheckKind::Irreflexive, v) => {
                 let r = v.rel(n);
-                r.reflexive_point().map(|p| self.loop_witness(check.node, p))
+                r.reflexive_point()
+                    .map(|p| self.loop_witness(check.node, p))
             }
             (CheckKind::Empty, Value::Set(s)) => {
                 let events: Vec<usize> = (0..n).filter(|&e| s.contains(e)).collect();
@@ -299,7 +300,13 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
         b: usize,
         stack: &mut Vec<(NodeId, usize, usize)>,
     ) -> Option<Vec<Edge>> {
-        let one = |label| Some(vec![Edge { from: a, to: b, label }]);
+        let one = |label| {
+            Some(vec![Edge {
+                from: a,
+                to: b,
+                label,
+            }])
+        };
         match self.prog.nodes[node] {
             Node::Base(base) => one(base.name()),
             Node::Id | Node::Bracket(_) => (a == b).then(Vec::new),
@@ -384,7 +391,11 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
             Node::Base(base @ Base::Rel(_)) => base.name(),
             _ => EDGE_LABELS
                 .iter()
-                .find(|&&rb| base::value(self.x, Base::Rel(rb)).rel(self.n).contains(a, b))
+                .find(|&&rb| {
+                    base::value(self.x, Base::Rel(rb))
+                        .rel(self.n)
+                        .contains(a, b)
+                })
                 .map_or("?", |&rb| Base::Rel(rb).name()),
         }
     }

@@ -306,7 +306,10 @@ mod tests {
 
     #[test]
     fn errors_say_where() {
-        assert_eq!(lex("let x = a\n  # b").unwrap_err().0, Pos { line: 2, col: 3 });
+        assert_eq!(
+            lex("let x = a\n  # b").unwrap_err().0,
+            Pos { line: 2, col: 3 }
+        );
         let (pos, msg) = lex("(* open").unwrap_err();
         assert_eq!(pos, Pos { line: 1, col: 1 });
         assert!(msg.contains("unterminated"), "{msg}");

@@ -67,9 +67,15 @@ pub(crate) enum Stmt {
     Include { path: String, pos: Pos },
 }
 
+/// How deep parentheses, brackets and `~` may nest: the parser recurses
+/// on each level, and a malformed file must get an error, not overflow
+/// the stack.
+const MAX_NESTING: usize = 100;
+
 struct Parser<'t> {
     toks: &'t [Token],
     i: usize,
+    depth: usize,
 }
 
 type PResult<T> = Result<T, (Pos, CatErrorKind)>;
@@ -255,6 +261,20 @@ impl<'t> Parser<'t> {
         self.binary(0)
     }
 
+    /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            return Err((
+                self.pos(),
+                CatErrorKind::Limit(format!("expressions nest deeper than {MAX_NESTING} levels")),
+            ));
+        }
+        self.depth += 1;
+        let out = f(self);
+        self.depth -= 1;
+        out
+    }
+
     /// Left-associative binary operators, loosest first.
     fn binary(&mut self, level: usize) -> PResult<Expr> {
         const LEVELS: [Tok; 4] = [Tok::Bar, Tok::Semi, Tok::Backslash, Tok::Amp];
@@ -282,7 +302,7 @@ impl<'t> Parser<'t> {
         if *self.peek() == Tok::Tilde {
             let pos = self.pos();
             self.bump();
-            let e = self.unary()?;
+            let e = self.nested(Self::unary)?;
             return Ok(Expr {
                 kind: ExprKind::Compl(Box::new(e)),
                 pos,
@@ -294,7 +314,13 @@ impl<'t> Parser<'t> {
     fn starts_operand(t: &Tok) -> bool {
         matches!(
             t,
-            Tok::Name(_) | Tok::LPar | Tok::LBrack | Tok::Tilde | Tok::Domain | Tok::Range | Tok::Toid
+            Tok::Name(_)
+                | Tok::LPar
+                | Tok::LBrack
+                | Tok::Tilde
+                | Tok::Domain
+                | Tok::Range
+                | Tok::Toid
         )
     }
 
@@ -346,18 +372,18 @@ impl<'t> Parser<'t> {
                 wrap(ExprKind::Name(n))
             }
             Tok::LPar => {
-                let e = self.expr()?;
+                let e = self.nested(Self::expr)?;
                 self.expect(Tok::RPar, "`)`")?;
                 Ok(e)
             }
             Tok::LBrack => {
-                let e = self.expr()?;
+                let e = self.nested(Self::expr)?;
                 self.expect(Tok::RBrack, "`]`")?;
                 wrap(ExprKind::Bracket(Box::new(e)))
             }
             t @ (Tok::Domain | Tok::Range | Tok::Toid) => {
                 self.expect(Tok::LPar, "`(`")?;
-                let e = Box::new(self.expr()?);
+                let e = Box::new(self.nested(Self::expr)?);
                 self.expect(Tok::RPar, "`)`")?;
                 wrap(match t {
                     Tok::Domain => ExprKind::Domain(e),
@@ -375,7 +401,12 @@ impl<'t> Parser<'t> {
 
 /// Parses the tokens of one file.
 pub(crate) fn parse(toks: &[Token]) -> Result<Vec<Stmt>, (Pos, CatErrorKind)> {
-    Parser { toks, i: 0 }.file()
+    Parser {
+        toks,
+        i: 0,
+        depth: 0,
+    }
+    .file()
 }
 
 #[cfg(test)]

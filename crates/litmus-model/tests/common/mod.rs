@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod cat_fuzz;
+
 use litmus_core::ir::{Test, Verdict};
 use litmus_model::{check, model_by_name, CheckResult, Options};
 
