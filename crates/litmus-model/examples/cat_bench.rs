@@ -20,16 +20,21 @@ use litmus_model::{check, model_by_name, Model, Options};
 
 const ROUNDS: usize = 5;
 
-fn best_time(test: &litmus_core::ir::Test, model: &dyn Model) -> Result<(Duration, bool), String> {
+/// The best time of [`ROUNDS`] checks, the claim, and the candidate
+/// executions examined (what pruning saves shows there).
+fn best_time(
+    test: &litmus_core::ir::Test,
+    model: &dyn Model,
+) -> Result<(Duration, bool, u64), String> {
     let mut best = Duration::MAX;
-    let mut claim = false;
+    let (mut claim, mut candidates) = (false, 0);
     for _ in 0..ROUNDS {
         let start = Instant::now();
         let r = check(test, model, &Options::default()).map_err(|e| e.to_string())?;
         best = best.min(start.elapsed());
-        claim = r.claim_holds;
+        (claim, candidates) = (r.claim_holds, r.candidate_executions);
     }
-    Ok((best, claim))
+    Ok((best, claim, candidates))
 }
 
 fn main() -> ExitCode {
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
         }
     };
     let (mut t_cat, mut t_rust) = (Duration::ZERO, Duration::ZERO);
+    let (mut c_cat, mut c_rust) = (0, 0);
     let mut rows = Vec::new();
     let mut disagreements = 0;
     for entry in &list {
@@ -75,9 +81,11 @@ fn main() -> ExitCode {
             }
         };
         match (best_time(&test, cat), best_time(&test, rust)) {
-            (Ok((tc, cc)), Ok((tr, cr))) => {
+            (Ok((tc, cc, nc)), Ok((tr, cr, nr))) => {
                 t_cat += tc;
                 t_rust += tr;
+                c_cat += nc;
+                c_rust += nr;
                 disagreements += usize::from(cc != cr);
                 rows.push((
                     tc.as_secs_f64() / tr.as_secs_f64().max(1e-9),
@@ -94,9 +102,13 @@ fn main() -> ExitCode {
     }
     rows.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!("files: {}, best of {ROUNDS} rounds each", list.len());
-    println!("{:>12.1} ms  cat {}", t_cat.as_secs_f64() * 1e3, cat.name());
     println!(
-        "{:>12.1} ms  built-in {}",
+        "{:>10.1} ms  {c_cat:>7} candidates  cat {}",
+        t_cat.as_secs_f64() * 1e3,
+        cat.name()
+    );
+    println!(
+        "{:>10.1} ms  {c_rust:>7} candidates  built-in {}",
         t_rust.as_secs_f64() * 1e3,
         rust.name()
     );

@@ -53,7 +53,7 @@ const SUBCOMMANDS: &[Subcommand] = &[
 
 const OVERVIEW: &str = "\
 COMMON OPTIONS (see each command's --help for all of them):
-    --model NAME        the memory model: ptx (default), sc, ptx-2015
+    --model NAME        the memory model: ptx (default), sc, ptx-2015, or a .cat file
                         (check, run, explain)
     --format FORMAT     text or json (check, run)
     --budget-ms N       GPU time per test in milliseconds (run)
