@@ -151,7 +151,7 @@ pub struct UnknownModel {
     pub known: String,
     /// Why the cat file the name points to cannot be loaded, when it
     /// ends in `.cat`.
-    pub cat: Option<CatError>,
+    pub cat: Option<Box<CatError>>,
 }
 
 impl UnknownModel {
@@ -190,7 +190,7 @@ pub fn model_by_name(name: &str) -> Result<&'static dyn Model, UnknownModel> {
                 name: name.to_string(),
                 source_note: String::new(),
                 known: model_names(),
-                cat: Some(e),
+                cat: Some(Box::new(e)),
             });
     }
     MODELS

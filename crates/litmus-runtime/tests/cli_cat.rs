@@ -41,9 +41,14 @@ fn a_cat_file_is_a_model_by_flag_and_environment() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let v: serde_json::Value =
-        serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().unwrap())
-            .unwrap();
+    let v: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(v["model"], ptx.display().to_string());
     assert_eq!(v["condition_reachable"], false);
 

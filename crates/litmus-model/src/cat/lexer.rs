@@ -223,7 +223,7 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, (Pos, String)> {
             return Ok(out);
         };
         let tok = if c == '^' {
-            let tok = if cur.starts_with("^-1") {
+            if cur.starts_with("^-1") {
                 cur.bump_n(3);
                 Tok::Inv
             } else if cur.starts_with("^+") {
@@ -234,8 +234,7 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, (Pos, String)> {
                 Tok::HatStar
             } else {
                 return Err((pos, "`^` must be followed by `-1`, `+` or `*`".to_string()));
-            };
-            tok
+            }
         } else if c == '"' {
             cur.bump();
             let mut s = String::new();

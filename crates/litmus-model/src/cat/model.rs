@@ -18,7 +18,9 @@
 //! run (no `\` or `~` of something the candidate still chooses); a broken
 //! one of those stays broken in every extension, so the engine skips the
 //! subtree. Every other check (in `ptx-v6.0.cat`: the two coherence
-//! axioms and Fence-SC) runs on complete candidates only.
+//! axioms and Fence-SC) runs on complete candidates only; the `cat_bench`
+//! example prints the candidates each model examines, which is what the
+//! waiting costs.
 //!
 //! `flag` checks never reject: when one holds of a consistent execution,
 //! its name is recorded ([`CatModel::raised_flags`]).
