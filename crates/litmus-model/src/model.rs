@@ -159,7 +159,7 @@ impl UnknownModel {
         match &self.cat {
             Some(e) => format!("cannot load model `{}`{}: {e}", self.name, self.source_note),
             None => format!(
-                "unknown model `{}`{}; the models are: {}, or a path to a .cat file",
+                "unknown model `{}`{}; the models are: {}",
                 self.name, self.source_note, self.known
             ),
         }
