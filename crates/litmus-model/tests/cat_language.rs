@@ -19,7 +19,7 @@ fn error_at(src: &str) -> (usize, usize, CatErrorKind) {
     match compile(src).unwrap_err() {
         CatError::At { file, pos, kind } => {
             assert_eq!(file, "t.cat");
-            (pos.line, pos.col, kind)
+            (pos.line as usize, pos.column as usize, kind)
         }
         e => panic!("{e}"),
     }

@@ -312,8 +312,9 @@ impl Compiler<'_> {
     }
 
     fn bind(&mut self, name: &str, id: NodeId) {
+        // A base keeps its own name (`let a = po` does not rename `po`).
         let info = &mut self.prog.info[id];
-        if info.name.is_none() {
+        if info.name.is_none() && !matches!(self.prog.nodes[id], Node::Base(_)) {
             info.name = Some(leak(name.to_string()));
         }
         self.env.insert(name.to_string(), id);
@@ -452,7 +453,7 @@ impl Compiler<'_> {
         let file = path.display().to_string();
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         if self.stack.contains(&key) || self.stack.len() >= MAX_INCLUDE_DEPTH {
-            let (f, pos) = include_pos.unwrap_or((&file, Pos { line: 1, col: 1 }));
+            let (f, pos) = include_pos.unwrap_or((&file, Pos { line: 1, column: 1 }));
             return Err(CatError::at(
                 f,
                 pos,

@@ -1,22 +1,9 @@
 //! Why a cat file could not be loaded: every message says which file, and
 //! where in it (line and column, from 1).
 
-use std::fmt;
-
-/// A position in a cat file: line and column, both from 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pos {
-    /// The line, from 1.
-    pub line: usize,
-    /// The column (in characters), from 1.
-    pub col: usize,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
+/// A position in a cat file: line and column (in characters), both from
+/// 1, as the `.litmus` reader reports them.
+pub use litmus_core::text::Position as Pos;
 
 /// What is wrong at a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

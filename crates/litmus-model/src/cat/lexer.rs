@@ -145,9 +145,9 @@ impl<'a> Cursor<'a> {
         self.rest = &self.rest[c.len_utf8()..];
         if c == '\n' {
             self.pos.line += 1;
-            self.pos.col = 1;
+            self.pos.column = 1;
         } else {
-            self.pos.col += 1;
+            self.pos.column += 1;
         }
         Some(c)
     }
@@ -212,7 +212,7 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, (Pos, String)> {
     let mut cur = Cursor {
         chars: src.chars().peekable(),
         rest: src,
-        pos: Pos { line: 1, col: 1 },
+        pos: Pos { line: 1, column: 1 },
     };
     let mut out = Vec::new();
     loop {
@@ -307,10 +307,10 @@ mod tests {
     fn errors_say_where() {
         assert_eq!(
             lex("let x = a\n  # b").unwrap_err().0,
-            Pos { line: 2, col: 3 }
+            Pos { line: 2, column: 3 }
         );
         let (pos, msg) = lex("(* open").unwrap_err();
-        assert_eq!(pos, Pos { line: 1, col: 1 });
+        assert_eq!(pos, Pos { line: 1, column: 1 });
         assert!(msg.contains("unterminated"), "{msg}");
     }
 }

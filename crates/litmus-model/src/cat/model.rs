@@ -9,7 +9,10 @@
 //! - a check `empty (E \ (co | co^-1))` says which writes coherence must
 //!   order, so coherence is partial: the engine then orients the morally
 //!   strong pairs (its PTX notion, which is what Dat3M's PTX models ask
-//!   for). Without such a check coherence is total per location;
+//!   for; a file whose `E` holds other pairs still gets those pairs
+//!   checked on complete candidates, but the engine does not orient them,
+//!   so such a model should keep coherence total, without this check).
+//!   Without such a check coherence is total per location;
 //! - a model that names `sync_fence` gets a Fence-SC order over the
 //!   `fence.sc` pairs whose scopes include each other's thread.
 //!

@@ -425,7 +425,7 @@ mod tests {
     fn name(n: &str) -> Box<Expr> {
         Box::new(Expr {
             kind: ExprKind::Name(n.into()),
-            pos: Pos { line: 0, col: 0 },
+            pos: Pos { line: 0, column: 0 },
         })
     }
 
@@ -447,10 +447,10 @@ mod tests {
                     name("b"),
                     Box::new(Expr {
                         kind: ExprKind::Inter(name("c"), name("d")),
-                        pos: Pos { line: 0, col: 0 },
+                        pos: Pos { line: 0, column: 0 },
                     }),
                 ),
-                pos: Pos { line: 0, col: 0 },
+                pos: Pos { line: 0, column: 0 },
             }),
         ));
         assert_eq!(got, want);
@@ -467,7 +467,7 @@ mod tests {
     fn errors_have_positions() {
         let toks = lex("let a = (b | c\nacyclic a").unwrap();
         let (pos, kind) = parse(&toks).unwrap_err();
-        assert_eq!(pos, Pos { line: 2, col: 1 });
+        assert_eq!(pos, Pos { line: 2, column: 1 });
         assert!(kind.to_string().contains("expected `)`"), "{kind}");
     }
 }
