@@ -184,6 +184,8 @@ pub fn model_names() -> String {
 /// ```
 pub fn model_by_name(name: &str) -> Result<&'static dyn Model, UnknownModel> {
     if name.ends_with(".cat") {
+        // Compiled once per process and kept, so that it is handed out as
+        // `&'static dyn Model` like the built-in ones (see `cat::load`).
         return crate::cat::load(std::path::Path::new(name))
             .map(|m| m as &'static dyn Model)
             .map_err(|e| UnknownModel {

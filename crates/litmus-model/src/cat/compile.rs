@@ -93,10 +93,22 @@ pub(crate) struct Program {
     pub checks: Vec<Check>,
 }
 
-/// Labels live as long as the model, which is itself kept for the whole
-/// process (see [`super::model`]), so they are leaked once at load time.
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
+/// The `&'static str` for `s`: check names and labels end up in
+/// [`crate::model::Violation`]s and witness edges, which hold static
+/// strings (the built-in models' names are literals). Each distinct string
+/// is leaked once per process, however many models are compiled (the fuzz
+/// example compiles 100,000).
+pub(crate) fn intern(s: &str) -> &'static str {
+    use std::sync::Mutex;
+    static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut set = INTERNED.lock().unwrap_or_else(|p| p.into_inner());
+    let set = set.get_or_insert_with(HashSet::new);
+    if let Some(&known) = set.get(s) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
+    set.insert(leaked);
+    leaked
 }
 
 /// The operands of a node.
@@ -119,7 +131,8 @@ pub(crate) fn node_operands(node: &Node) -> Vec<NodeId> {
     }
 }
 
-fn group_bit(g: usize) -> u64 {
+/// The bit of rec group `g` in [`Info::groups`].
+pub(crate) fn group_bit(g: usize) -> u64 {
     1 << g.min(63)
 }
 
@@ -315,7 +328,7 @@ impl Compiler<'_> {
         // A base keeps its own name (`let a = po` does not rename `po`).
         let info = &mut self.prog.info[id];
         if info.name.is_none() && !matches!(self.prog.nodes[id], Node::Base(_)) {
-            info.name = Some(leak(name.to_string()));
+            info.name = Some(intern(name));
         }
         self.env.insert(name.to_string(), id);
     }
@@ -511,8 +524,8 @@ impl Compiler<'_> {
                     ));
                 }
                 let name = match name {
-                    Some(n) => leak(n.clone()),
-                    None => leak(format!(
+                    Some(n) => intern(n),
+                    None => intern(&format!(
                         "{} at {}:{}",
                         match kind {
                             CheckKind::Acyclic => "acyclic",

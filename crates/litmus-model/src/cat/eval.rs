@@ -13,20 +13,8 @@ use crate::relation::{Edge, EventSet, Relation};
 
 use super::algebra::{self, Value};
 use super::base::{self, Base, RelBase};
-use super::compile::{Check, Node, NodeId, Program};
+use super::compile::{group_bit, intern, Check, Node, NodeId, Program};
 use super::parser::CheckKind;
-
-/// `label^-1`, interned: labels are `&'static str` and explanations may
-/// ask for the same one many times.
-fn inverse_label(label: &'static str) -> &'static str {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    static INTERNED: Mutex<Option<HashMap<&'static str, &'static str>>> = Mutex::new(None);
-    let mut map = INTERNED.lock().unwrap_or_else(|p| p.into_inner());
-    map.get_or_insert_with(HashMap::new)
-        .entry(label)
-        .or_insert_with(|| Box::leak(format!("{label}^-1").into_boxed_str()))
-}
 
 /// The most pairs an `empty` witness lists.
 const EMPTY_WITNESS_PAIRS: usize = 4;
@@ -91,7 +79,7 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
             .iter()
             .map(|_| Rc::new(Value::Rel(Relation::new(self.n))))
             .collect();
-        let bit = 1u64 << group.min(63);
+        let bit = group_bit(group);
         loop {
             self.iterate[group] = Some(current.clone());
             // Nodes built on this group's variables hold the last
@@ -349,7 +337,7 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
                         .map(|e| Edge {
                             from: e.to,
                             to: e.from,
-                            label: inverse_label(e.label),
+                            label: intern(&format!("{}^-1", e.label)),
                         })
                         .collect(),
                 )

@@ -37,7 +37,7 @@ use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violatio
 use crate::relation::{Edge, Relation};
 
 use super::base::{co_mask, sc_fence_pairs, Base, RelBase};
-use super::compile::{compile, Node, NodeId, Program};
+use super::compile::{compile, intern, Node, NodeId, Program};
 use super::error::CatError;
 use super::eval::Eval;
 use super::parser::CheckKind;
@@ -93,12 +93,6 @@ fn orders_pairs(prog: &Program, id: NodeId) -> bool {
     free_of_co(prog, e) && ((is_co(prog, l) && inv_co(r)) || (inv_co(l) && is_co(prog, r)))
 }
 
-/// Labels and names live as long as the model; the model is kept for the
-/// whole process (see [`load`]), so they are leaked once, at load time.
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
-}
-
 impl CatModel {
     /// Compiles the cat text `src`, read from `path` (which names the model
     /// and anchors its `include`s); `read` reads included files.
@@ -126,10 +120,10 @@ impl CatModel {
             .checks
             .iter()
             .any(|c| prog.info[c.node].uses & sync_fence != 0);
-        let name = leak(path.display().to_string());
+        let name = intern(&path.display().to_string());
         Ok(CatModel {
             name,
-            summary: leak(format!(
+            summary: intern(&format!(
                 "cat model {name} ({} checks, {} coherence)",
                 prog.checks.len(),
                 match coherence {
