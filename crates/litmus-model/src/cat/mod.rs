@@ -13,6 +13,16 @@
 //! - `eval.rs`: how a check is evaluated over a candidate execution;
 //! - `model.rs`: a compiled file as a [`crate::Model`].
 //!
+//! The language: `let`, `let rec ... and ...` (least fixed points; a
+//! variable may not occur under `~` or right of `\`), `include "file"`
+//! (relative to the including file), `|`, `&`, `\`, `;`, `S * T`, `~`,
+//! `^-1`, `+`, `*`, `?`, `[S]`, `domain(r)`, `range(r)`, `toid(S)`, `id`,
+//! `0`, `_`, the checks `acyclic`, `irreflexive`, `empty` (negated with
+//! `~`, named with `as`, or `flag`ged), and `(* *)`, `/* */` and `//`
+//! comments. `show` is read and ignored (it only picks what herd7 draws).
+//! Not run, with an error that says so: functions (`let f(x) = ...`),
+//! `undefined_unless`, and herd7's procedures, `match` and `forall`.
+//!
 //! ```
 //! use litmus_model::cat::CatModel;
 //! use litmus_model::Model;
