@@ -52,6 +52,9 @@ fn unknown_names_type_errors_and_syntax_errors_say_where() {
     assert_eq!((l, c), (2, 3));
     let (_, _, k) = error_at("let f(x) = x");
     assert!(matches!(k, CatErrorKind::Unsupported(_)), "{k}");
+    let (l, c, k) = error_at("let a = po\n  procedure p() = acyclic a end");
+    assert_eq!((l, c), (2, 3));
+    assert!(matches!(k, CatErrorKind::Unsupported(_)), "{k}");
     // A name is defined only after its `let`.
     let (l, c, _) = error_at("let a = b\nlet b = po");
     assert_eq!((l, c), (1, 9));

@@ -187,10 +187,14 @@ impl<'t> Parser<'t> {
             Tok::Flag | Tok::Tilde | Tok::Acyclic | Tok::Irreflexive | Tok::Empty => {
                 self.check().map(Some)
             }
-            Tok::Name(n) if n == "undefined_unless" => Err((
-                pos,
-                CatErrorKind::Unsupported("`undefined_unless` checks".to_string()),
-            )),
+            Tok::Name(n)
+                if matches!(
+                    n.as_str(),
+                    "undefined_unless" | "procedure" | "call" | "match" | "forall" | "with" | "if" | "enum"
+                ) =>
+            {
+                Err((pos, CatErrorKind::Unsupported(format!("herd7's `{n}`"))))
+            }
             other => syntax(
                 pos,
                 format!(
