@@ -10,7 +10,10 @@
 //!   halves carry the half of its semantics that applies (`atom.acq_rel`:
 //!   an `ACQ` read and a `REL` write); `.volatile` is `RLX` at `SYS`; a
 //!   `fence.sc` is both `SC` and `ACQ_REL` (it is a release and an acquire
-//!   fence too, as in the ISA and the built-in `ptx`);
+//!   fence too, as in the ISA and the built-in `ptx`; the corpus verdicts
+//!   come out the same either way); `fence.release` is `REL` and
+//!   `fence.acquire` is `ACQ` (newer than PTX 6.0, so Dat3M's file, which
+//!   synchronises through `F & ACQ_REL`, ignores them);
 //! - scopes: `CTA`, `CLUSTER`, `GPU`, `SYS`; weak accesses are `SYS`, as
 //!   Dat3M tags them; initial writes have no scope;
 //! - static relations: `po`, `po-loc`, `loc` (same location, reflexive),
