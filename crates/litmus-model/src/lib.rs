@@ -5,7 +5,8 @@
 //! executions of a test (events per thread along each control path, rf,
 //! coherence, Fence-SC orders, barrier synchronisation), and a [`Model`]
 //! judges them. Models are chosen by name ([`model_by_name`],
-//! [`model_from_env`]): `ptx` (default), `sc`, `ptx-2015`.
+//! [`model_from_env`]): `ptx` (default), `sc`, `ptx-2015`, or a path to a
+//! cat file ([`cat`]).
 //!
 //! ```
 //! use litmus_model::{check, model_by_name, Options};
@@ -20,6 +21,7 @@
 
 pub mod barrier;
 pub mod budget;
+pub mod cat;
 pub mod check;
 pub mod enumerate;
 pub mod events;

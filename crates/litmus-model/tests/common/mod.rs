@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod cat_fuzz;
+
 use litmus_core::ir::{Test, Verdict};
 use litmus_model::{check, model_by_name, CheckResult, Options};
 
@@ -26,3 +28,89 @@ pub fn verdict(src: &str, model: &str) -> Verdict {
 
 pub const ALLOWED: Verdict = Verdict::Allowed;
 pub const FORBIDDEN: Verdict = Verdict::Forbidden;
+
+/// Asserts that `a` and `b` allow the same outcomes, with the same claim,
+/// on every file of `files` that parses (a file the text front end refuses
+/// is its own test's business).
+pub fn assert_same_outcomes(
+    files: &[std::path::PathBuf],
+    a: &dyn litmus_model::Model,
+    b: &dyn litmus_model::Model,
+) {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for f in files {
+        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let Ok(test) = litmus_core::text::parse(&src) else {
+            continue;
+        };
+        let (ra, rb) = (
+            check(&test, a, &Options::default()),
+            check(&test, b, &Options::default()),
+        );
+        match (ra, rb) {
+            (Ok(ra), Ok(rb)) => {
+                compared += 1;
+                if ra.allowed != rb.allowed || ra.claim_holds != rb.claim_holds {
+                    failures.push(format!(
+                        "{}: {} allows {:?}, {} allows {:?}",
+                        f.display(),
+                        a.name(),
+                        ra.outcome_lines(&test),
+                        b.name(),
+                        rb.outcome_lines(&test)
+                    ));
+                }
+            }
+            (ra, rb) => failures.push(format!(
+                "{}: {} gives {:?}, {} gives {:?}",
+                f.display(),
+                a.name(),
+                ra.err().map(|e| e.to_string()),
+                b.name(),
+                rb.err().map(|e| e.to_string())
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(compared > 0, "no file was compared");
+}
+
+/// Every `.litmus` file of this repository (a corpus' file list comes from
+/// its CSV instead; this walks only the checkout, `target` excluded).
+pub fn repo_litmus_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if p.is_dir() && name != "target" && !name.to_string_lossy().starts_with('.') {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    walk(&root, &mut out);
+    out.sort();
+    out
+}
+
+/// The tests a corpus list names, parsed (lists from
+/// `litmus_core::corpus`, never a walk of the corpus folder).
+pub fn corpus_files(dir: &std::path::Path, list: &str) -> Vec<std::path::PathBuf> {
+    litmus_core::corpus::read_list(dir, list)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|e| dir.join(e.path))
+        .collect()
+}

@@ -1,0 +1,582 @@
+//! From syntax to a program the evaluator runs: `include`s read (relative
+//! to the including file), names resolved in order (a `let` sees only what
+//! comes before it, so `let co = co+` refines the base `co`), every
+//! expression typed as a set or a relation, and each node marked with the
+//! base sets and relations it depends on and whether it only grows as the
+//! candidate execution grows (what makes early pruning sound).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::algebra::Ty;
+use super::base::{dynamic_mask, Base};
+use super::error::{CatError, CatErrorKind, Pos};
+use super::lexer::lex;
+use super::parser::{parse, CheckKind, Expr, ExprKind, Stmt};
+
+/// Index of a node in [`Program::nodes`].
+pub(crate) type NodeId = usize;
+
+/// An operation of the compiled program; operands are earlier nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Node {
+    Base(Base),
+    Universe,
+    Empty,
+    Id,
+    Union(NodeId, NodeId),
+    Inter(NodeId, NodeId),
+    Diff(NodeId, NodeId),
+    Seq(NodeId, NodeId),
+    Product(NodeId, NodeId),
+    Inverse(NodeId),
+    Plus(NodeId),
+    Star(NodeId),
+    Opt(NodeId),
+    Compl(NodeId),
+    Bracket(NodeId),
+    Domain(NodeId),
+    Range(NodeId),
+    /// Variable `index` of `let rec` group `group`.
+    RecVar {
+        group: usize,
+        index: usize,
+    },
+}
+
+/// What the compiler knows of a node.
+#[derive(Clone, Debug)]
+pub(crate) struct Info {
+    pub ty: Ty,
+    /// The bases it depends on ([`Base::bit`]).
+    pub uses: u64,
+    /// Whether it only grows when the dynamic bases grow.
+    pub monotone: bool,
+    /// The rec groups it depends on, as a bit mask (groups past 63 share
+    /// the last bit, which only makes re-evaluation more eager).
+    pub groups: u64,
+    /// The name it was first bound to, for witness labels.
+    pub name: Option<&'static str>,
+    /// The longest chain of operands below it (a rec variable counts its
+    /// bodies): evaluation recurses that deep.
+    pub height: usize,
+}
+
+/// The deepest a node may sit on its operands: evaluation recurses along
+/// these chains, and a malformed or hostile file must get an error rather
+/// than overflow the stack.
+const MAX_HEIGHT: usize = 400;
+
+/// A `let rec ... and ...` group: its variables' bodies.
+#[derive(Clone, Debug)]
+pub(crate) struct RecGroup {
+    pub bodies: Vec<NodeId>,
+}
+
+/// A named check.
+#[derive(Clone, Debug)]
+pub(crate) struct Check {
+    pub kind: CheckKind,
+    pub negate: bool,
+    pub flag: bool,
+    pub node: NodeId,
+    /// The `as` name, or a name made from the kind and position.
+    pub name: &'static str,
+}
+
+/// A compiled cat model.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Program {
+    pub nodes: Vec<Node>,
+    pub info: Vec<Info>,
+    pub groups: Vec<RecGroup>,
+    pub checks: Vec<Check>,
+}
+
+/// The `&'static str` for `s`: check names and labels end up in
+/// [`crate::model::Violation`]s and witness edges, which hold static
+/// strings (the built-in models' names are literals). Each distinct string
+/// is leaked once per process, however many models are compiled (the fuzz
+/// example compiles 100,000).
+pub(crate) fn intern(s: &str) -> &'static str {
+    use std::sync::Mutex;
+    static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut set = INTERNED.lock().unwrap_or_else(|p| p.into_inner());
+    let set = set.get_or_insert_with(HashSet::new);
+    if let Some(&known) = set.get(s) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
+    set.insert(leaked);
+    leaked
+}
+
+/// The operands of a node.
+pub(crate) fn node_operands(node: &Node) -> Vec<NodeId> {
+    match *node {
+        Node::Union(a, b)
+        | Node::Inter(a, b)
+        | Node::Diff(a, b)
+        | Node::Seq(a, b)
+        | Node::Product(a, b) => vec![a, b],
+        Node::Inverse(a)
+        | Node::Plus(a)
+        | Node::Star(a)
+        | Node::Opt(a)
+        | Node::Compl(a)
+        | Node::Bracket(a)
+        | Node::Domain(a)
+        | Node::Range(a) => vec![a],
+        Node::Base(_) | Node::Universe | Node::Empty | Node::Id | Node::RecVar { .. } => vec![],
+    }
+}
+
+/// The bit of rec group `g` in [`Info::groups`].
+pub(crate) fn group_bit(g: usize) -> u64 {
+    1 << g.min(63)
+}
+
+struct Compiler<'r> {
+    prog: Program,
+    env: HashMap<String, NodeId>,
+    /// Files being included, to refuse cycles.
+    stack: Vec<PathBuf>,
+    read: &'r mut dyn FnMut(&Path) -> Result<String, String>,
+    memo: HashMap<Node, NodeId>,
+}
+
+impl Compiler<'_> {
+    fn info_of(&self, node: &Node) -> Result<Info, CatErrorKind> {
+        let i = |n: NodeId| &self.prog.info[n];
+        let height = 1 + node_operands(node)
+            .iter()
+            .map(|&n| i(n).height)
+            .max()
+            .unwrap_or(0);
+        if height > MAX_HEIGHT {
+            return Err(CatErrorKind::Limit(format!(
+                "definitions nest deeper than {MAX_HEIGHT} operators"
+            )));
+        }
+        let both = |a: NodeId, b: NodeId| (i(a).uses | i(b).uses, i(a).groups | i(b).groups);
+        let (ty, uses, groups, monotone) = match *node {
+            Node::Base(b) => (
+                match b {
+                    Base::Set(_) => Ty::Set,
+                    Base::Rel(_) => Ty::Rel,
+                },
+                b.bit(),
+                0,
+                true,
+            ),
+            Node::Universe => (Ty::Set, 0, 0, true),
+            Node::Empty | Node::Id => (Ty::Rel, 0, 0, true),
+            Node::Union(a, b) | Node::Inter(a, b) | Node::Diff(a, b) => {
+                if i(a).ty != i(b).ty {
+                    return Err(CatErrorKind::Type(format!(
+                        "the operands of `{}` must both be sets or both relations; the left is {}, the right {}",
+                        match node {
+                            Node::Union(..) => "|",
+                            Node::Inter(..) => "&",
+                            _ => "\\",
+                        },
+                        i(a).ty.describe(),
+                        i(b).ty.describe()
+                    )));
+                }
+                let (u, g) = both(a, b);
+                let mono = match node {
+                    Node::Diff(..) => i(a).monotone && i(b).uses & dynamic_mask() == 0,
+                    _ => i(a).monotone && i(b).monotone,
+                };
+                (i(a).ty, u, g, mono)
+            }
+            Node::Seq(a, b) => {
+                for (side, n) in [("left", a), ("right", b)] {
+                    if i(n).ty != Ty::Rel {
+                        return Err(CatErrorKind::Type(format!(
+                            "the {side} operand of `;` is {}, a relation is needed (write `[S]` for the identity on a set)",
+                            i(n).ty.describe()
+                        )));
+                    }
+                }
+                let (u, g) = both(a, b);
+                (Ty::Rel, u, g, i(a).monotone && i(b).monotone)
+            }
+            Node::Product(a, b) => {
+                for (side, n) in [("left", a), ("right", b)] {
+                    if i(n).ty != Ty::Set {
+                        return Err(CatErrorKind::Type(format!(
+                            "the {side} operand of the product `*` is {}, a set is needed",
+                            i(n).ty.describe()
+                        )));
+                    }
+                }
+                let (u, g) = both(a, b);
+                (Ty::Rel, u, g, i(a).monotone && i(b).monotone)
+            }
+            Node::Inverse(a) | Node::Plus(a) | Node::Star(a) | Node::Opt(a) => {
+                if i(a).ty != Ty::Rel {
+                    return Err(CatErrorKind::Type(format!(
+                        "`{}` applies to relations, not to {}",
+                        match node {
+                            Node::Inverse(_) => "^-1",
+                            Node::Plus(_) => "+",
+                            Node::Star(_) => "*",
+                            _ => "?",
+                        },
+                        i(a).ty.describe()
+                    )));
+                }
+                (Ty::Rel, i(a).uses, i(a).groups, i(a).monotone)
+            }
+            Node::Compl(a) => (
+                i(a).ty,
+                i(a).uses,
+                i(a).groups,
+                i(a).uses & dynamic_mask() == 0,
+            ),
+            Node::Bracket(a) => {
+                if i(a).ty != Ty::Set {
+                    return Err(CatErrorKind::Type(format!(
+                        "`[...]` takes a set, not {}",
+                        i(a).ty.describe()
+                    )));
+                }
+                (Ty::Rel, i(a).uses, i(a).groups, i(a).monotone)
+            }
+            Node::Domain(a) | Node::Range(a) => {
+                if i(a).ty != Ty::Rel {
+                    return Err(CatErrorKind::Type(format!(
+                        "`domain` and `range` take a relation, not {}",
+                        i(a).ty.describe()
+                    )));
+                }
+                (Ty::Set, i(a).uses, i(a).groups, i(a).monotone)
+            }
+            Node::RecVar { group, .. } => (Ty::Rel, 0, group_bit(group), true),
+        };
+        Ok(Info {
+            ty,
+            uses,
+            monotone,
+            groups,
+            name: None,
+            height,
+        })
+    }
+
+    fn add(&mut self, node: Node, pos: Pos, file: &str) -> Result<NodeId, CatError> {
+        if let Some(&id) = self.memo.get(&node) {
+            return Ok(id);
+        }
+        let info = self
+            .info_of(&node)
+            .map_err(|k| CatError::at(file, pos, k))?;
+        self.prog.nodes.push(node.clone());
+        self.prog.info.push(info);
+        let id = self.prog.nodes.len() - 1;
+        // Rec variables change while their group is solved: never share
+        // nodes built on them across groups by structure alone.
+        if !matches!(node, Node::RecVar { .. }) {
+            self.memo.insert(node, id);
+        }
+        Ok(id)
+    }
+
+    fn expr(&mut self, e: &Expr, file: &str) -> Result<NodeId, CatError> {
+        let pos = e.pos;
+        let node = match &e.kind {
+            ExprKind::Name(n) => {
+                if let Some(&id) = self.env.get(n) {
+                    return Ok(id);
+                }
+                match n.as_str() {
+                    "_" => Node::Universe,
+                    "0" => Node::Empty,
+                    "id" => Node::Id,
+                    _ => match Base::lookup(n) {
+                        Some(b) => Node::Base(b),
+                        None => {
+                            return Err(CatError::at(
+                                file,
+                                pos,
+                                CatErrorKind::UnknownName(n.clone(), Base::names()),
+                            ))
+                        }
+                    },
+                }
+            }
+            ExprKind::Union(a, b) => Node::Union(self.expr(a, file)?, self.expr(b, file)?),
+            ExprKind::Inter(a, b) => Node::Inter(self.expr(a, file)?, self.expr(b, file)?),
+            ExprKind::Diff(a, b) => Node::Diff(self.expr(a, file)?, self.expr(b, file)?),
+            ExprKind::Seq(a, b) => Node::Seq(self.expr(a, file)?, self.expr(b, file)?),
+            ExprKind::Product(a, b) => Node::Product(self.expr(a, file)?, self.expr(b, file)?),
+            ExprKind::Inverse(a) => Node::Inverse(self.expr(a, file)?),
+            ExprKind::Plus(a) => Node::Plus(self.expr(a, file)?),
+            ExprKind::Star(a) => Node::Star(self.expr(a, file)?),
+            ExprKind::Opt(a) => Node::Opt(self.expr(a, file)?),
+            ExprKind::Compl(a) => Node::Compl(self.expr(a, file)?),
+            ExprKind::Bracket(a) => Node::Bracket(self.expr(a, file)?),
+            ExprKind::Domain(a) => Node::Domain(self.expr(a, file)?),
+            ExprKind::Range(a) => Node::Range(self.expr(a, file)?),
+        };
+        self.add(node, pos, file)
+    }
+
+    fn bind(&mut self, name: &str, id: NodeId) {
+        // A base keeps its own name (`let a = po` does not rename `po`).
+        let info = &mut self.prog.info[id];
+        if info.name.is_none() && !matches!(self.prog.nodes[id], Node::Base(_)) {
+            info.name = Some(intern(name));
+        }
+        self.env.insert(name.to_string(), id);
+    }
+
+    /// Whether a variable of rec group `group` occurs in `node` under an
+    /// odd number of complements (`~`, right of `\`).
+    fn negated_var(
+        &self,
+        node: NodeId,
+        group: usize,
+        negated: bool,
+        seen: &mut HashSet<(NodeId, bool)>,
+    ) -> bool {
+        if self.prog.info[node].groups & group_bit(group) == 0 || !seen.insert((node, negated)) {
+            return false;
+        }
+        match self.prog.nodes[node] {
+            Node::RecVar { group: g, .. } => g == group && negated,
+            Node::Diff(a, b) => {
+                self.negated_var(a, group, negated, seen)
+                    || self.negated_var(b, group, !negated, seen)
+            }
+            Node::Compl(a) => self.negated_var(a, group, !negated, seen),
+            ref n => node_operands(n)
+                .into_iter()
+                .any(|c| self.negated_var(c, group, negated, seen)),
+        }
+    }
+
+    fn let_rec(&mut self, binds: &[(String, Pos, Expr)], file: &str) -> Result<(), CatError> {
+        let group = self.prog.groups.len();
+        self.prog.groups.push(RecGroup { bodies: Vec::new() });
+        let first = self.prog.nodes.len();
+        for (index, (name, pos, _)) in binds.iter().enumerate() {
+            let v = self.add(Node::RecVar { group, index }, *pos, file)?;
+            self.bind(name, v);
+        }
+        let mut bodies = Vec::new();
+        for (name, pos, e) in binds {
+            let b = self.expr(e, file)?;
+            if self.prog.info[b].ty != Ty::Rel {
+                return Err(CatError::at(
+                    file,
+                    *pos,
+                    CatErrorKind::Type(format!(
+                        "`let rec {name}` defines {}; recursive definitions here are relations",
+                        self.prog.info[b].ty.describe()
+                    )),
+                ));
+            }
+            bodies.push(b);
+        }
+        for (&b, (name, pos, _)) in bodies.iter().zip(binds) {
+            if self.negated_var(b, group, false, &mut HashSet::new()) {
+                return Err(CatError::at(
+                    file,
+                    *pos,
+                    CatErrorKind::Type(format!(
+                        "`let rec {name}` uses a variable of its group under `~` or right of `\\`; a least fixed point needs the body to grow with its variables"
+                    )),
+                ));
+            }
+        }
+        self.prog.groups[group].bodies = bodies.clone();
+        // The variables depend on what their bodies depend on: propagate
+        // through the nodes built for this group until nothing changes.
+        loop {
+            let uses = bodies.iter().fold(0, |m, &b| m | self.prog.info[b].uses);
+            let groups = bodies.iter().fold(0, |m, &b| m | self.prog.info[b].groups);
+            let mono = bodies.iter().all(|&b| self.prog.info[b].monotone);
+            let mut changed = false;
+            for id in first..self.prog.nodes.len() {
+                let mut info = match self.prog.nodes[id] {
+                    Node::RecVar { group: g, .. } if g == group => Info {
+                        ty: Ty::Rel,
+                        uses,
+                        monotone: mono,
+                        groups: groups | group_bit(group),
+                        name: None,
+                        // Inside its own bodies a variable reads the
+                        // current iterate and recurses no further.
+                        height: 1,
+                    },
+                    ref n => self
+                        .info_of(n)
+                        .map_err(|k| CatError::at(file, binds[0].1, k))?,
+                };
+                let old = &self.prog.info[id];
+                info.name = old.name;
+                if info.uses != old.uses
+                    || info.monotone != old.monotone
+                    || info.groups != old.groups
+                    || info.height != old.height
+                {
+                    changed = true;
+                }
+                self.prog.info[id] = info;
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Read from outside, a variable solves its group: its bodies' depth.
+        let height = 1 + bodies
+            .iter()
+            .map(|&b| self.prog.info[b].height)
+            .max()
+            .unwrap_or(0);
+        if height > MAX_HEIGHT {
+            return Err(CatError::at(
+                file,
+                binds[0].1,
+                CatErrorKind::Limit(format!(
+                    "definitions nest deeper than {MAX_HEIGHT} operators"
+                )),
+            ));
+        }
+        for id in first..self.prog.nodes.len() {
+            if matches!(self.prog.nodes[id], Node::RecVar { group: g, .. } if g == group) {
+                self.prog.info[id].height = height;
+            }
+        }
+        Ok(())
+    }
+
+    fn file(
+        &mut self,
+        path: &Path,
+        src: &str,
+        include_pos: Option<(&str, Pos)>,
+    ) -> Result<(), CatError> {
+        /// Includes nest at most this deep (a cycle through differently
+        /// spelled paths is caught here if not by name).
+        const MAX_INCLUDE_DEPTH: usize = 32;
+        let file = path.display().to_string();
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if self.stack.contains(&key) || self.stack.len() >= MAX_INCLUDE_DEPTH {
+            let (f, pos) = include_pos.unwrap_or((&file, Pos { line: 1, column: 1 }));
+            return Err(CatError::at(
+                f,
+                pos,
+                CatErrorKind::Include(format!(
+                    "including `{file}` again makes a cycle of includes (or nests them over {MAX_INCLUDE_DEPTH} deep)"
+                )),
+            ));
+        }
+        let toks =
+            lex(src).map_err(|(pos, m)| CatError::at(&file, pos, CatErrorKind::Syntax(m)))?;
+        let stmts = parse(&toks).map_err(|(pos, k)| CatError::at(&file, pos, k))?;
+        self.stack.push(key);
+        for stmt in &stmts {
+            self.stmt(stmt, path, &file)?;
+        }
+        self.stack.pop();
+        Ok(())
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, path: &Path, file: &str) -> Result<(), CatError> {
+        match stmt {
+            Stmt::Let { rec: false, binds } => {
+                // `let a = e and b = f`: every body sees the names before it.
+                let ids = binds
+                    .iter()
+                    .map(|(_, _, e)| self.expr(e, file))
+                    .collect::<Result<Vec<_>, _>>()?;
+                for ((name, _, _), id) in binds.iter().zip(ids) {
+                    self.bind(name, id);
+                }
+            }
+            Stmt::Let { rec: true, binds } => self.let_rec(binds, file)?,
+            Stmt::Check {
+                kind,
+                negate,
+                flag,
+                expr,
+                name,
+                pos,
+            } => {
+                let node = self.expr(expr, file)?;
+                if *kind != CheckKind::Empty && self.prog.info[node].ty != Ty::Rel {
+                    return Err(CatError::at(
+                        file,
+                        expr.pos,
+                        CatErrorKind::Type(format!(
+                            "`{}` takes a relation, not {}",
+                            if *kind == CheckKind::Acyclic {
+                                "acyclic"
+                            } else {
+                                "irreflexive"
+                            },
+                            self.prog.info[node].ty.describe()
+                        )),
+                    ));
+                }
+                let name = match name {
+                    Some(n) => intern(n),
+                    None => intern(&format!(
+                        "{} at {}:{}",
+                        match kind {
+                            CheckKind::Acyclic => "acyclic",
+                            CheckKind::Irreflexive => "irreflexive",
+                            CheckKind::Empty => "empty",
+                        },
+                        file,
+                        pos
+                    )),
+                };
+                self.prog.checks.push(Check {
+                    kind: *kind,
+                    negate: *negate,
+                    flag: *flag,
+                    node,
+                    name,
+                });
+            }
+            Stmt::Include { path: inc, pos } => {
+                let target = path.parent().unwrap_or(Path::new(".")).join(inc);
+                let src = (self.read)(&target).map_err(|m| {
+                    CatError::at(
+                        file,
+                        *pos,
+                        CatErrorKind::Include(format!(
+                            "cannot include \"{inc}\" ({}): {m}",
+                            target.display()
+                        )),
+                    )
+                })?;
+                self.file(&target, &src, Some((file, *pos)))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compiles the cat text `src` of the file `path`; `read` reads included
+/// files.
+pub(crate) fn compile(
+    path: &Path,
+    src: &str,
+    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+) -> Result<Program, CatError> {
+    let mut c = Compiler {
+        prog: Program::default(),
+        env: HashMap::new(),
+        stack: Vec::new(),
+        read,
+        memo: HashMap::new(),
+    };
+    c.file(path, src, None)?;
+    Ok(c.prog)
+}

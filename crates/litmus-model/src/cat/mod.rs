@@ -1,0 +1,47 @@
+//! Models as data: memory models written in cat, the language of herd7
+//! and Dat3M, run by the same engine as the built-in models.
+//!
+//! A cat file names a model wherever a model name goes: a name ending in
+//! `.cat` is read as a path ([`crate::model_by_name`]). One file per step:
+//!
+//! - `lexer.rs` and `parser.rs`: the syntax, with both tools' comments;
+//! - `compile.rs`: `include`s, names, types (set or relation), and which
+//!   checks may prune partial candidates;
+//! - `algebra.rs`: the operators on sets and relations;
+//! - `base.rs`: the base sets and relations, and where each comes from in
+//!   this engine (`sr`, `scta`, `syncbar`, `sync_fence`, the tags);
+//! - `eval.rs`: how a check is evaluated over a candidate execution;
+//! - `model.rs`: a compiled file as a [`crate::Model`].
+//!
+//! The language: `let`, `let rec ... and ...` (least fixed points; a
+//! variable may not occur under `~` or right of `\`), `include "file"`
+//! (relative to the including file), `|`, `&`, `\`, `;`, `S * T`, `~`,
+//! `^-1`, `+`, `*`, `?`, `[S]`, `domain(r)`, `range(r)`, `toid(S)`, `id`,
+//! `0`, `_`, the checks `acyclic`, `irreflexive`, `empty` (negated with
+//! `~`, named with `as`, or `flag`ged), and `(* *)`, `/* */` and `//`
+//! comments. `show` is read and ignored (it only picks what herd7 draws).
+//! Not run, with an error that says so: functions (`let f(x) = ...`),
+//! `undefined_unless`, and herd7's procedures, `match` and `forall`.
+//!
+//! ```
+//! use litmus_model::cat::CatModel;
+//! use litmus_model::Model;
+//! let src = "SC\nlet com = rf | co | fr\nacyclic po | com as sc\n";
+//! let m = CatModel::from_source("sc.cat".as_ref(), src, &mut |_| Err("no includes".into())).unwrap();
+//! assert_eq!(m.check_names(), ["sc"]);
+//! let err = CatModel::from_source("bad.cat".as_ref(), "acyclic po | R", &mut |_| Err(String::new())).unwrap_err();
+//! assert_eq!(err.to_string().split(": ").next(), Some("bad.cat:1:9"));
+//! ```
+
+mod algebra;
+mod base;
+mod compile;
+mod error;
+mod eval;
+mod lexer;
+mod model;
+mod parser;
+
+pub use error::{CatError, CatErrorKind, Pos};
+pub use model::{load, CatModel};
+pub use parser::CheckKind;
