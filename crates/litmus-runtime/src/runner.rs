@@ -217,7 +217,9 @@ pub fn run_test(
         let source = match &source {
             Source::CargoTest(id) | Source::File(id) => id,
         };
-        if let Err(e) = crate::evidence::store::append(dir, crate::evidence::record_of(test, hw, source)) {
+        if let Err(e) =
+            crate::evidence::store::append(dir, crate::evidence::record_of(test, hw, source))
+        {
             failures.push(Failure::Evidence(format!(
                 "cannot record evidence in {}: {e}",
                 dir.display()

@@ -266,7 +266,9 @@ fn judge(subject: &Subject, records: &[&Record], q: &Question, report: &mut Gate
     let new = match check(test, q.model, q.options) {
         Ok(r) => r,
         Err(e) => {
-            report.errors.push(error(format!("{}: {e}", q.model.name())));
+            report
+                .errors
+                .push(error(format!("{}: {e}", q.model.name())));
             return;
         }
     };
@@ -351,7 +353,10 @@ fn flips(
     out
 }
 
-fn unmatched(subjects: &[Subject], by_test: &BTreeMap<(&str, &str), Vec<&Record>>) -> Vec<Unmatched> {
+fn unmatched(
+    subjects: &[Subject],
+    by_test: &BTreeMap<(&str, &str), Vec<&Record>>,
+) -> Vec<Unmatched> {
     let given: BTreeSet<(&str, &str)> = subjects
         .iter()
         .map(|s| (s.test.name.text.as_str(), s.hash.as_str()))

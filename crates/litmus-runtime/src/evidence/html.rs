@@ -90,7 +90,12 @@ fn entries<'a>(evidence: &'a Evidence, model: &dyn Model, options: &Options) -> 
         .collect()
 }
 
-fn entry<'a>(name: String, records: Vec<&'a Record>, model: &dyn Model, options: &Options) -> Entry<'a> {
+fn entry<'a>(
+    name: String,
+    records: Vec<&'a Record>,
+    model: &dyn Model,
+    options: &Options,
+) -> Entry<'a> {
     let seen = seen(&records);
     let instances = records.iter().map(|r| r.instances).sum();
     let test = records
@@ -99,8 +104,17 @@ fn entry<'a>(name: String, records: Vec<&'a Record>, model: &dyn Model, options:
         .map(litmus_core::text::parse);
     let (test, note) = match test {
         Some(Ok(t)) => (Some(t), None),
-        Some(Err(e)) => (None, Some(format!("the recorded test does not parse: {}", e.render("evidence").trim()))),
-        None => (None, Some("the evidence holds no test text: no model verdicts".to_string())),
+        Some(Err(e)) => (
+            None,
+            Some(format!(
+                "the recorded test does not parse: {}",
+                e.render("evidence").trim()
+            )),
+        ),
+        None => (
+            None,
+            Some("the evidence holds no test text: no model verdicts".to_string()),
+        ),
     };
     let family = family(&records[0].test);
     let Some(test) = test else {
@@ -206,7 +220,10 @@ fn fence_scope(test: &Test) -> String {
             _ => None,
         })
         .max()
-        .map_or_else(|| "no fence".into(), |s| format!("fences up to .{}", s.as_str()))
+        .map_or_else(
+            || "no fence".into(),
+            |s| format!("fences up to .{}", s.as_str()),
+        )
 }
 
 fn problems(h: &mut String, evidence: &Evidence) {
@@ -254,7 +271,9 @@ fn forbidden(h: &mut String, entries: &[Entry]) {
 }
 
 fn family_section(h: &mut String, family: &str, mut tests: Vec<&Entry>) {
-    tests.sort_by(|a, b| (&a.placement, &a.fences, &a.name).cmp(&(&b.placement, &b.fences, &b.name)));
+    tests.sort_by(|a, b| {
+        (&a.placement, &a.fences, &a.name).cmp(&(&b.placement, &b.fences, &b.name))
+    });
     let _ = writeln!(
         h,
         "<section class=\"family\" data-family=\"{0}\"><h2>{0}</h2>\n<table><tr><th>placement</th><th>fences</th><th>test</th><th>outcome</th><th>model</th><th>seen / instances</th><th>rate (95% Wilson)</th><th></th><th>devices</th></tr>",

@@ -5,6 +5,7 @@
 
 pub mod gate;
 pub mod html;
+pub mod litmus7;
 pub mod read;
 pub mod record;
 pub mod stats;

@@ -144,16 +144,14 @@ impl Evidence {
                 continue;
             }
             match Record::parse(text) {
-                Ok(r) => {
-                    match seen.get(&(r.run.clone(), r.seq)) {
-                        None => {
-                            seen.insert((r.run.clone(), r.seq), self.records.len());
-                            self.records.push(r);
-                        }
-                        Some(&at) if self.records[at] == r => self.duplicates += 1,
-                        Some(_) => self.problems.push(problem(ProblemKind::Conflict)),
+                Ok(r) => match seen.get(&(r.run.clone(), r.seq)) {
+                    None => {
+                        seen.insert((r.run.clone(), r.seq), self.records.len());
+                        self.records.push(r);
                     }
-                }
+                    Some(&at) if self.records[at] == r => self.duplicates += 1,
+                    Some(_) => self.problems.push(problem(ProblemKind::Conflict)),
+                },
                 Err(RecordError::Json(_)) if i == last => {
                     self.problems.push(problem(ProblemKind::Truncated))
                 }

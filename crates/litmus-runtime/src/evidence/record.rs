@@ -223,7 +223,10 @@ fn string(o: &Map<String, Value>, field: &'static str) -> Result<String, RecordE
         })
 }
 
-fn optional_string(o: &Map<String, Value>, field: &'static str) -> Result<Option<String>, RecordError> {
+fn optional_string(
+    o: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<String>, RecordError> {
     match o.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -235,17 +238,24 @@ fn optional_string(o: &Map<String, Value>, field: &'static str) -> Result<Option
 }
 
 fn number(o: &Map<String, Value>, field: &'static str) -> Result<u64, RecordError> {
-    o.get(field).and_then(Value::as_u64).ok_or(RecordError::Field {
-        field,
-        expected: "a whole number",
-    })
+    o.get(field)
+        .and_then(Value::as_u64)
+        .ok_or(RecordError::Field {
+            field,
+            expected: "a whole number",
+        })
 }
 
-fn array<'a>(o: &'a Map<String, Value>, field: &'static str) -> Result<&'a Vec<Value>, RecordError> {
-    o.get(field).and_then(Value::as_array).ok_or(RecordError::Field {
-        field,
-        expected: "an array",
-    })
+fn array<'a>(
+    o: &'a Map<String, Value>,
+    field: &'static str,
+) -> Result<&'a Vec<Value>, RecordError> {
+    o.get(field)
+        .and_then(Value::as_array)
+        .ok_or(RecordError::Field {
+            field,
+            expected: "an array",
+        })
 }
 
 #[cfg(test)]
@@ -286,7 +296,10 @@ mod tests {
 
     #[test]
     fn bad_lines_say_what_is_wrong() {
-        assert!(matches!(Record::parse("{\"a\":"), Err(RecordError::Json(_))));
+        assert!(matches!(
+            Record::parse("{\"a\":"),
+            Err(RecordError::Json(_))
+        ));
         assert_eq!(
             Record::parse("{\"format\":\"other\"}"),
             Err(RecordError::Format("\"other\"".into()))
@@ -312,7 +325,8 @@ mod tests {
         let mut documented = a.clone();
         documented.doc.0.push("a note".into());
         assert_eq!(ir_hash(&a), ir_hash(&documented));
-        let edited = litmus_core::text::parse(&src.replace("st.weak y, 1", "st.weak y, 2")).unwrap();
+        let edited =
+            litmus_core::text::parse(&src.replace("st.weak y, 1", "st.weak y, 2")).unwrap();
         assert_ne!(ir_hash(&a), ir_hash(&edited));
         assert_eq!(ir_hash(&a).len(), 16);
     }

@@ -18,8 +18,16 @@ pub fn wilson(hits: u64, trials: u64, z: f64) -> (f64, f64) {
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     let denom = 1.0 + z2 / n;
     // At the ends the bound is exact; rounding would leave 1e-22 there.
-    let low = if hits == 0 { 0.0 } else { (centre - spread) / denom };
-    let high = if hits >= trials { 1.0 } else { (centre + spread) / denom };
+    let low = if hits == 0 {
+        0.0
+    } else {
+        (centre - spread) / denom
+    };
+    let high = if hits >= trials {
+        1.0
+    } else {
+        (centre + spread) / denom
+    };
     (low.clamp(0.0, 1.0), high.clamp(0.0, 1.0))
 }
 
@@ -31,7 +39,10 @@ mod tests {
     fn known_intervals() {
         // Wilson's interval for 1 of 10 at 95%: [0.0179, 0.4042].
         let (lo, hi) = wilson(1, 10, Z95);
-        assert!((lo - 0.01788).abs() < 1e-4 && (hi - 0.40415).abs() < 1e-4, "{lo} {hi}");
+        assert!(
+            (lo - 0.01788).abs() < 1e-4 && (hi - 0.40415).abs() < 1e-4,
+            "{lo} {hi}"
+        );
         // Nothing seen: the lower bound is 0 and the upper about 3.84/n.
         let (lo, hi) = wilson(0, 1_000_000, Z95);
         assert_eq!(lo, 0.0);
