@@ -18,6 +18,7 @@ pub fn bin() -> Command {
         "LITMUS_BUDGET_MS",
         "LITMUS_LAUNCHES",
         "LITMUS_REQUIRE_GPU",
+        "LITMUS_EVIDENCE",
     ] {
         c.env_remove(var);
     }
