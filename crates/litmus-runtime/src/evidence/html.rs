@@ -282,7 +282,7 @@ fn family_section(h: &mut String, family: &str, mut tests: Vec<&Entry>) {
     for e in tests {
         let span = e.rows.len().max(1) + usize::from(e.note.is_some());
         let head = format!(
-            "<td rowspan=\"{span}\">{}</td><td rowspan=\"{span}\">{}</td><td rowspan=\"{span}\" class=\"test\">{}<br><small>{} record{} on {}</small></td>",
+            "<td rowspan=\"{span}\" class=\"head\">{}</td><td rowspan=\"{span}\" class=\"head\">{}</td><td rowspan=\"{span}\" class=\"head test\">{}<br><small>{} record{} on {}</small></td>",
             escape(&e.placement),
             escape(&e.fences),
             escape(&e.name),
@@ -388,6 +388,8 @@ tr.allowed td { background: #fff; }
 tr.quiet td { color: #999; }
 tr.forbidden td { background: #fde2e2; color: #a00; font-weight: 600; }
 tr.unknown td { background: #fffbe6; }
+tr td.head { background: #fff; color: #222; font-weight: normal; }
+tr td.head.test { font-weight: 600; }
 #forbidden h2 { color: #b00; border-color: #b00; }
 #forbidden table { border: 2px solid #b00; }
 p.ok { color: #070; font-weight: 600; }
