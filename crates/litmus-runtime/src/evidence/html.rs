@@ -192,18 +192,18 @@ fn family(name: &str) -> String {
 /// How far apart the test's threads run.
 fn placement(test: &Test) -> String {
     let places: Vec<_> = test.threads.iter().map(|t| t.placement).collect();
-    let distinct = |key: &dyn Fn(&litmus_core::ir::Placement) -> (u32, u32, Option<u32>)| {
-        places.iter().map(key).collect::<BTreeSet<_>>().len() > 1
+    let count = |key: fn(&litmus_core::ir::Placement) -> Option<u32>| {
+        places.iter().map(key).collect::<BTreeSet<_>>().len()
     };
-    if distinct(&|p| (p.gpu, 0, None)) {
+    if count(|p| Some(p.gpu)) > 1 {
         "threads on several GPUs".into()
-    } else if distinct(&|p| (p.cta, 0, None)) {
-        if places.iter().all(|p| p.cluster.is_some()) && !distinct(&|p| (0, 0, p.cluster)) {
+    } else if count(|p| Some(p.cta)) > 1 {
+        if places.iter().all(|p| p.cluster.is_some()) && count(|p| p.cluster) == 1 {
             "CTAs of one cluster".into()
         } else {
             "threads in different CTAs".into()
         }
-    } else if distinct(&|p| (0, 0, p.warp)) {
+    } else if count(|p| p.warp) > 1 {
         "one CTA, different warps".into()
     } else {
         "one CTA".into()
