@@ -52,6 +52,17 @@ fn import(into: &Path, tests: &Path, log: &Path, device: &str) -> std::process::
     c
 }
 
+/// `gpu-litmus gate ARGS --evidence EVIDENCE TESTS`.
+fn gate(args: &[&str], evidence: &Path, tests: &Path) -> std::process::Output {
+    bin()
+        .args(args)
+        .arg("--evidence")
+        .arg(evidence)
+        .arg(tests)
+        .output()
+        .unwrap()
+}
+
 /// The gate's JSON summary line.
 fn summary(out: &str) -> Value {
     let last = out.lines().last().expect("a summary line");
@@ -99,12 +110,11 @@ fn folders_written_at_once_by_two_processes_merge_counting_each_observation_once
             std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
         }
     }
-    let out = bin()
-        .args(["gate", "--model", "ptx", "--format", "json", "--evidence"])
-        .arg(&merged)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(
+        &["gate", "--model", "ptx", "--format", "json"],
+        &merged,
+        &dir.join("tests"),
+    );
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
     let s = summary(&stdout(&out));
     assert_eq!(
@@ -114,12 +124,11 @@ fn folders_written_at_once_by_two_processes_merge_counting_each_observation_once
     assert_eq!(s["instances"], 120 * 1000);
     assert_eq!(s["devices"], serde_json::json!(["gpu-a", "gpu-b", "gpu-c"]));
     // Under SC each weak outcome is a failure with every device's count.
-    let out = bin()
-        .args(["gate", "--model", "sc", "--format", "json", "--evidence"])
-        .arg(&merged)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(
+        &["gate", "--model", "sc", "--format", "json"],
+        &merged,
+        &dir.join("tests"),
+    );
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let failures: Vec<Value> = text
@@ -167,12 +176,7 @@ fn a_truncated_file_still_reads_and_says_where_it_was_cut() {
         "run.jsonl",
         &format!("{line}{half}"),
     );
-    let out = bin()
-        .args(["gate", "--model", "sc", "--evidence"])
-        .arg(&cut)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(&["gate", "--model", "sc"], &cut, &dir.join("tests"));
     let text = stdout(&out);
     let file = cut.join("run.jsonl");
     assert!(
@@ -195,12 +199,7 @@ fn a_corrupt_line_is_an_error_with_file_and_line() {
     std::fs::create_dir_all(&bad).unwrap();
     let edited = line.replace("\"count\":2", "\"count\":\"two\"");
     write(&bad, "run.jsonl", &format!("{line}not json\n{edited}"));
-    let out = bin()
-        .args(["gate", "--model", "ptx", "--evidence"])
-        .arg(&bad)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(&["gate", "--model", "ptx"], &bad, &dir.join("tests"));
     assert_eq!(out.status.code(), Some(1), "a corrupt line fails the gate");
     let text = stdout(&out);
     let file = bad.join("run.jsonl").display().to_string();
@@ -227,19 +226,18 @@ fn flips_are_marked_observed_or_not_and_unmatched_evidence_is_reported() {
         .unwrap()
         .status
         .success());
-    // MP_1 is edited after MP_0's evidence... and MP_0 too: its evidence
-    // becomes stale.
+    // MP_0 is edited after its evidence was recorded: the evidence is
+    // stale, and MP_0 is judged as having none.
     write(
         &dir.join("tests"),
         "mp_0.litmus",
         &MP.replace("MP_N", "MP_0").replace("x, V", "x, 9"),
     );
-    let out = bin()
-        .args(["gate", "--model", "ptx", "--baseline", "sc", "--evidence"])
-        .arg(&into)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(
+        &["gate", "--model", "ptx", "--baseline", "sc"],
+        &into,
+        &dir.join("tests"),
+    );
     let text = stdout(&out);
     assert!(text.contains("unmatched evidence: test `MP_0`"), "{text}");
     assert!(
@@ -255,12 +253,11 @@ fn flips_are_marked_observed_or_not_and_unmatched_evidence_is_reported() {
         "mp_0.litmus",
         &MP.replace("MP_N", "MP_0").replace("x, V", "x, 1"),
     );
-    let out = bin()
-        .args(["gate", "--model", "ptx", "--baseline", "sc", "--evidence"])
-        .arg(&into)
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(
+        &["gate", "--model", "ptx", "--baseline", "sc"],
+        &into,
+        &dir.join("tests"),
+    );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(
@@ -321,12 +318,11 @@ fn run_json_lines_import_as_evidence() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out)
         .contains("1 record imported, 0 tests not imported, 1 line without a hardware run"));
-    let out = bin()
-        .args(["gate", "--model", "sc", "--evidence"])
-        .arg(dir.join("ev"))
-        .arg(dir.join("tests"))
-        .output()
-        .unwrap();
+    let out = gate(
+        &["gate", "--model", "sc"],
+        &dir.join("ev"),
+        &dir.join("tests"),
+    );
     assert!(
         stdout(&out).contains("(7 times: NVIDIA H100: 7), which sc forbids"),
         "{}",

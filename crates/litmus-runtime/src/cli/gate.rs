@@ -137,12 +137,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let evidence = match Evidence::read(&opts.evidence) {
-        Ok(e) => e,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_FAILED;
-        }
+    let Some(evidence) = read_evidence(&opts.evidence, err) else {
+        return EXIT_FAILED;
     };
     let (subjects, unreadable) = subjects(&opts.paths);
     let question = Question {
@@ -168,6 +164,18 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         EXIT_OK
     } else {
         EXIT_FAILED
+    }
+}
+
+/// The evidence under `paths`, or `None` once the reason it cannot be read
+/// is written to `err`.
+pub fn read_evidence(paths: &[PathBuf], err: &mut dyn Write) -> Option<Evidence> {
+    match Evidence::read(paths) {
+        Ok(e) => Some(e),
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            None
+        }
     }
 }
 

@@ -4,10 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use litmus_model::{model_by_name, Model, Options};
-use litmus_runtime::evidence::{html, Evidence};
+use litmus_runtime::evidence::html;
 
 use super::args::{number, request, Args, Parsed};
-use super::gate::non_empty;
+use super::gate::{non_empty, read_evidence};
 use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus report: recorded hardware evidence as one HTML page
@@ -95,12 +95,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let evidence = match Evidence::read(&opts.evidence) {
-        Ok(e) => e,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_FAILED;
-        }
+    let Some(evidence) = read_evidence(&opts.evidence, err) else {
+        return EXIT_FAILED;
     };
     for p in &evidence.problems {
         let level = if p.is_error() { "error" } else { "warning" };

@@ -118,14 +118,6 @@ fn entry<'a>(
     };
     let family = family(&records[0].test);
     let Some(test) = test else {
-        let rows = seen
-            .into_iter()
-            .map(|s| Row {
-                text: s.text.clone(),
-                allowed: None,
-                seen: Some(s),
-            })
-            .collect();
         return Entry {
             name,
             family,
@@ -133,7 +125,7 @@ fn entry<'a>(
             fences: "unknown".into(),
             records,
             instances,
-            rows,
+            rows: unjudged(seen),
             note,
         };
     };
@@ -154,17 +146,10 @@ fn entry<'a>(
                 .collect();
             (rows, note)
         }
-        Err(e) => {
-            let rows = seen
-                .into_iter()
-                .map(|s| Row {
-                    text: s.text.clone(),
-                    allowed: None,
-                    seen: Some(s),
-                })
-                .collect();
-            (rows, Some(format!("the model could not check it: {e}")))
-        }
+        Err(e) => (
+            unjudged(seen),
+            Some(format!("the model could not check it: {e}")),
+        ),
     };
     Entry {
         name,
@@ -176,6 +161,17 @@ fn entry<'a>(
         rows,
         note,
     }
+}
+
+/// Rows for what was seen, with no model verdict.
+fn unjudged(seen: Vec<Seen>) -> Vec<Row> {
+    seen.into_iter()
+        .map(|s| Row {
+            text: s.text.clone(),
+            allowed: None,
+            seen: Some(s),
+        })
+        .collect()
 }
 
 /// A test's family: its name up to the first separator (`MP+fences` and
