@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use litmus_model::{model_by_name, Model, Options};
-use litmus_runtime::evidence::gate::{gate, GateReport, Question, Subject};
+use litmus_runtime::evidence::gate::{gate, recorded_subjects, GateReport, Question, Subject};
 use litmus_runtime::evidence::Evidence;
 use litmus_runtime::report::junit;
 use serde_json::json;
@@ -18,7 +18,7 @@ const HELP: &str =
     "gpu-litmus gate: judge a memory model against recorded hardware evidence (no GPU)
 
 USAGE:
-    gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR [OPTIONS] FILE|DIR...
+    gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR [OPTIONS] [FILE|DIR...]
 
 Reads every evidence file (*.jsonl, written by `run --evidence`, by cargo
 tests with LITMUS_EVIDENCE, or by `evidence import`) under each --evidence
@@ -36,9 +36,13 @@ With --baseline, also lists every outcome whose verdict differs between
 OLD and NEW (newly allowed, newly forbidden), marked with how often the
 hardware showed it, `never observed`, or `no evidence` for the test.
 
-Evidence that matches no test given is reported (`stale` when a test of that
-name was given with another IR), as is every line of the evidence that is
-not a record; neither is dropped silently.
+With --recorded (or with no FILE|DIR at all), every test of the evidence
+that no FILE|DIR gives is judged too, read from the `.litmus` text recorded
+with it: the IR the hardware ran (the `litmus!` catalogue's tests, older
+versions of edited tests). Without it, evidence that matches no test given
+is reported (`stale` when a test of that name was given with another IR),
+as is every line of the evidence that is not a record; neither is dropped
+silently.
 
 OPTIONS:
     --model NAME        the model judged: ptx, sc, ptx-2015 (required)
@@ -49,6 +53,8 @@ OPTIONS:
                         \"error\", ...}, then {\"kind\": \"summary\", ...}
     --report DIR        write DIR/junit-gpu-litmus-gate.xml: one case per test,
                         failed when the hardware showed an outcome NEW forbids
+    --recorded          also judge the evidence's tests that no FILE|DIR gives,
+                        from their recorded text (implied without FILE|DIR)
     --loop-bound N      the model's loop bound (default 1)
     -h, --help          print this help
 
@@ -61,8 +67,8 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR
-                    [--format text|json] [--report DIR] [--loop-bound N]
-                    FILE|DIR...
+                    [--format text|json] [--report DIR] [--recorded]
+                    [--loop-bound N] [FILE|DIR...]
 
 For more, try `gpu-litmus gate --help`.";
 
@@ -72,6 +78,7 @@ struct GateOptions {
     evidence: Vec<PathBuf>,
     format: Format,
     report: Option<PathBuf>,
+    recorded: bool,
     options: Options,
     paths: Vec<String>,
 }
@@ -82,6 +89,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
     let mut evidence = Vec::new();
     let mut format = Format::Text;
     let mut report = None;
+    let mut recorded = false;
     let mut options = Options::default();
     let mut paths = Vec::new();
     let mut scan = Args::new(args);
@@ -98,6 +106,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
             "--report" => {
                 report = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
             }
+            "--recorded" => recorded = true,
             "--loop-bound" => {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
@@ -108,15 +117,13 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
     if evidence.is_empty() {
         return Err("`--evidence` is required: a folder of recorded evidence".into());
     }
-    if paths.is_empty() {
-        return Err("no tests given: name .litmus files or folders".into());
-    }
     Ok(Parsed::Work(GateOptions {
         model,
         baseline,
         evidence,
         format,
         report,
+        recorded: recorded || paths.is_empty(),
         options,
         paths,
     }))
@@ -140,7 +147,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
-    let (subjects, unreadable) = subjects(&opts.paths);
+    let (mut subjects, mut unreadable) = subjects(&opts.paths);
+    if opts.recorded {
+        let (more, problems) = recorded_subjects(&evidence, &subjects);
+        subjects.extend(more);
+        unreadable.extend(problems);
+    }
     let question = Question {
         model: opts.model,
         baseline: opts.baseline,

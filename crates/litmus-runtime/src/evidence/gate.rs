@@ -237,6 +237,45 @@ pub fn gate(subjects: &[Subject], evidence: &Evidence, question: &Question) -> G
     report
 }
 
+/// The tests of `evidence` that no subject of `given` is (by name and IR
+/// hash), each read from the text recorded with it: the IR the hardware
+/// ran, so the gate can judge evidence whose test files are not at hand
+/// (the `litmus!` catalogue, older versions of edited tests). The second
+/// list says, per test, why its text could not serve.
+pub fn recorded_subjects(evidence: &Evidence, given: &[Subject]) -> (Vec<Subject>, Vec<String>) {
+    let known: BTreeSet<(&str, &str)> = given
+        .iter()
+        .map(|s| (s.test.name.text.as_str(), s.hash.as_str()))
+        .collect();
+    let mut first: BTreeMap<(&str, &str), &Record> = BTreeMap::new();
+    for r in &evidence.records {
+        let key = (r.test.as_str(), r.ir_hash.as_str());
+        if !known.contains(&key) {
+            first.entry(key).or_insert(r);
+        }
+    }
+    let mut subjects = Vec::new();
+    let mut problems = Vec::new();
+    for ((name, hash), r) in first {
+        let why = match r.text.as_deref().map(litmus_core::text::parse) {
+            None => "the evidence holds no test text".to_string(),
+            Some(Err(e)) => format!(
+                "the recorded text does not parse: {}",
+                e.render(&r.source).trim()
+            ),
+            Some(Ok(test)) if ir_hash(&test) != hash || test.name.text != name => {
+                "the recorded text is not the test its name and hash say".to_string()
+            }
+            Some(Ok(test)) => {
+                subjects.push(Subject::new(format!("recorded:{}", r.source), test));
+                continue;
+            }
+        };
+        problems.push(format!("recorded test `{name}` (IR {hash}): {why}"));
+    }
+    (subjects, problems)
+}
+
 /// The outcomes `records` showed, merged over records and devices.
 pub fn seen(records: &[&Record]) -> Vec<Seen> {
     let mut merged: BTreeMap<&[u32], Seen> = BTreeMap::new();
