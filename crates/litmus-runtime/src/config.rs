@@ -27,6 +27,9 @@ pub struct Config {
     pub knobs: Knobs,
     /// Where reports are written (`LITMUS_REPORT_DIR`); `None`: nowhere.
     pub report_dir: Option<PathBuf>,
+    /// Where hardware runs record their evidence (`LITMUS_EVIDENCE`);
+    /// `None`: nowhere.
+    pub evidence_dir: Option<PathBuf>,
     /// Whether the hardware half runs at all (tools that want the model's
     /// judgement alone say no).
     pub hardware: bool,
@@ -68,6 +71,9 @@ impl Config {
             options: Options::default(),
             knobs: Knobs::from_env()?,
             report_dir: std::env::var_os(REPORT_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            evidence_dir: std::env::var_os(crate::evidence::store::EVIDENCE_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
             hardware: true,

@@ -6,10 +6,13 @@
 //! - [`runner::run_test`]: the same as a value ([`runner::TestReport`]), for
 //!   tools.
 //! - [`gpu`]: the GPU harness; [`report`]: text, JSON and JUnit reports.
+//! - [`evidence`]: hardware runs recorded as data, and the gate that judges
+//!   a model against them without a GPU.
 
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod evidence;
 pub mod gpu;
 pub mod report;
 pub mod runner;

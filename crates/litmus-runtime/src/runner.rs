@@ -10,7 +10,7 @@ use litmus_core::ir::{Test, Verdict};
 use litmus_core::outcome::eval;
 use litmus_core::ptx::{self, PtxError};
 use litmus_model::outcome::format_outcome;
-use litmus_model::{check, explain_outcome, CheckResult, Options};
+use litmus_model::{check, explain_outcome, CheckResult, Model, Options};
 
 use crate::config::Config;
 use crate::gpu::{self, HwResult, Knobs};
@@ -85,6 +85,9 @@ pub enum Failure {
     /// The hardware half went wrong (fault, JIT error, lost instances, a
     /// required GPU missing).
     Hardware(String),
+    /// The hardware's histogram could not be recorded as evidence
+    /// (`LITMUS_EVIDENCE`, `--evidence`).
+    Evidence(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -103,7 +106,7 @@ impl std::fmt::Display for Failure {
                 if *count == 1 { "" } else { "s" }
             ),
             Failure::Model(m) => write!(f, "model: {m}"),
-            Failure::Hardware(m) => write!(f, "{m}"),
+            Failure::Hardware(m) | Failure::Evidence(m) => write!(f, "{m}"),
         }
     }
 }
@@ -210,6 +213,19 @@ pub fn run_test(
     } else {
         Hardware::Off
     };
+    if let (Hardware::Ran(hw), Some(dir)) = (&hardware, &config.evidence_dir) {
+        let source = match &source {
+            Source::CargoTest(id) | Source::File(id) => id,
+        };
+        if let Err(e) =
+            crate::evidence::store::append(dir, crate::evidence::record_of(test, hw, source))
+        {
+            failures.push(Failure::Evidence(format!(
+                "cannot record evidence in {}: {e}",
+                dir.display()
+            )));
+        }
+    }
     judge(test, config, hardware, failures, source)
 }
 
@@ -354,7 +370,7 @@ fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Ve
         .map(|(v, c)| (*v, *c))
         .collect();
     let unrolled = if result.bounded && !outside.is_empty() {
-        allowed_with_more_iterations(test, config)
+        allowed_with_more_iterations(test, config.model, &config.options)
     } else {
         BTreeSet::new()
     };
@@ -383,18 +399,22 @@ fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Ve
     rows
 }
 
-/// The outcomes the model allows with loops unrolled up to
+/// The outcomes `model` allows with loops unrolled up to
 /// [`MAX_LOOP_BOUND`] times (as far as the checker's budget goes).
-fn allowed_with_more_iterations(test: &Test, config: &Config) -> BTreeSet<Vec<u32>> {
-    let mut bound = config.options.loop_bound.max(1);
+pub fn allowed_with_more_iterations(
+    test: &Test,
+    model: &dyn Model,
+    options: &Options,
+) -> BTreeSet<Vec<u32>> {
+    let mut bound = options.loop_bound.max(1);
     let mut allowed = BTreeSet::new();
     while bound < MAX_LOOP_BOUND {
         bound *= 2;
         let options = Options {
             loop_bound: bound,
-            ..config.options.clone()
+            ..options.clone()
         };
-        match check(test, config.model, &options) {
+        match check(test, model, &options) {
             Ok(r) => {
                 allowed = r.allowed;
                 if !r.bounded {

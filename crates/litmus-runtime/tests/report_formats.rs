@@ -135,6 +135,7 @@ fn config() -> Config {
         report_dir: None,
         hardware: false,
         tuning: None,
+        evidence_dir: None,
     }
 }
 

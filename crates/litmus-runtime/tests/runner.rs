@@ -28,6 +28,7 @@ fn config(model: &str) -> Config {
             ..Knobs::default()
         },
         report_dir: None,
+        evidence_dir: None,
         hardware: false,
         tuning: None,
     }

@@ -5,13 +5,17 @@
 mod args;
 mod campaign;
 pub mod check;
+mod evidence;
 mod explain;
+mod gate;
 mod gen;
 mod load;
 mod outcome;
 mod progress;
 mod ptx;
+mod report;
 mod run;
+mod subjects;
 mod tune;
 
 use std::io::Write;
@@ -63,6 +67,21 @@ const SUBCOMMANDS: &[Subcommand] = &[
         run: gen::run,
     },
     Subcommand {
+        name: "gate",
+        summary: "judge a model against recorded hardware evidence (no GPU)",
+        run: gate::run,
+    },
+    Subcommand {
+        name: "evidence",
+        summary: "import litmus7 logs and `run --format json` output as evidence",
+        run: evidence::run,
+    },
+    Subcommand {
+        name: "report",
+        summary: "write recorded evidence as one HTML page",
+        run: report::run,
+    },
+    Subcommand {
         name: "ptx",
         summary: "print the PTX generated for a .litmus file",
         run: ptx::run,
@@ -78,7 +97,8 @@ COMMON OPTIONS (see each command's --help for all of them):
     --budget-ms N       GPU time per test in milliseconds (run)
     --launches N        GPU kernel launches per test instead (run)
     --seed N            the seed of the GPU's permutations (run)
-    --report DIR        JSON and JUnit reports (run)
+    --report DIR        JSON and JUnit reports (run, gate)
+    --evidence DIR      record hardware runs (run); read them (gate, report)
     --outcome TEXT      the outcome to explain, \"P1:r0=1; P1:r1=0\" (explain)
     --dot               Graphviz output (explain)
     --loop-bound N      the model's loop bound: how many times a loop body
@@ -107,6 +127,7 @@ ENVIRONMENT:
                         it counts as unfinished (default 1000); not the
                         model's --loop-bound
     LITMUS_REPORT_DIR   where run writes its JSON and JUnit reports
+    LITMUS_EVIDENCE     where hardware runs record their evidence
     LITMUS_REQUIRE_GPU  1: a missing GPU fails each test instead of skipping
                         its hardware half
 
@@ -119,6 +140,7 @@ EXAMPLES:
     gpu-litmus explain mp.litmus --outcome \"P1:r0=1; P1:r1=0\" --dot | dot -Tsvg
     gpu-litmus ptx mp.litmus
     gpu-litmus gen IRIW --placements all --fences none,sc --out gen/
+    gpu-litmus gate --model sc --baseline ptx --evidence evidence/ tests/litmus
 ";
 
 fn usage() -> String {

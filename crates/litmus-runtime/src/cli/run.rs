@@ -55,6 +55,10 @@ OPTIONS:
                         histogram, device, seed, budget, passed, ...) and
                         one JUnit file, junit-gpu-litmus.xml, into DIR
                         (default: $LITMUS_REPORT_DIR)
+    --evidence DIR      record each hardware run's histogram, device, knobs
+                        and the test's IR hash as evidence in DIR (one
+                        .jsonl file per process) for `gpu-litmus gate`
+                        (default: $LITMUS_EVIDENCE)
     --format FORMAT     text (default), json or litmus7.
                         json: one JSON object per file and line, the
                         report's record plus `file`; a file that cannot be
@@ -81,6 +85,7 @@ ENVIRONMENT:
     LITMUS_LAUNCHES     as --launches
     LITMUS_SEED         as --seed
     LITMUS_REPORT_DIR   as --report
+    LITMUS_EVIDENCE     as --evidence
     LITMUS_REQUIRE_GPU  1: a missing GPU fails every test instead of
                         skipping its hardware half
     LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
@@ -149,8 +154,8 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
-                   [--report DIR] [--format text|json|litmus7] [--loop-bound N]
-                   [--tuning FILE] FILE...
+                   [--report DIR] [--evidence DIR] [--format text|json|litmus7]
+                   [--loop-bound N] [--tuning FILE] FILE...
 
 For more, try `gpu-litmus run --help`.";
 
@@ -168,6 +173,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     let mut launches = None;
     let mut seed = None;
     let mut report_dir = None;
+    let mut evidence_dir = None;
     let mut format = Format::Text;
     let mut loop_bound = None;
     let mut tuning = None;
@@ -186,6 +192,10 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
                     return Err("`--report` needs a folder".into());
                 }
                 report_dir = Some(PathBuf::from(dir));
+            }
+            "--evidence" => {
+                let dir = super::gate::non_empty(&flag, scan.value(&flag, inline)?)?;
+                evidence_dir = Some(PathBuf::from(dir));
             }
             "--format" => {
                 let formats = [Format::Text, Format::Json, Format::Litmus7];
@@ -223,6 +233,9 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     }
     if report_dir.is_some() {
         config.report_dir = report_dir;
+    }
+    if evidence_dir.is_some() {
+        config.evidence_dir = evidence_dir;
     }
     if let Some(bound) = loop_bound {
         config.options.loop_bound = bound;

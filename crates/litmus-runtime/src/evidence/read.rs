@@ -1,0 +1,184 @@
+//! Reading evidence: every `.jsonl` file of some folders, merged into one
+//! set of records, each counted once, with every line that is not a record
+//! reported by file and line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::record::{Record, RecordError};
+use super::store::EXTENSION;
+
+/// A line that did not read as a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file.
+    pub file: PathBuf,
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub kind: ProblemKind,
+}
+
+/// What is wrong with a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The file's last line, with no newline and not a whole record: the
+    /// writer stopped mid-line (a crash). The records before it count.
+    Truncated,
+    /// A whole line that is not a record.
+    Corrupt(RecordError),
+    /// Not UTF-8.
+    NotText,
+    /// The same run and number as an earlier record, but other contents:
+    /// two files claim one record.
+    Conflict,
+}
+
+impl Problem {
+    /// Whether the evidence can still be trusted: a truncated last line is
+    /// what a crash leaves and loses only that line; anything else means
+    /// the files were damaged or edited.
+    pub fn is_error(&self) -> bool {
+        self.kind != ProblemKind::Truncated
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: ", self.file.display(), self.line)?;
+        match &self.kind {
+            ProblemKind::Truncated => write!(
+                f,
+                "truncated record (the file ends mid-line, as a crash leaves it); the lines before it were read"
+            ),
+            ProblemKind::Corrupt(e) => write!(f, "corrupt record: {e}"),
+            ProblemKind::NotText => write!(f, "corrupt record: not UTF-8 text"),
+            ProblemKind::Conflict => write!(
+                f,
+                "record conflicts with an earlier one of the same run and number"
+            ),
+        }
+    }
+}
+
+/// Why evidence could not be read at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A file or folder could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// Evidence merged from files and folders.
+#[derive(Clone, Debug, Default)]
+pub struct Evidence {
+    /// Every record, once, in the order read (files sorted by path).
+    pub records: Vec<Record>,
+    /// Every line that is not a record.
+    pub problems: Vec<Problem>,
+    /// Files read.
+    pub files: usize,
+    /// Records found more than once (the same file copied into two
+    /// folders): counted once.
+    pub duplicates: usize,
+}
+
+impl Evidence {
+    /// Reads every evidence file under `paths` (a file is read as it is; a
+    /// folder's `.jsonl` files at any depth).
+    pub fn read(paths: &[PathBuf]) -> Result<Evidence, ReadError> {
+        let mut files = Vec::new();
+        for p in paths {
+            collect(p, true, &mut files)?;
+        }
+        files.sort();
+        files.dedup();
+        let mut evidence = Evidence::default();
+        let mut seen = BTreeMap::new();
+        for file in &files {
+            let bytes = std::fs::read(file).map_err(|source| ReadError::Io {
+                path: file.clone(),
+                source,
+            })?;
+            evidence.files += 1;
+            evidence.add_file(file, &bytes, &mut seen);
+        }
+        Ok(evidence)
+    }
+
+    /// Reads one file's contents (`file` names it in problems).
+    pub fn read_bytes(file: &Path, bytes: &[u8]) -> Evidence {
+        let mut evidence = Evidence {
+            files: 1,
+            ..Evidence::default()
+        };
+        evidence.add_file(file, bytes, &mut BTreeMap::new());
+        evidence
+    }
+
+    fn add_file(&mut self, file: &Path, bytes: &[u8], seen: &mut BTreeMap<(String, u64), usize>) {
+        let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+        // split gives a last piece after the final newline: empty for a
+        // whole file, the cut line for a truncated one.
+        let last = lines.len() - 1;
+        for (i, raw) in lines.iter().enumerate() {
+            let problem = |kind| Problem {
+                file: file.to_path_buf(),
+                line: i + 1,
+                kind,
+            };
+            let Ok(text) = std::str::from_utf8(raw) else {
+                self.problems.push(problem(if i == last {
+                    ProblemKind::Truncated
+                } else {
+                    ProblemKind::NotText
+                }));
+                continue;
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            match Record::parse(text) {
+                Ok(r) => match seen.get(&(r.run.clone(), r.seq)) {
+                    None => {
+                        seen.insert((r.run.clone(), r.seq), self.records.len());
+                        self.records.push(r);
+                    }
+                    Some(&at) if self.records[at] == r => self.duplicates += 1,
+                    Some(_) => self.problems.push(problem(ProblemKind::Conflict)),
+                },
+                Err(RecordError::Json(_)) if i == last => {
+                    self.problems.push(problem(ProblemKind::Truncated))
+                }
+                Err(e) => self.problems.push(problem(ProblemKind::Corrupt(e))),
+            }
+        }
+    }
+
+    /// The problems that make the evidence untrustworthy (all but a
+    /// truncated last line).
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.is_error())
+    }
+}
+
+fn collect(path: &Path, given: bool, files: &mut Vec<PathBuf>) -> Result<(), ReadError> {
+    let io = |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path).map_err(io)? {
+            collect(&entry.map_err(io)?.path(), false, files)?;
+        }
+    } else if given || path.extension().is_some_and(|e| e == EXTENSION) {
+        files.push(path.to_path_buf());
+    }
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! One piece of hardware evidence: what one run of one test showed, as one
+//! line of JSON.
+
+use serde_json::{json, Map, Value};
+
+use litmus_core::ir::Test;
+
+/// The format tag every record carries, so that a later change of layout
+/// is recognised instead of misread.
+pub const FORMAT: &str = "gpu-litmus-evidence/1";
+
+/// One outcome the hardware showed, with how often.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// Values of the test's observables, in the order
+    /// [`litmus_core::outcome::observables`] gives.
+    pub values: Vec<u32>,
+    /// The outcome as people read it: `P1:r0=1; P1:r1=0`.
+    pub text: String,
+    /// Instances that showed it.
+    pub count: u64,
+}
+
+/// What one run of one test on one device showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The run (one process, one file) that wrote it: `host-pid-millis`.
+    pub run: String,
+    /// Its place in that run: `(run, seq)` names a record, so one copied
+    /// into two folders counts once.
+    pub seq: u64,
+    /// The test's name.
+    pub test: String,
+    /// [`ir_hash`] of the test that ran: an edited test does not inherit
+    /// the old one's evidence.
+    pub ir_hash: String,
+    /// Where the test came from (cargo test path, file, imported log).
+    pub source: String,
+    /// The test as `.litmus` text ([`litmus_core::text::print`]), so that
+    /// the evidence can be read without the test files.
+    pub text: Option<String>,
+    /// Observables, in order (`P1:r0`, `x`).
+    pub observables: Vec<String>,
+    /// Every outcome seen, with its count.
+    pub histogram: Vec<Observation>,
+    /// Instances run.
+    pub instances: u64,
+    /// Instances in which a role gave up on a loop.
+    pub unfinished: u64,
+    /// The GPU's name, as the driver reports it.
+    pub device: String,
+    /// The driver's version, when known.
+    pub driver: Option<String>,
+    /// The knobs, as `gpu-litmus run` prints them.
+    pub knobs: Option<String>,
+    /// The permutations' seed.
+    pub seed: Option<u64>,
+    /// When it was recorded (RFC 3339, UTC).
+    pub date: String,
+    /// The version of the tool that recorded or imported it.
+    pub version: String,
+    /// Which harness produced it (`gpu-litmus`, `litmus7`, ...).
+    pub harness: String,
+}
+
+/// Why a line is not a record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON at all.
+    #[error("not JSON: {0}")]
+    Json(String),
+    /// JSON, but another format (or none).
+    #[error("not a gpu-litmus evidence record (`format` is {0}, expected \"{FORMAT}\")")]
+    Format(String),
+    /// A field is missing or has the wrong type.
+    #[error("field `{field}`: expected {expected}")]
+    Field {
+        /// The field's name.
+        field: &'static str,
+        /// What it must hold.
+        expected: &'static str,
+    },
+}
+
+/// A stable name for a test's meaning: FNV-1a (64 bits) of its `.litmus`
+/// text without its documentation. The printed text is the canonical form
+/// (the writer's output reads back to the same IR), and unlike Rust's
+/// `Hash` it does not change between builds. FNV is written here rather
+/// than taken from a crate: eight lines, no security claim needed, and a
+/// collision among a few thousand tests is vanishingly unlikely.
+pub fn ir_hash(test: &Test) -> String {
+    let mut bare = test.clone();
+    bare.doc.0.clear();
+    format!("{:016x}", fnv1a(litmus_core::text::print(&bare).as_bytes()))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Record {
+    /// The record as one JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "format": FORMAT,
+            "run": self.run,
+            "seq": self.seq,
+            "test": self.test,
+            "ir_hash": self.ir_hash,
+            "source": self.source,
+            "text": self.text,
+            "observables": self.observables,
+            "histogram": self.histogram.iter().map(|o| json!({
+                "outcome": o.values,
+                "text": o.text,
+                "count": o.count,
+            })).collect::<Vec<_>>(),
+            "instances": self.instances,
+            "unfinished": self.unfinished,
+            "device": self.device,
+            "driver": self.driver,
+            "knobs": self.knobs,
+            "seed": self.seed,
+            "date": self.date,
+            "version": self.version,
+            "harness": self.harness,
+        })
+    }
+
+    /// Reads one line written by [`Record::to_json`].
+    pub fn parse(line: &str) -> Result<Record, RecordError> {
+        let value: Value =
+            serde_json::from_str(line).map_err(|e| RecordError::Json(e.to_string()))?;
+        let Value::Object(o) = value else {
+            return Err(RecordError::Format("missing".into()));
+        };
+        match o.get("format") {
+            Some(Value::String(f)) if f == FORMAT => {}
+            Some(other) => return Err(RecordError::Format(other.to_string())),
+            None => return Err(RecordError::Format("missing".into())),
+        }
+        let histogram = array(&o, "histogram")?
+            .iter()
+            .map(observation)
+            .collect::<Result<_, _>>()?;
+        let observables = array(&o, "observables")?
+            .iter()
+            .map(|v| {
+                v.as_str().map(str::to_string).ok_or(RecordError::Field {
+                    field: "observables",
+                    expected: "an array of strings",
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Record {
+            run: string(&o, "run")?,
+            seq: number(&o, "seq")?,
+            test: string(&o, "test")?,
+            ir_hash: string(&o, "ir_hash")?,
+            source: string(&o, "source")?,
+            text: optional_string(&o, "text")?,
+            observables,
+            histogram,
+            instances: number(&o, "instances")?,
+            unfinished: number(&o, "unfinished")?,
+            device: string(&o, "device")?,
+            driver: optional_string(&o, "driver")?,
+            knobs: optional_string(&o, "knobs")?,
+            seed: match o.get("seed") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(number(&o, "seed")?),
+            },
+            date: string(&o, "date")?,
+            version: string(&o, "version")?,
+            harness: string(&o, "harness")?,
+        })
+    }
+
+    /// Instances that showed some outcome (the histogram's total).
+    pub fn observed(&self) -> u64 {
+        self.histogram.iter().map(|o| o.count).sum()
+    }
+}
+
+fn observation(v: &Value) -> Result<Observation, RecordError> {
+    const EXPECTED: &str = "objects {\"outcome\": [numbers], \"text\", \"count\"}";
+    let bad = || RecordError::Field {
+        field: "histogram",
+        expected: EXPECTED,
+    };
+    let o = v.as_object().ok_or_else(bad)?;
+    let values = o
+        .get("outcome")
+        .and_then(Value::as_array)
+        .ok_or_else(bad)?
+        .iter()
+        .map(|v| v.as_u64().and_then(|n| u32::try_from(n).ok()))
+        .collect::<Option<Vec<u32>>>()
+        .ok_or_else(bad)?;
+    Ok(Observation {
+        values,
+        text: o
+            .get("text")
+            .and_then(Value::as_str)
+            .ok_or_else(bad)?
+            .to_string(),
+        count: o.get("count").and_then(Value::as_u64).ok_or_else(bad)?,
+    })
+}
+
+fn string(o: &Map<String, Value>, field: &'static str) -> Result<String, RecordError> {
+    o.get(field)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or(RecordError::Field {
+            field,
+            expected: "a string",
+        })
+}
+
+fn optional_string(
+    o: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<String>, RecordError> {
+    match o.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(RecordError::Field {
+            field,
+            expected: "a string or null",
+        }),
+    }
+}
+
+fn number(o: &Map<String, Value>, field: &'static str) -> Result<u64, RecordError> {
+    o.get(field)
+        .and_then(Value::as_u64)
+        .ok_or(RecordError::Field {
+            field,
+            expected: "a whole number",
+        })
+}
+
+fn array<'a>(
+    o: &'a Map<String, Value>,
+    field: &'static str,
+) -> Result<&'a Vec<Value>, RecordError> {
+    o.get(field)
+        .and_then(Value::as_array)
+        .ok_or(RecordError::Field {
+            field,
+            expected: "an array",
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        Record {
+            run: "h-1-2".into(),
+            seq: 3,
+            test: "MP".into(),
+            ir_hash: "00ff".into(),
+            source: "mp.litmus".into(),
+            text: None,
+            observables: vec!["P1:r0".into(), "P1:r1".into()],
+            histogram: vec![Observation {
+                values: vec![1, 0],
+                text: "P1:r0=1; P1:r1=0".into(),
+                count: 7,
+            }],
+            instances: 100,
+            unfinished: 0,
+            device: "NVIDIA H100".into(),
+            driver: Some("550.54".into()),
+            knobs: None,
+            seed: Some(9),
+            date: "2026-11-23T12:00:00Z".into(),
+            version: "0.1.0".into(),
+            harness: "gpu-litmus".into(),
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let r = sample();
+        assert_eq!(Record::parse(&r.to_json().to_string()), Ok(r));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        assert!(matches!(
+            Record::parse("{\"a\":"),
+            Err(RecordError::Json(_))
+        ));
+        assert_eq!(
+            Record::parse("{\"format\":\"other\"}"),
+            Err(RecordError::Format("\"other\"".into()))
+        );
+        let mut v = sample().to_json();
+        v["histogram"][0]["count"] = json!(-1);
+        assert_eq!(
+            Record::parse(&v.to_string()).unwrap_err().to_string(),
+            "field `histogram`: expected objects {\"outcome\": [numbers], \"text\", \"count\"}"
+        );
+        let mut v = sample().to_json();
+        v.as_object_mut().unwrap().remove("device");
+        assert_eq!(
+            Record::parse(&v.to_string()).unwrap_err().to_string(),
+            "field `device`: expected a string"
+        );
+    }
+
+    #[test]
+    fn the_hash_ignores_documentation_but_not_meaning() {
+        let src = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+        let a = litmus_core::text::parse(src).unwrap();
+        let mut documented = a.clone();
+        documented.doc.0.push("a note".into());
+        assert_eq!(ir_hash(&a), ir_hash(&documented));
+        let edited =
+            litmus_core::text::parse(&src.replace("st.weak y, 1", "st.weak y, 2")).unwrap();
+        assert_ne!(ir_hash(&a), ir_hash(&edited));
+        assert_eq!(ir_hash(&a).len(), 16);
+    }
+}
