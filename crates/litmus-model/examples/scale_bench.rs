@@ -120,7 +120,10 @@ fn family(n: usize) -> String {
         );
     }
     rows.push((0..n).map(|_| "ld.relaxed.gpu r0, x".to_string()).collect());
-    let body: String = rows.iter().map(|r| format!(" {} ;\n", r.join(" | "))).collect();
+    let body: String = rows
+        .iter()
+        .map(|r| format!(" {} ;\n", r.join(" | ")))
+        .collect();
     // Each thread reads the last value of the next one: some outcome to ask
     // about; the observables (every load) are what matters.
     let cond: Vec<String> = (0..n)

@@ -6,6 +6,7 @@
 use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
+use crate::forced::{forced_co, Acyclicity};
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::models::{atomicity_witness, irreflexive_witness};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
@@ -159,6 +160,27 @@ impl Model for Ptx {
     fn implied_co(&self, x: &Execution) -> Relation {
         let d = Ptx::derive(x);
         Ptx::cause_ww(x.s, &d.cause)
+    }
+
+    /// Coherence contains cause between writes (Coherence); SC-per-location
+    /// and Causality then force the orientations [`forced_co`] finds. cause
+    /// only grows with rf, so this holds on partial executions too.
+    fn forced_co(&self, x: &Execution) -> Relation {
+        let s = x.s;
+        let d = Ptx::derive(x);
+        let seeded = Execution {
+            co: x.co.union(&Ptx::cause_ww(s, &d.cause)).closure(),
+            ..x.clone()
+        };
+        if !seeded.co.is_irreflexive() {
+            return seeded.co;
+        }
+        let axiom = Acyclicity {
+            base: s.po_loc.union(&s.ms.intersect(&x.rf)),
+            mask: Some(&s.ms),
+            no_fr: Some(d.cause.inverse()),
+        };
+        forced_co(&seeded, &axiom, &|a, b| s.ms.contains(a, b))
     }
 
     /// The axioms are numbered as on the reference page but checked in the
