@@ -40,6 +40,10 @@ OPTIONS:
                         may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
+    --all-executions    enumerate every consistent execution, so that the
+                        execution counts are complete (by default the search
+                        stops at one consistent execution per outcome: the
+                        same outcomes and verdicts, much faster)
     -h, --help          print this help
 
 EXIT STATUS:
@@ -51,7 +55,7 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus check [--model NAME] [--format text|json] [--loop-bound N]
-                     [--max-steps N] FILE...
+                     [--max-steps N] [--all-executions] FILE...
 
 For more, try `gpu-litmus check --help`.";
 
@@ -77,6 +81,10 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
             "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--all-executions" if inline.is_some() => {
+                return Err("`--all-executions` takes no value".into())
+            }
+            "--all-executions" => options.all_executions = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -103,22 +111,32 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(code) => return code,
     };
     let mut status = EXIT_OK;
-    for file in &req.files {
+    // Files are independent: check them on every core, report in order.
+    let check_one = |i: usize| {
         let start = Instant::now();
-        let report = check_file(file, &req);
-        let micros = start.elapsed().as_micros();
-        if !report.ok() {
-            status = EXIT_FAILED;
-        }
-        let written = match req.format {
-            Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
-            Format::Text => write!(out, "{}", report.text(file, req.model, micros)),
-        };
-        if written.is_err() {
-            // stdout is gone (a closed pipe): nothing more can be reported.
-            return EXIT_FAILED;
-        }
-    }
+        let report = check_file(&req.files[i], &req);
+        (report, start.elapsed().as_micros())
+    };
+    super::parallel::in_order(
+        req.files.len(),
+        super::parallel::cores(),
+        check_one,
+        |i, (report, micros)| {
+            let file = &req.files[i];
+            if !report.ok() {
+                status = EXIT_FAILED;
+            }
+            let written = match req.format {
+                Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
+                Format::Text => write!(out, "{}", report.text(file, req.model, micros)),
+            };
+            // stdout gone (a closed pipe): nothing more can be reported.
+            written.is_ok() || {
+                status = EXIT_FAILED;
+                false
+            }
+        },
+    );
     status
 }
 

@@ -7,6 +7,7 @@ pub mod check;
 mod explain;
 mod load;
 mod outcome;
+mod parallel;
 mod progress;
 mod ptx;
 mod run;
