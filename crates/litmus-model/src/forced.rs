@@ -46,11 +46,12 @@ pub(crate) fn forced_co(
     let rf_inv = x.rf.inverse();
     loop {
         let fr = rf_inv.compose(&co);
-        let mut graph = axiom.base.union(&co).union(&fr);
-        if let Some(m) = axiom.mask {
-            graph = axiom.base.union(&co.union(&fr).intersect(m));
+        let moving = co.union(&fr);
+        let reach = match axiom.mask {
+            Some(m) => axiom.base.union(&moving.intersect(m)),
+            None => axiom.base.union(&moving),
         }
-        let reach = graph.closure();
+        .closure();
         let mut changed = false;
         for ws in &s.writes_by_loc {
             for (i, &a) in ws.iter().enumerate() {

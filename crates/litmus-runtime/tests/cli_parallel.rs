@@ -39,19 +39,13 @@ fn json_files(args: &[&str], files: &[String]) -> Vec<Value> {
 }
 
 #[test]
-fn check_reports_files_in_the_order_given() {
+fn check_and_run_report_files_in_the_order_given() {
     let files = files();
-    let lines = json_files(&["check", "--format", "json"], &files);
-    let reported: Vec<&str> = lines.iter().map(|v| v["file"].as_str().unwrap()).collect();
-    assert_eq!(reported, files);
-}
-
-#[test]
-fn run_reports_files_in_the_order_given() {
-    let files = files();
-    let lines = json_files(&["run", "--format", "json"], &files);
-    let reported: Vec<&str> = lines.iter().map(|v| v["file"].as_str().unwrap()).collect();
-    assert_eq!(reported, files);
+    for command in ["check", "run"] {
+        let lines = json_files(&[command, "--format", "json"], &files);
+        let reported: Vec<&str> = lines.iter().map(|v| v["file"].as_str().unwrap()).collect();
+        assert_eq!(reported, files, "{command}");
+    }
 }
 
 #[test]
