@@ -1,14 +1,24 @@
 //! The model checker's default search (one consistent execution per
 //! outcome) against the full enumeration (`Options::all_executions`): the
 //! same allowed outcomes, claim and verdict under every model, on every
-//! file of the corpus's PTX 6.0 and termination lists and every `.litmus`
-//! file of the repository. (The catalogue's tests check their declared
-//! verdicts with the default search each time they run.)
+//! file of the corpus's PTX 6.0 and termination lists, every `.litmus` file
+//! of the repository and every test of the catalogue.
+//!
+//! The catalogue is reached without a copy: each `tests/catalogue_*.rs` is
+//! compiled again as a module of this test, where the name `gpu_litmus`
+//! means this crate (`extern crate self as gpu_litmus`), so the file's
+//! `use gpu_litmus::litmus` picks up the `litmus!` below. It makes each call
+//! a test that builds the call's IR with the real `litmus_ir!` (whose
+//! expansion reaches the library through the `__private` re-export here)
+//! and compares the two searches on it.
+
+extern crate gpu_litmus as library;
+extern crate self as gpu_litmus;
 
 use std::path::{Path, PathBuf};
 
-use gpu_litmus::core::corpus;
-use gpu_litmus::core::ir::Test;
+use library::core::corpus;
+use library::core::ir::Test;
 use litmus_model::model::MODELS;
 use litmus_model::{check, CheckError, Options};
 
@@ -65,7 +75,7 @@ fn assert_agree(test: &Test, what: &str) {
 fn parse_file(path: &Path) -> Test {
     let src = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    gpu_litmus::core::text::parse(&src)
+    library::core::text::parse(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())))
 }
 
@@ -124,4 +134,59 @@ fn repository_litmus_files_agree() {
     for f in &files {
         assert_agree(&parse_file(f), &f.display().to_string());
     }
+}
+
+/// What `litmus_ir!`'s expansion names as `::gpu_litmus::__private`.
+pub mod __private {
+    pub use library::__private::*;
+}
+
+/// Each catalogue call becomes a test comparing the two searches on its IR.
+macro_rules! compare_litmus {
+    ($(#[doc = $doc:literal])* $name:ident; $($body:tt)*) => {
+        #[test]
+        fn $name() {
+            crate::assert_agree(&library::litmus_ir! { $name; $($body)* }, stringify!($name));
+        }
+    };
+}
+pub(crate) use compare_litmus as litmus;
+
+#[path = "catalogue_atomics.rs"]
+mod catalogue_atomics;
+#[path = "catalogue_clusters.rs"]
+mod catalogue_clusters;
+#[path = "catalogue_coherence.rs"]
+mod catalogue_coherence;
+#[path = "catalogue_mp.rs"]
+mod catalogue_mp;
+#[path = "catalogue_multi.rs"]
+mod catalogue_multi;
+#[path = "catalogue_practice.rs"]
+mod catalogue_practice;
+#[path = "catalogue_sb_lb.rs"]
+mod catalogue_sb_lb;
+
+#[test]
+fn every_catalogue_file_is_compared() {
+    let compared = [
+        "catalogue_atomics.rs",
+        "catalogue_clusters.rs",
+        "catalogue_coherence.rs",
+        "catalogue_mp.rs",
+        "catalogue_multi.rs",
+        "catalogue_practice.rs",
+        "catalogue_sb_lb.rs",
+    ];
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut found: Vec<String> = std::fs::read_dir(&tests)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("catalogue_") && n.ends_with(".rs"))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found, compared,
+        "a new catalogue file needs its `mod` line here"
+    );
 }
