@@ -215,7 +215,7 @@ impl<'t, 'f> Search<'t, 'f> {
             if constraints_hold(s, &values) != Some(false) {
                 let pruned = self.prune && {
                     let fr = ctx.rf.inverse().compose(&ctx.co_init);
-                    let x = Execution {
+                    let mut x = Execution {
                         s,
                         stage: Stage::Rf,
                         rf: ctx.rf.clone(),
@@ -224,7 +224,7 @@ impl<'t, 'f> Search<'t, 'f> {
                         sc: ctx.fence.fixed.clone(),
                         bar: ctx.bar.clone().unwrap_or_else(|| Relation::new(s.len())),
                     };
-                    self.model.check(&x).is_err()
+                    (self.outcomes_only && !self.force_co(&mut x)) || self.model.check(&x).is_err()
                 };
                 if pruned {
                     self.counts.candidates += 1;
