@@ -3,6 +3,9 @@
 //! Dat3M's `ptx-v6.0.cat`, with `fence.sc` in both the release and the
 //! acquire patterns (the ISA's reading).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
@@ -79,7 +82,32 @@ fn acquire_pattern(s: &Structure) -> Relation {
     .union(&Relation::identity(n, &EventSet::from_fn(n, acq_r)))
 }
 
+thread_local! {
+    /// The relations derived last on this thread and what they were derived
+    /// from: one candidate asks for them several times (implied co, forced
+    /// co, the check, each coherence choice), and they do not depend on co.
+    static LAST: RefCell<Option<(u64, Relation, Relation, Relation, Rc<Derived>)>> =
+        const { RefCell::new(None) };
+}
+
+/// [`Ptx::derive`], remembered for the last rf, Fence-SC order and barriers.
+fn derived(x: &Execution) -> Rc<Derived> {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((uid, rf, sc, bar, d)) = &*last {
+            if *uid == x.s.uid && *rf == x.rf && *sc == x.sc && *bar == x.bar {
+                return d.clone();
+            }
+        }
+        let d = Rc::new(Ptx::derive(x));
+        *last = Some((x.s.uid, x.rf.clone(), x.sc.clone(), x.bar.clone(), d.clone()));
+        d
+    })
+}
+
 impl Ptx {
+    /// obs, sw and cause: they depend on rf, the Fence-SC order and the
+    /// barriers, never on co.
     pub(crate) fn derive(x: &Execution) -> Derived {
         let s = x.s;
         let n = s.len();
@@ -158,7 +186,7 @@ impl Model for Ptx {
     }
 
     fn implied_co(&self, x: &Execution) -> Relation {
-        let d = Ptx::derive(x);
+        let d = derived(x);
         Ptx::cause_ww(x.s, &d.cause)
     }
 
@@ -167,7 +195,7 @@ impl Model for Ptx {
     /// only grows with rf, so this holds on partial executions too.
     fn forced_co(&self, x: &Execution) -> Relation {
         let s = x.s;
-        let d = Ptx::derive(x);
+        let d = derived(x);
         let seeded = Execution {
             co: x.co.union(&Ptx::cause_ww(s, &d.cause)).closure(),
             ..x.clone()
@@ -188,7 +216,7 @@ impl Model for Ptx {
     /// violations first, causality last.
     fn check(&self, x: &Execution) -> Result<(), Violation> {
         let s = x.s;
-        let d = Ptx::derive(x);
+        let d = derived(x);
         let fail = |axiom, witness| Err(Violation { axiom, witness });
 
         // 5. SC-per-location: (ms ∩ (rf ∪ co ∪ fr)) ∪ po-loc is acyclic.
@@ -279,7 +307,7 @@ impl Model for Ptx {
         if edge.label != "cause" {
             return vec![edge.clone()];
         }
-        let d = Ptx::derive(x);
+        let d = derived(x);
         cause_path(x, &d, edge.from, edge.to).unwrap_or_else(|| vec![edge.clone()])
     }
 }
