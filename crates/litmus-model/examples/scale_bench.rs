@@ -3,7 +3,7 @@
 //! `.litmus` files, and a family of tests with many writes to one location.
 //!
 //! ```text
-//! cargo run --release -p litmus-model --example scale_bench -- [--corpus DIR] [--files DIR] [--max-n N]
+//! cargo run --release -p litmus-model --example scale_bench -- [--corpus DIR] [--files DIR] [--max-n N] [--all-executions]
 //! ```
 //!
 //! `--corpus` defaults to `$LITMUS_CONFORMANCE_DIR` (the part is skipped
@@ -14,6 +14,8 @@
 //! every thread in its own CTA, `exists` over the loads. Each line prints
 //! the time, the allowed outcomes and the execution counts the check
 //! reports; a check over budget prints the budget message.
+//! `--all-executions` checks with the full enumeration instead of the
+//! default search (one consistent execution per outcome).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,7 +29,7 @@ fn main() -> ExitCode {
     let args = match Args::parse(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(msg) => {
-            eprintln!("error: {msg}\nusage: scale_bench [--corpus DIR] [--files DIR] [--max-n N]");
+            eprintln!("error: {msg}\nusage: scale_bench [--corpus DIR] [--files DIR] [--max-n N] [--all-executions]");
             return ExitCode::from(2);
         }
     };
@@ -35,7 +37,7 @@ fn main() -> ExitCode {
     let mut errors = 0;
     match &args.corpus {
         Some(dir) => match corpus_tests(dir) {
-            Ok(tests) => errors += time_set("corpus", &tests, model),
+            Ok(tests) => errors += time_set("corpus", &tests, model, &args.options),
             Err(msg) => {
                 eprintln!("error: {msg}");
                 errors += 1;
@@ -44,7 +46,7 @@ fn main() -> ExitCode {
         None => println!("corpus: skipped, give --corpus or set LITMUS_CONFORMANCE_DIR"),
     }
     match file_tests(&args.files) {
-        Ok(tests) => errors += time_set("litmus files", &tests, model),
+        Ok(tests) => errors += time_set("litmus files", &tests, model, &args.options),
         Err(msg) => {
             eprintln!("error: {msg}");
             errors += 1;
@@ -53,7 +55,7 @@ fn main() -> ExitCode {
     for n in 3..=args.max_n {
         let test = litmus_core::text::parse(&family(n)).expect("the family parses");
         let start = Instant::now();
-        let result = check(&test, model, &Options::default());
+        let result = check(&test, model, &args.options);
         let took = start.elapsed();
         match result {
             Ok(r) => println!(
@@ -77,6 +79,7 @@ struct Args {
     corpus: Option<PathBuf>,
     files: PathBuf,
     max_n: usize,
+    options: Options,
 }
 
 impl Args {
@@ -85,12 +88,14 @@ impl Args {
             corpus: std::env::var_os(corpus::CORPUS_ENV).map(PathBuf::from),
             files: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/litmus"),
             max_n: 6,
+            options: Options::default(),
         };
         while let Some(flag) = it.next() {
             let mut value = || it.next().ok_or_else(|| format!("`{flag}` needs a value"));
             match flag.as_str() {
                 "--corpus" => args.corpus = Some(value()?.into()),
                 "--files" => args.files = value()?.into(),
+                "--all-executions" => args.options.all_executions = true,
                 "--max-n" => {
                     let v = value()?;
                     args.max_n = v
@@ -176,12 +181,12 @@ fn parse_file(path: &Path) -> Result<Test, String> {
 
 /// Checks each test, prints the set's totals and its slowest test; returns
 /// the number of tests that could not be checked.
-fn time_set(label: &str, tests: &[(String, Test)], model: &dyn Model) -> usize {
+fn time_set(label: &str, tests: &[(String, Test)], model: &dyn Model, opts: &Options) -> usize {
     let (mut total, mut slowest) = (Duration::ZERO, (Duration::ZERO, ""));
     let (mut outcomes, mut consistent, mut candidates, mut errors) = (0, 0, 0, 0);
     for (name, test) in tests {
         let start = Instant::now();
-        let result = check(test, model, &Options::default());
+        let result = check(test, model, opts);
         let took = start.elapsed();
         total += took;
         if took > slowest.0 {

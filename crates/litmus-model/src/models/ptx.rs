@@ -100,7 +100,13 @@ fn derived(x: &Execution) -> Rc<Derived> {
             }
         }
         let d = Rc::new(Ptx::derive(x));
-        *last = Some((x.s.uid, x.rf.clone(), x.sc.clone(), x.bar.clone(), d.clone()));
+        *last = Some((
+            x.s.uid,
+            x.rf.clone(),
+            x.sc.clone(),
+            x.bar.clone(),
+            d.clone(),
+        ));
         d
     })
 }
