@@ -90,7 +90,10 @@ struct Ctx<'s> {
     s: &'s Structure,
     rf_src: Vec<Option<EventId>>,
     rf: Relation,
-    co_init: Relation,
+    /// Coherence known before any coherence choice: the initial writes
+    /// first and, searching for outcomes, what the rf chosen so far forces
+    /// (more rf only forces more).
+    co: Relation,
     fence: FenceOrder,
     /// Barrier synchronisation chosen before rf, when no barrier id or
     /// quorum depends on a read.
@@ -173,7 +176,7 @@ impl<'t, 'f> Search<'t, 'f> {
             s,
             rf_src: vec![None; n],
             rf: Relation::new(n),
-            co_init,
+            co: co_init,
             fence: self.model.fence_order(s),
             bar: None,
         };
@@ -213,23 +216,32 @@ impl<'t, 'f> Search<'t, 'f> {
             ctx.rf.insert(w, r);
             let (values, _) = values(s, &ctx.rf_src);
             if constraints_hold(s, &values) != Some(false) {
-                let pruned = self.prune && {
-                    let fr = ctx.rf.inverse().compose(&ctx.co_init);
+                let (mut pruned, mut forced) = (false, None);
+                if self.prune {
+                    let fr = ctx.rf.inverse().compose(&ctx.co);
                     let mut x = Execution {
                         s,
                         stage: Stage::Rf,
                         rf: ctx.rf.clone(),
-                        co: ctx.co_init.clone(),
+                        co: ctx.co.clone(),
                         fr,
                         sc: ctx.fence.fixed.clone(),
                         bar: ctx.bar.clone().unwrap_or_else(|| Relation::new(s.len())),
                     };
-                    (self.outcomes_only && !self.force_co(&mut x)) || self.model.check(&x).is_err()
-                };
+                    pruned = (self.outcomes_only && !self.force_co(&mut x))
+                        || self.model.check(&x).is_err();
+                    if self.outcomes_only {
+                        forced = Some(x.co);
+                    }
+                }
                 if pruned {
                     self.counts.candidates += 1;
                 } else {
+                    let outer = forced.map(|co| std::mem::replace(&mut ctx.co, co));
                     self.rf(ctx, k + 1)?;
+                    if let Some(co) = outer {
+                        ctx.co = co;
+                    }
                 }
             }
             ctx.rf.remove(w, r);
@@ -253,12 +265,12 @@ impl<'t, 'f> Search<'t, 'f> {
         };
         let fence = &ctx.fence;
         for bar in options {
-            let fr = ctx.rf.inverse().compose(&ctx.co_init);
+            let fr = ctx.rf.inverse().compose(&ctx.co);
             let mut x = Execution {
                 s,
                 stage: Stage::FenceOrder,
                 rf: ctx.rf.clone(),
-                co: ctx.co_init.clone(),
+                co: ctx.co.clone(),
                 fr,
                 sc: fence.fixed.clone(),
                 bar,
