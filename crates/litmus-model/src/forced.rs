@@ -7,9 +7,10 @@
 //! that co makes with rf) to a graph in which `v` already reaches `u`, the
 //! orientation closes a cycle in every extension (the axioms are monotone),
 //! so a pair that must be ordered goes `b → a`. Each orientation found
-//! changes the graph, so the pairs are looked at again until none is. Each step is sound on its
-//! own; the reasoning is incomplete by design (it looks at one new edge at
-//! a time) and the search still checks every choice with the model.
+//! changes the graph, so the pairs are looked at again until none is.
+//! Each step is sound on its own; the reasoning is incomplete by design (it
+//! looks at one new edge at a time) and the search still checks every
+//! choice with the model.
 
 use crate::events::EventId;
 use crate::model::Execution;

@@ -15,18 +15,28 @@ pub fn cores() -> usize {
 /// Runs `work(i)` for every `i` in `0..n` on up to `threads` threads, and
 /// hands each result to `emit` in the order of `i`, as soon as it and every
 /// one before it are done. `emit` returns false to stop: no new job starts
-/// (those running finish) and no more results are handed on.
+/// (those running finish) and no more results are handed on. With one
+/// thread it is a plain loop on the calling thread: a GPU run forks, which
+/// is simplest from a process with one thread.
 pub fn in_order<T: Send>(
     n: usize,
     threads: usize,
     work: impl Fn(usize) -> T + Sync,
     mut emit: impl FnMut(usize, T) -> bool,
 ) {
+    if threads <= 1 || n <= 1 {
+        for i in 0..n {
+            if !emit(i, work(i)) {
+                return;
+            }
+        }
+        return;
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, n.max(1)) {
+        for _ in 0..threads.min(n) {
             let tx = tx.clone();
             let (next, stop, work) = (&next, &stop, &work);
             scope.spawn(move || loop {
@@ -76,6 +86,22 @@ mod tests {
             },
         );
         assert_eq!(seen, (0..8).map(|i| (i, i * 10)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn one_thread_works_on_the_calling_thread() {
+        let me = std::thread::current().id();
+        let mut seen = Vec::new();
+        in_order(
+            3,
+            1,
+            |i| (i, std::thread::current().id()),
+            |_, v| {
+                seen.push(v);
+                true
+            },
+        );
+        assert_eq!(seen, vec![(0, me), (1, me), (2, me)]);
     }
 
     #[test]
