@@ -82,32 +82,40 @@ fn acquire_pattern(s: &Structure) -> Relation {
     .union(&Relation::identity(n, &EventSet::from_fn(n, acq_r)))
 }
 
+/// Relations [`Ptx::derive`] gave, and what they were derived from.
+struct Remembered {
+    uid: u64,
+    rf: Relation,
+    sc: Relation,
+    bar: Relation,
+    derived: Rc<Derived>,
+}
+
 thread_local! {
-    /// The relations derived last on this thread and what they were derived
-    /// from: one candidate asks for them several times (implied co, forced
-    /// co, the check, each coherence choice), and they do not depend on co.
-    static LAST: RefCell<Option<(u64, Relation, Relation, Relation, Rc<Derived>)>> =
-        const { RefCell::new(None) };
+    /// The relations derived last on this thread: one candidate asks for
+    /// them several times (implied co, forced co, the check, each coherence
+    /// choice), and they do not depend on co.
+    static LAST: RefCell<Option<Remembered>> = const { RefCell::new(None) };
 }
 
 /// [`Ptx::derive`], remembered for the last rf, Fence-SC order and barriers.
 fn derived(x: &Execution) -> Rc<Derived> {
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        if let Some((uid, rf, sc, bar, d)) = &*last {
-            if *uid == x.s.uid && *rf == x.rf && *sc == x.sc && *bar == x.bar {
-                return d.clone();
+        if let Some(m) = &*last {
+            if m.uid == x.s.uid && m.rf == x.rf && m.sc == x.sc && m.bar == x.bar {
+                return m.derived.clone();
             }
         }
-        let d = Rc::new(Ptx::derive(x));
-        *last = Some((
-            x.s.uid,
-            x.rf.clone(),
-            x.sc.clone(),
-            x.bar.clone(),
-            d.clone(),
-        ));
-        d
+        let derived = Rc::new(Ptx::derive(x));
+        *last = Some(Remembered {
+            uid: x.s.uid,
+            rf: x.rf.clone(),
+            sc: x.sc.clone(),
+            bar: x.bar.clone(),
+            derived: derived.clone(),
+        });
+        derived
     })
 }
 
