@@ -15,6 +15,11 @@ pub struct Options {
     pub max_time: Option<Duration>,
     /// The most control paths per thread.
     pub max_paths: usize,
+    /// Enumerate every consistent execution (the execution counts are then
+    /// exact). Off by default: the search stops at one consistent execution
+    /// per outcome, which gives the same allowed outcomes and verdicts at a
+    /// cost that follows the outcomes rather than the executions.
+    pub all_executions: bool,
 }
 
 impl Default for Options {
@@ -24,6 +29,7 @@ impl Default for Options {
             max_steps: 20_000_000,
             max_time: Some(Duration::from_secs(120)),
             max_paths: 4096,
+            all_executions: false,
         }
     }
 }

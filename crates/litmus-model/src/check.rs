@@ -25,9 +25,14 @@ pub struct CheckResult {
     /// Every outcome some consistent execution produces.
     pub allowed: BTreeSet<Outcome>,
     /// Candidate executions examined: complete candidates, plus partial
-    /// ones discarded whole by early pruning (each counts once).
+    /// ones discarded whole by early pruning (each counts once). Every
+    /// candidate only with [`Options::all_executions`]; by default the
+    /// search stops at one consistent execution per outcome and this
+    /// counts the ones it looked at.
     pub candidate_executions: u64,
-    /// Complete candidate executions that satisfy every axiom.
+    /// Complete candidate executions that satisfy every axiom: all of them
+    /// with [`Options::all_executions`], by default those found (at least
+    /// one per allowed outcome; 0 exactly when nothing is allowed).
     pub consistent_executions: u64,
     /// Whether some consistent execution satisfies the condition's
     /// expression.
@@ -40,7 +45,8 @@ pub struct CheckResult {
     pub bounded: bool,
     /// herd7's witnesses: consistent executions whose final state satisfies
     /// the condition's expression. An execution that leaves several final
-    /// states (coherence is partial in PTX) counts once per state.
+    /// states (coherence is partial in PTX) counts once per state. Like the
+    /// execution counts, exact only with [`Options::all_executions`].
     pub positive: u64,
     /// Consistent executions whose final state does not satisfy the
     /// condition's expression (counted as [`CheckResult::positive`]).
@@ -105,7 +111,10 @@ pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResu
     litmus_core::validate(test).map_err(CheckError::Invalid)?;
     let start = Instant::now();
     let obs = observables(test);
-    let mut allowed = BTreeSet::new();
+    // herd7's witnesses: consistent executions by whether their final state
+    // satisfies the condition. Exact with `Options::all_executions` (what
+    // `check --format herd` asks for); otherwise over the executions the
+    // outcome search looked at.
     let (mut positive, mut negative) = (0, 0);
     let mut on_leaf = |leaf: crate::enumerate::Leaf| {
         if leaf.verdict.is_ok() {
@@ -116,12 +125,12 @@ pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResu
                     negative += 1;
                 }
             }
-            allowed.extend(leaf.outcomes);
         }
     };
     let mut search = Search::new(test, model, opts, &obs, true, &mut on_leaf);
     search.run(opts)?;
     let counts = search.counts;
+    let allowed = std::mem::take(&mut search.found);
     let condition_reachable = allowed.iter().any(|o| eval(test, &obs, o));
     let claim_holds = match test.condition.quantifier {
         Quantifier::Exists => condition_reachable,

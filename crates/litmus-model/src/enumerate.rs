@@ -14,10 +14,23 @@
 //! whole subtree is skipped: the cost follows the consistent executions,
 //! not the product of all choices.
 //!
+//! By default the search follows outcomes, not executions: rf (with the
+//! paths and barriers, everything that decides the registers) is
+//! enumerated in full, but the Fence-SC and coherence choices only look for
+//! one consistent completion per outcome. Before branching on coherence the
+//! model's [`Model::forced_co`] adds the orientations the rest already
+//! forces, one completion is tried at once, and a subtree is skipped once every
+//! outcome it could still produce (registers known, each observed
+//! location's value among its writes with no co-successor yet) has been
+//! found. [`Options::all_executions`] turns this off and enumerates every
+//! consistent execution, with the counts that go with them.
+//!
 //! Coherence stays partial where the model says so: a pair that is neither
 //! morally strong nor implied stays unordered, and co is kept transitively
 //! closed, so adding an orientation to an unordered pair can never close a
 //! cycle.
+
+use std::collections::BTreeSet;
 
 use litmus_core::instr::BranchCond;
 use litmus_core::ir::Test;
@@ -62,6 +75,11 @@ pub(crate) struct Search<'t, 'f> {
     /// Prune on axioms (checking); off when explaining, which needs every
     /// complete candidate and the axiom that rejects it.
     prune: bool,
+    /// Stop at one consistent completion per outcome (pruning only).
+    outcomes_only: bool,
+    /// The outcomes of the consistent executions found so far (pruning
+    /// only).
+    pub found: BTreeSet<Outcome>,
     budget: Budget,
     pub counts: Counts,
     barriers: BarrierStatics,
@@ -72,7 +90,10 @@ struct Ctx<'s> {
     s: &'s Structure,
     rf_src: Vec<Option<EventId>>,
     rf: Relation,
-    co_init: Relation,
+    /// Coherence known before any coherence choice: the initial writes
+    /// first and, searching for outcomes, what the rf chosen so far forces
+    /// (more rf only forces more).
+    co: Relation,
     fence: FenceOrder,
     /// Barrier synchronisation chosen before rf, when no barrier id or
     /// quorum depends on a read.
@@ -93,6 +114,8 @@ impl<'t, 'f> Search<'t, 'f> {
             model,
             observables,
             prune,
+            outcomes_only: prune && !opts.all_executions,
+            found: BTreeSet::new(),
             budget: Budget::new(opts),
             counts: Counts::default(),
             barriers: BarrierStatics::new(test),
@@ -153,7 +176,7 @@ impl<'t, 'f> Search<'t, 'f> {
             s,
             rf_src: vec![None; n],
             rf: Relation::new(n),
-            co_init,
+            co: co_init,
             fence: self.model.fence_order(s),
             bar: None,
         };
@@ -193,23 +216,32 @@ impl<'t, 'f> Search<'t, 'f> {
             ctx.rf.insert(w, r);
             let (values, _) = values(s, &ctx.rf_src);
             if constraints_hold(s, &values) != Some(false) {
-                let pruned = self.prune && {
-                    let fr = ctx.rf.inverse().compose(&ctx.co_init);
-                    let x = Execution {
+                let (mut pruned, mut forced) = (false, None);
+                if self.prune {
+                    let fr = ctx.rf.inverse().compose(&ctx.co);
+                    let mut x = Execution {
                         s,
                         stage: Stage::Rf,
                         rf: ctx.rf.clone(),
-                        co: ctx.co_init.clone(),
+                        co: ctx.co.clone(),
                         fr,
                         sc: ctx.fence.fixed.clone(),
                         bar: ctx.bar.clone().unwrap_or_else(|| Relation::new(s.len())),
                     };
-                    self.model.check(&x).is_err()
-                };
+                    pruned = (self.outcomes_only && !self.force_co(&mut x))
+                        || self.model.check(&x).is_err();
+                    if self.outcomes_only {
+                        forced = Some(x.co);
+                    }
+                }
                 if pruned {
                     self.counts.candidates += 1;
                 } else {
+                    let outer = forced.map(|co| std::mem::replace(&mut ctx.co, co));
                     self.rf(ctx, k + 1)?;
+                    if let Some(co) = outer {
+                        ctx.co = co;
+                    }
                 }
             }
             ctx.rf.remove(w, r);
@@ -233,12 +265,12 @@ impl<'t, 'f> Search<'t, 'f> {
         };
         let fence = &ctx.fence;
         for bar in options {
-            let fr = ctx.rf.inverse().compose(&ctx.co_init);
+            let fr = ctx.rf.inverse().compose(&ctx.co);
             let mut x = Execution {
                 s,
                 stage: Stage::FenceOrder,
                 rf: ctx.rf.clone(),
-                co: ctx.co_init.clone(),
+                co: ctx.co.clone(),
                 fr,
                 sc: fence.fixed.clone(),
                 bar,
@@ -255,6 +287,9 @@ impl<'t, 'f> Search<'t, 'f> {
         i: usize,
         values: &[u32],
     ) -> Result<(), BudgetExceeded> {
+        if self.nothing_new(x, values) {
+            return Ok(());
+        }
         let Some(k) = (i..free.len()).find(|&k| {
             let (a, b) = free[k];
             !x.sc.contains(a, b) && !x.sc.contains(b, a)
@@ -307,12 +342,37 @@ impl<'t, 'f> Search<'t, 'f> {
             }
             y.fr = y.rf.inverse().compose(&co);
             y.co = co;
-            if self.model.check(&y).is_err() {
+            if (self.outcomes_only && !self.force_co(&mut y)) || self.model.check(&y).is_err() {
                 self.counts.candidates += 1;
                 return Ok(());
             }
+            if self.outcomes_only {
+                self.first_guess(&y, &pairs, values)?;
+            }
         }
         self.orient(&mut y, &pairs, 0, values)
+    }
+
+    /// Tries one completion before searching: every pair still unordered
+    /// goes the way its first event comes first. Once [`Model::forced_co`]
+    /// has added what the rest forces, this is usually consistent, and the
+    /// search that follows then skips everything giving no new outcome.
+    fn first_guess(
+        &mut self,
+        x: &Execution,
+        pairs: &[(EventId, EventId)],
+        values: &[u32],
+    ) -> Result<(), BudgetExceeded> {
+        self.step()?;
+        let mut y = x.clone();
+        for &(a, b) in pairs {
+            // co is closed and acyclic: a → b closes no cycle unless b → a.
+            if !y.co.contains(b, a) {
+                y.co.insert_closed(a, b);
+            }
+        }
+        y.fr = y.rf.inverse().compose(&y.co);
+        self.leaf(&mut y, values)
     }
 
     fn orient(
@@ -322,6 +382,9 @@ impl<'t, 'f> Search<'t, 'f> {
         i: usize,
         values: &[u32],
     ) -> Result<(), BudgetExceeded> {
+        if self.nothing_new(x, values) {
+            return Ok(());
+        }
         let Some(k) = (i..pairs.len()).find(|&k| {
             let (a, b) = pairs[k];
             !x.co.contains(a, b) && !x.co.contains(b, a)
@@ -354,6 +417,9 @@ impl<'t, 'f> Search<'t, 'f> {
         }
         if verdict.is_ok() || !self.prune {
             let outcomes = self.outcomes(x, values);
+            if verdict.is_ok() && self.prune {
+                self.found.extend(outcomes.iter().cloned());
+            }
             (self.on_leaf)(Leaf {
                 x,
                 values,
@@ -365,7 +431,27 @@ impl<'t, 'f> Search<'t, 'f> {
         Ok(())
     }
 
-    /// The outcomes of a complete execution: registers, and per observed
+    /// Grows `x.co` by the edges the model says every consistent completion
+    /// has; false when there is no consistent completion.
+    fn force_co(&self, x: &mut Execution) -> bool {
+        x.co = self.model.forced_co(x);
+        x.fr = x.rf.inverse().compose(&x.co);
+        x.co.is_irreflexive()
+    }
+
+    /// Whether every outcome the completions of `x` could give is found
+    /// already (searching for outcomes only): the registers are known, and
+    /// a location's final value is that of a write with no co-successor
+    /// yet.
+    fn nothing_new(&self, x: &Execution, values: &[u32]) -> bool {
+        self.outcomes_only
+            && self
+                .outcomes(x, values)
+                .iter()
+                .all(|o| self.found.contains(o))
+    }
+
+    /// The outcomes of an execution: registers, and per observed
     /// location each co-maximal write (every combination).
     fn outcomes(&self, x: &Execution, values: &[u32]) -> Vec<Outcome> {
         let s = x.s;

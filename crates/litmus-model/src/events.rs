@@ -674,6 +674,10 @@ pub struct Structure {
     pub write_set: EventSet,
     /// The fence events.
     pub fence_set: EventSet,
+    /// Different for every structure built (a clone shares it), so that a
+    /// model can cache what it derives from a structure and a choice of
+    /// rf: a structure's address may be reused by the next one.
+    pub uid: u64,
 }
 
 impl Structure {
@@ -783,7 +787,9 @@ impl Structure {
         let read_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Read);
         let write_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Write);
         let fence_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Fence);
+        static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut s = Structure {
+            uid: NEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             events,
             syms,
             constraints,

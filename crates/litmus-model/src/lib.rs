@@ -26,6 +26,7 @@ pub mod check;
 pub mod enumerate;
 pub mod events;
 pub mod explain;
+mod forced;
 pub mod model;
 pub mod models;
 pub mod outcome;

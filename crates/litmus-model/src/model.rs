@@ -112,6 +112,17 @@ pub trait Model: Send + Sync {
         Relation::new(x.s.len())
     }
 
+    /// `x.co` grown by coherence edges that every consistent completion of
+    /// `x` has (at any [`Stage`]: rf may still grow), transitively closed;
+    /// a co that is not irreflexive says no completion is consistent. Only
+    /// for pairs [`Model::coherence`] makes the model order, plus the
+    /// [`Model::implied_co`] edges. It must be sound and may be incomplete:
+    /// the search uses it to find one consistent coherence order quickly,
+    /// and still checks every choice. `x.co` unchanged by default.
+    fn forced_co(&self, x: &Execution) -> Relation {
+        x.co.clone()
+    }
+
     /// Checks the axioms, in a fixed order; the first one broken is
     /// reported. See [`Stage`] for partial executions.
     fn check(&self, x: &Execution) -> Result<(), Violation>;

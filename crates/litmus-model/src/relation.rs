@@ -177,8 +177,9 @@ impl Relation {
     /// `self ; other`.
     pub fn compose(&self, other: &Relation) -> Relation {
         let mut r = Relation::new(self.n);
+        let mut acc = vec![0u64; self.words];
         for a in 0..self.n {
-            let mut acc = vec![0u64; self.words];
+            acc.fill(0);
             for m in self.successors(a) {
                 for (x, y) in acc.iter_mut().zip(other.row(m)) {
                     *x |= *y;
@@ -217,8 +218,9 @@ impl Relation {
     /// `self⁺`: the transitive closure (Warshall, a row at a time).
     pub fn closure(&self) -> Relation {
         let mut r = self.clone();
+        let mut row_k = vec![0u64; self.words];
         for k in 0..self.n {
-            let row_k: Vec<u64> = r.row(k).to_vec();
+            row_k.copy_from_slice(r.row(k));
             for a in 0..self.n {
                 if r.contains(a, k) {
                     for (x, y) in r.row_mut(a).iter_mut().zip(&row_k) {

@@ -16,8 +16,11 @@ use litmus_runtime::Config;
 /// varies from run to run) replaced by `T`.
 fn herd_block(src: &str, loop_bound: u32) -> String {
     let test = text::parse(src).unwrap();
+    // As `check --format herd` does: every execution, so that Positive
+    // and Negative count them all.
     let options = Options {
         loop_bound,
+        all_executions: true,
         ..Options::default()
     };
     let result = check(&test, model_by_name("ptx").unwrap(), &options).unwrap();

@@ -3,9 +3,13 @@
 //! Dat3M's `ptx-v6.0.cat`, with `fence.sc` in both the release and the
 //! acquire patterns (the ISA's reading).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
+use crate::forced::{forced_co, Acyclicity};
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::models::{atomicity_witness, irreflexive_witness};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
@@ -78,7 +82,46 @@ fn acquire_pattern(s: &Structure) -> Relation {
     .union(&Relation::identity(n, &EventSet::from_fn(n, acq_r)))
 }
 
+/// Relations [`Ptx::derive`] gave, and what they were derived from.
+struct Remembered {
+    uid: u64,
+    rf: Relation,
+    sc: Relation,
+    bar: Relation,
+    derived: Rc<Derived>,
+}
+
+thread_local! {
+    /// The relations derived last on this thread: one candidate asks for
+    /// them several times (implied co, forced co, the check, each coherence
+    /// choice), and they do not depend on co.
+    static LAST: RefCell<Option<Remembered>> = const { RefCell::new(None) };
+}
+
+/// [`Ptx::derive`], remembered for the last rf, Fence-SC order and barriers.
+fn derived(x: &Execution) -> Rc<Derived> {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(m) = &*last {
+            if m.uid == x.s.uid && m.rf == x.rf && m.sc == x.sc && m.bar == x.bar {
+                return m.derived.clone();
+            }
+        }
+        let derived = Rc::new(Ptx::derive(x));
+        *last = Some(Remembered {
+            uid: x.s.uid,
+            rf: x.rf.clone(),
+            sc: x.sc.clone(),
+            bar: x.bar.clone(),
+            derived: derived.clone(),
+        });
+        derived
+    })
+}
+
 impl Ptx {
+    /// obs, sw and cause: they depend on rf, the Fence-SC order and the
+    /// barriers, never on co.
     pub(crate) fn derive(x: &Execution) -> Derived {
         let s = x.s;
         let n = s.len();
@@ -157,8 +200,30 @@ impl Model for Ptx {
     }
 
     fn implied_co(&self, x: &Execution) -> Relation {
-        let d = Ptx::derive(x);
+        let d = derived(x);
         Ptx::cause_ww(x.s, &d.cause)
+    }
+
+    /// Coherence contains cause between writes (Coherence); SC-per-location
+    /// and Causality then force the orientations [`forced_co`] finds. cause
+    /// only grows as rf, the Fence-SC order and the barriers do, so this
+    /// holds on partial executions too.
+    fn forced_co(&self, x: &Execution) -> Relation {
+        let s = x.s;
+        let d = derived(x);
+        let seeded = Execution {
+            co: x.co.union(&Ptx::cause_ww(s, &d.cause)).closure(),
+            ..x.clone()
+        };
+        if !seeded.co.is_irreflexive() {
+            return seeded.co;
+        }
+        let axiom = Acyclicity {
+            base: s.po_loc.union(&s.ms.intersect(&x.rf)),
+            mask: Some(&s.ms),
+            no_fr: Some(d.cause.inverse()),
+        };
+        forced_co(&seeded, &axiom, &|a, b| s.ms.contains(a, b))
     }
 
     /// The axioms are numbered as on the reference page but checked in the
@@ -166,7 +231,7 @@ impl Model for Ptx {
     /// violations first, causality last.
     fn check(&self, x: &Execution) -> Result<(), Violation> {
         let s = x.s;
-        let d = Ptx::derive(x);
+        let d = derived(x);
         let fail = |axiom, witness| Err(Violation { axiom, witness });
 
         // 5. SC-per-location: (ms ∩ (rf ∪ co ∪ fr)) ∪ po-loc is acyclic.
@@ -257,7 +322,7 @@ impl Model for Ptx {
         if edge.label != "cause" {
             return vec![edge.clone()];
         }
-        let d = Ptx::derive(x);
+        let d = derived(x);
         cause_path(x, &d, edge.from, edge.to).unwrap_or_else(|| vec![edge.clone()])
     }
 }

@@ -12,10 +12,19 @@
 
 use litmus_core::instr::Scope;
 
-use crate::events::EventKind;
+use crate::events::{EventKind, Structure};
+use crate::forced::{forced_co, Acyclicity};
 use crate::model::{CoherenceOrder, Execution, Model, Violation};
 use crate::models::{atomicity_witness, barrier_order};
 use crate::relation::{labelled_cycle, Relation};
+
+/// Program order between accesses of one location, read-read pairs left
+/// out.
+fn po_loc_llh(s: &Structure) -> Relation {
+    Relation::from_fn(s.len(), |a, b| {
+        s.po_loc.contains(a, b) && !(s.read_set.contains(a) && s.read_set.contains(b))
+    })
+}
 
 /// The ASPLOS 2015 scoped model.
 pub struct Ptx2015;
@@ -33,14 +42,23 @@ impl Model for Ptx2015 {
         CoherenceOrder::Total
     }
 
+    /// SC-per-location forces the orientations [`forced_co`] finds, every
+    /// pair of same-location writes being ordered.
+    fn forced_co(&self, x: &Execution) -> Relation {
+        let axiom = Acyclicity {
+            base: po_loc_llh(x.s).union(&x.rf),
+            mask: None,
+            no_fr: None,
+        };
+        forced_co(x, &axiom, &|_, _| true)
+    }
+
     fn check(&self, x: &Execution) -> Result<(), Violation> {
         let s = x.s;
         let n = s.len();
         let fail = |axiom, witness| Err(Violation { axiom, witness });
 
-        let po_loc_llh = Relation::from_fn(n, |a, b| {
-            s.po_loc.contains(a, b) && !(s.read_set.contains(a) && s.read_set.contains(b))
-        });
+        let po_loc_llh = po_loc_llh(s);
         if let Some(w) = labelled_cycle(&[
             ("po", &po_loc_llh),
             ("rf", &x.rf),

@@ -4,9 +4,10 @@
 //! the write of an RMW. Scopes, semantics and fences mean nothing here;
 //! barriers order the events around them.
 
+use crate::forced::{forced_co, Acyclicity};
 use crate::model::{CoherenceOrder, Execution, Model, Violation};
 use crate::models::{atomicity_witness, barrier_order};
-use crate::relation::labelled_cycle;
+use crate::relation::{labelled_cycle, Relation};
 
 /// Sequential consistency.
 pub struct Sc;
@@ -22,6 +23,17 @@ impl Model for Sc {
 
     fn coherence(&self) -> CoherenceOrder {
         CoherenceOrder::Total
+    }
+
+    /// `po ∪ rf ∪ co ∪ fr` acyclic forces the orientations [`forced_co`]
+    /// finds, every pair of same-location writes being ordered.
+    fn forced_co(&self, x: &Execution) -> Relation {
+        let axiom = Acyclicity {
+            base: x.s.po.union(&x.rf).union(&barrier_order(x)),
+            mask: None,
+            no_fr: None,
+        };
+        forced_co(x, &axiom, &|_, _| true)
     }
 
     fn check(&self, x: &Execution) -> Result<(), Violation> {

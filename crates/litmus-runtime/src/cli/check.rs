@@ -45,6 +45,10 @@ OPTIONS:
                         may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
+    --all-executions    enumerate every consistent execution, so that the
+                        execution counts are complete (by default the search
+                        stops at one consistent execution per outcome: the
+                        same outcomes and verdicts, much faster)
     -h, --help          print this help
 
 HERD FORMAT (--format herd), one block per file, as herd7 prints it:
@@ -78,7 +82,7 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
-                     [--max-steps N] FILE...
+                     [--max-steps N] [--all-executions] FILE...
 
 For more, try `gpu-litmus check --help`.";
 
@@ -107,6 +111,10 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
             "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--all-executions" if inline.is_some() => {
+                return Err("`--all-executions` takes no value".into())
+            }
+            "--all-executions" => options.all_executions = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -117,6 +125,11 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     .map_err(|e| e.to_string())?;
     if files.is_empty() {
         return Err("no files to check".to_string());
+    }
+    // herd7's Positive and Negative count every consistent execution: only
+    // the full enumeration has them all.
+    if format == Format::Herd {
+        options.all_executions = true;
     }
     Ok(Parsed::Work(Request {
         model,
@@ -133,30 +146,40 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(code) => return code,
     };
     let mut status = EXIT_OK;
-    for file in &req.files {
+    // Files are independent: check them on every core, report in order.
+    let check_one = |i: usize| {
         let start = Instant::now();
-        let report = check_file(file, &req);
-        let micros = start.elapsed().as_micros();
-        if !report.ok() {
-            status = EXIT_FAILED;
-        }
-        let written = match req.format {
-            Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
-            Format::Herd => {
-                // stdout stays herd7's blocks alone; what they cannot say
-                // goes to stderr.
-                if let Some(note) = report.herd_note(file) {
-                    let _ = write!(err, "{note}");
-                }
-                write!(out, "{}", report.herd())
+        let report = check_file(&req.files[i], &req);
+        (report, start.elapsed().as_micros())
+    };
+    super::parallel::in_order(
+        req.files.len(),
+        super::parallel::cores(),
+        check_one,
+        |i, (report, micros)| {
+            let file = &req.files[i];
+            if !report.ok() {
+                status = EXIT_FAILED;
             }
-            _ => write!(out, "{}", report.text(file, req.model, micros)),
-        };
-        if written.is_err() {
-            // stdout is gone (a closed pipe): nothing more can be reported.
-            return EXIT_FAILED;
-        }
-    }
+            let written = match req.format {
+                Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
+                Format::Herd => {
+                    // stdout stays herd7's blocks alone; what they cannot
+                    // say goes to stderr.
+                    if let Some(note) = report.herd_note(file) {
+                        let _ = write!(err, "{note}");
+                    }
+                    write!(out, "{}", report.herd())
+                }
+                _ => write!(out, "{}", report.text(file, req.model, micros)),
+            };
+            // stdout gone (a closed pipe): nothing more can be reported.
+            written.is_ok() || {
+                status = EXIT_FAILED;
+                false
+            }
+        },
+    );
     status
 }
 

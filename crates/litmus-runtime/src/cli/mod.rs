@@ -11,6 +11,7 @@ mod gate;
 mod gen;
 mod load;
 mod outcome;
+mod parallel;
 mod progress;
 mod ptx;
 mod report;

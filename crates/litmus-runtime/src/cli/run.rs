@@ -260,8 +260,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0usize, 0usize);
-    for (i, file) in opts.files.iter().enumerate() {
-        progress.start(err, i, file);
+    let run_one = |i: usize| {
+        let file = &opts.files[i];
         let start = Instant::now();
         let result = load(file).map(|l| {
             let report = runner::run_test(
@@ -272,6 +272,19 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             );
             (report, start.elapsed(), l.test)
         });
+        (result, start.elapsed())
+    };
+    // Without hardware each file is the model alone: every core checks
+    // files. GPU runs stay one at a time, each with the device to itself.
+    let threads = if opts.config.hardware {
+        1
+    } else {
+        super::parallel::cores()
+    };
+    let mut stdout_gone = false;
+    progress.start(err, 0, &opts.files[0]);
+    super::parallel::in_order(opts.files.len(), threads, run_one, |i, (result, took)| {
+        let file = &opts.files[i];
         // What goes to stdout, and to stderr (what litmus7's blocks
         // cannot say).
         let (ok, text, note) = match result {
@@ -297,7 +310,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     // case, not as a missing one.
                     let case = report::junit::Case {
                         name: file.clone(),
-                        time: start.elapsed(),
+                        time: took,
                         failure: Some(msg.clone()),
                         skipped: None,
                         output: String::new(),
@@ -333,8 +346,16 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let _ = err.write_all(note.as_bytes());
         if out.write_all(text.as_bytes()).is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.
-            return EXIT_FAILED;
+            stdout_gone = true;
+            return false;
         }
+        if let Some(next) = opts.files.get(i + 1) {
+            progress.start(err, i + 1, next);
+        }
+        true
+    });
+    if stdout_gone {
+        return EXIT_FAILED;
     }
     progress.clear(err);
     if opts.format == Format::Text && opts.files.len() > 1 {
