@@ -12,6 +12,7 @@ use crate::instr::{
     Scope, Sem,
 };
 use crate::ir::{Imm, Name, Operand, Origin};
+use crate::proxy::{Proxy, ProxyFenceKind};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError};
 use crate::text::lex::{Punct, Tok, Token};
@@ -156,6 +157,7 @@ const FENCE_QUALS: &str = "semantics (.sc, .acq_rel, .acquire, .release) and a s
 const ATOM_QUALS: &str = "semantics (.relaxed, .acquire, .release, .acq_rel), a scope \
      (.cta, .cluster, .gpu, .sys) and an operation (.exch, .add, .sub, .and, .or, .xor, .min, \
      .max, .inc, .dec, .cas)";
+const PROXY_FENCE_KINDS: &str = "a proxy kind (.alias, .surface, .texture or .constant)";
 const BAR_FORMS: &str =
     "`bar.cta.sync`, `bar.cta.arrive`, `bar.sync`, `bar.arrive` or `bar.warp.sync`";
 
@@ -179,6 +181,8 @@ impl<'s> Builder<'_, 's> {
         match word {
             "ld" => self.load(locations),
             "st" => self.store(),
+            "suld" | "tld" | "cold" => self.proxy_load(),
+            "sust" => self.proxy_store(),
             "mov" => {
                 self.no_quals();
                 self.count(2, 2, "2 operands (`mov r, v`)")?;
@@ -420,7 +424,78 @@ impl<'s> Builder<'_, 's> {
         })
     }
 
+    /// `suld`, `tld`, `cold`: qualifiers as for `ld` (validation keeps
+    /// them weak), no cache operator.
+    fn proxy_load(&mut self) -> Option<InstrKind> {
+        let proxy = Proxy::from_load_word(self.word)?;
+        self.count(2, 2, "2 operands (`suld.weak r, s`)")?;
+        let access = self.proxy_access_quals();
+        Some(InstrKind::ProxyLoad {
+            dst: self.reg(0)?,
+            loc: self.loc(1)?,
+            proxy,
+            access,
+        })
+    }
+
+    fn proxy_store(&mut self) -> Option<InstrKind> {
+        self.count(2, 2, "2 operands (`sust.weak s, v`)")?;
+        let access = self.proxy_access_quals();
+        Some(InstrKind::ProxyStore {
+            loc: self.loc(0)?,
+            value: self.value(1)?,
+            proxy: Proxy::Surface,
+            access,
+        })
+    }
+
+    fn proxy_access_quals(&mut self) -> Access {
+        let (mut sem, mut scope) = (None, None);
+        for q in self.quals.clone() {
+            if let Some(s) = Sem::from_ptx(q.word) {
+                self.once(&mut sem, s, q, "semantics");
+            } else if let Some(s) = Scope::from_ptx(q.word) {
+                self.once(&mut scope, s, q, "scope");
+            } else {
+                self.unknown_qual(q, "semantics (.weak)");
+            }
+        }
+        Access {
+            sem: sem.map_or(Sem::Weak, |s| s.0),
+            scope: scope.map(|s| s.0),
+        }
+    }
+
+    /// `fence.proxy.<kind>`, the quals after `proxy` already known.
+    fn proxy_fence(&mut self) -> Option<InstrKind> {
+        self.count(0, 0, "no operands")?;
+        match self.quals.get(1..).unwrap_or_default() {
+            [] => {
+                self.missing(PROXY_FENCE_KINDS);
+                None
+            }
+            [k] => {
+                let k = *k;
+                match ProxyFenceKind::from_ptx(k.word) {
+                    Some(kind) => Some(InstrKind::ProxyFence(kind)),
+                    None => {
+                        self.unknown_qual(k, PROXY_FENCE_KINDS);
+                        None
+                    }
+                }
+            }
+            [_, extra, ..] => {
+                let extra = *extra;
+                self.unknown_qual(extra, "nothing after the proxy kind");
+                None
+            }
+        }
+    }
+
     fn fence(&mut self) -> Option<InstrKind> {
+        if self.quals.first().is_some_and(|q| q.word == "proxy") {
+            return self.proxy_fence();
+        }
         let (mut sem, mut scope) = (None, None);
         for q in self.quals.clone() {
             if let Some(s) = Sem::from_ptx(q.word) {
