@@ -171,7 +171,7 @@ pub enum ValidationErrorKind {
         use_instr: &'static str,
     },
     /// A surface, texture or constant access to a location not declared in that proxy.
-    #[error("`{instr}` goes through the {proxy} proxy, but `{loc}` is not declared a {proxy} alias (`{loc} @ {proxy} aliases <location>;`)")]
+    #[error("`{instr}` goes through the {proxy} proxy, but `{loc}` is not declared a {proxy} alias")]
     ProxyInstrNeedsAlias {
         /// The instruction word.
         instr: &'static str,

@@ -120,9 +120,9 @@ fn proxy_access_mistakes() {
     );
     assert_eq!(
         errors(&test(ALIASES, "tld.weak r0, x\nsuld.weak r1, y\ncold.weak r2, t")),
-        "4:15: `tld` goes through the texture proxy, but `x` is not declared a texture alias (`x @ texture aliases <location>;`)\n\
-         5:16: `suld` goes through the surface proxy, but `y` is not declared a surface alias (`y @ surface aliases <location>;`)\n\
-         6:16: `cold` goes through the constant proxy, but `t` is not declared a constant alias (`t @ constant aliases <location>;`)"
+        "4:15: `tld` goes through the texture proxy, but `x` is not declared a texture alias\n\
+         5:16: `suld` goes through the surface proxy, but `y` is not declared a surface alias\n\
+         6:16: `cold` goes through the constant proxy, but `t` is not declared a constant alias"
     );
     assert_eq!(
         errors(&test(ALIASES, "tld.relaxed.gpu r0, t\nsust.weak.cta s, 1")),
