@@ -141,3 +141,12 @@ fn proxy_fence_mistakes() {
          7:2: `fence` takes no operands, found 1"
     );
 }
+
+/// The fuzzers' proxy seed is itself a valid test that round-trips, so
+/// that mutating it exercises the accepting paths too.
+#[test]
+fn the_fuzz_seed_reads() {
+    let t = text::parse(include_str!("data/proxies.litmus")).unwrap();
+    assert_eq!(t.locations.iter().filter(|l| l.alias.is_some()).count(), 4);
+    assert_eq!(text::parse(&text::print(&t)).unwrap(), t);
+}
