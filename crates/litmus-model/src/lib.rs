@@ -29,6 +29,7 @@ pub mod explain;
 pub mod model;
 pub mod models;
 pub mod outcome;
+pub mod proxy;
 pub mod relation;
 
 pub use budget::{BudgetExceeded, Options};

@@ -1,39 +1,75 @@
-//! PTX 7.5 proxy tests: the built-in and cat models have no proxies or
-//! virtual addresses, so they refuse such a test with a message naming
-//! what it uses, rather than reading an alias as memory of its own (which
-//! would allow outcomes no PTX 7.5 execution has, or forbid real ones).
+//! PTX 7.5 proxy tests: `ptx-7.5` checks them; the models without proxies
+//! (`ptx`, `sc`, `ptx-2015`, cat files) refuse them with a message naming
+//! what the test uses, rather than reading an alias as memory of its own.
 
 use litmus_core::text;
 use litmus_model::budget::Options;
 use litmus_model::check::{check_with, CheckError};
 
-/// A single-thread alias test that a proxy-blind model would get wrong:
-/// read as two locations, `y` would stay 0 after the store to `x`.
+/// Read as two locations, `y` would stay 0 after the store to `x`.
 const ALIAS: &str = "PTX alias\n{ x=0; y @ generic aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 42 ;\n fence.proxy.alias ;\n ld.weak r0, y ;\nforall (P0:r0 == 42)";
 
+fn claim(src: &str) -> bool {
+    let test = text::parse(src).unwrap();
+    check_with(&test, "ptx-7.5", &Options::default())
+        .unwrap()
+        .claim_holds
+}
+
 #[test]
-fn every_built_in_model_refuses_a_proxy_test() {
+fn models_without_proxies_refuse_a_proxy_test() {
     let test = text::parse(ALIAS).unwrap();
     for model in ["ptx", "sc", "ptx-2015"] {
         let e = check_with(&test, model, &Options::default()).unwrap_err();
         assert!(matches!(e, CheckError::Paths(_)), "{model}: {e}");
         assert_eq!(
             e.to_string(),
-            "location `y` is a generic alias of `x`: the model checker has no PTX 7.5 proxies or aliases yet, so it cannot check this test",
-            "{model}"
+            format!("location `y` is a generic alias of `x`: model `{model}` has no PTX 7.5 proxies or aliases (model `ptx-7.5` has)"),
         );
     }
+    // Only the fence uses a proxy: still not a PTX 6.0 test.
+    let fence = ALIAS
+        .replace("y @ generic aliases x; ", "")
+        .replace("r0, y", "r0, x")
+        .replace("alias ;", "texture ;");
+    let e = check_with(&text::parse(&fence).unwrap(), "ptx", &Options::default()).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("`fence.proxy.texture` in thread `P0`: model `ptx` has no PTX 7.5"),
+        "{e}"
+    );
 }
 
 #[test]
-fn a_proxy_instruction_without_an_alias_is_refused_too() {
-    // Only the fence uses a proxy: still not a PTX 6.0 test.
-    let src = "PTX fence\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.texture ;\n ld.weak r0, x ;\nexists (P0:r0 == 1)";
-    let test = text::parse(src).unwrap();
-    let e = check_with(&test, "ptx", &Options::default()).unwrap_err();
-    assert!(
-        e.to_string()
-            .starts_with("`fence.proxy.texture` in thread `P0`: the model checker has no PTX 7.5 proxies"),
-        "{e}"
+fn an_alias_reads_its_targets_memory_only_through_a_fence() {
+    // With the alias fence, the load through `y` must see the store to `x`.
+    assert!(claim(ALIAS));
+    // Without it, a proxy-blind reading would say the same; PTX 7.5 lets
+    // the load through the other virtual address miss the store.
+    assert!(!claim(&ALIAS.replace(" fence.proxy.alias ;\n", "")));
+    // Through the same virtual address, program order is enough.
+    assert!(claim(
+        &ALIAS
+            .replace(" fence.proxy.alias ;\n", "")
+            .replace("r0, y", "r0, x")
+    ));
+}
+
+#[test]
+fn a_texture_read_needs_the_texture_fence() {
+    let tex = "PTX tex\n{ x=0; t @ texture aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.texture ;\n tld.weak r0, t ;\nforall (P0:r0 == 1)";
+    assert!(claim(tex));
+    // The wrong proxy's fence does not order the texture read.
+    assert!(!claim(&tex.replace("fence.proxy.texture", "fence.proxy.surface")));
+}
+
+#[test]
+fn a_condition_on_an_alias_is_refused_with_the_reason() {
+    let src = ALIAS.replace("forall (P0:r0 == 42)", "exists (y == 42)");
+    let test = text::parse(&src).unwrap();
+    let e = check_with(&test, "ptx-7.5", &Options::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the condition reads alias `y`: name the location it aliases instead"
     );
 }

@@ -2,6 +2,7 @@
 
 pub mod ptx;
 pub mod ptx2015;
+pub mod ptx75;
 pub mod sc;
 
 use crate::events::Structure;

@@ -20,14 +20,14 @@ pub(crate) struct Derived {
     pub cause: Relation,
 }
 
-fn is_sc_fence(s: &Structure, e: usize) -> bool {
+pub(crate) fn is_sc_fence(s: &Structure, e: usize) -> bool {
     let ev = &s.events[e];
     ev.kind == EventKind::Fence && ev.sem == Sem::Sc
 }
 
 /// The release pattern: `[W ⊒ release] ; po-loc? ; [strong W]` and
-/// `[F ⊒ release] ; po ; [strong W]`.
-fn release_pattern(s: &Structure) -> Relation {
+/// `[F ⊒ release] ; po ; [strong W]` (PTX 7.5 passes `po-vloc` as `po_loc`).
+pub(crate) fn release_pattern(s: &Structure, po_loc: &Relation) -> Relation {
     let n = s.len();
     let strong_w = |b: usize| s.events[b].kind == EventKind::Write && s.events[b].is_strong();
     Relation::from_fn(n, |a, b| {
@@ -35,7 +35,7 @@ fn release_pattern(s: &Structure) -> Relation {
         match ea.kind {
             EventKind::Write => {
                 matches!(ea.sem, Sem::Release | Sem::AcqRel)
-                    && s.po_loc.contains(a, b)
+                    && po_loc.contains(a, b)
                     && strong_w(b)
             }
             EventKind::Fence => {
@@ -56,8 +56,8 @@ fn release_pattern(s: &Structure) -> Relation {
 }
 
 /// The acquire pattern: `[strong R] ; po-loc? ; [R ⊒ acquire]` and
-/// `[strong R] ; po ; [F ⊒ acquire]`.
-fn acquire_pattern(s: &Structure) -> Relation {
+/// `[strong R] ; po ; [F ⊒ acquire]` (PTX 7.5 passes `po-vloc` as `po_loc`).
+pub(crate) fn acquire_pattern(s: &Structure, po_loc: &Relation) -> Relation {
     let n = s.len();
     let acq_r = |e: usize| {
         s.events[e].kind == EventKind::Read && matches!(s.events[e].sem, Sem::Acquire | Sem::AcqRel)
@@ -68,7 +68,7 @@ fn acquire_pattern(s: &Structure) -> Relation {
             return false;
         }
         match eb.kind {
-            EventKind::Read => acq_r(b) && s.po_loc.contains(a, b),
+            EventKind::Read => acq_r(b) && po_loc.contains(a, b),
             EventKind::Fence => {
                 matches!(eb.sem, Sem::Acquire | Sem::AcqRel | Sem::Sc) && s.po.contains(a, b)
             }
@@ -91,9 +91,9 @@ impl Ptx {
             }
             obs = next;
         }
-        let sync = release_pattern(s)
+        let sync = release_pattern(s, &s.po_loc)
             .compose(&obs)
-            .compose(&acquire_pattern(s));
+            .compose(&acquire_pattern(s, &s.po_loc));
         let mut sw = s.ms.intersect(&sync);
         let sc_fences = EventSet::from_fn(n, |e| is_sc_fence(s, e));
         sw.union_with(&x.sc.restrict(&sc_fences, &sc_fences).intersect(&s.ms));
@@ -104,7 +104,7 @@ impl Ptx {
         Derived { obs, sw, cause }
     }
 
-    fn cause_ww(s: &Structure, cause: &Relation) -> Relation {
+    pub(crate) fn cause_ww(s: &Structure, cause: &Relation) -> Relation {
         Relation::from_fn(s.len(), |a, b| {
             cause.contains(a, b)
                 && s.write_set.contains(a)

@@ -114,3 +114,43 @@ pub fn corpus_files(dir: &std::path::Path, list: &str) -> Vec<std::path::PathBuf
         .map(|e| dir.join(e.path))
         .collect()
 }
+
+/// Checks every test of the verdict list `list` with `model` and returns
+/// how many were checked and one line per test whose `claim_holds`
+/// differs from Dat3M's verdict (or that cannot be read or checked).
+pub fn disagreements(dir: &std::path::Path, list: &str, model: &str) -> (usize, Vec<String>) {
+    let model = litmus_model::model_by_name(model).unwrap();
+    let entries = litmus_core::corpus::read_list(dir, list).unwrap_or_else(|e| panic!("{e}"));
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for litmus_core::corpus::Entry { path: file, expected, .. } in &entries {
+        let (file, expected) = (file.as_str(), *expected);
+        let src = match std::fs::read_to_string(dir.join(file)) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{file}: cannot read: {e}"));
+                continue;
+            }
+        };
+        let test = match litmus_core::text::parse(&src) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{file}: does not parse:\n{}", e.render(file)));
+                continue;
+            }
+        };
+        checked += 1;
+        match litmus_model::check(&test, model, &litmus_model::Options::default()) {
+            Ok(r) if r.claim_holds == expected => {}
+            Ok(r) => failures.push(format!(
+                "{file}: claim_holds = {}, Dat3M says {} ({} consistent executions; allowed: {:?})",
+                r.claim_holds,
+                expected,
+                r.consistent_executions,
+                r.outcome_lines(&test)
+            )),
+            Err(e) => failures.push(format!("{file}: check failed: {e}")),
+        }
+    }
+    (checked, failures)
+}
