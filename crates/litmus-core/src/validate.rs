@@ -171,7 +171,9 @@ pub enum ValidationErrorKind {
         use_instr: &'static str,
     },
     /// A surface, texture or constant access to a location not declared in that proxy.
-    #[error("`{instr}` goes through the {proxy} proxy, but `{loc}` is not declared a {proxy} alias")]
+    #[error(
+        "`{instr}` goes through the {proxy} proxy, but `{loc}` is not declared a {proxy} alias"
+    )]
     ProxyInstrNeedsAlias {
         /// The instruction word.
         instr: &'static str,
@@ -444,12 +446,22 @@ impl Validator<'_> {
                     self.push(K::MissingLabel(target.text.clone()), target.origin);
                 }
             }
-            InstrKind::ProxyLoad { access, .. } => {
-                self.access(kind_word(kind), *access, origin, clusters, proxy::PROXY_SEMS)
-            }
+            InstrKind::ProxyLoad { access, .. } => self.access(
+                kind_word(kind),
+                *access,
+                origin,
+                clusters,
+                proxy::PROXY_SEMS,
+            ),
             InstrKind::ProxyStore { access, value, .. } => {
                 self.operand(value);
-                self.access(kind_word(kind), *access, origin, clusters, proxy::PROXY_SEMS)
+                self.access(
+                    kind_word(kind),
+                    *access,
+                    origin,
+                    clusters,
+                    proxy::PROXY_SEMS,
+                )
             }
             InstrKind::Label(_) | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
         }

@@ -21,7 +21,8 @@ fn test(decls: &str, body: &str) -> String {
     format!("PTX t\n{{ x=0; {decls} }}\n P0@cta 0,gpu 0 ;\n{rows}exists (x == 0)")
 }
 
-const ALIASES: &str = "y @ generic aliases x; s @ surface aliases x; t @ texture aliases y; c @ constant aliases x;";
+const ALIASES: &str =
+    "y @ generic aliases x; s @ surface aliases x; t @ texture aliases y; c @ constant aliases x;";
 
 #[test]
 fn every_form_reads_and_prints_back() {
@@ -50,7 +51,10 @@ fn every_form_reads_and_prints_back() {
         ]
     );
     let body: Vec<&InstrKind> = t.threads[0].body.iter().map(|i| &i.kind).collect();
-    assert!(matches!(body[1], InstrKind::ProxyFence(ProxyFenceKind::Alias)));
+    assert!(matches!(
+        body[1],
+        InstrKind::ProxyFence(ProxyFenceKind::Alias)
+    ));
     assert!(matches!(
         body[3],
         InstrKind::ProxyStore {
@@ -108,7 +112,10 @@ fn proxy_access_mistakes() {
         "4:12: `sust` writes `t`, but texture memory is read-only"
     );
     assert_eq!(
-        errors(&test(ALIASES, "st.weak t, 1\nst.weak c, 1\natom.relaxed.gpu.add r0, t, 1")),
+        errors(&test(
+            ALIASES,
+            "st.weak t, 1\nst.weak c, 1\natom.relaxed.gpu.add r0, t, 1"
+        )),
         "4:10: `st` writes `t`, but texture memory is read-only\n\
          5:10: `st` writes `c`, but constant memory is read-only\n\
          6:27: `atom` writes `t`, but texture memory is read-only"
@@ -119,7 +126,10 @@ fn proxy_access_mistakes() {
          5:14: `ld` is a generic access, but `s` is declared a surface alias: reach it with `suld`"
     );
     assert_eq!(
-        errors(&test(ALIASES, "tld.weak r0, x\nsuld.weak r1, y\ncold.weak r2, t")),
+        errors(&test(
+            ALIASES,
+            "tld.weak r0, x\nsuld.weak r1, y\ncold.weak r2, t"
+        )),
         "4:15: `tld` goes through the texture proxy, but `x` is not declared a texture alias\n\
          5:16: `suld` goes through the surface proxy, but `y` is not declared a surface alias\n\
          6:16: `cold` goes through the constant proxy, but `t` is not declared a constant alias"

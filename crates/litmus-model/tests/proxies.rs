@@ -60,7 +60,9 @@ fn a_texture_read_needs_the_texture_fence() {
     let tex = "PTX tex\n{ x=0; t @ texture aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.texture ;\n tld.weak r0, t ;\nforall (P0:r0 == 1)";
     assert!(claim(tex));
     // The wrong proxy's fence does not order the texture read.
-    assert!(!claim(&tex.replace("fence.proxy.texture", "fence.proxy.surface")));
+    assert!(!claim(
+        &tex.replace("fence.proxy.texture", "fence.proxy.surface")
+    ));
 }
 
 #[test]

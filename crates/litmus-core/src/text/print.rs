@@ -35,7 +35,13 @@ pub fn print(test: &Test) -> String {
         };
         match &loc.alias {
             Some(a) => {
-                let _ = writeln!(out, "{} @ {} aliases {};", loc.name, a.proxy.as_str(), a.target);
+                let _ = writeln!(
+                    out,
+                    "{} @ {} aliases {};",
+                    loc.name,
+                    a.proxy.as_str(),
+                    a.target
+                );
             }
             None => {
                 let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);

@@ -80,8 +80,10 @@ impl Validator<'_> {
             _ => return,
         };
         let declared = self.declared_proxy(loc);
-        if matches!(kind, InstrKind::ProxyLoad { .. } | InstrKind::ProxyStore { .. })
-            && proxy == Proxy::Generic
+        if matches!(
+            kind,
+            InstrKind::ProxyLoad { .. } | InstrKind::ProxyStore { .. }
+        ) && proxy == Proxy::Generic
         {
             self.push(K::GenericProxyInstr, origin);
             return;

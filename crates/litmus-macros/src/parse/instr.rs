@@ -333,7 +333,12 @@ pub(super) fn args(input: ParseStream, op: &Ident, usage: &str) -> syn::Result<(
 }
 
 /// Records an instruction whose head is `op` and `q`, with `args` after it.
-pub(super) fn instr_site(cx: &mut Ctx, op: &Ident, q: &Quals, args: Option<Span>) -> litmus_core::ir::Origin {
+pub(super) fn instr_site(
+    cx: &mut Ctx,
+    op: &Ident,
+    q: &Quals,
+    args: Option<Span>,
+) -> litmus_core::ir::Origin {
     let head = Range::new(op.span(), q.last.unwrap_or(op.span()));
     cx.sites.add_instr(
         Range::new(op.span(), args.unwrap_or(head.last)),

@@ -24,12 +24,15 @@ pub(super) fn aliases_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<
     input.parse::<Ident>()?;
     let mut out = Vec::new();
     loop {
-        let ident: Ident = input
-            .parse()
-            .map_err(|e| syn::Error::new(e.span(), "expected the alias's name (`alias y = generic(x);`)"))?;
-        input
-            .parse::<Token![=]>()
-            .map_err(|e| syn::Error::new(e.span(), format!("expected `=` and the proxy: {PROXIES}")))?;
+        let ident: Ident = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the alias's name (`alias y = generic(x);`)",
+            )
+        })?;
+        input.parse::<Token![=]>().map_err(|e| {
+            syn::Error::new(e.span(), format!("expected `=` and the proxy: {PROXIES}"))
+        })?;
         let word = input
             .call(Ident::parse_any)
             .map_err(|e| syn::Error::new(e.span(), format!("expected a proxy: {PROXIES}")))?;
@@ -136,8 +139,9 @@ pub(super) fn fence(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<
     let proxy_word = input.call(Ident::parse_any)?;
     let kinds = ProxyFenceKind::EXPECTED;
     if !input.peek(Token![.]) {
-        return Err(Range::new(op.span(), proxy_word.span())
-            .error(format!("a proxy fence needs a kind: `Fence.proxy.alias` ({kinds})")));
+        return Err(Range::new(op.span(), proxy_word.span()).error(format!(
+            "a proxy fence needs a kind: `Fence.proxy.alias` ({kinds})"
+        )));
     }
     input.parse::<Token![.]>()?;
     let kind_word = input.call(Ident::parse_any)?;

@@ -34,9 +34,7 @@ pub(crate) fn release_pattern(s: &Structure, po_loc: &Relation) -> Relation {
         let ea = &s.events[a];
         match ea.kind {
             EventKind::Write => {
-                matches!(ea.sem, Sem::Release | Sem::AcqRel)
-                    && po_loc.contains(a, b)
-                    && strong_w(b)
+                matches!(ea.sem, Sem::Release | Sem::AcqRel) && po_loc.contains(a, b) && strong_w(b)
             }
             EventKind::Fence => {
                 matches!(ea.sem, Sem::Release | Sem::AcqRel | Sem::Sc)

@@ -51,9 +51,8 @@ impl Statics {
         let gen = EventSet::from_fn(n, |e| {
             mem.contains(e) && ev[e].proxy.proxy == Some(Proxy::Generic)
         });
-        let alias_fence = EventSet::from_fn(n, |e| {
-            ev[e].proxy.fence == Some(ProxyFenceKind::Alias)
-        });
+        let alias_fence =
+            EventSet::from_fn(n, |e| ev[e].proxy.fence == Some(ProxyFenceKind::Alias));
         let scta = |a: usize, b: usize| match (ev[a].thread, ev[b].thread) {
             (Some(ta), Some(tb)) => s.same_instance(Scope::Cta, ta, tb),
             _ => false,
