@@ -91,9 +91,11 @@
 //! generic instructions `x` and its generic aliases); textures and the
 //! constant bank are read-only. An alias of an unknown location, a cycle of
 //! aliases, a store through a read-only proxy, a proxy access with strong
-//! semantics and an unknown proxy fence kind are compile errors. The model
-//! checker and the PTX generator do not handle proxies yet: a `litmus!`
-//! test that uses them fails with that message; `litmus_ir!` builds its IR.
+//! semantics and an unknown proxy fence kind are compile errors. Only the
+//! model `ptx-7.5` checks proxy tests (`LITMUS_MODEL=ptx-7.5`): under the
+//! default `ptx`, or any model without proxies, a `litmus!` test that uses
+//! them fails with a message saying so; the PTX generator does not handle
+//! them yet.
 //!
 //! ## Condition and verdict
 //!
