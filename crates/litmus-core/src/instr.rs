@@ -503,6 +503,20 @@ impl InstrKind {
             .collect()
     }
 
+    /// The proxy a memory access goes through (`ld`, `st`, `atom` and
+    /// `red` the generic one); `None` for every other instruction.
+    pub fn proxy(&self) -> Option<Proxy> {
+        match self {
+            InstrKind::Load { .. } | InstrKind::Store { .. } | InstrKind::Atom { .. } => {
+                Some(Proxy::Generic)
+            }
+            InstrKind::ProxyLoad { proxy, .. } | InstrKind::ProxyStore { proxy, .. } => {
+                Some(*proxy)
+            }
+            _ => None,
+        }
+    }
+
     /// The location this instruction accesses, if any.
     pub fn loc(&self) -> Option<&Name> {
         match self {

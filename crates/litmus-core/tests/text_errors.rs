@@ -6,13 +6,9 @@ use litmus_core::ir::Origin;
 use litmus_core::text::{self, DiagnosticKind, SyntaxError};
 use litmus_core::ValidationErrorKind;
 
-/// The rendered errors of `src`, which must not parse.
-fn errors(src: &str) -> String {
-    match text::parse(src) {
-        Ok(t) => panic!("parsed, expected errors:\n{}", text::print(&t)),
-        Err(e) => e.to_string(),
-    }
-}
+#[path = "text_support/errors.rs"]
+mod support;
+use support::errors;
 
 /// A one-thread test around `body` (one instruction row per line), with
 /// `x` declared; instructions start on line 4, column 2.

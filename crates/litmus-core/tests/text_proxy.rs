@@ -6,13 +6,9 @@ use litmus_core::instr::InstrKind;
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 use litmus_core::text;
 
-/// The rendered errors of `src`, which must not parse.
-fn errors(src: &str) -> String {
-    match text::parse(src) {
-        Ok(t) => panic!("parsed, expected errors:\n{}", text::print(&t)),
-        Err(e) => e.to_string(),
-    }
-}
+#[path = "text_support/errors.rs"]
+mod support;
+use support::errors;
 
 /// A one-thread test with `x` and the aliases `decls`; instruction rows
 /// start on line 4, column 2.

@@ -429,9 +429,16 @@ pub fn thread_paths(
                     loc,
                     access: a,
                     ..
+                }
+                | InstrKind::ProxyLoad {
+                    dst,
+                    loc,
+                    access: a,
+                    ..
                 } => {
                     let (sem, scope) = access(a.sem, a.scope);
                     let (phys, virt) = addresses(test, &loc.text)?;
+                    let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
                     let id = st.path.events.len();
                     let value = st.sym(Sym::Read(id));
                     st.push(Event {
@@ -444,7 +451,7 @@ pub fn thread_paths(
                         value: Some(value),
                         barrier: None,
                         rmw_partner: None,
-                        proxy: ProxyTag::access(Proxy::Generic, virt),
+                        proxy: ProxyTag::access(proxy, virt),
                     });
                     st.regs.insert(dst.text.clone(), value);
                 }
@@ -453,55 +460,16 @@ pub fn thread_paths(
                     value,
                     access: a,
                     ..
-                } => {
-                    let (sem, scope) = access(a.sem, a.scope);
-                    let (phys, virt) = addresses(test, &loc.text)?;
-                    let v = st.operand(value);
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Write,
-                        loc: Some(phys),
-                        sem,
-                        scope,
-                        value: Some(v),
-                        barrier: None,
-                        rmw_partner: None,
-                        proxy: ProxyTag::access(Proxy::Generic, virt),
-                    });
                 }
-                InstrKind::ProxyLoad {
-                    dst,
-                    loc,
-                    proxy,
-                    access: a,
-                } => {
-                    let (sem, scope) = access(a.sem, a.scope);
-                    let (phys, virt) = addresses(test, &loc.text)?;
-                    let id = st.path.events.len();
-                    let value = st.sym(Sym::Read(id));
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Read,
-                        loc: Some(phys),
-                        sem,
-                        scope,
-                        value: Some(value),
-                        barrier: None,
-                        rmw_partner: None,
-                        proxy: ProxyTag::access(*proxy, virt),
-                    });
-                    st.regs.insert(dst.text.clone(), value);
-                }
-                InstrKind::ProxyStore {
+                | InstrKind::ProxyStore {
                     loc,
                     value,
-                    proxy,
                     access: a,
+                    ..
                 } => {
                     let (sem, scope) = access(a.sem, a.scope);
                     let (phys, virt) = addresses(test, &loc.text)?;
+                    let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
                     let v = st.operand(value);
                     st.push(Event {
                         thread: Some(t),
@@ -513,7 +481,7 @@ pub fn thread_paths(
                         value: Some(v),
                         barrier: None,
                         rmw_partner: None,
-                        proxy: ProxyTag::access(*proxy, virt),
+                        proxy: ProxyTag::access(proxy, virt),
                     });
                 }
                 // No semantics and no scope: never a release or acquire

@@ -360,18 +360,23 @@ impl<'s> Builder<'_, 's> {
         })
     }
 
-    /// The qualifiers of `ld` and `st`.
-    fn access_quals(&mut self) -> (Access, Option<CacheOp>) {
+    /// The qualifiers of `ld` and `st` (`expected` lists them), or with
+    /// `cache` false those of `suld`, `sust`, `tld` and `cold`.
+    fn access_quals(
+        &mut self,
+        cache_ok: bool,
+        expected: &'static str,
+    ) -> (Access, Option<CacheOp>) {
         let (mut sem, mut scope, mut cache) = (None, None, None);
         for q in self.quals.clone() {
             if let Some(s) = Sem::from_ptx(q.word) {
                 self.once(&mut sem, s, q, "semantics");
             } else if let Some(s) = Scope::from_ptx(q.word) {
                 self.once(&mut scope, s, q, "scope");
-            } else if let Some(c) = CacheOp::from_ptx(q.word) {
+            } else if let (true, Some(c)) = (cache_ok, CacheOp::from_ptx(q.word)) {
                 self.once(&mut cache, c, q, "cache operator");
             } else {
-                self.unknown_qual(q, ACCESS_QUALS);
+                self.unknown_qual(q, expected);
             }
         }
         let access = Access {
@@ -404,7 +409,7 @@ impl<'s> Builder<'_, 's> {
                 src: self.value(1)?,
             });
         }
-        let (access, cache) = self.access_quals();
+        let (access, cache) = self.access_quals(true, ACCESS_QUALS);
         Some(InstrKind::Load {
             dst,
             loc: self.loc(1)?,
@@ -415,7 +420,7 @@ impl<'s> Builder<'_, 's> {
 
     fn store(&mut self) -> Option<InstrKind> {
         self.count(2, 2, "2 operands (`st.<sem>.<scope> x, v`)")?;
-        let (access, cache) = self.access_quals();
+        let (access, cache) = self.access_quals(true, ACCESS_QUALS);
         Some(InstrKind::Store {
             loc: self.loc(0)?,
             value: self.value(1)?,
@@ -429,7 +434,7 @@ impl<'s> Builder<'_, 's> {
     fn proxy_load(&mut self) -> Option<InstrKind> {
         let proxy = Proxy::from_load_word(self.word)?;
         self.count(2, 2, "2 operands (`suld.weak r, s`)")?;
-        let access = self.proxy_access_quals();
+        let (access, _) = self.access_quals(false, "semantics (.weak)");
         Some(InstrKind::ProxyLoad {
             dst: self.reg(0)?,
             loc: self.loc(1)?,
@@ -440,30 +445,13 @@ impl<'s> Builder<'_, 's> {
 
     fn proxy_store(&mut self) -> Option<InstrKind> {
         self.count(2, 2, "2 operands (`sust.weak s, v`)")?;
-        let access = self.proxy_access_quals();
+        let (access, _) = self.access_quals(false, "semantics (.weak)");
         Some(InstrKind::ProxyStore {
             loc: self.loc(0)?,
             value: self.value(1)?,
             proxy: Proxy::Surface,
             access,
         })
-    }
-
-    fn proxy_access_quals(&mut self) -> Access {
-        let (mut sem, mut scope) = (None, None);
-        for q in self.quals.clone() {
-            if let Some(s) = Sem::from_ptx(q.word) {
-                self.once(&mut sem, s, q, "semantics");
-            } else if let Some(s) = Scope::from_ptx(q.word) {
-                self.once(&mut scope, s, q, "scope");
-            } else {
-                self.unknown_qual(q, "semantics (.weak)");
-            }
-        }
-        Access {
-            sem: sem.map_or(Sem::Weak, |s| s.0),
-            scope: scope.map(|s| s.0),
-        }
     }
 
     /// `fence.proxy.<kind>`, the quals after `proxy` already known.

@@ -6,8 +6,8 @@
 use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
-use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
-use crate::models::{atomicity_witness, irreflexive_witness};
+use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Violation};
+use crate::models::{atomicity_witness, irreflexive_witness, ptx_coherence};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
 
 /// The PTX model.
@@ -193,28 +193,8 @@ impl Model for Ptx {
         // 1. Coherence: cause between same-location writes lies in co (the
         // enumerator adds it, so a conflict shows as a cycle), and every
         // morally strong pair of writes is ordered.
-        let cww = Ptx::cause_ww(s, &d.cause);
-        if let Some(w) = labelled_cycle(&[("co", &x.co), ("cause", &cww)]) {
+        if let Some(w) = ptx_coherence(x, &Ptx::cause_ww(s, &d.cause)) {
             return fail("Coherence", w);
-        }
-        if x.stage == Stage::Complete {
-            for (a, b) in s.ms.pairs() {
-                if a < b
-                    && s.write_set.contains(a)
-                    && s.write_set.contains(b)
-                    && !x.co.contains(a, b)
-                    && !x.co.contains(b, a)
-                {
-                    return fail(
-                        "Coherence",
-                        vec![Edge {
-                            from: a,
-                            to: b,
-                            label: "ms",
-                        }],
-                    );
-                }
-            }
         }
 
         // 2. Fence-SC: cause never contradicts the Fence-SC order of a

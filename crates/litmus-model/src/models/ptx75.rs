@@ -13,7 +13,7 @@ use litmus_core::proxy::{Proxy, ProxyFenceKind};
 use crate::events::{EventKind, Structure};
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::models::ptx::{acquire_pattern, is_sc_fence, release_pattern, Ptx};
-use crate::models::{atomicity_witness, irreflexive_witness};
+use crate::models::{atomicity_witness, irreflexive_witness, ptx_coherence};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
 
 /// The PTX 7.5 model.
@@ -186,29 +186,8 @@ impl Model for Ptx75 {
         // Coherence: same-location writes in cause are in co (built in by
         // `implied_co`, so a conflict shows as a cycle); Coherence2: every
         // morally strong pair of same-location writes is ordered.
-        let cww = Ptx::cause_ww(s, &d.cause);
-        if let Some(w) = labelled_cycle(&[("co", &x.co), ("cause", &cww)]) {
+        if let Some(w) = ptx_coherence(x, &Ptx::cause_ww(s, &d.cause)) {
             return fail("Coherence", w);
-        }
-        if x.stage == Stage::Complete {
-            let unordered = s.ms.pairs().find(|&(a, b)| {
-                a < b
-                    && s.write_set.contains(a)
-                    && s.write_set.contains(b)
-                    && s.events[a].loc == s.events[b].loc
-                    && !x.co.contains(a, b)
-                    && !x.co.contains(b, a)
-            });
-            if let Some((a, b)) = unordered {
-                return fail(
-                    "Coherence",
-                    vec![Edge {
-                        from: a,
-                        to: b,
-                        label: "ms",
-                    }],
-                );
-            }
         }
 
         // FenceSC: ([F & SC] ; cause ; [F & SC]) \ sync_fence = ∅. (The

@@ -165,3 +165,32 @@ pub fn disagreements(dir: &std::path::Path, list: &str, model: &str) -> (usize, 
     }
     (checked, failures)
 }
+
+/// Asserts that `model` gives Dat3M's verdict on every one of the `count`
+/// tests of the verdict list `list`, printing the agreement figure; says
+/// in one line that it skipped when the corpus is not set.
+pub fn assert_agreement(list: &str, model: &str, count: usize) {
+    let Some(dir) = std::env::var_os(litmus_core::corpus::CORPUS_ENV) else {
+        println!("conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
+        return;
+    };
+    // A cat file of the corpus is named relative to it.
+    let model = if model.ends_with(".cat") {
+        std::path::Path::new(&dir).join(model).display().to_string()
+    } else {
+        model.to_string()
+    };
+    let (checked, failures) = disagreements(dir.as_ref(), list, &model);
+    println!(
+        "conformance: {model} agrees with Dat3M on {} of {checked} tests of {list}",
+        checked - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus tests disagree with Dat3M:\n{}",
+        failures.len(),
+        checked,
+        failures.join("\n")
+    );
+    assert_eq!(checked, count, "{list} should name {count} tests");
+}
