@@ -21,8 +21,10 @@ use super::Ctx;
 use crate::errors::Range;
 use crate::sites::InstrParts;
 
-const INSTRUCTIONS: &str = "`St`, `r = Ld`, `TF`, `TFB`, `TFS`, `Fence`, `Membar`, `r = Atom`, `Red`, \
-                            `Sust`, `r = Suld`, `r = Tld`, `r = Cold`, `Fence.proxy`, `BarSync`, `BarArrive`, `Bar`, `SyncWarp`, `goto`, `beq`, `bne`, `r = <value>` \
+const INSTRUCTIONS: &str =
+    "`St`, `r = Ld`, `TF`, `TFB`, `TFS`, `Fence`, `Membar`, `r = Atom`, `Red`, \
+                            `Sust`, `r = Suld`, `r = Tld`, `r = Cold`, `Fence.proxy`, `BarSync`, \
+                            `BarArrive`, `Bar`, `SyncWarp`, `goto`, `beq`, `bne`, `r = <value>` \
                             or a label `L0:`";
 
 /// One statement: any labels, then at most one instruction, then `;`.
@@ -153,12 +155,11 @@ fn assignment(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
         if memory_op {
             let op = input.call(Ident::parse_any)?;
             let dst = cx.name(&dst_ident);
+            if let Some(proxy) = super::proxy::load_proxy(&word) {
+                return super::proxy::load(input, cx, op, proxy, dst);
+            }
             return match word.as_str() {
                 "Ld" => load(input, cx, op, dst),
-                w if super::proxy::load_proxy(w).is_some() => {
-                    let proxy = super::proxy::load_proxy(w).expect("matched above");
-                    super::proxy::load(input, cx, op, proxy, dst)
-                }
                 "Atom" => atom(input, cx, op, Some(dst)),
                 "Red" => Err(syn::Error::new(
                     op.span(),
