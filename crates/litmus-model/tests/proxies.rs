@@ -75,3 +75,26 @@ fn a_condition_on_an_alias_is_refused_with_the_reason() {
         "the condition reads alias `y`: name the location it aliases instead"
     );
 }
+
+#[test]
+fn explanations_name_the_proxy_and_the_location_as_written() {
+    // Message passing from a surface store to a texture load, with both
+    // proxy fences in the writer: the stale texture read is forbidden.
+    let src = "PTX mp-sur-tex\n{ x=0; flag=0; s @ surface aliases x; t @ texture aliases x; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n sust.weak s, 2 | ld.acquire.cta r0, flag ;\n fence.proxy.surface | fence.proxy.texture ;\n st.release.cta flag, 1 | tld.weak r1, t ;\nexists (P1:r0 == 1 /\\ P1:r1 != 2)";
+    let test = text::parse(src).unwrap();
+    let model = litmus_model::model_by_name("ptx-7.5").unwrap();
+    let e = litmus_model::explain_condition(&test, model, &Options::default()).unwrap();
+    assert!(e.forbidden(), "{}", e.to_text(5));
+    let first = &e.rejections[0];
+    assert_eq!(first.axiom, "Causality", "{}", e.to_text(5));
+    let fr = &first.witness[0];
+    assert_eq!(fr.label, "fr");
+    assert_eq!(fr.from.access, "R.weak.texture");
+    assert_eq!(fr.from.location.as_deref(), Some("t"));
+    assert_eq!(fr.to.access, "W.weak.surface");
+    assert_eq!(fr.to.location.as_deref(), Some("s"));
+    // Without the reader's texture fence the read may be stale.
+    let unfenced = text::parse(&src.replace("| fence.proxy.texture ;", "| ;")).unwrap();
+    let e = litmus_model::explain_condition(&unfenced, model, &Options::default()).unwrap();
+    assert!(!e.forbidden(), "{}", e.to_text(5));
+}
