@@ -2,6 +2,8 @@
 //! (`ptx`, `sc`, `ptx-2015`, cat files) refuse them with a message naming
 //! what the test uses, rather than reading an alias as memory of its own.
 
+mod common;
+
 use litmus_core::text;
 use litmus_model::budget::Options;
 use litmus_model::check::{check_with, CheckError};
@@ -97,4 +99,22 @@ fn explanations_name_the_proxy_and_the_location_as_written() {
     let unfenced = text::parse(&src.replace("| fence.proxy.texture ;", "| ;")).unwrap();
     let e = litmus_model::explain_condition(&unfenced, model, &Options::default()).unwrap();
     assert!(!e.forbidden(), "{}", e.to_text(5));
+}
+
+/// On a test without proxies, PTX 7.5 is PTX 6.0: `ptx-7.5` allows exactly
+/// what `ptx` allows on every proxy-free `.litmus` file of the repository
+/// (the corpus's 104 shared tests are checked by `conformance_ptx75`).
+#[test]
+fn ptx75_is_ptx_on_every_proxy_free_repo_file() {
+    let files: Vec<_> = common::repo_litmus_files()
+        .into_iter()
+        .filter(|f| {
+            let src = std::fs::read_to_string(f).unwrap_or_default();
+            text::parse(&src)
+                .is_ok_and(|t| litmus_core::proxy::first_proxy_use(&t).is_none())
+        })
+        .collect();
+    assert!(files.len() > 10, "{} files", files.len());
+    let model = |name| litmus_model::model_by_name(name).unwrap();
+    common::assert_same_outcomes(&files, model("ptx"), model("ptx-7.5"));
 }
