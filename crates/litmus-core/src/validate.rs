@@ -608,7 +608,7 @@ impl Validator<'_> {
 }
 
 /// Every term of `expr`, left to right.
-pub(crate) fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
+pub fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
     match expr {
         Expr::True => {}
         Expr::Cmp { lhs, rhs, .. } => {

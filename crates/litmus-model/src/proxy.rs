@@ -103,24 +103,11 @@ pub(crate) fn unsupported(test: &Test, model: &str, proxies: bool) -> Option<Pat
         });
     }
     let mut terms = Vec::new();
-    terms_of(&test.condition.expr, &mut terms);
+    litmus_core::validate::collect_terms(&test.condition.expr, &mut terms);
     terms.into_iter().find_map(|t| match t {
         Term::Loc(l) if test.location(&l.text).is_some_and(|d| d.alias.is_some()) => {
             Some(PathError::AliasInCondition(l.text.clone()))
         }
         _ => None,
     })
-}
-
-fn terms_of<'e>(e: &'e litmus_core::ir::Expr, out: &mut Vec<&'e Term>) {
-    use litmus_core::ir::Expr;
-    match e {
-        Expr::True => {}
-        Expr::Cmp { lhs, rhs, .. } => out.extend([lhs, rhs]),
-        Expr::Not(e) => terms_of(e, out),
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            terms_of(a, out);
-            terms_of(b, out);
-        }
-    }
 }
