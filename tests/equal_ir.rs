@@ -175,3 +175,30 @@ fn mp_cluster_cache() {
     };
     assert_same(t, "mp_cluster_cache.litmus");
 }
+
+/// PTX 7.5: every alias declaration, proxy access and proxy fence of the
+/// macro reads as the same IR as the dialect's (inline, since the model
+/// cannot yet check proxy tests that `tests/litmus` would run).
+#[test]
+fn proxies_and_aliases() {
+    let from_macro = litmus_ir! {
+        proxies;
+        global x = 0;
+        alias y = generic(x), s = surface(x), t = texture(y), c = constant(x);
+        thread P0 @ cta 0 {
+            St(x, 1); Fence.proxy.alias; r0 = Ld(y);
+            Sust(s, 2); Fence.proxy.surface; r1 = Suld(s);
+            Fence.proxy.texture; r2 = Tld.weak(t);
+            Fence.proxy.constant; r3 = Cold(c);
+        }
+        exists (P0.r0 == 1 && P0.r2 == 1);
+    };
+    let src = "PTX proxies\n{ x=0; y @ generic aliases x; s @ surface aliases x; t @ texture aliases y; c @ constant aliases x; }\n\
+         P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.alias ;\n ld.weak r0, y ;\n sust.weak s, 2 ;\n\
+         fence.proxy.surface ;\n suld.weak r1, s ;\n fence.proxy.texture ;\n tld.weak r2, t ;\n\
+         fence.proxy.constant ;\n cold.weak r3, c ;\nexists (P0:r0 == 1 /\\ P0:r2 == 1)";
+    let from_text = text::parse(src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(from_macro, from_text);
+    let printed = text::print(&from_macro);
+    assert_eq!(text::parse(&printed).unwrap(), from_macro, "{printed}");
+}

@@ -84,6 +84,7 @@ fn seed_sketch_builds_the_expected_ir() {
             name: n(l),
             space: Space::Global,
             init: imm(0),
+            alias: None,
         })
         .collect();
     want.threads = vec![
@@ -432,6 +433,7 @@ fn spaces_and_placements() {
         name: n(name),
         space,
         init: imm(init),
+        alias: None,
     };
     assert_eq!(
         t.locations,

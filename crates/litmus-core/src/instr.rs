@@ -5,6 +5,7 @@
 //! than being unrepresentable.
 
 use crate::ir::{Imm, Name, Operand, Origin};
+use crate::proxy::{Proxy, ProxyFenceKind};
 
 /// Memory-ordering semantics (`.weak`, `.relaxed`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -430,6 +431,33 @@ pub enum InstrKind {
     },
     /// A branch target.
     Label(Name),
+    /// `suld.weak r, s`, `tld.weak r, t` or `cold.weak r, c`: a load
+    /// through the surface, texture or constant proxy (PTX 7.5).
+    ProxyLoad {
+        /// The register loaded into.
+        dst: Name,
+        /// The location read.
+        loc: Name,
+        /// The proxy read through (never [`Proxy::Generic`]: that is `Load`).
+        proxy: Proxy,
+        /// Semantics and scope as written (only weak exists).
+        access: Access,
+    },
+    /// `sust.weak s, v`: a store through a non-generic proxy (only the
+    /// surface proxy is writable; validation rejects the others).
+    ProxyStore {
+        /// The location written.
+        loc: Name,
+        /// The value stored.
+        value: Operand,
+        /// The proxy written through.
+        proxy: Proxy,
+        /// Semantics and scope as written (only weak exists).
+        access: Access,
+    },
+    /// `fence.proxy.<kind>`: orders accesses of two proxies (or two
+    /// aliases) of the same memory within the thread's CTA.
+    ProxyFence(ProxyFenceKind),
     /// `beq`/`bne a, b, target`, or with `cond = None` an unconditional
     /// `goto target`.
     Branch {
@@ -445,6 +473,7 @@ impl InstrKind {
     pub fn dst(&self) -> Option<&Name> {
         match self {
             InstrKind::Load { dst, .. }
+            | InstrKind::ProxyLoad { dst, .. }
             | InstrKind::Mov { dst, .. }
             | InstrKind::BinOp { dst, .. } => Some(dst),
             InstrKind::Atom { dst, .. } => dst.as_ref(),
@@ -455,7 +484,7 @@ impl InstrKind {
     /// The registers this instruction reads, in operand order.
     pub fn srcs(&self) -> Vec<&Name> {
         let ops: Vec<&Operand> = match self {
-            InstrKind::Store { value, .. } => vec![value],
+            InstrKind::Store { value, .. } | InstrKind::ProxyStore { value, .. } => vec![value],
             InstrKind::Atom { operand, new, .. } => std::iter::once(operand).chain(new).collect(),
             InstrKind::Barrier { id, quorum, .. } => id.iter().chain(quorum).collect(),
             InstrKind::Mov { src, .. } => vec![src],
@@ -474,11 +503,27 @@ impl InstrKind {
             .collect()
     }
 
+    /// The proxy a memory access goes through (`ld`, `st`, `atom` and
+    /// `red` the generic one); `None` for every other instruction.
+    pub fn proxy(&self) -> Option<Proxy> {
+        match self {
+            InstrKind::Load { .. } | InstrKind::Store { .. } | InstrKind::Atom { .. } => {
+                Some(Proxy::Generic)
+            }
+            InstrKind::ProxyLoad { proxy, .. } | InstrKind::ProxyStore { proxy, .. } => {
+                Some(*proxy)
+            }
+            _ => None,
+        }
+    }
+
     /// The location this instruction accesses, if any.
     pub fn loc(&self) -> Option<&Name> {
         match self {
             InstrKind::Load { loc, .. }
             | InstrKind::Store { loc, .. }
+            | InstrKind::ProxyLoad { loc, .. }
+            | InstrKind::ProxyStore { loc, .. }
             | InstrKind::Atom { loc, .. } => Some(loc),
             _ => None,
         }

@@ -199,8 +199,12 @@ pub struct Location {
     pub name: Name,
     /// Which memory it lives in.
     pub space: Space,
-    /// Its value before any thread runs.
+    /// Its value before any thread runs (unused for an alias, whose
+    /// memory is its target's).
     pub init: Imm,
+    /// `Some` when the location is a PTX 7.5 alias of another
+    /// (`y @ generic aliases x`): a second address of the same memory.
+    pub alias: Option<crate::proxy::Alias>,
 }
 
 /// Where a thread runs. Two threads share a scope instance when every

@@ -11,6 +11,7 @@ pub mod corpus;
 pub mod instr;
 pub mod ir;
 pub mod outcome;
+pub mod proxy;
 pub mod ptx;
 pub mod text;
 pub mod validate;

@@ -144,6 +144,57 @@ pub enum ValidationErrorKind {
     /// A `.cluster` scope in a test that places no thread in a cluster.
     #[error("the scope `.cluster` needs threads placed in clusters")]
     ClusterScopeWithoutClusters,
+    /// An alias declared of a location the test does not declare.
+    #[error("`{alias}` aliases unknown location `{target}`: declare `{target}` with the other locations")]
+    UnknownAliasTarget {
+        /// The alias.
+        alias: String,
+        /// The location it names.
+        target: String,
+    },
+    /// A chain of aliases that comes back to where it started.
+    #[error("alias cycle: following the aliases of `{0}` leads back to it (an alias needs memory of its own at the end of the chain)")]
+    AliasCycle(String),
+    /// An alias of a `.shared` location: proxies and aliases reach global memory.
+    #[error("`{0}` is shared memory: only global locations can be aliased")]
+    AliasOfShared(String),
+    /// A generic access (`ld`, `st`, `atom`) to a surface, texture or constant alias.
+    #[error("`{instr}` is a generic access, but `{loc}` is declared a {proxy} alias: reach it with `{use_instr}`")]
+    ProxyLocationNeedsProxy {
+        /// The instruction word.
+        instr: &'static str,
+        /// The location.
+        loc: String,
+        /// The proxy the location is declared in.
+        proxy: &'static str,
+        /// The instruction that reads through that proxy.
+        use_instr: &'static str,
+    },
+    /// A surface, texture or constant access to a location not declared in that proxy.
+    #[error(
+        "`{instr}` goes through the {proxy} proxy, but `{loc}` is not declared a {proxy} alias"
+    )]
+    ProxyInstrNeedsAlias {
+        /// The instruction word.
+        instr: &'static str,
+        /// The location.
+        loc: String,
+        /// The instruction's proxy.
+        proxy: &'static str,
+    },
+    /// A store through the texture or constant proxy, or to a location declared in one.
+    #[error("`{instr}` writes `{loc}`, but {proxy} memory is read-only")]
+    ReadOnlyProxy {
+        /// The instruction word.
+        instr: &'static str,
+        /// The location.
+        loc: String,
+        /// The read-only proxy.
+        proxy: &'static str,
+    },
+    /// A proxy load or store built with the generic proxy (`ld`/`st` are those).
+    #[error("a proxy load or store through the generic proxy: write `ld` or `st`")]
+    GenericProxyInstr,
     /// A warp index past 31.
     #[error(
         "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
@@ -157,6 +208,8 @@ pub enum ValidationErrorKind {
 }
 
 use ValidationErrorKind as K;
+
+mod proxy;
 
 /// Checks a test. Returns every mistake found, in source order per kind.
 ///
@@ -218,6 +271,7 @@ impl Validator<'_> {
         for loc in &test.locations {
             self.value(&loc.init);
         }
+        self.aliases();
         let clusters = test.threads.iter().any(|t| t.placement.cluster.is_some());
         for thread in &test.threads {
             self.thread(thread, clusters);
@@ -293,6 +347,7 @@ impl Validator<'_> {
             if let Some(loc) = instr.kind.loc() {
                 self.known_location(loc);
             }
+            self.proxy_access(&instr.kind, instr.origin);
             self.instr(&instr.kind, instr.origin, clusters, &labels);
         }
     }
@@ -391,7 +446,24 @@ impl Validator<'_> {
                     self.push(K::MissingLabel(target.text.clone()), target.origin);
                 }
             }
-            InstrKind::Label(_) | InstrKind::WarpSync => {}
+            InstrKind::ProxyLoad { access, .. } => self.access(
+                kind_word(kind),
+                *access,
+                origin,
+                clusters,
+                proxy::PROXY_SEMS,
+            ),
+            InstrKind::ProxyStore { access, value, .. } => {
+                self.operand(value);
+                self.access(
+                    kind_word(kind),
+                    *access,
+                    origin,
+                    clusters,
+                    proxy::PROXY_SEMS,
+                )
+            }
+            InstrKind::Label(_) | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
         }
     }
 
@@ -536,7 +608,7 @@ impl Validator<'_> {
 }
 
 /// Every term of `expr`, left to right.
-pub(crate) fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
+pub fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
     match expr {
         Expr::True => {}
         Expr::Cmp { lhs, rhs, .. } => {
@@ -548,6 +620,15 @@ pub(crate) fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
             collect_terms(a, out);
             collect_terms(b, out);
         }
+    }
+}
+
+/// The word of a proxy load or store, for messages.
+fn kind_word(kind: &InstrKind) -> &'static str {
+    match kind {
+        InstrKind::ProxyLoad { proxy, .. } => proxy.load_word(),
+        InstrKind::ProxyStore { proxy, .. } => proxy.store_word().unwrap_or("store"),
+        _ => "access",
     }
 }
 

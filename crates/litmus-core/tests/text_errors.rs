@@ -6,13 +6,9 @@ use litmus_core::ir::Origin;
 use litmus_core::text::{self, DiagnosticKind, SyntaxError};
 use litmus_core::ValidationErrorKind;
 
-/// The rendered errors of `src`, which must not parse.
-fn errors(src: &str) -> String {
-    match text::parse(src) {
-        Ok(t) => panic!("parsed, expected errors:\n{}", text::print(&t)),
-        Err(e) => e.to_string(),
-    }
-}
+#[path = "text_support/errors.rs"]
+mod support;
+use support::errors;
 
 /// A one-thread test around `body` (one instruction row per line), with
 /// `x` declared; instructions start on line 4, column 2.
@@ -242,7 +238,7 @@ fn unterminated_string() {
 fn unknown_instruction_and_qualifiers() {
     assert_eq!(
         errors(&one_thread("foo r0, x\nld.bogus r0, x\nld.weak.relaxed r0, x\nadd.s32 r0, r0, 1", "x == 0")),
-        "4:2: unknown instruction `foo`: expected ld, st, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`\n\
+        "4:2: unknown instruction `foo`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`\n\
          5:5: unknown qualifier `.bogus` on `ld`: expected semantics (.weak, .relaxed, .acquire, .release, .volatile), a scope (.cta, .cluster, .gpu, .sys) or a cache operator (.ca, .cg, .cs, .lu, .cv, .wb, .wt)\n\
          6:10: `ld` has two semantics qualifiers, `.weak` and `.relaxed`\n\
          7:6: unknown qualifier `.s32` on `add`: expected no qualifiers"

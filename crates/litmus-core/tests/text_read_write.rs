@@ -68,6 +68,7 @@ fn message_passing_equals_hand_built_ir() {
             name: n(x),
             space: Space::Global,
             init: imm(0),
+            alias: None,
         });
     }
     let thread = |name: &str, cta, body| Thread {

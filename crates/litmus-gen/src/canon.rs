@@ -119,6 +119,9 @@ fn render(test: &Test, order: &[usize]) -> String {
     t.condition.expr = names.expr(&t.condition.expr);
     for l in t.locations.iter_mut() {
         l.name = renaming.loc(&l.name);
+        if let Some(a) = &mut l.alias {
+            a.target = renaming.loc(&a.target);
+        }
     }
     t.locations.sort_by(|a, b| a.name.text.cmp(&b.name.text));
     text::print(&t)
@@ -274,11 +277,11 @@ fn rename_instr(
         }
     };
     match kind {
-        InstrKind::Load { dst, loc, .. } => {
+        InstrKind::Load { dst, loc, .. } | InstrKind::ProxyLoad { dst, loc, .. } => {
             *dst = reg(dst);
             *loc = r.loc(loc);
         }
-        InstrKind::Store { loc, value, .. } => {
+        InstrKind::Store { loc, value, .. } | InstrKind::ProxyStore { loc, value, .. } => {
             match value {
                 Operand::Imm(v) => v.value = r.value(&loc.text, v.value),
                 Operand::Reg(_) => op(value),
@@ -323,7 +326,7 @@ fn rename_instr(
             }
             *target = label(target);
         }
-        InstrKind::Fence { .. } | InstrKind::WarpSync => {}
+        InstrKind::Fence { .. } | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
     }
 }
 

@@ -77,6 +77,7 @@ impl Variant {
                 name: name(location_name(l)),
                 space,
                 init: imm(0),
+                alias: None,
             })
             .collect();
         let mut asked = Vec::new();

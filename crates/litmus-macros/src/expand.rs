@@ -12,6 +12,7 @@ use litmus_core::ir::{
     CmpOp, Expr, Imm, Location, Name, Operand, Placement, Quantifier, Space, Term, Test, Thread,
     Verdict,
 };
+use litmus_core::proxy::{Proxy, ProxyFenceKind};
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, ToTokens};
 
@@ -128,14 +129,29 @@ fn option<T>(o: Option<&T>, f: impl Fn(&T) -> TokenStream) -> TokenStream {
 
 fn location(l: &Location) -> TokenStream {
     let c = core();
-    let name = name(&l.name);
+    let loc_name = name(&l.name);
     let space = match l.space {
         Space::Global => quote!(Global),
         Space::Shared => quote!(Shared),
         Space::SharedCluster => quote!(SharedCluster),
     };
     let init = imm(&l.init);
-    quote!(#c::ir::Location { name: #name, space: #c::ir::Space::#space, init: #init })
+    let alias = option(l.alias.as_ref(), |a| {
+        let (p, target) = (proxy(a.proxy), name(&a.target));
+        quote!(#c::proxy::Alias { proxy: #p, target: #target })
+    });
+    quote!(#c::ir::Location { name: #loc_name, space: #c::ir::Space::#space, init: #init, alias: #alias })
+}
+
+fn proxy(p: Proxy) -> TokenStream {
+    let c = core();
+    let v = match p {
+        Proxy::Generic => quote!(Generic),
+        Proxy::Surface => quote!(Surface),
+        Proxy::Texture => quote!(Texture),
+        Proxy::Constant => quote!(Constant),
+    };
+    quote!(#c::proxy::Proxy::#v)
 }
 
 fn placement(p: &Placement) -> TokenStream {
@@ -322,6 +338,33 @@ fn instr(i: &Instr) -> TokenStream {
             })
         }
         InstrKind::WarpSync => quote!(#k::WarpSync),
+        InstrKind::ProxyLoad {
+            dst,
+            loc,
+            proxy: p,
+            access: a,
+        } => {
+            let (dst, loc, p, a) = (name(dst), name(loc), proxy(*p), access(*a));
+            quote!(#k::ProxyLoad { dst: #dst, loc: #loc, proxy: #p, access: #a })
+        }
+        InstrKind::ProxyStore {
+            loc,
+            value,
+            proxy: p,
+            access: a,
+        } => {
+            let (loc, value, p, a) = (name(loc), operand(value), proxy(*p), access(*a));
+            quote!(#k::ProxyStore { loc: #loc, value: #value, proxy: #p, access: #a })
+        }
+        InstrKind::ProxyFence(kind) => {
+            let kind = match kind {
+                ProxyFenceKind::Alias => quote!(Alias),
+                ProxyFenceKind::Surface => quote!(Surface),
+                ProxyFenceKind::Texture => quote!(Texture),
+                ProxyFenceKind::Constant => quote!(Constant),
+            };
+            quote!(#k::ProxyFence(#c::proxy::ProxyFenceKind::#kind))
+        }
         InstrKind::Mov { dst, src } => {
             let (dst, src) = (name(dst), operand(src));
             quote!(#k::Mov { dst: #dst, src: #src })

@@ -37,6 +37,7 @@
 //! | global memory | `global x = 0, y;` | `Space::Global`; no value means 0 |
 //! | CTA shared memory | `shared s = 1;` | `Space::Shared` |
 //! | cluster shared memory | `cluster_shared d = 0;` | `Space::SharedCluster` |
+//! | PTX 7.5 aliases | `alias y = generic(x), s = surface(x), t = texture(y), c = constant(x);` | `Location::alias` (`y @ generic aliases x` in the dialect) |
 //! | thread | `thread t0 @ cta 0 { .. }` | `Thread`, `Placement::cta(0)` |
 //! | placement | `@ gpu 1, cluster 0, cta 2, warp 1` | any order, comma separated, `cta` required |
 //! | initial registers | `thread t1 @ cta 1 with r1 = 0, r2 = -1 { .. }` | `Thread::init` |
@@ -69,6 +70,10 @@
 //! | warp barrier | `SyncWarp;` | `bar.warp.sync` (`__syncwarp()`) |
 //! | move | `r0 = 5;` `r1 = r0;` | `mov` |
 //! | arithmetic | `r2 = r1 + 1;` (`+ - * & \| ^`, one operation) | `add`, `sub`, `mul`, `and`, `or`, `xor` |
+//! | surface load, store | `r0 = Suld(s);` `Sust(s, 1);` (`.weak` only) | `suld.weak`, `sust.weak` |
+//! | texture load | `r0 = Tld(t);` | `tld.weak` |
+//! | constant load | `r0 = Cold(c);` | `cold.weak` |
+//! | proxy fence | `Fence.proxy.alias;` (`.alias .surface .texture .constant`) | `fence.proxy.<kind>` |
 //! | label | `L0:` (before an instruction, or alone) | |
 //! | branch | `beq(r0, 1, L0);` `bne(r0, r1, L0);` `goto L0;` | `beq`, `bne`, `goto` |
 //!
@@ -77,6 +82,20 @@
 //! ISA's `bar.sync`; `Bar.sync(instance, id, quorum)` is the corpus
 //! dialect's `bar.cta.sync`, where the barrier resource `id` may be a
 //! register.
+//!
+//! PTX 7.5 proxies: `alias y = generic(x)` makes `y` a second virtual
+//! address of `x`'s memory; `surface`, `texture` and `constant` aliases are
+//! the memory as the surface, texture and constant-bank proxies see it.
+//! Each alias is reached through its own proxy (`Suld`/`Sust` a surface
+//! alias, `Tld` a texture alias, `Cold` a constant or generic alias, the
+//! generic instructions `x` and its generic aliases); textures and the
+//! constant bank are read-only. An alias of an unknown location, a cycle of
+//! aliases, a store through a read-only proxy, a proxy access with strong
+//! semantics and an unknown proxy fence kind are compile errors. Only the
+//! model `ptx-7.5` checks proxy tests (`LITMUS_MODEL=ptx-7.5`): under the
+//! default `ptx`, or any model without proxies, a `litmus!` test that uses
+//! them fails with a message saying so; the PTX generator does not handle
+//! them yet.
 //!
 //! ## Condition and verdict
 //!
@@ -109,6 +128,7 @@
 //!     global x = 0, y, m = 0;
 //!     shared s = 1;
 //!     cluster_shared d = 0;
+//!     alias xa = generic(x), xs = surface(x), xt = texture(xa), xc = constant(x);
 //!     thread t0 @ gpu 0, cluster 0, cta 0, warp 0 with r9 = 3 {
 //!         St(x, 1); St.weak(x, r9); St.relaxed.gpu(x, 1); St.release.sys(y, 1);
 //!         St.volatile(x, 1); St.wt(x, 2); St.relaxed.cluster(d, 1);
@@ -122,6 +142,8 @@
 //!         Red.release.gpu.add(x, 1);
 //!         BarSync(1); BarSync(1, 64); BarArrive(2, 64); Bar.sync(1, r9, 2);
 //!         SyncWarp;
+//!         Fence.proxy.alias; r10 = Ld(xa); Sust(xs, 1); Fence.proxy.surface; r11 = Suld(xs);
+//!         Fence.proxy.texture; r12 = Tld(xt); Fence.proxy.constant; r13 = Cold.weak(xc);
 //!         r7 = 5; r8 = r7; r7 = r8 + 1; r7 = r7 ^ r0;
 //!     L0:
 //!         beq(r7, 0, L0); bne(r7, r8, L1); goto L1;

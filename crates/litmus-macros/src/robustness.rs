@@ -10,11 +10,14 @@ const SEED: &str = r#"
     #[ignore]
     every_form;
     global x = 0, y = -1; shared s = 1; cluster_shared d;
+    alias xa = generic(x), xs = surface(x), xt = texture(xa), xc = constant(x);
     thread t0 @ gpu 0, cta 0, cluster 0, warp 1 with r9 = 2 {
         St(x, 1); St.release.gpu(y, r9); r0 = Ld.acquire.gpu(x); r1 = Ld.ca(x);
         TFB; Fence.sc.cluster; Membar.gl; r2 = Atom.acq_rel.gpu.cas(x, 0, 1);
         Red.add(y, 1); BarSync(1, 64); Bar.sync(1, r9, 2); SyncWarp;
         r3 = r0 + 1; r4 = 5;
+        Fence.proxy.alias; r5 = Ld(xa); Sust(xs, 1); Fence.proxy.surface; r6 = Suld(xs);
+        Fence.proxy.texture; r7 = Tld.weak(xt); Fence.proxy.constant; r8 = Cold(xc);
     L0: beq(r3, 0, L0); bne(r3, r4, L1); goto L1;
     L1: St(s, r3); St(d, 1);
     }
@@ -54,6 +57,13 @@ const SALT: &[&str] = &[
     "cta",
     "gpu",
     "global",
+    "alias",
+    "generic",
+    "texture(x)",
+    "Tld",
+    "Sust",
+    "proxy",
+    "Fence.proxy",
     "L0",
     "with",
     "true",

@@ -110,7 +110,7 @@ fn locations_as_registers(test: &Test) -> Vec<(Name, String)> {
                 ));
             }
             let operands: Vec<&Operand> = match &instr.kind {
-                InstrKind::Store { value, .. } => vec![value],
+                InstrKind::Store { value, .. } | InstrKind::ProxyStore { value, .. } => vec![value],
                 InstrKind::Mov { src, .. } => vec![src],
                 InstrKind::BinOp { a, b, .. } => vec![a, b],
                 InstrKind::Atom { operand, new, .. } => {

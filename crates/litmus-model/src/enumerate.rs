@@ -124,6 +124,10 @@ impl<'t, 'f> Search<'t, 'f> {
     }
 
     pub fn run(&mut self, opts: &Options) -> Result<(), SearchError> {
+        let model = (self.model.name(), self.model.proxies());
+        if let Some(e) = crate::proxy::unsupported(self.test, model.0, model.1) {
+            return Err(SearchError::Paths(e));
+        }
         let mut per_thread = Vec::new();
         for t in 0..self.test.threads.len() {
             let p = thread_paths(self.test, t, opts.loop_bound.max(1), opts.max_paths)

@@ -18,7 +18,9 @@ use std::collections::HashMap;
 use litmus_core::instr::{AtomOp, BarrierKind, BinOp, BranchCond, InstrKind, Scope, Sem};
 use litmus_core::ir::{Operand, Placement, Test};
 
+use crate::proxy::{addresses, ProxyTag};
 use crate::relation::{EventSet, Relation};
+use litmus_core::proxy::Proxy;
 
 /// Index of an event in a [`Structure`].
 pub type EventId = usize;
@@ -106,6 +108,8 @@ pub struct Event {
     pub barrier: Option<BarrierSpec>,
     /// The other half of an RMW.
     pub rmw_partner: Option<EventId>,
+    /// PTX 7.5: the proxy and virtual address (see [`crate::proxy`]).
+    pub proxy: ProxyTag,
 }
 
 impl Event {
@@ -188,6 +192,19 @@ pub enum PathError {
     /// An access to an undeclared location.
     #[error("unknown location `{0}`")]
     UnknownLocation(String),
+    /// A test with PTX 7.5 proxies or aliases, checked with a model that
+    /// has none: reading an alias as memory of its own would be unsound.
+    #[error("{what}: model `{model}` has no PTX 7.5 proxies or aliases (model `ptx-7.5` has)")]
+    Proxies {
+        /// What the test uses, in words.
+        what: String,
+        /// The model asked.
+        model: String,
+    },
+    /// A condition on the final value of an alias, which has no memory of
+    /// its own.
+    #[error("the condition reads alias `{0}`: name the location it aliases instead")]
+    AliasInCondition(String),
 }
 
 #[derive(Clone)]
@@ -340,13 +357,6 @@ pub fn eval(syms: &[Sym], s: SymId, read: &mut dyn FnMut(EventId) -> Option<u32>
     })
 }
 
-fn location_index(test: &Test, name: &str) -> Result<usize, PathError> {
-    test.locations
-        .iter()
-        .position(|l| l.name.text == name)
-        .ok_or_else(|| PathError::UnknownLocation(name.to_string()))
-}
-
 fn access(sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
     match sem {
         Sem::Volatile => (Sem::Relaxed, Some(Scope::Sys)),
@@ -419,20 +429,29 @@ pub fn thread_paths(
                     loc,
                     access: a,
                     ..
+                }
+                | InstrKind::ProxyLoad {
+                    dst,
+                    loc,
+                    access: a,
+                    ..
                 } => {
                     let (sem, scope) = access(a.sem, a.scope);
+                    let (phys, virt) = addresses(test, &loc.text)?;
+                    let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
                     let id = st.path.events.len();
                     let value = st.sym(Sym::Read(id));
                     st.push(Event {
                         thread: Some(t),
                         instr: Some(pc),
                         kind: EventKind::Read,
-                        loc: Some(location_index(test, &loc.text)?),
+                        loc: Some(phys),
                         sem,
                         scope,
                         value: Some(value),
                         barrier: None,
                         rmw_partner: None,
+                        proxy: ProxyTag::access(proxy, virt),
                     });
                     st.regs.insert(dst.text.clone(), value);
                 }
@@ -441,19 +460,44 @@ pub fn thread_paths(
                     value,
                     access: a,
                     ..
+                }
+                | InstrKind::ProxyStore {
+                    loc,
+                    value,
+                    access: a,
+                    ..
                 } => {
                     let (sem, scope) = access(a.sem, a.scope);
+                    let (phys, virt) = addresses(test, &loc.text)?;
+                    let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
                     let v = st.operand(value);
                     st.push(Event {
                         thread: Some(t),
                         instr: Some(pc),
                         kind: EventKind::Write,
-                        loc: Some(location_index(test, &loc.text)?),
+                        loc: Some(phys),
                         sem,
                         scope,
                         value: Some(v),
                         barrier: None,
                         rmw_partner: None,
+                        proxy: ProxyTag::access(proxy, virt),
+                    });
+                }
+                // No semantics and no scope: never a release or acquire
+                // fence, never strong with another thread.
+                InstrKind::ProxyFence(kind) => {
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Fence,
+                        loc: None,
+                        sem: Sem::Weak,
+                        scope: None,
+                        value: None,
+                        barrier: None,
+                        rmw_partner: None,
+                        proxy: ProxyTag::proxy_fence(*kind),
                     });
                 }
                 InstrKind::Fence { sem, scope, .. } => {
@@ -467,6 +511,7 @@ pub fn thread_paths(
                         value: None,
                         barrier: None,
                         rmw_partner: None,
+                        proxy: ProxyTag::GENERIC,
                     });
                 }
                 InstrKind::Atom {
@@ -477,7 +522,7 @@ pub fn thread_paths(
                     operand,
                     new,
                 } => {
-                    let l = location_index(test, &loc.text)?;
+                    let (l, virt) = addresses(test, &loc.text)?;
                     let (rsem, wsem) = match a.sem {
                         Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
                         Sem::Release => (Sem::Relaxed, Sem::Release),
@@ -504,6 +549,7 @@ pub fn thread_paths(
                         value: Some(value),
                         barrier: None,
                         rmw_partner: Some(partner),
+                        proxy: ProxyTag::access(Proxy::Generic, virt),
                     };
                     st.push(mk(EventKind::Read, rsem, old, rid + 1));
                     st.push(mk(EventKind::Write, wsem, wval, rid));
@@ -536,6 +582,7 @@ pub fn thread_paths(
                             quorum,
                         }),
                         rmw_partner: None,
+                        proxy: ProxyTag::GENERIC,
                     });
                 }
                 InstrKind::WarpSync => {
@@ -554,6 +601,7 @@ pub fn thread_paths(
                             quorum: None,
                         }),
                         rmw_partner: None,
+                        proxy: ProxyTag::GENERIC,
                     });
                 }
                 InstrKind::Mov { dst, src } => {
@@ -701,6 +749,7 @@ impl Structure {
                 value: Some(syms.len() - 1),
                 barrier: None,
                 rmw_partner: None,
+                proxy: ProxyTag::access(Proxy::Generic, l),
             });
         }
         let mut constraints = Vec::new();
@@ -813,7 +862,13 @@ impl Structure {
             let related = s.po.contains(a, b)
                 || s.po.contains(b, a)
                 || (ea.is_strong() && eb.is_strong() && s.scope_includes_both(a, b));
-            related && (!(ea.is_memory() && eb.is_memory()) || ea.loc == eb.loc)
+            // PTX 7.5: through one proxy, and memory accesses at one
+            // virtual address (`ms2`, `ms3` of Dat3M's ptx-v7.5.cat); every
+            // event of a proxy-free test is generic at its own location.
+            let same_address = ea.loc == eb.loc && ea.proxy.vloc == eb.proxy.vloc;
+            related
+                && ea.proxy.same_proxy(&eb.proxy)
+                && (!(ea.is_memory() && eb.is_memory()) || same_address)
         });
         s
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use litmus_core::ir::Test;
+use litmus_core::proxy::Proxy;
 
 use crate::budget::Options;
 use crate::check::CheckError;
@@ -181,19 +182,35 @@ fn describe(test: &Test, s: &Structure, values: &[u32], e: usize) -> WitnessEven
         EventKind::Barrier => "B",
     };
     let mut access = letter.to_string();
-    if ev.kind != EventKind::Barrier && !ev.is_init() {
+    if let Some(kind) = ev.proxy.fence {
+        access.push_str(".proxy.");
+        access.push_str(kind.as_str());
+    } else if ev.kind != EventKind::Barrier && !ev.is_init() {
         access.push('.');
         access.push_str(ev.sem.as_str());
         if let Some(sc) = ev.scope {
             access.push('.');
             access.push_str(sc.as_str());
         }
+        // PTX 7.5: say which proxy a non-generic access goes through.
+        if let Some(p) = ev.proxy.proxy.filter(|p| *p != Proxy::Generic) {
+            access.push('.');
+            access.push_str(p.as_str());
+        }
     }
+    // The location as the instruction names it (an alias, say), not the
+    // memory it reaches.
+    let written = ev
+        .thread
+        .zip(ev.instr)
+        .and_then(|(t, i)| test.threads[t].body.get(i))
+        .and_then(|i| i.kind.loc())
+        .map(|l| l.text.clone());
     WitnessEvent {
         thread: ev.thread.map(|t| test.threads[t].name.text.clone()),
         instr: ev.instr,
         access,
-        location: ev.loc.map(|l| test.locations[l].name.text.clone()),
+        location: written.or_else(|| ev.loc.map(|l| test.locations[l].name.text.clone())),
         value: ev.is_memory().then(|| values[e]),
     }
 }

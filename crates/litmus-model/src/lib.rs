@@ -5,7 +5,7 @@
 //! executions of a test (events per thread along each control path, rf,
 //! coherence, Fence-SC orders, barrier synchronisation), and a [`Model`]
 //! judges them. Models are chosen by name ([`model_by_name`],
-//! [`model_from_env`]): `ptx` (default), `sc`, `ptx-2015`, or a path to a
+//! [`model_from_env`]): `ptx` (default), `sc`, `ptx-2015`, `ptx-7.5`, or a path to a
 //! cat file ([`cat`]).
 //!
 //! ```
@@ -30,6 +30,7 @@ mod forced;
 pub mod model;
 pub mod models;
 pub mod outcome;
+pub mod proxy;
 pub mod relation;
 
 pub use budget::{BudgetExceeded, Options};

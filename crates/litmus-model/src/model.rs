@@ -10,7 +10,7 @@
 
 use crate::cat::CatError;
 use crate::events::{EventId, Structure};
-use crate::models::{ptx::Ptx, ptx2015::Ptx2015, sc::Sc};
+use crate::models::{ptx::Ptx, ptx2015::Ptx2015, ptx75::Ptx75, sc::Sc};
 use crate::relation::{Edge, Relation};
 
 /// How far a candidate execution has been built when a model sees it.
@@ -123,6 +123,12 @@ pub trait Model: Send + Sync {
         x.co.clone()
     }
 
+    /// Whether the model has PTX 7.5 proxies and aliases: a model without
+    /// them refuses a test that uses them (see [`crate::proxy`]).
+    fn proxies(&self) -> bool {
+        false
+    }
+
     /// Checks the axioms, in a fixed order; the first one broken is
     /// reported. See [`Stage`] for partial executions.
     fn check(&self, x: &Execution) -> Result<(), Violation>;
@@ -142,7 +148,7 @@ impl std::fmt::Debug for dyn Model {
 }
 
 /// Every model, the default first.
-pub static MODELS: [&dyn Model; 3] = [&Ptx, &Sc, &Ptx2015];
+pub static MODELS: [&dyn Model; 4] = [&Ptx, &Sc, &Ptx2015, &Ptx75];
 
 /// The model used when none is named.
 pub const DEFAULT_MODEL: &str = "ptx";

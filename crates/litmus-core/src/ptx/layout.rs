@@ -222,6 +222,12 @@ pub struct Layout {
 impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
+        if let Some(what) = crate::proxy::first_proxy_use(test) {
+            return Err(PtxError::Unsupported(format!(
+                "{what}: PTX 7.5 proxies and aliases (textures, surfaces, the constant bank, \
+                 virtual aliases) are not generated yet"
+            )));
+        }
         if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != 0) {
             return Err(PtxError::Unsupported(format!(
                 "thread `{}` is placed on GPU {}: the harness runs one GPU",

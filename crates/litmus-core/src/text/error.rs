@@ -124,8 +124,11 @@ pub enum SyntaxError {
     #[error("number `{0}` is too large (expected -2147483648 ..= 4294967295)")]
     NumberTooLarge(String),
     /// An instruction word the dialect does not know.
-    #[error("unknown instruction `{0}`: expected ld, st, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
+    #[error("unknown instruction `{0}`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
     UnknownInstruction(String),
+    /// `shared y @ generic aliases x`: an alias lives where its target does.
+    #[error("an alias takes no memory space: it is memory of the location it aliases")]
+    AliasWithSpace,
     /// A qualifier the instruction does not take.
     #[error("unknown qualifier `.{qual}` on `{instr}`: expected {expected}")]
     UnknownQualifier {

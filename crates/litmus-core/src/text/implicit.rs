@@ -36,6 +36,7 @@ pub(crate) fn declare_used_locations(test: &mut Test) {
                 value: 0,
                 origin: name.origin,
             },
+            alias: None,
         })
         .collect();
     test.locations.extend(undeclared);

@@ -12,6 +12,7 @@ use crate::instr::{
     Scope, Sem,
 };
 use crate::ir::{Imm, Name, Operand, Origin};
+use crate::proxy::{Proxy, ProxyFenceKind};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError};
 use crate::text::lex::{Punct, Tok, Token};
@@ -156,6 +157,7 @@ const FENCE_QUALS: &str = "semantics (.sc, .acq_rel, .acquire, .release) and a s
 const ATOM_QUALS: &str = "semantics (.relaxed, .acquire, .release, .acq_rel), a scope \
      (.cta, .cluster, .gpu, .sys) and an operation (.exch, .add, .sub, .and, .or, .xor, .min, \
      .max, .inc, .dec, .cas)";
+const PROXY_FENCE_KINDS: &str = "a proxy kind (.alias, .surface, .texture or .constant)";
 const BAR_FORMS: &str =
     "`bar.cta.sync`, `bar.cta.arrive`, `bar.sync`, `bar.arrive` or `bar.warp.sync`";
 
@@ -179,6 +181,8 @@ impl<'s> Builder<'_, 's> {
         match word {
             "ld" => self.load(locations),
             "st" => self.store(),
+            "suld" | "tld" | "cold" => self.proxy_load(),
+            "sust" => self.proxy_store(),
             "mov" => {
                 self.no_quals();
                 self.count(2, 2, "2 operands (`mov r, v`)")?;
@@ -356,18 +360,23 @@ impl<'s> Builder<'_, 's> {
         })
     }
 
-    /// The qualifiers of `ld` and `st`.
-    fn access_quals(&mut self) -> (Access, Option<CacheOp>) {
+    /// The qualifiers of `ld` and `st` (`expected` lists them), or with
+    /// `cache` false those of `suld`, `sust`, `tld` and `cold`.
+    fn access_quals(
+        &mut self,
+        cache_ok: bool,
+        expected: &'static str,
+    ) -> (Access, Option<CacheOp>) {
         let (mut sem, mut scope, mut cache) = (None, None, None);
         for q in self.quals.clone() {
             if let Some(s) = Sem::from_ptx(q.word) {
                 self.once(&mut sem, s, q, "semantics");
             } else if let Some(s) = Scope::from_ptx(q.word) {
                 self.once(&mut scope, s, q, "scope");
-            } else if let Some(c) = CacheOp::from_ptx(q.word) {
+            } else if let (true, Some(c)) = (cache_ok, CacheOp::from_ptx(q.word)) {
                 self.once(&mut cache, c, q, "cache operator");
             } else {
-                self.unknown_qual(q, ACCESS_QUALS);
+                self.unknown_qual(q, expected);
             }
         }
         let access = Access {
@@ -400,7 +409,7 @@ impl<'s> Builder<'_, 's> {
                 src: self.value(1)?,
             });
         }
-        let (access, cache) = self.access_quals();
+        let (access, cache) = self.access_quals(true, ACCESS_QUALS);
         Some(InstrKind::Load {
             dst,
             loc: self.loc(1)?,
@@ -411,7 +420,7 @@ impl<'s> Builder<'_, 's> {
 
     fn store(&mut self) -> Option<InstrKind> {
         self.count(2, 2, "2 operands (`st.<sem>.<scope> x, v`)")?;
-        let (access, cache) = self.access_quals();
+        let (access, cache) = self.access_quals(true, ACCESS_QUALS);
         Some(InstrKind::Store {
             loc: self.loc(0)?,
             value: self.value(1)?,
@@ -420,7 +429,61 @@ impl<'s> Builder<'_, 's> {
         })
     }
 
+    /// `suld`, `tld`, `cold`: qualifiers as for `ld` (validation keeps
+    /// them weak), no cache operator.
+    fn proxy_load(&mut self) -> Option<InstrKind> {
+        let proxy = Proxy::from_load_word(self.word)?;
+        self.count(2, 2, "2 operands (`suld.weak r, s`)")?;
+        let (access, _) = self.access_quals(false, "semantics (.weak)");
+        Some(InstrKind::ProxyLoad {
+            dst: self.reg(0)?,
+            loc: self.loc(1)?,
+            proxy,
+            access,
+        })
+    }
+
+    fn proxy_store(&mut self) -> Option<InstrKind> {
+        self.count(2, 2, "2 operands (`sust.weak s, v`)")?;
+        let (access, _) = self.access_quals(false, "semantics (.weak)");
+        Some(InstrKind::ProxyStore {
+            loc: self.loc(0)?,
+            value: self.value(1)?,
+            proxy: Proxy::Surface,
+            access,
+        })
+    }
+
+    /// `fence.proxy.<kind>`, the quals after `proxy` already known.
+    fn proxy_fence(&mut self) -> Option<InstrKind> {
+        self.count(0, 0, "no operands")?;
+        match self.quals.get(1..).unwrap_or_default() {
+            [] => {
+                self.missing(PROXY_FENCE_KINDS);
+                None
+            }
+            [k] => {
+                let k = *k;
+                match ProxyFenceKind::from_ptx(k.word) {
+                    Some(kind) => Some(InstrKind::ProxyFence(kind)),
+                    None => {
+                        self.unknown_qual(k, PROXY_FENCE_KINDS);
+                        None
+                    }
+                }
+            }
+            [_, extra, ..] => {
+                let extra = *extra;
+                self.unknown_qual(extra, "nothing after the proxy kind");
+                None
+            }
+        }
+    }
+
     fn fence(&mut self) -> Option<InstrKind> {
+        if self.quals.first().is_some_and(|q| q.word == "proxy") {
+            return self.proxy_fence();
+        }
         let (mut sem, mut scope) = (None, None);
         for q in self.quals.clone() {
             if let Some(s) = Sem::from_ptx(q.word) {

@@ -11,6 +11,7 @@ use crate::ir::{
     DeclaredVerdict, Doc, Imm, Location, Name, Origin, Placement, RegInit, Space, Test, Thread,
     Verdict,
 };
+use crate::proxy::{Alias, Proxy};
 use crate::text::condition::{self, starts_condition};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
@@ -259,12 +260,15 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
-    /// Whether an init item (`x=`, `P0:`, `1:`, `shared x`) starts here.
+    /// Whether an init item (`x=`, `y @`, `P0:`, `1:`, `shared x`) starts here.
     fn at_init_item(&self) -> bool {
         let (t, next) = (self.cur.peek(), self.cur.peek_at(1));
         match t.tok {
             Tok::Ident("shared" | "global") => true,
-            Tok::Ident(_) | Tok::Int(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
+            // `P0@cta 0` (a thread header) also starts `name @`.
+            Tok::Ident(_) if next.is(Punct::At) => self.cur.peek_at(3).is_word("aliases"),
+            Tok::Ident(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
+            Tok::Int(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
             _ => false,
         }
     }
@@ -309,13 +313,51 @@ impl<'s> Parser<'_, 's> {
         if let Tok::Ident(w) = t.tok {
             self.locations.insert(w);
         }
+        if self.cur.peek().is(Punct::At) {
+            let alias = self.alias(space)?;
+            locations.push(Location {
+                name,
+                space,
+                init: Imm::new(0, Origin::NONE),
+                alias: Some(alias),
+            });
+            return Some(());
+        }
         let value = self.init_value()?;
         locations.push(Location {
             name,
             space,
             init: value,
+            alias: None,
         });
         Some(())
+    }
+
+    /// `@ <proxy> aliases <location>` after a location's name (PTX 7.5).
+    /// An alias is memory its target owns, so it takes no space keyword.
+    fn alias(&mut self, space: Space) -> Option<Alias> {
+        let at = self.cur.bump();
+        if space != Space::Global {
+            self.errors.push(at.offset, SyntaxError::AliasWithSpace);
+            return None;
+        }
+        let t = self.cur.peek();
+        let proxy = match t.tok {
+            Tok::Ident(w) => Proxy::from_word(w),
+            _ => None,
+        };
+        let Some(proxy) = proxy else {
+            self.expected("a proxy (`generic`, `surface`, `texture` or `constant`) after `@`");
+            return None;
+        };
+        self.cur.bump();
+        if !self.cur.peek().is_word("aliases") {
+            self.expected("`aliases` and the location aliased (`y @ generic aliases x`)");
+            return None;
+        }
+        self.cur.bump();
+        let target = self.ident("the location aliased after `aliases`")?;
+        Some(Alias { proxy, target })
     }
 
     /// `shared`, `shared::cluster` or `global` before a location name; the

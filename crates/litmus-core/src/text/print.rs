@@ -33,7 +33,20 @@ pub fn print(test: &Test) -> String {
             Space::Shared => "shared ",
             Space::SharedCluster => "shared::cluster ",
         };
-        let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);
+        match &loc.alias {
+            Some(a) => {
+                let _ = writeln!(
+                    out,
+                    "{} @ {} aliases {};",
+                    loc.name,
+                    a.proxy.as_str(),
+                    a.target
+                );
+            }
+            None => {
+                let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);
+            }
+        }
     }
     let mut seen = HashSet::new();
     for (i, t) in test.threads.iter().enumerate() {
@@ -165,6 +178,27 @@ fn instr(kind: &InstrKind, test: &Test) -> String {
             };
             format!("membar.{level}")
         }
+        InstrKind::ProxyLoad {
+            dst,
+            loc,
+            proxy,
+            access: a,
+        } => format!("{}{} {dst}, {loc}", proxy.load_word(), access(*a, None)),
+        InstrKind::ProxyStore {
+            loc,
+            value,
+            proxy,
+            access: a,
+        } => {
+            // Only `sust` exists; a store through a read-only proxy (which
+            // validation rejects) is printed as its intent.
+            let word = match proxy.store_word() {
+                Some("st") | None => format!("{}st", proxy.as_str()),
+                Some(w) => w.to_string(),
+            };
+            format!("{word}{} {loc}, {}", access(*a, None), operand(value))
+        }
+        InstrKind::ProxyFence(k) => format!("fence.proxy.{}", k.as_str()),
         InstrKind::Atom {
             dst,
             op,

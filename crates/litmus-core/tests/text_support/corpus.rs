@@ -5,11 +5,10 @@
 use std::path::{Path, PathBuf};
 
 pub use litmus_core::corpus::CORPUS_ENV;
-use litmus_core::corpus::{union_of, PTX_V6, TERMINATION};
+use litmus_core::corpus::{union_of, PTX_V6, PTX_V75, TERMINATION};
 
-/// The verdict lists whose files the text format reads today (the PTX 7.5
-/// proxy files are not yet in the dialect).
-pub const TEXT_LISTS: [&str; 2] = [PTX_V6, TERMINATION];
+/// The verdict lists whose files the text format reads: all of them.
+pub const TEXT_LISTS: [&str; 3] = [PTX_V6, PTX_V75, TERMINATION];
 
 /// Every file that one of `lists` names, sorted, with its text.
 pub fn listed_files(dir: &Path, lists: &[&str]) -> Result<Vec<(PathBuf, String)>, String> {

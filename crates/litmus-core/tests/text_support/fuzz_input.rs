@@ -32,6 +32,7 @@ impl Rng {
 pub const FIXTURES: &[&str] = &[
     include_str!("../data/extensions.litmus"),
     include_str!("../data/control.litmus"),
+    include_str!("../data/proxies.litmus"),
 ];
 
 /// Fragments of the dialect, valid and not, spliced into inputs.
@@ -97,6 +98,20 @@ const TOKENS: &[&str] = &[
     "bar.cta.arrive 1, 1, 2",
     "bar.sync 0, 64",
     "bar.warp.sync",
+    "aliases",
+    " @ generic aliases ",
+    "@ texture aliases x",
+    "surface",
+    "constant",
+    "suld.weak",
+    "sust.weak",
+    "tld.weak",
+    "cold.weak",
+    "tld.relaxed.gpu",
+    "fence.proxy.alias",
+    "fence.proxy.texture",
+    "fence.proxy",
+    "fence.proxy.generic",
     "bar.warp.sync 0xffffffff",
     "LC00:",
     "goto LC00",

@@ -21,8 +21,10 @@ use super::Ctx;
 use crate::errors::Range;
 use crate::sites::InstrParts;
 
-const INSTRUCTIONS: &str = "`St`, `r = Ld`, `TF`, `TFB`, `TFS`, `Fence`, `Membar`, `r = Atom`, `Red`, \
-                            `BarSync`, `BarArrive`, `Bar`, `SyncWarp`, `goto`, `beq`, `bne`, `r = <value>` \
+const INSTRUCTIONS: &str =
+    "`St`, `r = Ld`, `TF`, `TFB`, `TFS`, `Fence`, `Membar`, `r = Atom`, `Red`, \
+                            `Sust`, `r = Suld`, `r = Tld`, `r = Cold`, `Fence.proxy`, `BarSync`, \
+                            `BarArrive`, `Bar`, `SyncWarp`, `goto`, `beq`, `bne`, `r = <value>` \
                             or a label `L0:`";
 
 /// One statement: any labels, then at most one instruction, then `;`.
@@ -62,6 +64,7 @@ fn instruction(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
     let word = op.to_string();
     match word.as_str() {
         "St" => store(input, cx, op),
+        "Sust" => super::proxy::store(input, cx, op),
         "TF" | "TFB" | "TFS" => {
             let scope = match word.as_str() {
                 "TFB" => Scope::Cta,
@@ -89,9 +92,9 @@ fn instruction(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
             Ok(Instr::new(InstrKind::Branch { cond: None, target }, origin))
         }
         "beq" | "bne" => branch(input, cx, op),
-        "Ld" => Err(syn::Error::new(
+        "Ld" | "Suld" | "Tld" | "Cold" => Err(syn::Error::new(
             op.span(),
-            "a load needs a destination register: `r0 = Ld(x)`",
+            format!("a load needs a destination register: `r0 = {op}(x)`"),
         )),
         "Atom" => Err(syn::Error::new(
             op.span(),
@@ -114,6 +117,10 @@ fn spelling(word: &str) -> Option<&'static str> {
         "st" => "St(x, 1)",
         "fence" => "Fence.sc.gpu",
         "membar" => "Membar.gl",
+        "suld" => "r0 = Suld(s)",
+        "sust" => "Sust(s, 1)",
+        "tld" => "r0 = Tld(t)",
+        "cold" => "r0 = Cold(c)",
         "atom" => "r0 = Atom.relaxed.gpu.add(x, 1)",
         "red" => "Red.relaxed.gpu.add(x, 1)",
         "bar" | "barsync" | "bar_sync" => "BarSync(0)",
@@ -148,6 +155,9 @@ fn assignment(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
         if memory_op {
             let op = input.call(Ident::parse_any)?;
             let dst = cx.name(&dst_ident);
+            if let Some(proxy) = super::proxy::load_proxy(&word) {
+                return super::proxy::load(input, cx, op, proxy, dst);
+            }
             return match word.as_str() {
                 "Ld" => load(input, cx, op, dst),
                 "Atom" => atom(input, cx, op, Some(dst)),
@@ -209,22 +219,22 @@ fn operand_arg(input: ParseStream) -> syn::Result<Arg> {
 
 /// The qualifiers after an opcode (`.relaxed.gpu`), classified.
 #[derive(Default)]
-struct Quals {
-    sem: Option<(Sem, Span)>,
-    scope: Option<(Scope, Span)>,
-    cache: Option<(CacheOp, Span)>,
-    atom: Option<(AtomOp, Span)>,
+pub(super) struct Quals {
+    pub(super) sem: Option<(Sem, Span)>,
+    pub(super) scope: Option<(Scope, Span)>,
+    pub(super) cache: Option<(CacheOp, Span)>,
+    pub(super) atom: Option<(AtomOp, Span)>,
     /// The last token of the head.
-    last: Option<Span>,
+    pub(super) last: Option<Span>,
 }
 
 /// Which kinds of qualifier an opcode takes, and how to list them in a
 /// message.
-struct Takes {
-    cache: bool,
-    atom: bool,
-    sems: &'static str,
-    caches: &'static str,
+pub(super) struct Takes {
+    pub(super) cache: bool,
+    pub(super) atom: bool,
+    pub(super) sems: &'static str,
+    pub(super) caches: &'static str,
 }
 
 const LD: Takes = Takes {
@@ -252,7 +262,7 @@ const ATOM: Takes = Takes {
     caches: "",
 };
 
-fn quals(input: ParseStream, op: &Ident, takes: &Takes) -> syn::Result<Quals> {
+pub(super) fn quals(input: ParseStream, op: &Ident, takes: &Takes) -> syn::Result<Quals> {
     let mut q = Quals::default();
     while input.peek(Token![.]) {
         input.parse::<Token![.]>()?;
@@ -305,7 +315,7 @@ fn set<T>(slot: &mut Option<(T, Span)>, value: T, span: Span) -> bool {
     true
 }
 
-fn access(q: &Quals) -> Access {
+pub(super) fn access(q: &Quals) -> Access {
     Access {
         sem: q.sem.map_or(Sem::Weak, |s| s.0),
         scope: q.scope.map(|s| s.0),
@@ -313,7 +323,7 @@ fn access(q: &Quals) -> Access {
 }
 
 /// `( a, b, ... )` with the span of the parentheses.
-fn args(input: ParseStream, op: &Ident, usage: &str) -> syn::Result<(Vec<Arg>, Span)> {
+pub(super) fn args(input: ParseStream, op: &Ident, usage: &str) -> syn::Result<(Vec<Arg>, Span)> {
     if !input.peek(syn::token::Paren) {
         return Err(input.error(format!("expected the arguments of `{op}`: `{usage}`")));
     }
@@ -324,7 +334,12 @@ fn args(input: ParseStream, op: &Ident, usage: &str) -> syn::Result<(Vec<Arg>, S
 }
 
 /// Records an instruction whose head is `op` and `q`, with `args` after it.
-fn instr_site(cx: &mut Ctx, op: &Ident, q: &Quals, args: Option<Span>) -> litmus_core::ir::Origin {
+pub(super) fn instr_site(
+    cx: &mut Ctx,
+    op: &Ident,
+    q: &Quals,
+    args: Option<Span>,
+) -> litmus_core::ir::Origin {
     let head = Range::new(op.span(), q.last.unwrap_or(op.span()));
     cx.sites.add_instr(
         Range::new(op.span(), args.unwrap_or(head.last)),
@@ -338,7 +353,7 @@ fn instr_site(cx: &mut Ctx, op: &Ident, q: &Quals, args: Option<Span>) -> litmus
     )
 }
 
-fn arity(args: &[Arg], paren: Span, n: &[usize], usage: &str) -> syn::Result<()> {
+pub(super) fn arity(args: &[Arg], paren: Span, n: &[usize], usage: &str) -> syn::Result<()> {
     if n.contains(&args.len()) {
         Ok(())
     } else {
@@ -384,6 +399,12 @@ fn store(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<Instr> {
 
 /// `Fence.sc.gpu`, `Fence.acq_rel.cta`, ...
 fn fence(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<Instr> {
+    let fork = input.fork();
+    let proxy = fork.parse::<Token![.]>().is_ok()
+        && fork.call(Ident::parse_any).is_ok_and(|w| w == "proxy");
+    if proxy {
+        return super::proxy::fence(input, cx, op);
+    }
     let q = quals(input, &op, &FENCE)?;
     let head = Range::new(op.span(), q.last.unwrap_or(op.span()));
     let Some((sem, _)) = q.sem else {

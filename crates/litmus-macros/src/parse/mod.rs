@@ -10,6 +10,7 @@
 mod cond;
 mod instr;
 mod lit;
+mod proxy;
 
 use litmus_core::ir::{Location, Name, Placement, RegInit, Space, Test, Thread};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
@@ -114,6 +115,11 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
                     locations.append(&mut locs);
                 }
             }
+            "alias" => {
+                if let Some(mut locs) = cx.parse_piece(item, proxy::aliases_decl) {
+                    locations.append(&mut locs);
+                }
+            }
             "thread" => {
                 if let Some(t) = cx.parse_piece(item, thread) {
                     threads.push(t);
@@ -131,7 +137,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             _ => cx.errors.at(
                 first.span(),
                 format!(
-                    "expected `global`, `shared`, `cluster_shared`, `thread`, `exists`, `~exists`, `not exists` or `forall`, found `{}`",
+                    "expected `global`, `shared`, `cluster_shared`, `alias`, `thread`, `exists`, `~exists`, `not exists` or `forall`, found `{}`",
                     first
                 ),
             ),
@@ -206,6 +212,7 @@ fn is_item_keyword(ident: &Ident) -> bool {
         "global",
         "shared",
         "cluster_shared",
+        "alias",
         "thread",
         "exists",
         "not",
@@ -236,7 +243,12 @@ fn locations_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<Location>
         } else {
             litmus_core::ir::Imm::new(0, cx.sites.add_span(ident.span()))
         };
-        out.push(Location { name, space, init });
+        out.push(Location {
+            name,
+            space,
+            init,
+            alias: None,
+        });
         if input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
         } else {

@@ -27,13 +27,20 @@
 //!   `coi`, `fre`, `fri`, `syncbar` (barrier synchronisation: from each
 //!   arrival to each `bar.sync` that waited for it, itself included), and
 //!   `sync_fence` (the Fence-SC order between `fence.sc` pairs whose
-//!   scopes include each other's thread).
+//!   scopes include each other's thread);
+//! - PTX 7.5 proxies (Dat3M's `ptx-v7.5.cat`): `GEN`, `SUR`, `TEX`, `CON`
+//!   (the proxy of an access; ordinary fences are `GEN`, `fence.proxy.K`
+//!   is `K`'s proxy), `ALIAS` (`fence.proxy.alias`, in no proxy), `vloc`
+//!   (memory accesses at one virtual address; `loc` is then the physical
+//!   location, which aliases share). A file that names one of these
+//!   checks proxy tests; any other cat model refuses them.
 //!
 //! A pair that is both a data and a control dependency is in `data` only:
 //! the engine keeps one dependency relation and `ctrl` is what it holds
 //! beyond `data`.
 
 use litmus_core::instr::{Scope, Sem};
+use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
 use crate::events::{sym_reads, EventKind, Structure};
 use crate::model::Execution;
@@ -68,6 +75,11 @@ pub(crate) enum SetBase {
     Cluster,
     Gpu,
     Sys,
+    Gen,
+    Sur,
+    Tex,
+    Con,
+    Alias,
 }
 
 /// A base relation.
@@ -96,9 +108,10 @@ pub(crate) enum RelBase {
     Fri,
     SyncBar,
     SyncFence,
+    Vloc,
 }
 
-const SETS: [(&str, SetBase); 17] = [
+const SETS: [(&str, SetBase); 22] = [
     ("R", SetBase::R),
     ("W", SetBase::W),
     ("M", SetBase::M),
@@ -116,9 +129,14 @@ const SETS: [(&str, SetBase); 17] = [
     ("CLUSTER", SetBase::Cluster),
     ("GPU", SetBase::Gpu),
     ("SYS", SetBase::Sys),
+    ("GEN", SetBase::Gen),
+    ("SUR", SetBase::Sur),
+    ("TEX", SetBase::Tex),
+    ("CON", SetBase::Con),
+    ("ALIAS", SetBase::Alias),
 ];
 
-const RELS: [(&str, RelBase); 23] = [
+const RELS: [(&str, RelBase); 24] = [
     ("po", RelBase::Po),
     ("po-loc", RelBase::PoLoc),
     ("loc", RelBase::Loc),
@@ -142,6 +160,7 @@ const RELS: [(&str, RelBase); 23] = [
     ("fri", RelBase::Fri),
     ("syncbar", RelBase::SyncBar),
     ("sync_fence", RelBase::SyncFence),
+    ("vloc", RelBase::Vloc),
 ];
 
 impl Base {
@@ -191,6 +210,16 @@ pub(crate) fn dynamic_mask() -> u64 {
         .fold(0, |m, &r| m | Base::Rel(r).bit())
 }
 
+/// The bases that make a cat model one with PTX 7.5 proxies.
+pub(crate) fn proxy_mask() -> u64 {
+    use SetBase::*;
+    [Gen, Sur, Tex, Con, Alias]
+        .iter()
+        .fold(Base::Rel(RelBase::Vloc).bit(), |m, &s| {
+            m | Base::Set(s).bit()
+        })
+}
+
 /// The bases that depend on coherence.
 pub(crate) fn co_mask() -> u64 {
     use RelBase::*;
@@ -217,6 +246,7 @@ fn set(s: &Structure, b: SetBase) -> EventSet {
     EventSet::from_fn(n, |e| {
         let ev = &s.events[e];
         let sem_is = |want: &[Sem]| !ev.is_init() && ev.is_memory() && want.contains(&ev.sem);
+        let proxy_is = |p: Proxy| ev.proxy.proxy == Some(p);
         match b {
             SetBase::R => ev.kind == EventKind::Read,
             SetBase::W => ev.kind == EventKind::Write,
@@ -242,6 +272,13 @@ fn set(s: &Structure, b: SetBase) -> EventSet {
             SetBase::Cluster => scope_tag(s, e) == Some(Scope::Cluster),
             SetBase::Gpu => scope_tag(s, e) == Some(Scope::Gpu),
             SetBase::Sys => scope_tag(s, e) == Some(Scope::Sys),
+            // Barriers belong to no proxy; `fence.proxy.alias` is `ALIAS`
+            // only, as Dat3M tags them.
+            SetBase::Gen => ev.kind != EventKind::Barrier && proxy_is(Proxy::Generic),
+            SetBase::Sur => proxy_is(Proxy::Surface),
+            SetBase::Tex => proxy_is(Proxy::Texture),
+            SetBase::Con => proxy_is(Proxy::Constant),
+            SetBase::Alias => ev.proxy.fence == Some(ProxyFenceKind::Alias),
         }
     })
 }
@@ -351,6 +388,10 @@ fn rel(x: &Execution, b: RelBase) -> Relation {
         RelBase::Fri => int(&x.fr),
         RelBase::SyncBar => x.bar.clone(),
         RelBase::SyncFence => sync_fence(x),
+        RelBase::Vloc => pairs(n, |a, c| {
+            let (ea, ec) = (&s.events[a], &s.events[c]);
+            ea.is_memory() && ec.is_memory() && ea.loc == ec.loc && ea.proxy.vloc == ec.proxy.vloc
+        }),
     }
 }
 

@@ -36,7 +36,7 @@ use crate::events::Structure;
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::relation::{Edge, Relation};
 
-use super::base::{co_mask, sc_fence_pairs, Base, RelBase};
+use super::base::{co_mask, proxy_mask, sc_fence_pairs, Base, RelBase};
 use super::compile::{compile, intern, Node, NodeId, Program};
 use super::error::CatError;
 use super::eval::Eval;
@@ -51,6 +51,8 @@ pub struct CatModel {
     /// Expressions coherence must contain.
     implied: Vec<NodeId>,
     uses_sync_fence: bool,
+    /// Whether a check names a proxy base (`GEN`, `vloc`, ...).
+    uses_proxies: bool,
     raised: Mutex<BTreeSet<&'static str>>,
 }
 
@@ -120,6 +122,10 @@ impl CatModel {
             .checks
             .iter()
             .any(|c| prog.info[c.node].uses & sync_fence != 0);
+        let uses_proxies = prog
+            .checks
+            .iter()
+            .any(|c| prog.info[c.node].uses & proxy_mask() != 0);
         let name = intern(&path.display().to_string());
         Ok(CatModel {
             name,
@@ -135,6 +141,7 @@ impl CatModel {
             coherence,
             implied,
             uses_sync_fence,
+            uses_proxies,
             raised: Mutex::new(BTreeSet::new()),
         })
     }
@@ -165,6 +172,10 @@ impl Model for CatModel {
 
     fn coherence(&self) -> CoherenceOrder {
         self.coherence
+    }
+
+    fn proxies(&self) -> bool {
+        self.uses_proxies
     }
 
     fn fence_order(&self, s: &Structure) -> FenceOrder {

@@ -2,6 +2,7 @@
 
 pub mod ptx;
 pub mod ptx2015;
+pub mod ptx75;
 pub mod sc;
 
 use crate::events::Structure;
@@ -76,4 +77,40 @@ pub(crate) fn irreflexive_witness(
         }
     }
     None
+}
+
+/// PTX's Coherence axiom (`ptx` and `ptx-7.5`): `cause` between
+/// same-location writes lies in co (the enumerator adds it through
+/// `implied_co`, so a conflict shows as a cycle), and on a complete
+/// candidate every morally strong pair of writes is ordered.
+pub(crate) fn ptx_coherence(x: &Execution, cause_ww: &Relation) -> Option<Vec<Edge>> {
+    if let Some(w) = crate::relation::labelled_cycle(&[("co", &x.co), ("cause", cause_ww)]) {
+        return Some(w);
+    }
+    if x.stage == crate::model::Stage::Complete {
+        return unordered_strong_writes(x);
+    }
+    None
+}
+
+/// Every morally strong pair of writes (of one location, as `ms` implies)
+/// is ordered by coherence. The witness: the first unordered pair,
+/// labelled `ms`.
+fn unordered_strong_writes(x: &Execution) -> Option<Vec<Edge>> {
+    let s = x.s;
+    s.ms.pairs()
+        .find(|&(a, b)| {
+            a < b
+                && s.write_set.contains(a)
+                && s.write_set.contains(b)
+                && !x.co.contains(a, b)
+                && !x.co.contains(b, a)
+        })
+        .map(|(a, b)| {
+            vec![Edge {
+                from: a,
+                to: b,
+                label: "ms",
+            }]
+        })
 }

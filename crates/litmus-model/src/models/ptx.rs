@@ -10,8 +10,8 @@ use litmus_core::instr::Sem;
 
 use crate::events::{EventKind, Structure};
 use crate::forced::{forced_co, Acyclicity};
-use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
-use crate::models::{atomicity_witness, irreflexive_witness};
+use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Violation};
+use crate::models::{atomicity_witness, irreflexive_witness, ptx_coherence};
 use crate::relation::{labelled_cycle, Edge, EventSet, Relation};
 
 /// The PTX model.
@@ -24,23 +24,21 @@ pub(crate) struct Derived {
     pub cause: Relation,
 }
 
-fn is_sc_fence(s: &Structure, e: usize) -> bool {
+pub(crate) fn is_sc_fence(s: &Structure, e: usize) -> bool {
     let ev = &s.events[e];
     ev.kind == EventKind::Fence && ev.sem == Sem::Sc
 }
 
 /// The release pattern: `[W ⊒ release] ; po-loc? ; [strong W]` and
-/// `[F ⊒ release] ; po ; [strong W]`.
-fn release_pattern(s: &Structure) -> Relation {
+/// `[F ⊒ release] ; po ; [strong W]` (PTX 7.5 passes `po-vloc` as `po_loc`).
+pub(crate) fn release_pattern(s: &Structure, po_loc: &Relation) -> Relation {
     let n = s.len();
     let strong_w = |b: usize| s.events[b].kind == EventKind::Write && s.events[b].is_strong();
     Relation::from_fn(n, |a, b| {
         let ea = &s.events[a];
         match ea.kind {
             EventKind::Write => {
-                matches!(ea.sem, Sem::Release | Sem::AcqRel)
-                    && s.po_loc.contains(a, b)
-                    && strong_w(b)
+                matches!(ea.sem, Sem::Release | Sem::AcqRel) && po_loc.contains(a, b) && strong_w(b)
             }
             EventKind::Fence => {
                 matches!(ea.sem, Sem::Release | Sem::AcqRel | Sem::Sc)
@@ -60,8 +58,8 @@ fn release_pattern(s: &Structure) -> Relation {
 }
 
 /// The acquire pattern: `[strong R] ; po-loc? ; [R ⊒ acquire]` and
-/// `[strong R] ; po ; [F ⊒ acquire]`.
-fn acquire_pattern(s: &Structure) -> Relation {
+/// `[strong R] ; po ; [F ⊒ acquire]` (PTX 7.5 passes `po-vloc` as `po_loc`).
+pub(crate) fn acquire_pattern(s: &Structure, po_loc: &Relation) -> Relation {
     let n = s.len();
     let acq_r = |e: usize| {
         s.events[e].kind == EventKind::Read && matches!(s.events[e].sem, Sem::Acquire | Sem::AcqRel)
@@ -72,7 +70,7 @@ fn acquire_pattern(s: &Structure) -> Relation {
             return false;
         }
         match eb.kind {
-            EventKind::Read => acq_r(b) && s.po_loc.contains(a, b),
+            EventKind::Read => acq_r(b) && po_loc.contains(a, b),
             EventKind::Fence => {
                 matches!(eb.sem, Sem::Acquire | Sem::AcqRel | Sem::Sc) && s.po.contains(a, b)
             }
@@ -134,9 +132,9 @@ impl Ptx {
             }
             obs = next;
         }
-        let sync = release_pattern(s)
+        let sync = release_pattern(s, &s.po_loc)
             .compose(&obs)
-            .compose(&acquire_pattern(s));
+            .compose(&acquire_pattern(s, &s.po_loc));
         let mut sw = s.ms.intersect(&sync);
         let sc_fences = EventSet::from_fn(n, |e| is_sc_fence(s, e));
         sw.union_with(&x.sc.restrict(&sc_fences, &sc_fences).intersect(&s.ms));
@@ -147,7 +145,7 @@ impl Ptx {
         Derived { obs, sw, cause }
     }
 
-    fn cause_ww(s: &Structure, cause: &Relation) -> Relation {
+    pub(crate) fn cause_ww(s: &Structure, cause: &Relation) -> Relation {
         Relation::from_fn(s.len(), |a, b| {
             cause.contains(a, b)
                 && s.write_set.contains(a)
@@ -260,28 +258,8 @@ impl Model for Ptx {
         // 1. Coherence: cause between same-location writes lies in co (the
         // enumerator adds it, so a conflict shows as a cycle), and every
         // morally strong pair of writes is ordered.
-        let cww = Ptx::cause_ww(s, &d.cause);
-        if let Some(w) = labelled_cycle(&[("co", &x.co), ("cause", &cww)]) {
+        if let Some(w) = ptx_coherence(x, &Ptx::cause_ww(s, &d.cause)) {
             return fail("Coherence", w);
-        }
-        if x.stage == Stage::Complete {
-            for (a, b) in s.ms.pairs() {
-                if a < b
-                    && s.write_set.contains(a)
-                    && s.write_set.contains(b)
-                    && !x.co.contains(a, b)
-                    && !x.co.contains(b, a)
-                {
-                    return fail(
-                        "Coherence",
-                        vec![Edge {
-                            from: a,
-                            to: b,
-                            label: "ms",
-                        }],
-                    );
-                }
-            }
         }
 
         // 2. Fence-SC: cause never contradicts the Fence-SC order of a

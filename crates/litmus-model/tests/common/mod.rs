@@ -5,6 +5,7 @@
 pub mod cat_fuzz;
 
 use litmus_core::ir::{Test, Verdict};
+use litmus_model::events::PathError;
 use litmus_model::{check, model_by_name, CheckResult, Options};
 
 /// Parses a `.litmus` text, panicking with the parser's message.
@@ -62,6 +63,11 @@ pub fn assert_same_outcomes(
                     ));
                 }
             }
+            // A PTX 7.5 file that neither model has proxies for.
+            (
+                Err(litmus_model::CheckError::Paths(PathError::Proxies { .. })),
+                Err(litmus_model::CheckError::Paths(PathError::Proxies { .. })),
+            ) => {}
             (ra, rb) => failures.push(format!(
                 "{}: {} gives {:?}, {} gives {:?}",
                 f.display(),
@@ -113,4 +119,78 @@ pub fn corpus_files(dir: &std::path::Path, list: &str) -> Vec<std::path::PathBuf
         .into_iter()
         .map(|e| dir.join(e.path))
         .collect()
+}
+
+/// Checks every test of the verdict list `list` with `model` and returns
+/// how many were checked and one line per test whose `claim_holds`
+/// differs from Dat3M's verdict (or that cannot be read or checked).
+pub fn disagreements(dir: &std::path::Path, list: &str, model: &str) -> (usize, Vec<String>) {
+    let model = litmus_model::model_by_name(model).unwrap();
+    let entries = litmus_core::corpus::read_list(dir, list).unwrap_or_else(|e| panic!("{e}"));
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for litmus_core::corpus::Entry {
+        path: file,
+        expected,
+        ..
+    } in &entries
+    {
+        let (file, expected) = (file.as_str(), *expected);
+        let src = match std::fs::read_to_string(dir.join(file)) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{file}: cannot read: {e}"));
+                continue;
+            }
+        };
+        let test = match litmus_core::text::parse(&src) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{file}: does not parse:\n{}", e.render(file)));
+                continue;
+            }
+        };
+        checked += 1;
+        match litmus_model::check(&test, model, &litmus_model::Options::default()) {
+            Ok(r) if r.claim_holds == expected => {}
+            Ok(r) => failures.push(format!(
+                "{file}: claim_holds = {}, Dat3M says {} ({} consistent executions; allowed: {:?})",
+                r.claim_holds,
+                expected,
+                r.consistent_executions,
+                r.outcome_lines(&test)
+            )),
+            Err(e) => failures.push(format!("{file}: check failed: {e}")),
+        }
+    }
+    (checked, failures)
+}
+
+/// Asserts that `model` gives Dat3M's verdict on every one of the `count`
+/// tests of the verdict list `list`, printing the agreement figure; says
+/// in one line that it skipped when the corpus is not set.
+pub fn assert_agreement(list: &str, model: &str, count: usize) {
+    let Some(dir) = std::env::var_os(litmus_core::corpus::CORPUS_ENV) else {
+        println!("conformance: skipped, LITMUS_CONFORMANCE_DIR is not set");
+        return;
+    };
+    // A cat file of the corpus is named relative to it.
+    let model = if model.ends_with(".cat") {
+        std::path::Path::new(&dir).join(model).display().to_string()
+    } else {
+        model.to_string()
+    };
+    let (checked, failures) = disagreements(dir.as_ref(), list, &model);
+    println!(
+        "conformance: {model} agrees with Dat3M on {} of {checked} tests of {list}",
+        checked - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus tests disagree with Dat3M:\n{}",
+        failures.len(),
+        checked,
+        failures.join("\n")
+    );
+    assert_eq!(checked, count, "{list} should name {count} tests");
 }
