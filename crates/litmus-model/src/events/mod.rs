@@ -21,6 +21,7 @@ use litmus_core::ir::{Operand, Placement, Test};
 use crate::relation::{EventSet, Relation};
 
 mod event;
+mod scopes;
 mod sym;
 
 pub use event::{BarrierScope, BarrierSpec, Event, EventId, EventKind};
@@ -644,36 +645,5 @@ impl Structure {
     /// Whether there are no events.
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
-    }
-
-    /// Whether threads `a` and `b` share an instance of `scope`.
-    pub fn same_instance(&self, scope: Scope, a: usize, b: usize) -> bool {
-        let (pa, pb) = (&self.placements[a], &self.placements[b]);
-        match scope {
-            Scope::Sys => true,
-            Scope::Gpu => pa.gpu == pb.gpu,
-            Scope::Cluster if self.clusters => pa.gpu == pb.gpu && pa.cluster == pb.cluster,
-            Scope::Cluster | Scope::Cta => pa.gpu == pb.gpu && pa.cta == pb.cta,
-        }
-    }
-
-    /// `sr`: the scope of each event includes the other's thread.
-    pub fn scope_includes_both(&self, a: EventId, b: EventId) -> bool {
-        let (ea, eb) = (&self.events[a], &self.events[b]);
-        match (ea.thread, eb.thread, ea.scope, eb.scope) {
-            (Some(ta), Some(tb), Some(sa), Some(sb)) => {
-                self.same_instance(sa, ta, tb) && self.same_instance(sb, ta, tb)
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether events `a` and `b` share an instance of `scope`; initial
-    /// writes belong to every instance.
-    pub fn events_in_same(&self, scope: Scope, a: EventId, b: EventId) -> bool {
-        match (self.events[a].thread, self.events[b].thread) {
-            (Some(ta), Some(tb)) => self.same_instance(scope, ta, tb),
-            _ => true,
-        }
     }
 }
