@@ -1,0 +1,450 @@
+//! Symbolic execution: the control paths of one thread, with the loop
+//! bound.
+//!
+//! Each thread is run symbolically: a read's value is not known until the
+//! enumeration picks the write it reads from, so registers hold [`Sym`]
+//! expressions over read events. A conditional branch on such a value forks
+//! the thread into two control paths, each remembering the branch outcome as
+//! a [`Constraint`] that the read values must satisfy. A candidate execution
+//! then picks one path per thread and checks the constraints once the values
+//! are known.
+//!
+//! Loops are bounded: a backward jump may be taken `loop_bound - 1` times
+//! per branch instruction (bound 1, the corpus default, discards any path
+//! that takes a backward jump). Cut paths are dropped and reported, so the
+//! result can say it is bounded.
+
+use std::collections::HashMap;
+
+use litmus_core::instr::{AtomOp, BarrierKind, BranchCond, InstrKind, Scope, Sem};
+use litmus_core::ir::{Operand, Test};
+
+use super::{bin, BarrierScope, BarrierSpec, Event, EventId, EventKind, Sym, SymId};
+
+/// A branch outcome a path depends on: `a cond b` must evaluate to `holds`.
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    /// The left operand.
+    pub a: SymId,
+    /// The right operand.
+    pub b: SymId,
+    /// The comparison the branch made.
+    pub cond: BranchCond,
+    /// Whether the comparison held on this path.
+    pub holds: bool,
+}
+
+/// One control path of one thread, with thread-local event and symbol ids.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadPath {
+    /// The events, in program order.
+    pub events: Vec<Event>,
+    /// The symbolic values its events and registers refer to.
+    pub syms: Vec<Sym>,
+    /// The branch outcomes the path assumes.
+    pub constraints: Vec<Constraint>,
+    /// Final register values, sorted by register name.
+    pub regs: Vec<(String, SymId)>,
+    /// For each event, the reads (local ids) that a branch before it tested.
+    pub ctrl: Vec<Vec<EventId>>,
+}
+
+/// The control paths of a thread, and whether the loop bound cut any.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    /// The paths within the loop bound.
+    pub paths: Vec<ThreadPath>,
+    /// Whether the loop bound cut some path.
+    pub cut: bool,
+}
+
+/// Why paths could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// A thread with more paths than the budget's `max_paths`.
+    #[error("thread `{thread}` has more than {limit} control paths within the loop bound")]
+    TooManyPaths {
+        /// The thread.
+        thread: String,
+        /// The bound on paths per thread.
+        limit: usize,
+    },
+    /// A branch to a label the thread does not define.
+    #[error("thread `{thread}` branches to a missing label `{label}`")]
+    MissingLabel {
+        /// The thread.
+        thread: String,
+        /// The label.
+        label: String,
+    },
+    /// An access to an undeclared location.
+    #[error("unknown location `{0}`")]
+    UnknownLocation(String),
+}
+
+#[derive(Clone)]
+struct State {
+    pc: usize,
+    regs: HashMap<String, SymId>,
+    path: ThreadPath,
+    ctrl_reads: Vec<EventId>,
+    back_taken: HashMap<usize, u32>,
+}
+
+impl State {
+    fn sym(&mut self, s: Sym) -> SymId {
+        // Fold constants so that branches on known values do not fork.
+        let folded = match &s {
+            Sym::Bin(op, a, b) => match (&self.path.syms[*a], &self.path.syms[*b]) {
+                (Sym::Const(x), Sym::Const(y)) => Some(Sym::Const(bin(*op, *x, *y))),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.path.syms.push(folded.unwrap_or(s));
+        self.path.syms.len() - 1
+    }
+
+    fn operand(&mut self, op: &Operand) -> SymId {
+        match op {
+            Operand::Imm(i) => self.sym(Sym::Const(i.value as u32)),
+            Operand::Reg(r) => match self.regs.get(&r.text) {
+                Some(&s) => s,
+                None => {
+                    // Registers start at 0 (validation rejects reads of
+                    // registers never written; this is the run-time default).
+                    let s = self.sym(Sym::Const(0));
+                    self.regs.insert(r.text.clone(), s);
+                    s
+                }
+            },
+        }
+    }
+
+    fn push(&mut self, e: Event) -> EventId {
+        self.path.events.push(e);
+        self.path.ctrl.push(self.ctrl_reads.clone());
+        self.path.events.len() - 1
+    }
+
+    fn reads_of(&self, s: SymId, out: &mut Vec<EventId>) {
+        match &self.path.syms[s] {
+            Sym::Const(_) => {}
+            Sym::Read(r) => out.push(*r),
+            Sym::Bin(_, a, b) => {
+                self.reads_of(*a, out);
+                self.reads_of(*b, out);
+            }
+            Sym::Rmw {
+                op,
+                old,
+                operand,
+                new,
+            } => {
+                if *op != AtomOp::Exch {
+                    self.reads_of(*old, out);
+                }
+                self.reads_of(*operand, out);
+                if let Some(n) = new {
+                    self.reads_of(*n, out);
+                }
+            }
+        }
+    }
+}
+
+fn location_index(test: &Test, name: &str) -> Result<usize, PathError> {
+    test.locations
+        .iter()
+        .position(|l| l.name.text == name)
+        .ok_or_else(|| PathError::UnknownLocation(name.to_string()))
+}
+
+fn access(sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
+    match sem {
+        Sem::Volatile => (Sem::Relaxed, Some(Scope::Sys)),
+        s => (s, scope),
+    }
+}
+
+/// Enumerates the control paths of thread `t` of `test`.
+///
+/// ```
+/// let test = litmus_core::text::parse(
+///     "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.relaxed.gpu r0, f ;\n beq r0, 0, L ;\nexists (P0:r0 == 1)",
+/// ).unwrap();
+/// // Bound 1: only the path that leaves the loop at once survives.
+/// let p = litmus_model::events::thread_paths(&test, 0, 1, 100).unwrap();
+/// assert_eq!((p.paths.len(), p.cut), (1, true));
+/// // Bound 3: leave after one, two or three reads.
+/// let p = litmus_model::events::thread_paths(&test, 0, 3, 100).unwrap();
+/// assert_eq!(p.paths.len(), 3);
+/// assert_eq!(p.paths.iter().map(|p| p.events.len()).max(), Some(3));
+/// ```
+pub fn thread_paths(
+    test: &Test,
+    t: usize,
+    loop_bound: u32,
+    max_paths: usize,
+) -> Result<Paths, PathError> {
+    let thread = &test.threads[t];
+    let body = &thread.body;
+    let mut labels = HashMap::new();
+    for (i, instr) in body.iter().enumerate() {
+        if let InstrKind::Label(l) = &instr.kind {
+            labels.insert(l.text.as_str(), i);
+        }
+    }
+    let mut init = State {
+        pc: 0,
+        regs: HashMap::new(),
+        path: ThreadPath::default(),
+        ctrl_reads: Vec::new(),
+        back_taken: HashMap::new(),
+    };
+    for ri in &thread.init {
+        let s = init.sym(Sym::Const(ri.value.value as u32));
+        init.regs.insert(ri.reg.text.clone(), s);
+    }
+    let mut done = Vec::new();
+    let mut cut = false;
+    let mut stack = vec![init];
+    while let Some(mut st) = stack.pop() {
+        loop {
+            let Some(instr) = body.get(st.pc) else {
+                let mut regs: Vec<_> = st.regs.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                regs.sort();
+                st.path.regs = regs;
+                done.push(st.path);
+                if done.len() > max_paths {
+                    return Err(PathError::TooManyPaths {
+                        thread: thread.name.text.clone(),
+                        limit: max_paths,
+                    });
+                }
+                break;
+            };
+            let pc = st.pc;
+            st.pc += 1;
+            match &instr.kind {
+                InstrKind::Load {
+                    dst,
+                    loc,
+                    access: a,
+                    ..
+                } => {
+                    let (sem, scope) = access(a.sem, a.scope);
+                    let id = st.path.events.len();
+                    let value = st.sym(Sym::Read(id));
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Read,
+                        loc: Some(location_index(test, &loc.text)?),
+                        sem,
+                        scope,
+                        value: Some(value),
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                    st.regs.insert(dst.text.clone(), value);
+                }
+                InstrKind::Store {
+                    loc,
+                    value,
+                    access: a,
+                    ..
+                } => {
+                    let (sem, scope) = access(a.sem, a.scope);
+                    let v = st.operand(value);
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Write,
+                        loc: Some(location_index(test, &loc.text)?),
+                        sem,
+                        scope,
+                        value: Some(v),
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Fence { sem, scope, .. } => {
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Fence,
+                        loc: None,
+                        sem: *sem,
+                        scope: Some(*scope),
+                        value: None,
+                        barrier: None,
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Atom {
+                    dst,
+                    op,
+                    loc,
+                    access: a,
+                    operand,
+                    new,
+                } => {
+                    let l = location_index(test, &loc.text)?;
+                    let (rsem, wsem) = match a.sem {
+                        Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
+                        Sem::Release => (Sem::Relaxed, Sem::Release),
+                        Sem::AcqRel => (Sem::Acquire, Sem::Release),
+                        s => (s, s),
+                    };
+                    let operand = st.operand(operand);
+                    let new = new.as_ref().map(|n| st.operand(n));
+                    let rid = st.path.events.len();
+                    let old = st.sym(Sym::Read(rid));
+                    let wval = st.sym(Sym::Rmw {
+                        op: *op,
+                        old,
+                        operand,
+                        new,
+                    });
+                    let mk = |kind, sem, value, partner| Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind,
+                        loc: Some(l),
+                        sem,
+                        scope: a.scope,
+                        value: Some(value),
+                        barrier: None,
+                        rmw_partner: Some(partner),
+                    };
+                    st.push(mk(EventKind::Read, rsem, old, rid + 1));
+                    st.push(mk(EventKind::Write, wsem, wval, rid));
+                    if let Some(d) = dst {
+                        st.regs.insert(d.text.clone(), old);
+                    }
+                }
+                InstrKind::Barrier {
+                    kind,
+                    instance,
+                    id,
+                    quorum,
+                } => {
+                    let id = id.as_ref().map(|o| st.operand(o));
+                    let quorum = quorum.as_ref().map(|o| st.operand(o));
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Barrier,
+                        loc: None,
+                        sem: Sem::Weak,
+                        scope: Some(Scope::Cta),
+                        value: None,
+                        barrier: Some(BarrierSpec {
+                            kind: *kind,
+                            scope: BarrierScope::Cta {
+                                instance: instance.value as u32,
+                            },
+                            id,
+                            quorum,
+                        }),
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::WarpSync => {
+                    st.push(Event {
+                        thread: Some(t),
+                        instr: Some(pc),
+                        kind: EventKind::Barrier,
+                        loc: None,
+                        sem: Sem::Weak,
+                        scope: Some(Scope::Cta),
+                        value: None,
+                        barrier: Some(BarrierSpec {
+                            kind: BarrierKind::Sync,
+                            scope: BarrierScope::Warp,
+                            id: None,
+                            quorum: None,
+                        }),
+                        rmw_partner: None,
+                    });
+                }
+                InstrKind::Mov { dst, src } => {
+                    let v = st.operand(src);
+                    st.regs.insert(dst.text.clone(), v);
+                }
+                InstrKind::BinOp { dst, op, a, b } => {
+                    let a = st.operand(a);
+                    let b = st.operand(b);
+                    let v = st.sym(Sym::Bin(*op, a, b));
+                    st.regs.insert(dst.text.clone(), v);
+                }
+                InstrKind::Label(_) => {}
+                InstrKind::Branch { cond, target } => {
+                    let Some(&dest) = labels.get(target.text.as_str()) else {
+                        return Err(PathError::MissingLabel {
+                            thread: thread.name.text.clone(),
+                            label: target.text.clone(),
+                        });
+                    };
+                    let mut jump = |mut s: State, stack: &mut Vec<State>| {
+                        if dest <= pc {
+                            let n = s.back_taken.entry(pc).or_insert(0);
+                            if *n + 1 >= loop_bound {
+                                cut = true;
+                                return;
+                            }
+                            *n += 1;
+                            // A new iteration of this loop starts the loops
+                            // nested in it afresh, as unrolling would.
+                            s.back_taken.retain(|&b, _| b <= dest || b >= pc);
+                        }
+                        s.pc = dest;
+                        stack.push(s);
+                    };
+                    match cond {
+                        None => {
+                            jump(st, &mut stack);
+                            break;
+                        }
+                        Some((c, a, b)) => {
+                            let (a, b) = (st.operand(a), st.operand(b));
+                            if let (Sym::Const(x), Sym::Const(y)) =
+                                (&st.path.syms[a], &st.path.syms[b])
+                            {
+                                if (x == y) == (*c == BranchCond::Eq) {
+                                    jump(st, &mut stack);
+                                    break;
+                                }
+                                continue;
+                            }
+                            let mut deps = Vec::new();
+                            st.reads_of(a, &mut deps);
+                            st.reads_of(b, &mut deps);
+                            for d in deps {
+                                if !st.ctrl_reads.contains(&d) {
+                                    st.ctrl_reads.push(d);
+                                }
+                            }
+                            let mut taken = st.clone();
+                            taken.path.constraints.push(Constraint {
+                                a,
+                                b,
+                                cond: *c,
+                                holds: true,
+                            });
+                            st.path.constraints.push(Constraint {
+                                a,
+                                b,
+                                cond: *c,
+                                holds: false,
+                            });
+                            jump(taken, &mut stack);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Paths { paths: done, cut })
+}
