@@ -16,8 +16,9 @@
 
 use std::collections::HashMap;
 
+use litmus_core::instr::Instr;
 use litmus_core::instr::{AtomOp, BarrierKind, BranchCond, InstrKind, Scope, Sem};
-use litmus_core::ir::{Operand, Test};
+use litmus_core::ir::{Name, Operand, Test, Thread};
 
 use super::{bin, BarrierScope, BarrierSpec, Event, EventId, EventKind, Sym, SymId};
 
@@ -188,13 +189,39 @@ pub fn thread_paths(
     max_paths: usize,
 ) -> Result<Paths, PathError> {
     let thread = &test.threads[t];
-    let body = &thread.body;
+    let mut walk = Walk {
+        test,
+        t,
+        labels: label_positions(&thread.body),
+        loop_bound,
+        max_paths,
+        stack: vec![initial_state(thread)],
+        done: Vec::new(),
+        cut: false,
+    };
+    while let Some(st) = walk.stack.pop() {
+        walk.run(st)?;
+    }
+    Ok(Paths {
+        paths: walk.done,
+        cut: walk.cut,
+    })
+}
+
+/// Where each label of a thread's body is.
+fn label_positions(body: &[Instr]) -> HashMap<&str, usize> {
     let mut labels = HashMap::new();
     for (i, instr) in body.iter().enumerate() {
         if let InstrKind::Label(l) = &instr.kind {
             labels.insert(l.text.as_str(), i);
         }
     }
+    labels
+}
+
+/// The state a thread starts in: its first instruction, its initialised
+/// registers.
+fn initial_state(thread: &Thread) -> State {
     let mut init = State {
         pc: 0,
         regs: HashMap::new(),
@@ -206,245 +233,295 @@ pub fn thread_paths(
         let s = init.sym(Sym::Const(ri.value.value as u32));
         init.regs.insert(ri.reg.text.clone(), s);
     }
-    let mut done = Vec::new();
-    let mut cut = false;
-    let mut stack = vec![init];
-    while let Some(mut st) = stack.pop() {
+    init
+}
+
+/// The walk over one thread's control paths, depth first: the states
+/// still to run, the paths finished, and whether the loop bound cut any.
+struct Walk<'a> {
+    test: &'a Test,
+    t: usize,
+    labels: HashMap<&'a str, usize>,
+    loop_bound: u32,
+    max_paths: usize,
+    stack: Vec<State>,
+    done: Vec<ThreadPath>,
+    cut: bool,
+}
+
+impl Walk<'_> {
+    /// Runs `st` until its path ends or a branch hands it to the stack.
+    fn run(&mut self, mut st: State) -> Result<(), PathError> {
+        let body = &self.test.threads[self.t].body;
         loop {
             let Some(instr) = body.get(st.pc) else {
-                let mut regs: Vec<_> = st.regs.iter().map(|(k, v)| (k.clone(), *v)).collect();
-                regs.sort();
-                st.path.regs = regs;
-                done.push(st.path);
-                if done.len() > max_paths {
-                    return Err(PathError::TooManyPaths {
-                        thread: thread.name.text.clone(),
-                        limit: max_paths,
-                    });
-                }
-                break;
+                return self.finish(st);
             };
             let pc = st.pc;
             st.pc += 1;
-            match &instr.kind {
-                InstrKind::Load {
-                    dst,
-                    loc,
-                    access: a,
-                    ..
-                } => {
-                    let (sem, scope) = access(a.sem, a.scope);
-                    let id = st.path.events.len();
-                    let value = st.sym(Sym::Read(id));
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Read,
-                        loc: Some(location_index(test, &loc.text)?),
-                        sem,
-                        scope,
-                        value: Some(value),
-                        barrier: None,
-                        rmw_partner: None,
-                    });
-                    st.regs.insert(dst.text.clone(), value);
-                }
-                InstrKind::Store {
-                    loc,
-                    value,
-                    access: a,
-                    ..
-                } => {
-                    let (sem, scope) = access(a.sem, a.scope);
-                    let v = st.operand(value);
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Write,
-                        loc: Some(location_index(test, &loc.text)?),
-                        sem,
-                        scope,
-                        value: Some(v),
-                        barrier: None,
-                        rmw_partner: None,
-                    });
-                }
-                InstrKind::Fence { sem, scope, .. } => {
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Fence,
-                        loc: None,
-                        sem: *sem,
-                        scope: Some(*scope),
-                        value: None,
-                        barrier: None,
-                        rmw_partner: None,
-                    });
-                }
-                InstrKind::Atom {
-                    dst,
-                    op,
-                    loc,
-                    access: a,
-                    operand,
-                    new,
-                } => {
-                    let l = location_index(test, &loc.text)?;
-                    let (rsem, wsem) = match a.sem {
-                        Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
-                        Sem::Release => (Sem::Relaxed, Sem::Release),
-                        Sem::AcqRel => (Sem::Acquire, Sem::Release),
-                        s => (s, s),
-                    };
-                    let operand = st.operand(operand);
-                    let new = new.as_ref().map(|n| st.operand(n));
-                    let rid = st.path.events.len();
-                    let old = st.sym(Sym::Read(rid));
-                    let wval = st.sym(Sym::Rmw {
-                        op: *op,
-                        old,
-                        operand,
-                        new,
-                    });
-                    let mk = |kind, sem, value, partner| Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind,
-                        loc: Some(l),
-                        sem,
-                        scope: a.scope,
-                        value: Some(value),
-                        barrier: None,
-                        rmw_partner: Some(partner),
-                    };
-                    st.push(mk(EventKind::Read, rsem, old, rid + 1));
-                    st.push(mk(EventKind::Write, wsem, wval, rid));
-                    if let Some(d) = dst {
-                        st.regs.insert(d.text.clone(), old);
-                    }
-                }
-                InstrKind::Barrier {
-                    kind,
-                    instance,
-                    id,
-                    quorum,
-                } => {
-                    let id = id.as_ref().map(|o| st.operand(o));
-                    let quorum = quorum.as_ref().map(|o| st.operand(o));
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Barrier,
-                        loc: None,
-                        sem: Sem::Weak,
-                        scope: Some(Scope::Cta),
-                        value: None,
-                        barrier: Some(BarrierSpec {
-                            kind: *kind,
-                            scope: BarrierScope::Cta {
-                                instance: instance.value as u32,
-                            },
-                            id,
-                            quorum,
-                        }),
-                        rmw_partner: None,
-                    });
-                }
-                InstrKind::WarpSync => {
-                    st.push(Event {
-                        thread: Some(t),
-                        instr: Some(pc),
-                        kind: EventKind::Barrier,
-                        loc: None,
-                        sem: Sem::Weak,
-                        scope: Some(Scope::Cta),
-                        value: None,
-                        barrier: Some(BarrierSpec {
-                            kind: BarrierKind::Sync,
-                            scope: BarrierScope::Warp,
-                            id: None,
-                            quorum: None,
-                        }),
-                        rmw_partner: None,
-                    });
-                }
-                InstrKind::Mov { dst, src } => {
-                    let v = st.operand(src);
-                    st.regs.insert(dst.text.clone(), v);
-                }
-                InstrKind::BinOp { dst, op, a, b } => {
-                    let a = st.operand(a);
-                    let b = st.operand(b);
-                    let v = st.sym(Sym::Bin(*op, a, b));
-                    st.regs.insert(dst.text.clone(), v);
-                }
-                InstrKind::Label(_) => {}
-                InstrKind::Branch { cond, target } => {
-                    let Some(&dest) = labels.get(target.text.as_str()) else {
-                        return Err(PathError::MissingLabel {
-                            thread: thread.name.text.clone(),
-                            label: target.text.clone(),
-                        });
-                    };
-                    let mut jump = |mut s: State, stack: &mut Vec<State>| {
-                        if dest <= pc {
-                            let n = s.back_taken.entry(pc).or_insert(0);
-                            if *n + 1 >= loop_bound {
-                                cut = true;
-                                return;
-                            }
-                            *n += 1;
-                            // A new iteration of this loop starts the loops
-                            // nested in it afresh, as unrolling would.
-                            s.back_taken.retain(|&b, _| b <= dest || b >= pc);
-                        }
-                        s.pc = dest;
-                        stack.push(s);
-                    };
-                    match cond {
-                        None => {
-                            jump(st, &mut stack);
-                            break;
-                        }
-                        Some((c, a, b)) => {
-                            let (a, b) = (st.operand(a), st.operand(b));
-                            if let (Sym::Const(x), Sym::Const(y)) =
-                                (&st.path.syms[a], &st.path.syms[b])
-                            {
-                                if (x == y) == (*c == BranchCond::Eq) {
-                                    jump(st, &mut stack);
-                                    break;
-                                }
-                                continue;
-                            }
-                            let mut deps = Vec::new();
-                            st.reads_of(a, &mut deps);
-                            st.reads_of(b, &mut deps);
-                            for d in deps {
-                                if !st.ctrl_reads.contains(&d) {
-                                    st.ctrl_reads.push(d);
-                                }
-                            }
-                            let mut taken = st.clone();
-                            taken.path.constraints.push(Constraint {
-                                a,
-                                b,
-                                cond: *c,
-                                holds: true,
-                            });
-                            st.path.constraints.push(Constraint {
-                                a,
-                                b,
-                                cond: *c,
-                                holds: false,
-                            });
-                            jump(taken, &mut stack);
-                        }
-                    }
-                }
+            match self.step(st, pc, instr)? {
+                Some(next) => st = next,
+                None => return Ok(()),
             }
         }
     }
-    Ok(Paths { paths: done, cut })
+
+    /// Records the path of `st`, which ran off the end of the body.
+    fn finish(&mut self, mut st: State) -> Result<(), PathError> {
+        let mut regs: Vec<_> = st.regs.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        regs.sort();
+        st.path.regs = regs;
+        self.done.push(st.path);
+        if self.done.len() > self.max_paths {
+            return Err(PathError::TooManyPaths {
+                thread: self.test.threads[self.t].name.text.clone(),
+                limit: self.max_paths,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs instruction `pc` on `st`: its events and register values. The
+    /// state to go on with, or `None` when a branch handed it to the stack.
+    fn step(
+        &mut self,
+        mut st: State,
+        pc: usize,
+        instr: &Instr,
+    ) -> Result<Option<State>, PathError> {
+        let (test, t) = (self.test, self.t);
+        match &instr.kind {
+            InstrKind::Load {
+                dst,
+                loc,
+                access: a,
+                ..
+            } => {
+                let (sem, scope) = access(a.sem, a.scope);
+                let id = st.path.events.len();
+                let value = st.sym(Sym::Read(id));
+                st.push(Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind: EventKind::Read,
+                    loc: Some(location_index(test, &loc.text)?),
+                    sem,
+                    scope,
+                    value: Some(value),
+                    barrier: None,
+                    rmw_partner: None,
+                });
+                st.regs.insert(dst.text.clone(), value);
+            }
+            InstrKind::Store {
+                loc,
+                value,
+                access: a,
+                ..
+            } => {
+                let (sem, scope) = access(a.sem, a.scope);
+                let v = st.operand(value);
+                st.push(Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind: EventKind::Write,
+                    loc: Some(location_index(test, &loc.text)?),
+                    sem,
+                    scope,
+                    value: Some(v),
+                    barrier: None,
+                    rmw_partner: None,
+                });
+            }
+            InstrKind::Fence { sem, scope, .. } => {
+                st.push(Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind: EventKind::Fence,
+                    loc: None,
+                    sem: *sem,
+                    scope: Some(*scope),
+                    value: None,
+                    barrier: None,
+                    rmw_partner: None,
+                });
+            }
+            InstrKind::Atom {
+                dst,
+                op,
+                loc,
+                access: a,
+                operand,
+                new,
+            } => {
+                let l = location_index(test, &loc.text)?;
+                let (rsem, wsem) = match a.sem {
+                    Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
+                    Sem::Release => (Sem::Relaxed, Sem::Release),
+                    Sem::AcqRel => (Sem::Acquire, Sem::Release),
+                    s => (s, s),
+                };
+                let operand = st.operand(operand);
+                let new = new.as_ref().map(|n| st.operand(n));
+                let rid = st.path.events.len();
+                let old = st.sym(Sym::Read(rid));
+                let wval = st.sym(Sym::Rmw {
+                    op: *op,
+                    old,
+                    operand,
+                    new,
+                });
+                let mk = |kind, sem, value, partner| Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind,
+                    loc: Some(l),
+                    sem,
+                    scope: a.scope,
+                    value: Some(value),
+                    barrier: None,
+                    rmw_partner: Some(partner),
+                };
+                st.push(mk(EventKind::Read, rsem, old, rid + 1));
+                st.push(mk(EventKind::Write, wsem, wval, rid));
+                if let Some(d) = dst {
+                    st.regs.insert(d.text.clone(), old);
+                }
+            }
+            InstrKind::Barrier {
+                kind,
+                instance,
+                id,
+                quorum,
+            } => {
+                let id = id.as_ref().map(|o| st.operand(o));
+                let quorum = quorum.as_ref().map(|o| st.operand(o));
+                st.push(Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind: EventKind::Barrier,
+                    loc: None,
+                    sem: Sem::Weak,
+                    scope: Some(Scope::Cta),
+                    value: None,
+                    barrier: Some(BarrierSpec {
+                        kind: *kind,
+                        scope: BarrierScope::Cta {
+                            instance: instance.value as u32,
+                        },
+                        id,
+                        quorum,
+                    }),
+                    rmw_partner: None,
+                });
+            }
+            InstrKind::WarpSync => {
+                st.push(Event {
+                    thread: Some(t),
+                    instr: Some(pc),
+                    kind: EventKind::Barrier,
+                    loc: None,
+                    sem: Sem::Weak,
+                    scope: Some(Scope::Cta),
+                    value: None,
+                    barrier: Some(BarrierSpec {
+                        kind: BarrierKind::Sync,
+                        scope: BarrierScope::Warp,
+                        id: None,
+                        quorum: None,
+                    }),
+                    rmw_partner: None,
+                });
+            }
+            InstrKind::Mov { dst, src } => {
+                let v = st.operand(src);
+                st.regs.insert(dst.text.clone(), v);
+            }
+            InstrKind::BinOp { dst, op, a, b } => {
+                let a = st.operand(a);
+                let b = st.operand(b);
+                let v = st.sym(Sym::Bin(*op, a, b));
+                st.regs.insert(dst.text.clone(), v);
+            }
+            InstrKind::Label(_) => {}
+            InstrKind::Branch { cond, target } => return self.branch(st, pc, cond, target),
+        }
+        Ok(Some(st))
+    }
+
+    /// A branch at `pc`: jumps, falls through, or, on values not known yet,
+    /// forks (the taken side goes on the stack; each side remembers the
+    /// outcome as a constraint). The state to go on with, if any.
+    fn branch(
+        &mut self,
+        mut st: State,
+        pc: usize,
+        cond: &Option<(BranchCond, Operand, Operand)>,
+        target: &Name,
+    ) -> Result<Option<State>, PathError> {
+        let Some(&dest) = self.labels.get(target.text.as_str()) else {
+            return Err(PathError::MissingLabel {
+                thread: self.test.threads[self.t].name.text.clone(),
+                label: target.text.clone(),
+            });
+        };
+        match cond {
+            None => {
+                self.jump(st, pc, dest);
+                return Ok(None);
+            }
+            Some((c, a, b)) => {
+                let (a, b) = (st.operand(a), st.operand(b));
+                if let (Sym::Const(x), Sym::Const(y)) = (&st.path.syms[a], &st.path.syms[b]) {
+                    if (x == y) == (*c == BranchCond::Eq) {
+                        self.jump(st, pc, dest);
+                        return Ok(None);
+                    }
+                    return Ok(Some(st));
+                }
+                let mut deps = Vec::new();
+                st.reads_of(a, &mut deps);
+                st.reads_of(b, &mut deps);
+                for d in deps {
+                    if !st.ctrl_reads.contains(&d) {
+                        st.ctrl_reads.push(d);
+                    }
+                }
+                let mut taken = st.clone();
+                taken.path.constraints.push(Constraint {
+                    a,
+                    b,
+                    cond: *c,
+                    holds: true,
+                });
+                st.path.constraints.push(Constraint {
+                    a,
+                    b,
+                    cond: *c,
+                    holds: false,
+                });
+                self.jump(taken, pc, dest);
+            }
+        }
+        Ok(Some(st))
+    }
+
+    /// Sends `s` from the branch at `pc` to `dest`, unless that takes a
+    /// backward jump more often than the loop bound allows: then the path
+    /// is cut.
+    fn jump(&mut self, mut s: State, pc: usize, dest: usize) {
+        if dest <= pc {
+            let n = s.back_taken.entry(pc).or_insert(0);
+            if *n + 1 >= self.loop_bound {
+                self.cut = true;
+                return;
+            }
+            *n += 1;
+            // A new iteration of this loop starts the loops
+            // nested in it afresh, as unrolling would.
+            s.back_taken.retain(|&b, _| b <= dest || b >= pc);
+        }
+        s.pc = dest;
+        self.stack.push(s);
+    }
 }
