@@ -58,104 +58,24 @@ impl Structure {
     /// Joins one path per thread. `test` must be the test the paths came
     /// from.
     pub fn new(test: &Test, paths: &[&ThreadPath]) -> Structure {
-        let nloc = test.locations.len();
-        let mut events = Vec::new();
-        let mut syms = Vec::new();
-        let mut init = Vec::new();
-        for (l, loc) in test.locations.iter().enumerate() {
-            syms.push(Sym::Const(loc.init.value as u32));
-            init.push(events.len());
-            events.push(Event {
-                thread: None,
-                instr: None,
-                kind: EventKind::Write,
-                loc: Some(l),
-                sem: Sem::Weak,
-                scope: None,
-                value: Some(syms.len() - 1),
-                barrier: None,
-                rmw_partner: None,
-            });
-        }
-        let mut constraints = Vec::new();
-        let mut regs = Vec::new();
-        let mut ctrl_pairs = Vec::new();
+        let mut joined = Joined::initial_writes(test);
         for p in paths {
-            let (eoff, soff) = (events.len(), syms.len());
-            for s in &p.syms {
-                syms.push(match s {
-                    Sym::Const(c) => Sym::Const(*c),
-                    Sym::Read(r) => Sym::Read(r + eoff),
-                    Sym::Bin(op, a, b) => Sym::Bin(*op, a + soff, b + soff),
-                    Sym::Rmw {
-                        op,
-                        old,
-                        operand,
-                        new,
-                    } => Sym::Rmw {
-                        op: *op,
-                        old: old + soff,
-                        operand: operand + soff,
-                        new: new.map(|n| n + soff),
-                    },
-                });
-            }
-            for (i, e) in p.events.iter().enumerate() {
-                let mut e = e.clone();
-                e.value = e.value.map(|v| v + soff);
-                e.rmw_partner = e.rmw_partner.map(|v| v + eoff);
-                if let Some(b) = &mut e.barrier {
-                    b.id = b.id.map(|v| v + soff);
-                    b.quorum = b.quorum.map(|v| v + soff);
-                }
-                for &r in &p.ctrl[i] {
-                    ctrl_pairs.push((r + eoff, i + eoff));
-                }
-                events.push(e);
-            }
-            constraints.extend(p.constraints.iter().map(|c| Constraint {
-                a: c.a + soff,
-                b: c.b + soff,
-                ..c.clone()
-            }));
-            regs.push(p.regs.iter().map(|(r, s)| (r.clone(), s + soff)).collect());
+            joined.append(p);
         }
+        let Joined {
+            events,
+            syms,
+            init,
+            constraints,
+            regs,
+            ctrl_pairs,
+        } = joined;
         let n = events.len();
-        let mut writes_by_loc = vec![Vec::new(); nloc];
-        let mut reads = Vec::new();
-        for (i, e) in events.iter().enumerate() {
-            match e.kind {
-                EventKind::Write => writes_by_loc[e.loc.unwrap_or(0)].push(i),
-                EventKind::Read => reads.push(i),
-                _ => {}
-            }
-        }
-        let po = Relation::from_fn(n, |a, b| {
-            events[a].thread.is_some() && events[a].thread == events[b].thread && a < b
-        });
-        let same_loc = |a: usize, b: usize| {
-            events[a].is_memory() && events[b].is_memory() && events[a].loc == events[b].loc
-        };
-        let po_loc = Relation::from_fn(n, |a, b| po.contains(a, b) && same_loc(a, b));
-        let mut rmw = Relation::new(n);
-        for (i, e) in events.iter().enumerate() {
-            if let (EventKind::Read, Some(w)) = (e.kind, e.rmw_partner) {
-                rmw.insert(i, w);
-            }
-        }
-        let mut dep = Relation::new(n);
-        for &(r, e) in &ctrl_pairs {
-            dep.insert(r, e);
-        }
-        for (i, e) in events.iter().enumerate() {
-            if e.kind == EventKind::Write && !e.is_init() {
-                let mut rs = Vec::new();
-                sym_reads(&syms, e.value.unwrap_or(0), &mut rs);
-                for r in rs {
-                    dep.insert(r, i);
-                }
-            }
-        }
+        let (writes_by_loc, reads) = accesses(&events, test.locations.len());
+        let po = program_order(&events);
+        let po_loc = same_location_po(&events, &po);
+        let rmw = rmw_pairs(&events);
+        let dep = dependencies(&events, &syms, &ctrl_pairs);
         let placements = test.threads.iter().map(|t| t.placement).collect();
         let clusters = test.threads.iter().any(|t| t.placement.cluster.is_some());
         let read_set = EventSet::from_fn(n, |i| events[i].kind == EventKind::Read);
@@ -182,14 +102,22 @@ impl Structure {
             write_set,
             fence_set,
         };
-        s.ms = Relation::from_fn(n, |a, b| {
+        s.ms = s.morally_strong();
+        s
+    }
+
+    /// Morally strong pairs (PTX): related by po, or both strong with
+    /// scopes that include each other's thread (`sr`); same location when
+    /// both are memory accesses. Needs every other field built.
+    fn morally_strong(&self) -> Relation {
+        let s = self;
+        Relation::from_fn(s.len(), |a, b| {
             let (ea, eb) = (&s.events[a], &s.events[b]);
             let related = s.po.contains(a, b)
                 || s.po.contains(b, a)
                 || (ea.is_strong() && eb.is_strong() && s.scope_includes_both(a, b));
             related && (!(ea.is_memory() && eb.is_memory()) || ea.loc == eb.loc)
-        });
-        s
+        })
     }
 
     /// The number of events.
@@ -201,4 +129,159 @@ impl Structure {
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }
+}
+
+/// The events and symbolic values of the paths joined so far, in one id
+/// space: the initial writes first, then each path's, its ids shifted past
+/// those before it.
+struct Joined {
+    events: Vec<Event>,
+    syms: Vec<Sym>,
+    init: Vec<EventId>,
+    constraints: Vec<Constraint>,
+    regs: Vec<Vec<(String, SymId)>>,
+    /// Control dependencies: (read, event after a branch that tested it).
+    ctrl_pairs: Vec<(EventId, EventId)>,
+}
+
+impl Joined {
+    /// The initial write of every location, and no path yet.
+    fn initial_writes(test: &Test) -> Joined {
+        let mut events = Vec::new();
+        let mut syms = Vec::new();
+        let mut init = Vec::new();
+        for (l, loc) in test.locations.iter().enumerate() {
+            syms.push(Sym::Const(loc.init.value as u32));
+            init.push(events.len());
+            events.push(Event {
+                thread: None,
+                instr: None,
+                kind: EventKind::Write,
+                loc: Some(l),
+                sem: Sem::Weak,
+                scope: None,
+                value: Some(syms.len() - 1),
+                barrier: None,
+                rmw_partner: None,
+            });
+        }
+        Joined {
+            events,
+            syms,
+            init,
+            constraints: Vec::new(),
+            regs: Vec::new(),
+            ctrl_pairs: Vec::new(),
+        }
+    }
+
+    /// Appends one thread's path, its event and symbol ids shifted.
+    fn append(&mut self, p: &ThreadPath) {
+        let Joined {
+            events,
+            syms,
+            constraints,
+            regs,
+            ctrl_pairs,
+            ..
+        } = self;
+        let (eoff, soff) = (events.len(), syms.len());
+        for s in &p.syms {
+            syms.push(match s {
+                Sym::Const(c) => Sym::Const(*c),
+                Sym::Read(r) => Sym::Read(r + eoff),
+                Sym::Bin(op, a, b) => Sym::Bin(*op, a + soff, b + soff),
+                Sym::Rmw {
+                    op,
+                    old,
+                    operand,
+                    new,
+                } => Sym::Rmw {
+                    op: *op,
+                    old: old + soff,
+                    operand: operand + soff,
+                    new: new.map(|n| n + soff),
+                },
+            });
+        }
+        for (i, e) in p.events.iter().enumerate() {
+            let mut e = e.clone();
+            e.value = e.value.map(|v| v + soff);
+            e.rmw_partner = e.rmw_partner.map(|v| v + eoff);
+            if let Some(b) = &mut e.barrier {
+                b.id = b.id.map(|v| v + soff);
+                b.quorum = b.quorum.map(|v| v + soff);
+            }
+            for &r in &p.ctrl[i] {
+                ctrl_pairs.push((r + eoff, i + eoff));
+            }
+            events.push(e);
+        }
+        constraints.extend(p.constraints.iter().map(|c| Constraint {
+            a: c.a + soff,
+            b: c.b + soff,
+            ..c.clone()
+        }));
+        regs.push(p.regs.iter().map(|(r, s)| (r.clone(), s + soff)).collect());
+    }
+}
+
+/// Per location its writes (the initial write first), and every read, in
+/// event order.
+fn accesses(events: &[Event], nloc: usize) -> (Vec<Vec<EventId>>, Vec<EventId>) {
+    let mut writes_by_loc = vec![Vec::new(); nloc];
+    let mut reads = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            EventKind::Write => writes_by_loc[e.loc.unwrap_or(0)].push(i),
+            EventKind::Read => reads.push(i),
+            _ => {}
+        }
+    }
+    (writes_by_loc, reads)
+}
+
+/// Program order: earlier to later events of one thread.
+fn program_order(events: &[Event]) -> Relation {
+    Relation::from_fn(events.len(), |a, b| {
+        events[a].thread.is_some() && events[a].thread == events[b].thread && a < b
+    })
+}
+
+/// Program order between memory accesses of one location.
+fn same_location_po(events: &[Event], po: &Relation) -> Relation {
+    let same_loc = |a: usize, b: usize| {
+        events[a].is_memory() && events[b].is_memory() && events[a].loc == events[b].loc
+    };
+    Relation::from_fn(events.len(), |a, b| po.contains(a, b) && same_loc(a, b))
+}
+
+/// Each RMW's read to its write.
+fn rmw_pairs(events: &[Event]) -> Relation {
+    let mut rmw = Relation::new(events.len());
+    for (i, e) in events.iter().enumerate() {
+        if let (EventKind::Read, Some(w)) = (e.kind, e.rmw_partner) {
+            rmw.insert(i, w);
+        }
+    }
+    rmw
+}
+
+/// Dependencies from reads: control (`ctrl_pairs`) and data (the reads a
+/// written value is computed from).
+fn dependencies(events: &[Event], syms: &[Sym], ctrl_pairs: &[(EventId, EventId)]) -> Relation {
+    let mut dep = Relation::new(events.len());
+    for &(r, e) in ctrl_pairs {
+        dep.insert(r, e);
+    }
+    for (i, e) in events.iter().enumerate() {
+        if e.kind == EventKind::Write && !e.is_init() {
+            let mut rs = Vec::new();
+            sym_reads(syms, e.value.unwrap_or(0), &mut rs);
+            for r in rs {
+                dep.insert(r, i);
+            }
+        }
+    }
+    dep
 }
