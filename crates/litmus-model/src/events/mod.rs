@@ -13,6 +13,7 @@
 mod event;
 mod paths;
 mod scopes;
+mod state;
 mod structure;
 mod sym;
 

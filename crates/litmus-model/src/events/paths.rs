@@ -17,10 +17,11 @@
 use std::collections::HashMap;
 
 use litmus_core::instr::Instr;
-use litmus_core::instr::{AtomOp, BarrierKind, BranchCond, InstrKind, Scope, Sem};
+use litmus_core::instr::{BarrierKind, BranchCond, InstrKind, Scope, Sem};
 use litmus_core::ir::{Name, Operand, Test, Thread};
 
-use super::{bin, BarrierScope, BarrierSpec, Event, EventId, EventKind, Sym, SymId};
+use super::state::State;
+use super::{BarrierScope, BarrierSpec, Event, EventId, EventKind, Sym, SymId};
 
 /// A branch outcome a path depends on: `a cond b` must evaluate to `holds`.
 #[derive(Clone, Debug)]
@@ -81,77 +82,6 @@ pub enum PathError {
     /// An access to an undeclared location.
     #[error("unknown location `{0}`")]
     UnknownLocation(String),
-}
-
-#[derive(Clone)]
-struct State {
-    pc: usize,
-    regs: HashMap<String, SymId>,
-    path: ThreadPath,
-    ctrl_reads: Vec<EventId>,
-    back_taken: HashMap<usize, u32>,
-}
-
-impl State {
-    fn sym(&mut self, s: Sym) -> SymId {
-        // Fold constants so that branches on known values do not fork.
-        let folded = match &s {
-            Sym::Bin(op, a, b) => match (&self.path.syms[*a], &self.path.syms[*b]) {
-                (Sym::Const(x), Sym::Const(y)) => Some(Sym::Const(bin(*op, *x, *y))),
-                _ => None,
-            },
-            _ => None,
-        };
-        self.path.syms.push(folded.unwrap_or(s));
-        self.path.syms.len() - 1
-    }
-
-    fn operand(&mut self, op: &Operand) -> SymId {
-        match op {
-            Operand::Imm(i) => self.sym(Sym::Const(i.value as u32)),
-            Operand::Reg(r) => match self.regs.get(&r.text) {
-                Some(&s) => s,
-                None => {
-                    // Registers start at 0 (validation rejects reads of
-                    // registers never written; this is the run-time default).
-                    let s = self.sym(Sym::Const(0));
-                    self.regs.insert(r.text.clone(), s);
-                    s
-                }
-            },
-        }
-    }
-
-    fn push(&mut self, e: Event) -> EventId {
-        self.path.events.push(e);
-        self.path.ctrl.push(self.ctrl_reads.clone());
-        self.path.events.len() - 1
-    }
-
-    fn reads_of(&self, s: SymId, out: &mut Vec<EventId>) {
-        match &self.path.syms[s] {
-            Sym::Const(_) => {}
-            Sym::Read(r) => out.push(*r),
-            Sym::Bin(_, a, b) => {
-                self.reads_of(*a, out);
-                self.reads_of(*b, out);
-            }
-            Sym::Rmw {
-                op,
-                old,
-                operand,
-                new,
-            } => {
-                if *op != AtomOp::Exch {
-                    self.reads_of(*old, out);
-                }
-                self.reads_of(*operand, out);
-                if let Some(n) = new {
-                    self.reads_of(*n, out);
-                }
-            }
-        }
-    }
 }
 
 fn location_index(test: &Test, name: &str) -> Result<usize, PathError> {
