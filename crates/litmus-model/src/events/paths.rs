@@ -21,7 +21,7 @@ use litmus_core::ir::{Name, Operand, Test, Thread};
 
 use super::instr::run_instruction;
 use super::state::State;
-use super::{Event, EventId, Sym, SymId};
+use super::{sym_reads, Event, EventId, Sym, SymId};
 
 /// A branch outcome a path depends on: `a cond b` must evaluate to `holds`.
 #[derive(Clone, Debug)]
@@ -243,8 +243,8 @@ impl Walk<'_> {
                     return Ok(Some(st));
                 }
                 let mut deps = Vec::new();
-                st.reads_of(a, &mut deps);
-                st.reads_of(b, &mut deps);
+                sym_reads(&st.path.syms, a, &mut deps);
+                sym_reads(&st.path.syms, b, &mut deps);
                 for d in deps {
                     if !st.ctrl_reads.contains(&d) {
                         st.ctrl_reads.push(d);

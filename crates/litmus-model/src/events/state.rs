@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use litmus_core::instr::AtomOp;
 use litmus_core::ir::Operand;
 
 use super::{bin, Event, EventId, Sym, SymId, ThreadPath};
@@ -62,31 +61,5 @@ impl State {
         self.path.events.push(e);
         self.path.ctrl.push(self.ctrl_reads.clone());
         self.path.events.len() - 1
-    }
-
-    /// The reads `s` is computed from.
-    pub(super) fn reads_of(&self, s: SymId, out: &mut Vec<EventId>) {
-        match &self.path.syms[s] {
-            Sym::Const(_) => {}
-            Sym::Read(r) => out.push(*r),
-            Sym::Bin(_, a, b) => {
-                self.reads_of(*a, out);
-                self.reads_of(*b, out);
-            }
-            Sym::Rmw {
-                op,
-                old,
-                operand,
-                new,
-            } => {
-                if *op != AtomOp::Exch {
-                    self.reads_of(*old, out);
-                }
-                self.reads_of(*operand, out);
-                if let Some(n) = new {
-                    self.reads_of(*n, out);
-                }
-            }
-        }
     }
 }
