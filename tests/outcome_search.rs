@@ -19,8 +19,7 @@ use std::path::{Path, PathBuf};
 
 use library::core::corpus;
 use library::core::ir::Test;
-use litmus_model::model::MODELS;
-use litmus_model::{check, CheckError, Options};
+use litmus_model::{check, CheckError, Options, MODELS};
 
 /// Where the two searches disagree on `test`, one line each.
 fn disagreements(test: &Test) -> Vec<String> {

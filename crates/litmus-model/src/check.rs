@@ -10,7 +10,8 @@ use litmus_core::ValidationError;
 use crate::budget::{BudgetExceeded, Options};
 use crate::enumerate::{Search, SearchError};
 use crate::events::PathError;
-use crate::model::{model_by_name, Model, UnknownModel};
+use crate::model::Model;
+use crate::models::{model_by_name, UnknownModel};
 use crate::outcome::{eval, format_outcome, observables, Observable, Outcome};
 
 /// What a model decides about a test.

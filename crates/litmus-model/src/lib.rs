@@ -38,7 +38,8 @@ pub use check::{check, check_with, CheckError, CheckResult};
 pub use explain::{
     explain, explain_condition, explain_outcome, Explanation, Rejection, WitnessEdge, WitnessEvent,
 };
-pub use model::{
-    model_by_name, model_from_env, model_names, Model, UnknownModel, DEFAULT_MODEL, MODEL_ENV,
+pub use model::Model;
+pub use models::{
+    model_by_name, model_from_env, model_names, UnknownModel, DEFAULT_MODEL, MODELS, MODEL_ENV,
 };
 pub use outcome::{Observable, Outcome};

@@ -1,16 +1,13 @@
-//! The interface between the enumerator and a memory model, and the
-//! registry of models by name.
+//! The interface between the enumerator and a memory model.
 //!
 //! As in herd7 and Dat3M, the enumerator (the "architecture" side) builds
 //! candidate executions; a model only judges them. A model also says which
 //! choices a candidate must make for it: which writes coherence must order,
 //! which fences a Fence-SC order relates, which coherence edges the rest of
 //! the execution implies. Adding a model is one file under `models/`
-//! implementing [`Model`] plus one line in [`MODELS`].
+//! implementing [`Model`] plus one line in [`crate::models::MODELS`].
 
-use crate::cat::CatError;
 use crate::events::{EventId, Structure};
-use crate::models::{ptx::Ptx, ptx2015::Ptx2015, ptx75::Ptx75, sc::Sc};
 use crate::relation::{Edge, Relation};
 
 /// How far a candidate execution has been built when a model sees it.
@@ -144,94 +141,5 @@ pub trait Model: Send + Sync {
 impl std::fmt::Debug for dyn Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Model({})", self.name())
-    }
-}
-
-/// Every model, the default first.
-pub static MODELS: [&dyn Model; 4] = [&Ptx, &Sc, &Ptx2015, &Ptx75];
-
-/// The model used when none is named.
-pub const DEFAULT_MODEL: &str = "ptx";
-
-/// The environment variable that selects the model.
-pub const MODEL_ENV: &str = "LITMUS_MODEL";
-
-/// A model name that names no model, or a cat file that cannot be loaded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", self.message())]
-pub struct UnknownModel {
-    /// The name given.
-    pub name: String,
-    /// Where the name came from, e.g. ` (from LITMUS_MODEL)`.
-    pub source_note: String,
-    /// The known model names, comma-separated.
-    pub known: String,
-    /// Why the cat file the name points to cannot be loaded, when it
-    /// ends in `.cat`.
-    pub cat: Option<Box<CatError>>,
-}
-
-impl UnknownModel {
-    fn message(&self) -> String {
-        match &self.cat {
-            Some(e) => format!("cannot load model `{}`{}: {e}", self.name, self.source_note),
-            None => format!(
-                "unknown model `{}`{}; the models are: {}",
-                self.name, self.source_note, self.known
-            ),
-        }
-    }
-}
-
-/// The names of every model, comma-separated.
-pub fn model_names() -> String {
-    MODELS
-        .iter()
-        .map(|m| m.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The model called `name`, or read from the cat file `name` when it ends
-/// in `.cat` (see [`crate::cat`]).
-///
-/// ```
-/// assert_eq!(litmus_model::model_by_name("sc").unwrap().name(), "sc");
-/// assert!(litmus_model::model_by_name("tso").unwrap_err().to_string().contains("ptx, sc, ptx-2015"));
-/// ```
-pub fn model_by_name(name: &str) -> Result<&'static dyn Model, UnknownModel> {
-    if name.ends_with(".cat") {
-        // Compiled once per process and kept, so that it is handed out as
-        // `&'static dyn Model` like the built-in ones (see `cat::load`).
-        return crate::cat::load(std::path::Path::new(name))
-            .map(|m| m as &'static dyn Model)
-            .map_err(|e| UnknownModel {
-                name: name.to_string(),
-                source_note: String::new(),
-                known: model_names(),
-                cat: Some(Box::new(e)),
-            });
-    }
-    MODELS
-        .iter()
-        .copied()
-        .find(|m| m.name() == name)
-        .ok_or_else(|| UnknownModel {
-            name: name.to_string(),
-            source_note: String::new(),
-            known: model_names(),
-            cat: None,
-        })
-}
-
-/// The model named by `LITMUS_MODEL` (a name or a `.cat` path), or `ptx`
-/// when it is unset or empty.
-pub fn model_from_env() -> Result<&'static dyn Model, UnknownModel> {
-    match std::env::var(MODEL_ENV) {
-        Ok(name) if !name.trim().is_empty() => model_by_name(name.trim()).map_err(|mut e| {
-            e.source_note = format!(" (from {MODEL_ENV})");
-            e
-        }),
-        _ => model_by_name(DEFAULT_MODEL),
     }
 }

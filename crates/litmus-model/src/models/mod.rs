@@ -1,9 +1,15 @@
-//! The models, one file each.
+//! The built-in models, one file each, the helpers they share, and the
+//! registry that finds a model by name (`registry.rs`).
 
 pub mod ptx;
 pub mod ptx2015;
 pub mod ptx75;
+mod registry;
 pub mod sc;
+
+pub use registry::{
+    model_by_name, model_from_env, model_names, UnknownModel, DEFAULT_MODEL, MODELS, MODEL_ENV,
+};
 
 use crate::events::Structure;
 use crate::model::Execution;
