@@ -55,7 +55,67 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     out.ins(format!("add.u64 {spin}, {spin}, {sa}"));
     out.ins(format!("ld.global.u32 {st}, [{sa}]"));
 
-    // The outcome, one word per observable, and its FNV-1a hash.
+    let at = Instance {
+        gid: &gid,
+        n: &n,
+        regs: &regs,
+        shfinal: &shfinal,
+        slots: &slots,
+    };
+    let values = read_outcome(layout, &at, out);
+    for (j, slot) in slots.iter().enumerate() {
+        let init = test.locations[layout.global_locs[j]].init.value as u32;
+        out.ins(format!("st.global.u32 [{slot}], {init}"));
+    }
+    out.ins(format!("st.global.u32 [{sa}], 0"));
+    out.ins(format!("st.global.u32 [{spin}], 0"));
+
+    // An instance in which a role gave up on a loop has no outcome.
+    let finished = out.fresh_label("finished");
+    let pf = out.pred();
+    out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
+    out.ins(format!("@{pf} bra {finished}"));
+    out.ins(format!(
+        "red.global.add.u64 [{counters}+{}], 1",
+        counter::UNFINISHED * 8
+    ));
+    out.ins(format!("bra.uni {done}"));
+    out.label(&finished);
+
+    let h = outcome_hash(&values, out);
+    let cnt64 = warp_leader(&h, &done, out);
+    let table = Table {
+        table: &table,
+        mask: &table_mask,
+        counters: &counters,
+    };
+    fold_into_table(layout, &table, &h, &values, &cnt64, &done, out);
+    out.label(&done);
+
+    out.end_kernel(&format!(
+        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n)"
+    ));
+}
+
+/// Where one instance's results are: its index, the instances per
+/// launch, the registers and shared-final buffers, its location slots.
+struct Instance<'a> {
+    gid: &'a str,
+    n: &'a str,
+    regs: &'a str,
+    shfinal: &'a str,
+    slots: &'a [String],
+}
+
+/// The outcome, one word per observable, in the registers returned.
+fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> Vec<String> {
+    let Instance {
+        gid,
+        n,
+        regs,
+        shfinal,
+        slots,
+    } = at;
     let mut values = Vec::new();
     for o in &layout.observables {
         let v = out.r32();
@@ -96,37 +156,26 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out.ins(format!("ld.global.u32 {v}, [{a}]"));
         values.push(v);
     }
-    for (j, slot) in slots.iter().enumerate() {
-        let init = test.locations[layout.global_locs[j]].init.value as u32;
-        out.ins(format!("st.global.u32 [{slot}], {init}"));
-    }
-    out.ins(format!("st.global.u32 [{sa}], 0"));
-    out.ins(format!("st.global.u32 [{spin}], 0"));
+    values
+}
 
-    // An instance in which a role gave up on a loop has no outcome.
-    let finished = out.fresh_label("finished");
-    let pf = out.pred();
-    out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
-    out.ins(format!("@{pf} bra {finished}"));
-    out.ins(format!(
-        "red.global.add.u64 [{counters}+{}], 1",
-        counter::UNFINISHED * 8
-    ));
-    out.ins(format!("bra.uni {done}"));
-    out.label(&finished);
-
+/// The outcome's FNV-1a hash, never 0 (key 0 marks a free entry).
+fn outcome_hash(values: &[String], out: &mut Emitter) -> String {
     let h = out.r64();
     let w = out.r64();
     out.ins(format!("mov.u64 {h}, 0xcbf29ce484222325"));
-    for v in &values {
+    for v in values {
         out.ins(format!("cvt.u64.u32 {w}, {v}"));
         out.ins(format!("xor.b64 {h}, {h}, {w}"));
         out.ins(format!("mul.lo.u64 {h}, {h}, 0x100000001b3"));
     }
-    // Key 0 marks a free entry.
     out.ins(format!("or.b64 {h}, {h}, 1"));
+    h
+}
 
-    // One leader per distinct outcome in the warp.
+/// One leader per distinct outcome in the warp goes on (the others jump to
+/// `done`); returns the register counting the leader's peers.
+fn warp_leader(h: &str, done: &str, out: &mut Emitter) -> String {
     let (mask, peers, lt, low) = (out.r32(), out.r32(), out.r32(), out.r32());
     out.ins(format!("activemask.b32 {mask}"));
     out.ins(format!("match.any.sync.b64 {peers}, {h}, {mask}"));
@@ -139,7 +188,33 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let cnt64 = out.r64();
     out.ins(format!("popc.b32 {cnt}, {peers}"));
     out.ins(format!("cvt.u64.u32 {cnt64}, {cnt}"));
+    cnt64
+}
 
+/// The histogram: its buffer, its entries minus one, the counters.
+struct Table<'a> {
+    table: &'a str,
+    mask: &'a str,
+    counters: &'a str,
+}
+
+/// Adds `cnt64` instances of the outcome (hash `h`, words `values`) to the
+/// open-addressing hash table: claims a free entry or finds the outcome's,
+/// and counts an overflow when every entry is taken.
+fn fold_into_table(
+    layout: &Layout,
+    t: &Table,
+    h: &str,
+    values: &[String],
+    cnt64: &str,
+    done: &str,
+    out: &mut Emitter,
+) {
+    let Table {
+        table,
+        mask: table_mask,
+        counters,
+    } = t;
     let (slot, probes) = (out.r32(), out.r32());
     let entry = out.r64();
     let old = out.r64();
@@ -179,10 +254,5 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     out.ins(format!(
         "red.global.add.u64 [{counters}+{}], {cnt64}",
         counter::OVERFLOW * 8
-    ));
-    out.label(&done);
-
-    out.end_kernel(&format!(
-        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n)"
     ));
 }

@@ -9,8 +9,8 @@
 //! derives from the run's seed and the launch's index), so a run is
 //! reproduced by its seed and knobs alone.
 
+use super::common::Common;
 use super::emit::Emitter;
-use super::kernel::Common;
 use super::layout::knob;
 
 /// Salts that keep the draws of one launch independent of each other.

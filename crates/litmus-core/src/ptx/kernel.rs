@@ -6,140 +6,19 @@ use std::collections::BTreeMap;
 use crate::instr::InstrKind;
 use crate::ir::{Space, Test};
 
+use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
 use super::instr::{emit_instr, RoleCtx};
 use super::layout::{knob, Layout, Mode, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
 use super::PtxError;
 
-/// Registers every role needs: the thread's coordinates and the knobs.
-pub(crate) struct Common {
-    pub mem: String,
-    pub regs: String,
-    pub status: String,
-    pub knobs: String,
-    pub place: String,
-    /// The placement buffer before address conversion: null when off.
-    pub place_raw: String,
-    pub tid: String,
-    pub cta: String,
-    /// The CTA's rank in its cluster (set when the test has clusters).
-    pub rank: String,
-    /// The CTA's place in the instance space: `%ctaid.x` (or its cluster)
-    /// when every thread plays every role; the group of 32 instances in
-    /// role-per-warp mode; renamed per launch by the CTA shuffle.
-    pub unit: String,
-    /// This launch's seed, from which the environment's draws come.
-    pub launch: String,
-    /// Whether this launch's roles wait at the spin barrier.
-    pub spin: String,
-    /// Role-per-warp mode: the CTA's declared-CTA offset and the thread's
-    /// warp.
-    pub rpw: Option<(String, String)>,
-    pub knob: BTreeMap<usize, String>,
-    pub smem: String,
-}
-
 pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
-    if !layout.shared_locs.is_empty() {
-        out.raw(".extern .shared .align 4 .b32 litmus_smem[];\n\n");
-    }
-    let mem = global_param(out, "p_mem").1;
-    let regs = global_param(out, "p_regs").1;
-    let shfinal = global_param(out, "p_shfinal").1;
-    let status = global_param(out, "p_status").1;
-    let knobs = global_param(out, "p_knobs").1;
-    let (place_raw, place) = global_param(out, "p_place");
-    let scratch = global_param(out, "p_scratch").1;
-    let launch = {
-        let (wide, r) = (out.r64(), out.r32());
-        out.ins(format!("ld.param.u64 {wide}, [p_launch]"));
-        out.ins(format!("cvt.u32.u64 {r}, {wide}"));
-        r
-    };
-    let tid = out.r32();
-    let cta = out.r32();
-    out.ins(format!("mov.u32 {tid}, %tid.x"));
-    out.ins(format!("mov.u32 {cta}, %ctaid.x"));
-    let mut knob_regs = BTreeMap::new();
-    for k in [
-        knob::CTA_MASK,
-        knob::LOG_T,
-        knob::LANE_MASK,
-        knob::N,
-        knob::N_MASK,
-        knob::STRIDE,
-        knob::SPIN,
-        knob::LOOP_BOUND,
-        knob::WARP_MASK,
-        knob::STRESS,
-        knob::STRESS_PATTERN,
-        knob::STRESS_LINE_WORDS,
-        knob::STRESS_LINES,
-        knob::STRESS_ASSIGN,
-        knob::STRESS_PCT,
-        knob::PRE_STRESS,
-        knob::PRE_PATTERN,
-        knob::PRE_PCT,
-        knob::SPIN_PCT,
-        knob::SHUFFLE_PCT,
-        knob::STRESS_CTAS,
-    ] {
-        let r = out.r32();
-        out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
-        knob_regs.insert(k, r);
-    }
-    let smem = out.r32();
-    if !layout.shared_locs.is_empty() {
-        out.ins(format!("mov.u32 {smem}, litmus_smem"));
-    }
-    let (unit, rpw) = match &layout.mode {
-        Mode::EveryRole if layout.cluster_size > 1 => {
-            // Clusters are runs of `cluster_size` consecutive CTAs.
-            let unit = out.r32();
-            out.ins(format!(
-                "shr.u32 {unit}, {cta}, {}",
-                layout.cluster_size.trailing_zeros()
-            ));
-            (unit, None)
-        }
-        Mode::EveryRole => {
-            // A register of its own: the shuffle renames the unit, not the
-            // CTA.
-            let unit = out.r32();
-            out.ins(format!("mov.u32 {unit}, {cta}"));
-            (unit, None)
-        }
-        Mode::RolePerWarp { ctas, .. } => {
-            let (unit, d, warp) = (out.r32(), out.r32(), out.r32());
-            out.ins(format!("div.u32 {unit}, {cta}, {ctas}"));
-            out.ins(format!("rem.u32 {d}, {cta}, {ctas}"));
-            out.ins(format!("shr.u32 {warp}, {tid}, 5"));
-            (unit, Some((d, warp)))
-        }
-    };
-    let rank = out.r32();
-    if layout.cluster_size > 1 {
-        out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
-    }
-    let spin = out.pred();
-    let mut common = Common {
-        launch,
-        spin,
-        rank,
-        mem,
-        regs,
-        status,
-        knobs,
-        place,
-        place_raw,
-        tid,
-        cta,
-        unit,
-        rpw,
-        knob: knob_regs,
-        smem,
-    };
+    let Start {
+        mut common,
+        shfinal,
+        scratch,
+    } = Common::load(layout, out);
 
     // CTAs past the test's own run the optional memory stress.
     let stress = out.fresh_label("stress");
@@ -160,11 +39,38 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         out.ins(format!("st.shared.u32 [{addr}], {init}"));
     });
     sync_shared(layout, out);
+    play_roles(test, layout, &common, out)?;
+    publish_shared(layout, &common, &shfinal, out);
+    out.ins(format!("bra.uni {done}"));
 
-    // All address arithmetic and knob loads first, then the roles' bodies
-    // back to back, then the stores of their registers: nothing between two
-    // roles waits on memory, so the roles of one instance, which run in
-    // different threads, overlap in time as closely as the hardware allows.
+    // CTAs past the test's own stress memory.
+    out.label(&stress);
+    environment::memory_stress(out, &common, &scratch, &done);
+    out.label(&done);
+
+    // Clusters are fixed in the kernel, so a plain launch makes them.
+    let cluster = if layout.cluster_size > 1 {
+        format!(" .reqnctapercluster {}, 1, 1", layout.cluster_size)
+    } else {
+        String::new()
+    };
+    out.end_kernel(&format!(
+        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch\n){cluster}"
+    ));
+    Ok(())
+}
+
+/// Every role this thread plays. All address arithmetic and knob loads
+/// first, then the roles' bodies back to back, then the stores of their
+/// registers: nothing between two roles waits on memory, so the roles of
+/// one instance, which run in different threads, overlap in time as closely
+/// as the hardware allows.
+fn play_roles(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
     match (&layout.mode, &common.rpw) {
         (Mode::RolePerWarp { roles_of, .. }, Some((d, warp))) => {
             // One role per warp: each warp runs only its own role.
@@ -176,9 +82,9 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
                     out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
                     out.ins(format!("or.pred {pd}, {pd}, {pw}"));
                     out.ins(format!("@{pd} bra {skip}"));
-                    let plan = setup_role(test, layout, &common, k, out)?;
-                    role_body(test, layout, &common, k, &plan, out)?;
-                    store_registers(layout, &common, k, &plan, out);
+                    let plan = setup_role(test, layout, common, k, out)?;
+                    role_body(test, layout, common, k, &plan, out)?;
+                    store_registers(layout, common, k, &plan, out);
                     out.label(&skip);
                 }
             }
@@ -206,88 +112,75 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
             let mut plans = Vec::new();
             for k in 0..test.threads.len() {
                 let skip = gate(out, k);
-                plans.push(setup_role(test, layout, &common, k, out)?);
+                plans.push(setup_role(test, layout, common, k, out)?);
                 end_gate(out, skip);
             }
             for (k, plan) in plans.iter().enumerate() {
                 let skip = gate(out, k);
-                role_body(test, layout, &common, k, plan, out)?;
+                role_body(test, layout, common, k, plan, out)?;
                 end_gate(out, skip);
             }
             for (k, plan) in plans.iter().enumerate() {
                 let skip = gate(out, k);
-                store_registers(layout, &common, k, plan, out);
+                store_registers(layout, common, k, plan, out);
                 end_gate(out, skip);
             }
         }
     }
-
-    if !layout.shared_locs.is_empty() {
-        // Every role of every instance in this CTA (cluster) is done:
-        // publish the final shared values for the classifier.
-        sync_shared(layout, out);
-        shared_slots(layout, &common, out, |out, addr, s| {
-            // Only the CTAs that hold the location's values publish them:
-            // in role-per-warp mode those of its declared CTA, in a
-            // cluster those of its rank.
-            let skip = out.fresh_label("not_here");
-            let holder = match &common.rpw {
-                Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
-                None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
-                None => None,
-            };
-            if let Some((reg, want)) = holder {
-                let p = out.pred();
-                out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
-                out.ins(format!("@{p} bra {skip}"));
-            }
-            let v = out.r32();
-            out.ins(format!("ld.shared.u32 {v}, [{addr}]"));
-            let home = out.r32();
-            let inst = out.r32();
-            let slot = out.r32();
-            out.ins(format!(
-                "add.u32 {home}, {}, {}",
-                common.unit,
-                home_offset(layout, layout.shared_locs[s].cluster_offset)
-            ));
-            out.ins(format!(
-                "and.b32 {home}, {home}, {}",
-                common.knob[&knob::CTA_MASK]
-            ));
-            out.ins(format!(
-                "shl.b32 {inst}, {home}, {}",
-                common.knob[&knob::LOG_T]
-            ));
-            out.ins(format!("or.b32 {inst}, {inst}, {}", common.tid));
-            out.ins(format!(
-                "mad.lo.u32 {slot}, {}, {s}, {inst}",
-                common.knob[&knob::N]
-            ));
-            let a = out.r64();
-            out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
-            out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
-            out.ins(format!("st.global.u32 [{a}], {v}"));
-            out.label(&skip);
-        });
-    }
-    out.ins(format!("bra.uni {done}"));
-
-    // CTAs past the test's own stress memory.
-    out.label(&stress);
-    environment::memory_stress(out, &common, &scratch, &done);
-    out.label(&done);
-
-    // Clusters are fixed in the kernel, so a plain launch makes them.
-    let cluster = if layout.cluster_size > 1 {
-        format!(" .reqnctapercluster {}, 1, 1", layout.cluster_size)
-    } else {
-        String::new()
-    };
-    out.end_kernel(&format!(
-        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch\n){cluster}"
-    ));
     Ok(())
+}
+
+/// Once every role of every instance in this CTA (cluster) is done: the
+/// final values of the shared locations, published for the classifier.
+fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emitter) {
+    if layout.shared_locs.is_empty() {
+        return;
+    }
+    sync_shared(layout, out);
+    shared_slots(layout, common, out, |out, addr, s| {
+        // Only the CTAs that hold the location's values publish them:
+        // in role-per-warp mode those of its declared CTA, in a
+        // cluster those of its rank.
+        let skip = out.fresh_label("not_here");
+        let holder = match &common.rpw {
+            Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
+            None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
+            None => None,
+        };
+        if let Some((reg, want)) = holder {
+            let p = out.pred();
+            out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
+            out.ins(format!("@{p} bra {skip}"));
+        }
+        let v = out.r32();
+        out.ins(format!("ld.shared.u32 {v}, [{addr}]"));
+        let home = out.r32();
+        let inst = out.r32();
+        let slot = out.r32();
+        out.ins(format!(
+            "add.u32 {home}, {}, {}",
+            common.unit,
+            home_offset(layout, layout.shared_locs[s].cluster_offset)
+        ));
+        out.ins(format!(
+            "and.b32 {home}, {home}, {}",
+            common.knob[&knob::CTA_MASK]
+        ));
+        out.ins(format!(
+            "shl.b32 {inst}, {home}, {}",
+            common.knob[&knob::LOG_T]
+        ));
+        out.ins(format!("or.b32 {inst}, {inst}, {}", common.tid));
+        out.ins(format!(
+            "mad.lo.u32 {slot}, {}, {s}, {inst}",
+            common.knob[&knob::N]
+        ));
+        let a = out.r64();
+        out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+        out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
+        out.ins(format!("st.global.u32 [{a}], {v}"));
+        out.label(&skip);
+    });
 }
 
 /// What a role's cluster offset adds to the CTA's unit to find its

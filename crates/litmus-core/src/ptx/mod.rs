@@ -27,6 +27,7 @@
 //! ```
 
 mod classify;
+mod common;
 mod emit;
 mod environment;
 mod instr;

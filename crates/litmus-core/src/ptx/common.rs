@@ -1,0 +1,168 @@
+//! The registers every role of the test kernel needs: the kernel's
+//! parameters, the thread's coordinates, the knob words, and the unit (CTA,
+//! cluster or group of instances) the thread plays its instances in.
+
+use std::collections::BTreeMap;
+
+use super::emit::Emitter;
+use super::kernel::global_param;
+use super::layout::{knob, Layout, Mode};
+
+/// Registers every role needs: the thread's coordinates and the knobs.
+pub(crate) struct Common {
+    pub mem: String,
+    pub regs: String,
+    pub status: String,
+    pub knobs: String,
+    pub place: String,
+    /// The placement buffer before address conversion: null when off.
+    pub place_raw: String,
+    pub tid: String,
+    pub cta: String,
+    /// The CTA's rank in its cluster (set when the test has clusters).
+    pub rank: String,
+    /// The CTA's place in the instance space: `%ctaid.x` (or its cluster)
+    /// when every thread plays every role; the group of 32 instances in
+    /// role-per-warp mode; renamed per launch by the CTA shuffle.
+    pub unit: String,
+    /// This launch's seed, from which the environment's draws come.
+    pub launch: String,
+    /// Whether this launch's roles wait at the spin barrier.
+    pub spin: String,
+    /// Role-per-warp mode: the CTA's declared-CTA offset and the thread's
+    /// warp.
+    pub rpw: Option<(String, String)>,
+    pub knob: BTreeMap<usize, String>,
+    pub smem: String,
+}
+
+/// The knob words every role reads, loaded once at the kernel's start.
+const KNOBS: [usize; 21] = [
+    knob::CTA_MASK,
+    knob::LOG_T,
+    knob::LANE_MASK,
+    knob::N,
+    knob::N_MASK,
+    knob::STRIDE,
+    knob::SPIN,
+    knob::LOOP_BOUND,
+    knob::WARP_MASK,
+    knob::STRESS,
+    knob::STRESS_PATTERN,
+    knob::STRESS_LINE_WORDS,
+    knob::STRESS_LINES,
+    knob::STRESS_ASSIGN,
+    knob::STRESS_PCT,
+    knob::PRE_STRESS,
+    knob::PRE_PATTERN,
+    knob::PRE_PCT,
+    knob::SPIN_PCT,
+    knob::SHUFFLE_PCT,
+    knob::STRESS_CTAS,
+];
+
+/// What the kernel's start sets up: the common registers, and the two
+/// buffers only some steps use (final shared values, stress scratch).
+pub(crate) struct Start {
+    pub common: Common,
+    pub shfinal: String,
+    pub scratch: String,
+}
+
+impl Common {
+    /// Emits the kernel's start: parameters, coordinates, knobs, unit.
+    pub(crate) fn load(layout: &Layout, out: &mut Emitter) -> Start {
+        if !layout.shared_locs.is_empty() {
+            out.raw(".extern .shared .align 4 .b32 litmus_smem[];\n\n");
+        }
+        let mem = global_param(out, "p_mem").1;
+        let regs = global_param(out, "p_regs").1;
+        let shfinal = global_param(out, "p_shfinal").1;
+        let status = global_param(out, "p_status").1;
+        let knobs = global_param(out, "p_knobs").1;
+        let (place_raw, place) = global_param(out, "p_place");
+        let scratch = global_param(out, "p_scratch").1;
+        let launch = {
+            let (wide, r) = (out.r64(), out.r32());
+            out.ins(format!("ld.param.u64 {wide}, [p_launch]"));
+            out.ins(format!("cvt.u32.u64 {r}, {wide}"));
+            r
+        };
+        let tid = out.r32();
+        let cta = out.r32();
+        out.ins(format!("mov.u32 {tid}, %tid.x"));
+        out.ins(format!("mov.u32 {cta}, %ctaid.x"));
+        let mut knob_regs = BTreeMap::new();
+        for k in KNOBS {
+            let r = out.r32();
+            out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
+            knob_regs.insert(k, r);
+        }
+        let smem = out.r32();
+        if !layout.shared_locs.is_empty() {
+            out.ins(format!("mov.u32 {smem}, litmus_smem"));
+        }
+        let (unit, rpw) = unit(layout, &cta, &tid, out);
+        let rank = out.r32();
+        if layout.cluster_size > 1 {
+            out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
+        }
+        let spin = out.pred();
+        Start {
+            common: Common {
+                launch,
+                spin,
+                rank,
+                mem,
+                regs,
+                status,
+                knobs,
+                place,
+                place_raw,
+                tid,
+                cta,
+                unit,
+                rpw,
+                knob: knob_regs,
+                smem,
+            },
+            shfinal,
+            scratch,
+        }
+    }
+}
+
+/// The unit this CTA plays instances in, and in role-per-warp mode its
+/// declared-CTA offset and the thread's warp.
+fn unit(
+    layout: &Layout,
+    cta: &str,
+    tid: &str,
+    out: &mut Emitter,
+) -> (String, Option<(String, String)>) {
+    match &layout.mode {
+        Mode::EveryRole if layout.cluster_size > 1 => {
+            // Clusters are runs of `cluster_size` consecutive CTAs.
+            let unit = out.r32();
+            out.ins(format!(
+                "shr.u32 {unit}, {cta}, {}",
+                layout.cluster_size.trailing_zeros()
+            ));
+            (unit, None)
+        }
+        Mode::EveryRole => {
+            // A register of its own: the shuffle renames the unit, not the
+            // CTA.
+            let unit = out.r32();
+            out.ins(format!("mov.u32 {unit}, {cta}"));
+            (unit, None)
+        }
+        Mode::RolePerWarp { ctas, .. } => {
+            let (unit, d, warp) = (out.r32(), out.r32(), out.r32());
+            out.ins(format!("div.u32 {unit}, {cta}, {ctas}"));
+            out.ins(format!("rem.u32 {d}, {cta}, {ctas}"));
+            out.ins(format!("shr.u32 {warp}, {tid}, 5"));
+            (unit, Some((d, warp)))
+        }
+    }
+}
