@@ -13,6 +13,10 @@ use litmus_model::{model_from_env, Model, Options, UnknownModel};
 use crate::gpu::{gpu_required_var, GpuError, Knobs};
 use crate::tuning::TuningFile;
 
+/// Where hardware runs record their evidence (`LITMUS_EVIDENCE`; see
+/// [`crate::evidence`]).
+pub const EVIDENCE_ENV: &str = "LITMUS_EVIDENCE";
+
 /// Where reports go (`LITMUS_REPORT_DIR`).
 pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
 
@@ -73,7 +77,7 @@ impl Config {
             report_dir: std::env::var_os(REPORT_DIR_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
-            evidence_dir: std::env::var_os(crate::evidence::store::EVIDENCE_ENV)
+            evidence_dir: std::env::var_os(EVIDENCE_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
             hardware: true,

@@ -13,6 +13,7 @@
 
 pub mod config;
 pub mod evidence;
+pub mod file_names;
 pub mod gpu;
 pub mod report;
 pub mod runner;

@@ -7,8 +7,9 @@
 use crate::ir::Test;
 use crate::outcome::Observable;
 
+use super::common::global_param;
 use super::emit::Emitter;
-use super::kernel::{global_addr, global_param};
+use super::kernel::global_addr;
 use super::layout::{counter, knob, Layout, CLASSIFY_KERNEL};
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::kernel::global_param;
 use super::layout::{knob, Layout, Mode};
 
 /// Registers every role needs: the thread's coordinates and the knobs.
@@ -165,4 +164,13 @@ fn unit(
             (unit, Some((d, warp)))
         }
     }
+}
+
+/// Loads a pointer parameter: (the raw value, the global address).
+pub(crate) fn global_param(out: &mut Emitter, name: &str) -> (String, String) {
+    let raw = out.r64();
+    let global = out.r64();
+    out.ins(format!("ld.param.u64 {raw}, [{name}]"));
+    out.ins(format!("cvta.to.global.u64 {global}, {raw}"));
+    (raw, global)
 }

@@ -478,15 +478,6 @@ fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: 
     }
 }
 
-/// Loads a pointer parameter: (the raw value, the global address).
-pub(crate) fn global_param(out: &mut Emitter, name: &str) -> (String, String) {
-    let raw = out.r64();
-    let global = out.r64();
-    out.ins(format!("ld.param.u64 {raw}, [{name}]"));
-    out.ins(format!("cvta.to.global.u64 {global}, {raw}"));
-    (raw, global)
-}
-
 /// The address of instance `inst`'s slot of global location slot `j`:
 /// `mem + (j·N + perm_j(inst))·stride·4`, given the registers holding the
 /// knobs N, N - 1 and the stride.

@@ -17,8 +17,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::record::Record;
 
-/// Where evidence goes when a run records it (`LITMUS_EVIDENCE`).
-pub const EVIDENCE_ENV: &str = "LITMUS_EVIDENCE";
+// The variable is the configuration's, like every `LITMUS_*` one.
+pub use crate::config::EVIDENCE_ENV;
 
 /// The extension of evidence files.
 pub const EXTENSION: &str = "jsonl";
@@ -109,7 +109,7 @@ fn host() -> String {
         .ok()
         .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
         .unwrap_or_default();
-    let name = crate::report::file_stem(name.trim());
+    let name = crate::file_names::file_stem(name.trim());
     if name.is_empty() {
         "host".into()
     } else {

@@ -14,19 +14,7 @@ use std::time::Duration;
 
 use crate::runner::{Hardware, TestReport};
 
-/// A file name for a test: its name with anything but letters, digits,
-/// `-`, `_` and `.` replaced by `_`.
-pub fn file_stem(test: &str) -> String {
-    test.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
+pub use crate::file_names::file_stem;
 
 /// Writes `report`'s JSON record (named after the test's id: its cargo
 /// path or its file) and updates the binary's JUnit file in `dir`
