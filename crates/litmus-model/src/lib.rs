@@ -32,6 +32,7 @@ pub mod models;
 pub mod outcome;
 pub mod proxy;
 pub mod relation;
+pub mod termination;
 
 pub use budget::{BudgetExceeded, Options};
 pub use check::{check, check_with, CheckError, CheckResult};
@@ -42,3 +43,4 @@ pub use model::{
     model_by_name, model_from_env, model_names, Model, UnknownModel, DEFAULT_MODEL, MODEL_ENV,
 };
 pub use outcome::{Observable, Outcome};
+pub use termination::{check_termination, Hang, Stuck, Termination, Where};

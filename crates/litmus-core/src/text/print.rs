@@ -148,6 +148,12 @@ fn access(a: Access, cache: Option<CacheOp>) -> String {
     s
 }
 
+/// One instruction of `test` as the dialect writes it (`bar.cta.sync 1`),
+/// for messages that point at an instruction.
+pub fn print_instr(kind: &InstrKind, test: &Test) -> String {
+    instr(kind, test)
+}
+
 fn instr(kind: &InstrKind, test: &Test) -> String {
     match kind {
         InstrKind::Load {
