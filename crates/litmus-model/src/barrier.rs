@@ -209,7 +209,9 @@ fn quorum_options(
     let mut out: Vec<Relation> = Vec::new();
     let mut order = Vec::with_capacity(members.len());
     let mut used = vec![false; members.len()];
-    permute(s, members, quorums, blocking, &mut order, &mut used, &mut out);
+    permute(
+        s, members, quorums, blocking, &mut order, &mut used, &mut out,
+    );
     out
 }
 

@@ -31,7 +31,8 @@ fn termination_verdicts_match_dat3m() {
                 "{file}: terminates = {}, Dat3M says {} ({})",
                 t.terminates(),
                 entry.expected,
-                t.hang.map_or("no hang found".to_string(), |h| h.to_string())
+                t.hang
+                    .map_or("no hang found".to_string(), |h| h.to_string())
             )),
             Err(e) => failures.push(format!("{file}: check failed: {e}")),
         }

@@ -48,12 +48,20 @@ exists (P1:r0 == 0)
 #[test]
 fn text_says_terminates_or_where_it_may_hang() {
     let paths = files("text", &[("waits.litmus", WAITS), ("spins.litmus", SPINS)]);
-    let out = bin().args(["check", "--termination"]).args(&paths).output().unwrap();
+    let out = bin()
+        .args(["check", "--termination"])
+        .args(&paths)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].contains("waits under ptx: terminates ("), "{}", lines[0]);
+    assert!(
+        lines[0].contains("waits under ptx: terminates ("),
+        "{}",
+        lines[0]
+    );
     assert!(
         lines[1].contains("spins under ptx: may hang: thread P1 spins at LC10 on f=0 ("),
         "{}",
@@ -63,7 +71,10 @@ fn text_says_terminates_or_where_it_may_hang() {
 
 #[test]
 fn json_names_the_stuck_thread_its_loop_and_values() {
-    let paths = files("json", &[("spins.litmus", SPINS), ("missing.litmus", WAITS)]);
+    let paths = files(
+        "json",
+        &[("spins.litmus", SPINS), ("missing.litmus", WAITS)],
+    );
     std::fs::remove_file(&paths[1]).unwrap();
     let out = bin()
         .args(["check", "--termination", "--format", "json"])
@@ -72,7 +83,10 @@ fn json_names_the_stuck_thread_its_loop_and_values() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "a missing file fails the run");
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines[0]["terminates"], false);
     let stuck = &lines[0]["stuck"][0];
     assert_eq!(stuck["thread"], "P1");
@@ -80,7 +94,10 @@ fn json_names_the_stuck_thread_its_loop_and_values() {
     assert_eq!(stuck["label"], "LC10");
     assert_eq!(stuck["reads"][0]["location"], "f");
     assert_eq!(stuck["reads"][0]["value"], 0);
-    assert!(lines[1]["error"].as_str().unwrap().contains("missing.litmus"));
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("missing.litmus"));
 }
 
 #[test]

@@ -96,7 +96,8 @@ impl fmt::Display for Stuck {
             Where::Spin { label, reads, .. } => {
                 write!(f, "thread {} spins at {label}", self.thread)?;
                 if !reads.is_empty() {
-                    let values: Vec<String> = reads.iter().map(|(l, v)| format!("{l}={v}")).collect();
+                    let values: Vec<String> =
+                        reads.iter().map(|(l, v)| format!("{l}={v}")).collect();
                     write!(f, " on {}", values.join(", "))?;
                 }
                 Ok(())

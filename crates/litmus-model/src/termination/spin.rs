@@ -101,8 +101,11 @@ pub(crate) fn stop_at_spins(test: &Test, loops: &[SpinLoop]) -> Test {
         )
     };
     for (t, thread) in out.threads.iter_mut().enumerate() {
-        let mine: Vec<(usize, &SpinLoop)> =
-            loops.iter().enumerate().filter(|(_, l)| l.thread == t).collect();
+        let mine: Vec<(usize, &SpinLoop)> = loops
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.thread == t)
+            .collect();
         if mine.is_empty() {
             continue;
         }
@@ -123,7 +126,10 @@ pub(crate) fn stop_at_spins(test: &Test, loops: &[SpinLoop]) -> Test {
             ));
             tail.push(goto(done));
         }
-        tail.push(Instr::new(InstrKind::Label(name(done.to_string())), Origin::NONE));
+        tail.push(Instr::new(
+            InstrKind::Label(name(done.to_string())),
+            Origin::NONE,
+        ));
         thread.body.extend(tail);
     }
     out

@@ -50,7 +50,11 @@ pub(crate) fn stuck_threads(
         return None;
     }
     let source = |r: EventId| (0..s.len()).find(|&w| x.rf.contains(w, r));
-    let rf_closed = s.reads.iter().filter(|&&r| kept[r]).all(|&r| source(r).is_some_and(|w| kept[w]));
+    let rf_closed = s
+        .reads
+        .iter()
+        .filter(|&&r| kept[r])
+        .all(|&r| source(r).is_some_and(|w| kept[w]));
     if !rf_closed {
         return None;
     }
@@ -76,7 +80,9 @@ pub(crate) fn stuck_threads(
                     if overwritten {
                         return None;
                     }
-                    let loc = ev.loc.map_or(String::new(), |l| test.locations[l].name.text.clone());
+                    let loc = ev
+                        .loc
+                        .map_or(String::new(), |l| test.locations[l].name.text.clone());
                     reads.push((loc, values[r]));
                 }
                 Where::Spin {
@@ -106,7 +112,9 @@ fn stop_of<'l>(s: &Structure, x: &Execution, loops: &'l [SpinLoop], t: usize) ->
     let blocked = s.events.iter().enumerate().find(|(e, ev)| {
         ev.thread == Some(t)
             && ev.kind == EventKind::Barrier
-            && ev.barrier.is_some_and(|b| b.kind == litmus_core::instr::BarrierKind::Sync)
+            && ev
+                .barrier
+                .is_some_and(|b| b.kind == litmus_core::instr::BarrierKind::Sync)
             && !x.bar.contains(*e, *e)
     });
     if let Some((e, _)) = blocked {

@@ -24,7 +24,10 @@ pub fn run(
     let mut status = EXIT_OK;
     let check_one = |i: usize| {
         let start = Instant::now();
-        (check_file(&files[i], model, options), start.elapsed().as_micros())
+        (
+            check_file(&files[i], model, options),
+            start.elapsed().as_micros(),
+        )
     };
     super::super::parallel::in_order(
         files.len(),
@@ -54,7 +57,11 @@ pub fn run(
     status
 }
 
-fn check_file(file: &str, model: &dyn Model, options: &Options) -> Result<(Test, Termination), String> {
+fn check_file(
+    file: &str,
+    model: &dyn Model,
+    options: &Options,
+) -> Result<(Test, Termination), String> {
     let loaded = load(file)?;
     check_termination(&loaded.test, model, options)
         .map(|t| (loaded.test.clone(), t))
