@@ -94,6 +94,9 @@ pub fn print(test: &Test) -> String {
     if let Some(v) = test.verdict {
         let _ = write!(out, " => {}", v.verdict.as_str());
     }
+    if let Some(t) = test.termination {
+        let _ = write!(out, " => {}", t.as_str());
+    }
     out.push('\n');
     out
 }

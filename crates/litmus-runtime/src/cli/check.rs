@@ -54,6 +54,9 @@ OPTIONS:
                         terminates, stuck (null, or per thread: thread,
                         kind spin|barrier, instruction, label and reads, or
                         barrier), bounded, consistent_executions, micros
+                        (and declared_termination). A declared `=> terminates`
+                        or `=> may hang` that the model contradicts fails the
+                        file
     --all-executions    enumerate every consistent execution, so that the
                         execution counts are complete (by default the search
                         stops at one consistent execution per outcome: the

@@ -36,10 +36,18 @@ pub fn run(
         |i, (report, micros)| {
             let file = &files[i];
             let written = match report {
-                Ok((test, t)) => match format {
-                    Format::Json => writeln!(out, "{}", json(file, &test, &t, micros)),
-                    _ => writeln!(out, "{}", text(file, &test, &t, micros)),
-                },
+                Ok((test, t)) => {
+                    let contradicted = test
+                        .termination
+                        .is_some_and(|d| d.terminates != t.terminates());
+                    if contradicted {
+                        status = EXIT_FAILED;
+                    }
+                    match format {
+                        Format::Json => writeln!(out, "{}", json(file, &test, &t, micros)),
+                        _ => writeln!(out, "{}", text(file, &test, &t, micros)),
+                    }
+                }
                 Err(msg) => {
                     status = EXIT_FAILED;
                     match format {
@@ -73,7 +81,7 @@ fn text(file: &str, test: &Test, t: &Termination, micros: u128) -> String {
         None => "terminates".to_string(),
         Some(hang) => format!("may hang: {hang}"),
     };
-    format!(
+    let mut s = format!(
         "{file}: {} under {}: {verdict} ({} consistent executions{}; {:.3} ms)",
         test.name.text,
         t.model,
@@ -84,7 +92,21 @@ fn text(file: &str, test: &Test, t: &Termination, micros: u128) -> String {
             ""
         },
         micros as f64 / 1000.0
-    )
+    );
+    if let Some(d) = test.termination {
+        if d.terminates != t.terminates() {
+            let found = if t.terminates() {
+                "terminates"
+            } else {
+                "may hang"
+            };
+            s.push_str(&format!(
+                "\n  declared `=> {}` but the model says it {found}",
+                d.as_str()
+            ));
+        }
+    }
+    s
 }
 
 fn json(file: &str, test: &Test, t: &Termination, micros: u128) -> Value {
@@ -112,7 +134,7 @@ fn json(file: &str, test: &Test, t: &Termination, micros: u128) -> Value {
             })
             .collect()
     });
-    json!({
+    let mut v = json!({
         "file": file,
         "name": test.name.text,
         "model": t.model,
@@ -121,5 +143,9 @@ fn json(file: &str, test: &Test, t: &Termination, micros: u128) -> Value {
         "bounded": t.bounded,
         "consistent_executions": t.consistent_executions,
         "micros": micros as u64,
-    })
+    });
+    if let Some(d) = test.termination {
+        v["declared_termination"] = json!(d.as_str());
+    }
+    v
 }
