@@ -139,6 +139,8 @@ pub struct Test {
     pub condition: Condition,
     /// The verdict the author declares for the condition under the model.
     pub verdict: Option<DeclaredVerdict>,
+    /// Whether the author says every execution terminates.
+    pub termination: Option<DeclaredTermination>,
 }
 
 impl Test {
@@ -155,6 +157,7 @@ impl Test {
                 origin: Origin::NONE,
             },
             verdict: None,
+            termination: None,
         }
     }
 
@@ -359,6 +362,28 @@ impl Verdict {
         match self {
             Verdict::Allowed => "allowed",
             Verdict::Forbidden => "forbidden",
+        }
+    }
+}
+
+/// A declared termination (`=> terminates` or `=> may hang`), with where
+/// it was written: whether every consistent execution ends, no thread
+/// spinning forever and no barrier waiting forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeclaredTermination {
+    /// `true` for `terminates`, `false` for `may hang`.
+    pub terminates: bool,
+    /// Where it was written.
+    pub origin: Origin,
+}
+
+impl DeclaredTermination {
+    /// `terminates` or `may hang`, as the dialect writes it.
+    pub fn as_str(self) -> &'static str {
+        if self.terminates {
+            "terminates"
+        } else {
+            "may hang"
         }
     }
 }

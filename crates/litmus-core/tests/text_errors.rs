@@ -393,7 +393,7 @@ fn verdict_and_trailing_text() {
             "{} => maybe",
             one_thread("st.weak x, 1", "x == 1")
         )),
-        "5:20: expected `allowed` or `forbidden` after `=>`, found `maybe`"
+        "5:20: expected `allowed`, `forbidden`, `terminates` or `may hang` after `=>`, found `maybe`"
     );
     assert_eq!(
         errors(&format!("{} junk", one_thread("st.weak x, 1", "x == 1"))),

@@ -87,6 +87,7 @@ fn render(test: &Test, order: &[usize]) -> String {
     t.name = Name::new("canonical", t.name.origin);
     t.doc.0.clear();
     t.verdict = None;
+    t.termination = None;
     t.threads = order.iter().map(|&i| test.threads[i].clone()).collect();
     let renaming = renaming(&t);
     let thread_names: HashMap<String, String> = t

@@ -75,6 +75,16 @@ pub(crate) fn test_expr(test: &Test) -> TokenStream {
             }))
         }
     };
+    let termination = match &test.termination {
+        None => quote!(::core::option::Option::None),
+        Some(t) => {
+            let terminates = t.terminates;
+            quote!(::core::option::Option::Some(#c::ir::DeclaredTermination {
+                terminates: #terminates,
+                origin: #c::ir::Origin::NONE,
+            }))
+        }
+    };
     quote! {
         #c::ir::Test {
             name: #name,
@@ -87,6 +97,7 @@ pub(crate) fn test_expr(test: &Test) -> TokenStream {
                 origin: #c::ir::Origin::NONE,
             },
             verdict: #verdict,
+            termination: #termination,
         }
     }
 }

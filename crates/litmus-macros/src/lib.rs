@@ -104,7 +104,9 @@
 //! integers, with `==`, `!=`, `!`, `&&`, `||` and parentheses, binding as
 //! in Rust; `true` is the empty condition. Then the verdict the author
 //! declares for the condition under the model: `=> allowed` or
-//! `=> forbidden` (required by `litmus!`).
+//! `=> forbidden` (required by `litmus!`), and after it, optionally,
+//! whether every execution ends: `=> terminates` or `=> may hang` (checked
+//! with `litmus_model::check_termination` when the test runs).
 //!
 //! ```
 //! # use gpu_litmus::litmus_ir;

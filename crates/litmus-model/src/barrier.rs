@@ -34,6 +34,10 @@ use crate::relation::Relation;
 #[derive(Clone, Debug, Default)]
 pub struct BarrierStatics {
     participants: BTreeMap<(u32, u32, BarrierScope), Vec<usize>>,
+    /// Let a barrier stay incomplete (its waiting events get no sync edge,
+    /// not even from themselves) instead of discarding the execution: the
+    /// termination check looks for exactly those executions.
+    pub(crate) blocking: bool,
 }
 
 impl BarrierStatics {
@@ -59,7 +63,10 @@ impl BarrierStatics {
                 }
             }
         }
-        BarrierStatics { participants }
+        BarrierStatics {
+            participants,
+            blocking: false,
+        }
     }
 }
 
@@ -102,7 +109,7 @@ pub fn sync_options(
     let mut options = vec![Relation::new(n)];
     for ((gpu, cta, key), members) in &groups {
         let group_options = if members.iter().any(|&e| quorums[e].is_some()) {
-            quorum_options(s, members, &quorums)
+            quorum_options(s, members, &quorums, statics.blocking)
         } else {
             let participants = match key {
                 Key::Static(scope) => statics
@@ -128,7 +135,7 @@ pub fn sync_options(
                     ts
                 }
             };
-            generation_options(s, members, &participants)
+            generation_options(s, members, &participants, statics.blocking)
         };
         if group_options.is_empty() {
             return Vec::new();
@@ -150,7 +157,12 @@ fn receives(s: &Structure, e: usize) -> bool {
 }
 
 /// Without a quorum: generation k of every participant synchronises.
-fn generation_options(s: &Structure, members: &[usize], participants: &[usize]) -> Vec<Relation> {
+fn generation_options(
+    s: &Structure,
+    members: &[usize],
+    participants: &[usize],
+    blocking: bool,
+) -> Vec<Relation> {
     let mut by_thread: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for &e in members {
         if let Some(t) = s.events[e].thread {
@@ -169,6 +181,10 @@ fn generation_options(s: &Structure, members: &[usize], participants: &[usize]) 
             .all(|t| by_thread.get(t).is_some_and(|v| v.len() > k))
             && generation.len() == by_thread.len();
         if !complete {
+            if blocking {
+                // This generation never completes, so no later one can.
+                break;
+            }
             return Vec::new();
         }
         for &a in &generation {
@@ -184,11 +200,18 @@ fn generation_options(s: &Structure, members: &[usize], participants: &[usize]) 
 
 /// With a quorum: every arrival order (respecting program order), each
 /// event waiting for the first max(position, Q) arrivals.
-fn quorum_options(s: &Structure, members: &[usize], quorums: &[Option<u32>]) -> Vec<Relation> {
+fn quorum_options(
+    s: &Structure,
+    members: &[usize],
+    quorums: &[Option<u32>],
+    blocking: bool,
+) -> Vec<Relation> {
     let mut out: Vec<Relation> = Vec::new();
     let mut order = Vec::with_capacity(members.len());
     let mut used = vec![false; members.len()];
-    permute(s, members, quorums, &mut order, &mut used, &mut out);
+    permute(
+        s, members, quorums, blocking, &mut order, &mut used, &mut out,
+    );
     out
 }
 
@@ -196,6 +219,7 @@ fn permute(
     s: &Structure,
     members: &[usize],
     quorums: &[Option<u32>],
+    blocking: bool,
     order: &mut Vec<usize>,
     used: &mut [bool],
     out: &mut Vec<Relation>,
@@ -207,6 +231,10 @@ fn permute(
             let q = quorums[e].map_or(count, |q| q as usize);
             let needed = (pos + 1).max(q);
             if needed > count {
+                if blocking {
+                    // Too few arrive: this event waits forever.
+                    continue;
+                }
                 return;
             }
             if receives(s, e) {
@@ -235,7 +263,7 @@ fn permute(
         }
         used[i] = true;
         order.push(e);
-        permute(s, members, quorums, order, used, out);
+        permute(s, members, quorums, blocking, order, used, out);
         order.pop();
         used[i] = false;
     }

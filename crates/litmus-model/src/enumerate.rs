@@ -123,6 +123,12 @@ impl<'t, 'f> Search<'t, 'f> {
         }
     }
 
+    /// Keeps executions whose barriers do not all complete (see
+    /// [`BarrierStatics::blocking`]), for the termination check.
+    pub fn allow_blocked_barriers(&mut self) {
+        self.barriers.blocking = true;
+    }
+
     pub fn run(&mut self, opts: &Options) -> Result<(), SearchError> {
         let model = (self.model.name(), self.model.proxies());
         if let Some(e) = crate::proxy::unsupported(self.test, model.0, model.1) {

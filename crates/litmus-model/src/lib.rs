@@ -32,6 +32,7 @@ pub mod models;
 pub mod outcome;
 pub mod proxy;
 pub mod relation;
+pub mod termination;
 
 pub use budget::{BudgetExceeded, Options};
 pub use check::{check, check_with, CheckError, CheckResult};
@@ -43,3 +44,4 @@ pub use models::{
     model_by_name, model_from_env, model_names, UnknownModel, DEFAULT_MODEL, MODELS, MODEL_ENV,
 };
 pub use outcome::{Observable, Outcome};
+pub use termination::{check_termination, Hang, Stuck, Termination, Where};

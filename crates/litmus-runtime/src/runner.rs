@@ -80,6 +80,14 @@ pub enum Failure {
         /// Instances that showed one of them.
         count: u64,
     },
+    /// The model contradicts the declared termination (`=> terminates` /
+    /// `=> may hang`).
+    TerminationMismatch {
+        /// Whether the test declares that it terminates.
+        declared: bool,
+        /// The model's non-terminating execution, when it found one.
+        hang: Option<String>,
+    },
     /// The model could not check the test (budget, invalid test, ...).
     Model(String),
     /// The hardware half went wrong (fault, JIT error, lost instances, a
@@ -105,6 +113,15 @@ impl std::fmt::Display for Failure {
                 if *outcomes == 1 { "" } else { "s" },
                 if *count == 1 { "" } else { "s" }
             ),
+            Failure::TerminationMismatch { hang: Some(h), .. } => {
+                write!(
+                    f,
+                    "declared terminates, but the model says it may hang: {h}"
+                )
+            }
+            Failure::TerminationMismatch { hang: None, .. } => {
+                write!(f, "declared may hang, but the model says it terminates")
+            }
             Failure::Model(m) => write!(f, "model: {m}"),
             Failure::Hardware(m) | Failure::Evidence(m) => write!(f, "{m}"),
         }
@@ -281,6 +298,7 @@ pub fn judge(
             });
         }
     }
+    report.failures.extend(termination_failure(test, config));
     report.rows = rows(test, config, &result, &report.hardware);
     let forbidden: Vec<&OutcomeRow> = report.rows.iter().filter(|r| r.is_violation()).collect();
     if !forbidden.is_empty() {
@@ -290,6 +308,19 @@ pub fn judge(
         });
     }
     report
+}
+
+/// What contradicts the test's declared termination, if it declares one.
+fn termination_failure(test: &Test, config: &Config) -> Option<Failure> {
+    let declared = test.termination?.terminates;
+    match litmus_model::check_termination(test, config.model, &config.options) {
+        Ok(t) if t.terminates() == declared => None,
+        Ok(t) => Some(Failure::TerminationMismatch {
+            declared,
+            hang: t.hang.map(|h| h.to_string()),
+        }),
+        Err(e) => Some(Failure::Model(format!("termination: {e}"))),
+    }
 }
 
 fn run_hardware(

@@ -101,7 +101,7 @@ pub use error::{Diagnostic, DiagnosticKind, SyntaxError, TextError};
 pub use lex::parse_value;
 pub use parse::parse_unvalidated;
 pub use position::{position, Position};
-pub use print::print;
+pub use print::{print, print_instr};
 
 use crate::ir::Test;
 

@@ -8,8 +8,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    DeclaredVerdict, Doc, Imm, Location, Name, Origin, Placement, RegInit, Space, Test, Thread,
-    Verdict,
+    DeclaredTermination, DeclaredVerdict, Doc, Imm, Location, Name, Origin, Placement, RegInit,
+    Space, Test, Thread, Verdict,
 };
 use crate::proxy::{Alias, Proxy};
 use crate::text::condition::{self, starts_condition};
@@ -195,6 +195,10 @@ impl<'s> Parser<'_, 's> {
         }
         match self.verdict() {
             Ok(v) => test.verdict = v,
+            Err(()) => return test,
+        }
+        match self.termination() {
+            Ok(t) => test.termination = t,
             Err(()) => return test,
         }
         if !self.cur.at_end() {
@@ -599,23 +603,48 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
-    /// `=> allowed` or `=> forbidden` after the condition.
+    /// `=> allowed` or `=> forbidden` after the condition (the arrow is
+    /// left for [`Self::termination`] when `terminates` or `may` follows).
     fn verdict(&mut self) -> Result<Option<DeclaredVerdict>, ()> {
-        if !self.cur.eat(Punct::Arrow) {
+        let next = self.cur.peek_at(1);
+        if !self.cur.peek().is(Punct::Arrow) || next.is_word("terminates") || next.is_word("may") {
             return Ok(None);
         }
+        self.cur.bump();
         let t = self.cur.peek();
         let verdict = if t.is_word("allowed") {
             Verdict::Allowed
         } else if t.is_word("forbidden") {
             Verdict::Forbidden
         } else {
-            self.expected("`allowed` or `forbidden` after `=>`");
+            self.expected("`allowed`, `forbidden`, `terminates` or `may hang` after `=>`");
             return Err(());
         };
         self.cur.bump();
         Ok(Some(DeclaredVerdict {
             verdict,
+            origin: Origin(t.offset),
+        }))
+    }
+
+    /// `=> terminates` or `=> may hang`, after the verdict if there is one.
+    fn termination(&mut self) -> Result<Option<DeclaredTermination>, ()> {
+        if !self.cur.eat(Punct::Arrow) {
+            return Ok(None);
+        }
+        let t = self.cur.peek();
+        let terminates = if t.is_word("terminates") {
+            true
+        } else if t.is_word("may") && self.cur.peek_at(1).is_word("hang") {
+            self.cur.bump();
+            false
+        } else {
+            self.expected("`terminates` or `may hang` after `=>`");
+            return Err(());
+        };
+        self.cur.bump();
+        Ok(Some(DeclaredTermination {
+            terminates,
             origin: Origin(t.offset),
         }))
     }

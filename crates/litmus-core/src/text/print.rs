@@ -94,6 +94,9 @@ pub fn print(test: &Test) -> String {
     if let Some(v) = test.verdict {
         let _ = write!(out, " => {}", v.verdict.as_str());
     }
+    if let Some(t) = test.termination {
+        let _ = write!(out, " => {}", t.as_str());
+    }
     out.push('\n');
     out
 }
@@ -146,6 +149,12 @@ fn access(a: Access, cache: Option<CacheOp>) -> String {
         s.push_str(c.as_str());
     }
     s
+}
+
+/// One instruction of `test` as the dialect writes it (`bar.cta.sync 1`),
+/// for messages that point at an instruction.
+pub fn print_instr(kind: &InstrKind, test: &Test) -> String {
+    instr(kind, test)
 }
 
 fn instr(kind: &InstrKind, test: &Test) -> String {

@@ -1,7 +1,9 @@
 //! The final condition and the declared verdict:
 //! `exists (t1.r0 == 1 && !(x != 2)) => allowed;`.
 
-use litmus_core::ir::{CmpOp, Condition, DeclaredVerdict, Expr, Quantifier, Term, Verdict};
+use litmus_core::ir::{
+    CmpOp, Condition, DeclaredTermination, DeclaredVerdict, Expr, Quantifier, Term, Verdict,
+};
 use proc_macro2::{Ident, Span};
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
@@ -13,6 +15,8 @@ use crate::errors::Range;
 pub(super) struct ParsedCondition {
     pub condition: Condition,
     pub verdict: Option<DeclaredVerdict>,
+    /// `=> terminates` or `=> may hang`, after the verdict.
+    pub termination: Option<DeclaredTermination>,
     /// Where the verdict should be, when it is missing.
     pub verdict_missing_at: Option<Span>,
 }
@@ -48,6 +52,11 @@ pub(super) fn condition(input: ParseStream, cx: &mut Ctx) -> syn::Result<ParsedC
             "expected `&&`, `||`, the declared verdict (`=> allowed` or `=> forbidden`) or `;`",
         ));
     };
+    let termination = if verdict.is_some() && input.peek(Token![=>]) {
+        Some(termination(input, cx)?)
+    } else {
+        None
+    };
     input.parse::<Token![;]>()?;
     Ok(ParsedCondition {
         condition: Condition {
@@ -56,8 +65,33 @@ pub(super) fn condition(input: ParseStream, cx: &mut Ctx) -> syn::Result<ParsedC
             origin,
         },
         verdict,
+        termination,
         verdict_missing_at,
     })
+}
+
+/// `=> terminates` or `=> may hang`.
+fn termination(input: ParseStream, cx: &mut Ctx) -> syn::Result<DeclaredTermination> {
+    input.parse::<Token![=>]>()?;
+    let expected = "expected the declared termination: `terminates` or `may hang`";
+    let word = input
+        .call(Ident::parse_any)
+        .map_err(|e| syn::Error::new(e.span(), expected))?;
+    let terminates = match word.to_string().as_str() {
+        "terminates" => true,
+        "may" => {
+            expect_word(input, "hang", "`may` must be followed by `hang`")?;
+            false
+        }
+        other => {
+            return Err(syn::Error::new(
+                word.span(),
+                format!("unknown termination `{other}`: {expected}"),
+            ))
+        }
+    };
+    let origin = cx.sites.add_span(word.span());
+    Ok(DeclaredTermination { terminates, origin })
 }
 
 /// `exists`, `~exists`, `not exists`, `forall`.

@@ -164,6 +164,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
     test.threads = threads;
     test.condition = condition.condition;
     test.verdict = condition.verdict;
+    test.termination = condition.termination;
     Some(Parsed {
         test,
         ident,

@@ -1,5 +1,7 @@
 //! `gpu-litmus check`: checks `.litmus` files with a memory model alone.
 
+mod termination;
+
 use std::io::Write;
 use std::time::Instant;
 
@@ -45,6 +47,16 @@ OPTIONS:
                         may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
+    --termination       check termination instead (Dat3M's TERMINATION):
+                        per file `terminates`, or `may hang:` and where a
+                        thread spins forever on final values or waits
+                        forever at a barrier. json: file, name, model,
+                        terminates, stuck (null, or per thread: thread,
+                        kind spin|barrier, instruction, label and reads, or
+                        barrier), bounded, consistent_executions, micros
+                        (and declared_termination). A declared `=> terminates`
+                        or `=> may hang` that the model contradicts fails the
+                        file
     --all-executions    enumerate every consistent execution, so that the
                         execution counts are complete (by default the search
                         stops at one consistent execution per outcome: the
@@ -82,7 +94,7 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
-                     [--max-steps N] [--all-executions] FILE...
+                     [--max-steps N] [--all-executions] [--termination] FILE...
 
 For more, try `gpu-litmus check --help`.";
 
@@ -91,6 +103,7 @@ struct Request {
     format: Format,
     options: Options,
     files: Vec<String>,
+    termination: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
@@ -98,6 +111,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     let mut format = Format::Text;
     let mut options = Options::default();
     let mut files = Vec::new();
+    let mut termination = false;
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
         match flag.as_str() {
@@ -115,6 +129,10 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 return Err("`--all-executions` takes no value".into())
             }
             "--all-executions" => options.all_executions = true,
+            "--termination" if inline.is_some() => {
+                return Err("`--termination` takes no value".into())
+            }
+            "--termination" => termination = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -126,6 +144,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
     if files.is_empty() {
         return Err("no files to check".to_string());
     }
+    if termination && format == Format::Herd {
+        return Err("`--termination` has no herd format; use text or json".into());
+    }
     // herd7's Positive and Negative count every consistent execution: only
     // the full enumeration has them all.
     if format == Format::Herd {
@@ -136,6 +157,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
         format,
         options,
         files,
+        termination,
     }))
 }
 
@@ -145,6 +167,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if req.termination {
+        return termination::run(&req.files, req.model, &req.options, req.format, out);
+    }
     let mut status = EXIT_OK;
     // Files are independent: check them on every core, report in order.
     let check_one = |i: usize| {
