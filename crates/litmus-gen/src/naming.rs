@@ -12,6 +12,13 @@
 use crate::skeleton::Skeleton;
 use crate::variant::{Memory, SemChoice, Variant};
 
+impl Variant {
+    /// The name of `skeleton` in this variant.
+    pub fn name(&self, skeleton: &Skeleton) -> String {
+        name(skeleton, self)
+    }
+}
+
 /// The name of `skeleton` in `variant`.
 pub fn name(skeleton: &Skeleton, variant: &Variant) -> String {
     let mut parts = vec![skeleton.name.clone(), variant.placement.name()];

@@ -8,7 +8,6 @@ use litmus_core::ir::{
 };
 
 use crate::edge::{Dep, Dir};
-use crate::naming;
 use crate::placement::{Across, Placement};
 use crate::skeleton::{location_name, Event, Skeleton, Step};
 
@@ -61,9 +60,9 @@ pub struct Variant {
 
 impl Variant {
     /// The IR test of `skeleton` in this variant, named by
-    /// [`naming::name`], with no verdict (the model decides it).
+    /// [`Variant::name`], with no verdict (the model decides it).
     pub fn instantiate(&self, skeleton: &Skeleton) -> Test {
-        let mut test = Test::new(naming::name(skeleton, self));
+        let mut test = Test::new(self.name(skeleton));
         test.doc.0.push(format!(
             "{}: the diy7 cycle {}, made by gpu-litmus gen",
             skeleton.name, skeleton.cycle

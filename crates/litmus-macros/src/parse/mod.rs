@@ -11,6 +11,7 @@ mod cond;
 mod instr;
 mod lit;
 mod proxy;
+mod quals;
 
 use litmus_core::ir::{Location, Name, Placement, RegInit, Space, Test, Thread};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};

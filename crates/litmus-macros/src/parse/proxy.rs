@@ -12,7 +12,7 @@ use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::{parenthesized, Token};
 
-use super::instr::{access, args, arity, instr_site, quals, Quals, Takes};
+use super::quals::{access, args, arity, instr_site, quals, Quals, Takes};
 use super::Ctx;
 use crate::errors::Range;
 
