@@ -91,11 +91,6 @@ fn assert_agree(test: &Test, what: &str) {
     assert!(d.is_empty(), "{what}:\n{}", d.join("\n"));
 }
 
-/// What `litmus_ir!`'s expansion names as `::gpu_litmus::__private`.
-pub mod __private {
-    pub use library::__private::*;
-}
-
 /// Each catalogue call becomes a test comparing the models on its IR.
 macro_rules! compare_litmus {
     ($(#[doc = $doc:literal])* $name:ident; $($body:tt)*) => {
@@ -107,44 +102,7 @@ macro_rules! compare_litmus {
 }
 pub(crate) use compare_litmus as litmus;
 
-#[path = "catalogue_atomics.rs"]
-mod catalogue_atomics;
-#[path = "catalogue_clusters.rs"]
-mod catalogue_clusters;
-#[path = "catalogue_coherence.rs"]
-mod catalogue_coherence;
-#[path = "catalogue_mp.rs"]
-mod catalogue_mp;
-#[path = "catalogue_multi.rs"]
-mod catalogue_multi;
-#[path = "catalogue_practice.rs"]
-mod catalogue_practice;
-#[path = "catalogue_sb_lb.rs"]
-mod catalogue_sb_lb;
-
-#[test]
-fn every_catalogue_file_is_compared() {
-    let compared = [
-        "catalogue_atomics.rs",
-        "catalogue_clusters.rs",
-        "catalogue_coherence.rs",
-        "catalogue_mp.rs",
-        "catalogue_multi.rs",
-        "catalogue_practice.rs",
-        "catalogue_sb_lb.rs",
-    ];
-    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut found: Vec<String> = std::fs::read_dir(&tests)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("catalogue_") && n.ends_with(".rs"))
-        .collect();
-    found.sort();
-    assert_eq!(
-        found, compared,
-        "a new catalogue file needs its `mod` line here"
-    );
-}
+include!("catalogue_support/modules.rs");
 
 #[test]
 fn the_one_sided_fence_exception_is_needed() {
