@@ -220,17 +220,27 @@ impl<'a> ThreadBuilder<'a> {
         let access = self.variant.access(event.dir);
         let loc = name(location_name(event.loc));
         let source = self.last_read.clone();
-        if let (Some(Dep::Ctrl), Some(src)) = (event.dep, &source) {
-            // A branch on the read's register to the very next
-            // instruction: it changes no value, and orders by control.
-            let label = format!("LC{}", self.labels);
-            self.labels += 1;
-            self.push(InstrKind::Branch {
-                cond: Some((BranchCond::Ne, reg(src), reg(src))),
-                target: name(label.clone()),
-            });
-            self.push(InstrKind::Label(name(label)));
-        }
+        // A control dependency skips the access unless the read saw the
+        // value of the cycle's outcome. diy7's branch to the very next
+        // instruction (`bne r0, r0, L; L:`) changes nothing, so the GPU's
+        // compiler (ptxas) deletes it and the dependency with it: the
+        // H100 then shows LB+data+ctrl, which the model forbids.
+        let skip = match (event.dep, &source) {
+            (Some(Dep::Ctrl), Some(src)) => {
+                let label = format!("LC{}", self.labels);
+                self.labels += 1;
+                self.push(InstrKind::Branch {
+                    cond: Some((
+                        BranchCond::Ne,
+                        reg(src),
+                        Operand::Imm(imm(self.expected(src))),
+                    )),
+                    target: name(label.clone()),
+                });
+                Some(label)
+            }
+            _ => None,
+        };
         match event.dir {
             Dir::R => {
                 let dst = self.fresh_reg();
@@ -259,23 +269,31 @@ impl<'a> ThreadBuilder<'a> {
                 });
             }
         }
+        if let Some(label) = skip {
+            self.push(InstrKind::Label(name(label)));
+        }
     }
 
-    /// `t = src xor src; t = t add value`: the value `value`, computed
-    /// from `src`, as diy7 writes a data dependency.
+    /// The value the cycle's outcome asks register `src` to read (0, the
+    /// initial value, for a read the condition does not name).
+    fn expected(&self, src: &str) -> Value {
+        self.asked
+            .iter()
+            .find(|(r, _)| r == src)
+            .map_or(0, |(_, v)| *v)
+    }
+
+    /// `t = src add (value - expected)`: `value` when `src` read what the
+    /// cycle's outcome asks, and computed from `src` whatever it read. diy7
+    /// writes `t = src xor src; t = t add value`, which ptxas folds to a
+    /// constant, deleting the dependency on the GPU.
     fn data_dependent(&mut self, src: &str, value: Value) -> Operand {
         let t = self.fresh_reg();
         self.push(InstrKind::BinOp {
             dst: name(t.clone()),
-            op: BinOp::Xor,
-            a: reg(src),
-            b: reg(src),
-        });
-        self.push(InstrKind::BinOp {
-            dst: name(t.clone()),
             op: BinOp::Add,
-            a: reg(&t),
-            b: Operand::Imm(imm(value)),
+            a: reg(src),
+            b: Operand::Imm(imm(value - self.expected(src))),
         });
         reg(&t)
     }

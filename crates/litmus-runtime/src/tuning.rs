@@ -32,6 +32,9 @@ use crate::gpu::{GpuError, Knobs};
 pub const TUNING_ENV: &str = "LITMUS_TUNING";
 /// The file looked for in the current folder when `LITMUS_TUNING` is unset.
 pub const CONVENTIONAL_FILE: &str = "litmus-tuning.toml";
+/// Makes each `litmus!` and `litmus_files!` test tune itself first
+/// (`LITMUS_TUNE=1`; see `tune::in_place`).
+pub const TUNE_ENV: &str = "LITMUS_TUNE";
 
 /// One test's tuned knobs and what they achieved.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,9 +106,20 @@ const TUNABLE: &[&str] = &[
 impl TuningFile {
     /// The tuning file this process should use: `LITMUS_TUNING`'s (an
     /// error if it cannot be read), else the conventional file in the
-    /// current folder if it exists, else none.
+    /// current folder if it exists, else none. Under `LITMUS_TUNE=1` the
+    /// file is what the tests write, so a `LITMUS_TUNING` that does not
+    /// exist yet is no error: the first tuned test creates it.
     pub fn from_env() -> Result<Option<TuningFile>, TuningError> {
-        match std::env::var_os(TUNING_ENV).filter(|v| !v.is_empty()) {
+        TuningFile::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`TuningFile::from_env`] over any source of variables.
+    pub fn from_vars(
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<TuningFile>, TuningError> {
+        let tuning = var(TUNE_ENV).is_some_and(|v| v.trim() == "1");
+        match var(TUNING_ENV).filter(|v| !v.is_empty()) {
+            Some(path) if tuning && !Path::new(&path).exists() => Ok(None),
             Some(path) => TuningFile::load(Path::new(&path)).map(Some),
             None if Path::new(CONVENTIONAL_FILE).is_file() => {
                 TuningFile::load(Path::new(CONVENTIONAL_FILE)).map(Some)
@@ -344,6 +358,22 @@ LITMUS_SHUFFLE_PCT = 30
             })
             .unwrap();
         assert_eq!(k.ctas, 512);
+    }
+
+    #[test]
+    fn a_missing_tuning_file_is_an_error_unless_the_tests_are_writing_it() {
+        let missing = "/nonexistent/litmus-tuning.toml";
+        let vars = |tune: Option<&'static str>| {
+            move |name: &str| match name {
+                TUNING_ENV => Some(missing.to_string()),
+                TUNE_ENV => tune.map(str::to_string),
+                _ => None,
+            }
+        };
+        let e = TuningFile::from_vars(vars(None)).unwrap_err().to_string();
+        assert!(e.contains(missing) && e.contains("cannot read"), "{e}");
+        assert!(TuningFile::from_vars(vars(Some("0"))).is_err());
+        assert!(TuningFile::from_vars(vars(Some("1"))).unwrap().is_none());
     }
 
     #[test]

@@ -44,7 +44,10 @@ fn tune_writes_an_entry_that_run_then_uses_or_says_it_skipped() {
     }
     assert!(text.contains("mp.litmus: best "), "{text}");
     let written = std::fs::read_to_string(&file).unwrap();
-    assert!(written.contains("[tests.MP]"), "{written}");
+    let table: toml::Table = written.parse().unwrap();
+    let entry = &table["tests"]["MP"];
+    assert!(entry["instances"].as_integer().unwrap() > 0, "{written}");
+    assert!(entry["knobs"].is_table(), "{written}");
     let out = bin()
         .args(["run", "--format", "json", "--launches", "1", "--tuning"])
         .arg(&file)

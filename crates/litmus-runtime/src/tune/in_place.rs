@@ -12,10 +12,8 @@ use litmus_core::ir::Test;
 
 use crate::config::Config;
 use crate::gpu;
+pub use crate::tuning::TUNE_ENV;
 use crate::tuning::{TuningFile, CONVENTIONAL_FILE, TUNING_ENV};
-
-/// The variable that turns tuning on.
-pub const TUNE_ENV: &str = "LITMUS_TUNE";
 /// The variable that sets each test's search budget (GPU milliseconds).
 pub const TUNE_BUDGET_ENV: &str = "LITMUS_TUNE_BUDGET_MS";
 /// The search budget when `LITMUS_TUNE_BUDGET_MS` is unset.
