@@ -1,8 +1,15 @@
 //! The classification kernel: one thread per instance reads the instance's
 //! outcome (stored registers, final memory), hashes it, and adds it to an
-//! open-addressing histogram in GPU memory. Threads of a warp with the same
-//! outcome are counted by one leader (`match.any.sync`), so a handful of
-//! distinct outcomes do not serialise on one counter.
+//! open-addressing histogram in GPU memory.
+//!
+//! Nearly every instance has one of a handful of outcomes, so counting
+//! each in GPU memory would serialise the whole launch on a few counters
+//! (measured on an H100: two same-address atomics per warp cost a quarter
+//! of a launch of 2M instances). So the count is folded in two steps:
+//! threads of a warp with the same outcome are counted by one leader
+//! (`match.any.sync`), the leaders of a CTA fold into a small table in
+//! shared memory, and after a barrier each entry of that table is added
+//! to the histogram in GPU memory once per CTA.
 
 use crate::ir::Test;
 use crate::outcome::Observable;
@@ -10,7 +17,12 @@ use crate::outcome::Observable;
 use super::common::global_param;
 use super::emit::Emitter;
 use super::kernel::global_addr;
-use super::layout::{counter, knob, Layout, CLASSIFY_KERNEL};
+use super::layout::{counter, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL};
+
+/// Entries of a CTA's table in shared memory; a power of two. A CTA whose
+/// instances have more distinct outcomes than this folds the rest straight
+/// into GPU memory.
+const CTA_TABLE: u32 = 32;
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
@@ -22,6 +34,9 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let table = param(out, "p_table");
     let counters = param(out, "p_counters");
     let done = out.fresh_label("done");
+    // Past the first barrier, a thread with nothing (more) to count jumps
+    // here: every thread of the CTA must reach the second barrier.
+    let folded = out.fresh_label("folded");
 
     let (gid, ntid, cta, tid) = (out.r32(), out.r32(), out.r32(), out.r32());
     out.ins(format!("mov.u32 {ntid}, %ntid.x"));
@@ -37,9 +52,12 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let n_mask = load_knob(out, knob::N_MASK);
     let stride = load_knob(out, knob::STRIDE);
     let table_mask = load_knob(out, knob::TABLE_MASK);
+    let cta_table = CtaTable::declare(layout, out);
+    cta_table.clear(&tid, out);
+    out.ins("bar.sync 0");
     let p = out.pred();
     out.ins(format!("setp.ge.u32 {p}, {gid}, {n}"));
-    out.ins(format!("@{p} bra {done}"));
+    out.ins(format!("@{p} bra {folded}"));
 
     // The instance's slots of the global locations: read for the outcome,
     // then reset to their initial values for the next launch, which saves
@@ -80,22 +98,156 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         "red.global.add.u64 [{counters}+{}], 1",
         counter::UNFINISHED * 8
     ));
-    out.ins(format!("bra.uni {done}"));
+    out.ins(format!("bra.uni {folded}"));
     out.label(&finished);
 
     let h = outcome_hash(&values, out);
-    let cnt64 = warp_leader(&h, &done, out);
+    let cnt64 = warp_leader(&h, &folded, out);
     let table = Table {
         table: &table,
         mask: &table_mask,
         counters: &counters,
     };
+    let full = out.fresh_label("cta_table_full");
+    cta_table.fold(&h, &values, &cnt64, &full, &folded, out);
+    out.label(&full);
+    fold_into_table(layout, &table, &h, &values, &cnt64, &folded, out);
+    out.label(&folded);
+    out.ins("bar.sync 0");
+    let (h, values, cnt64) = cta_table.entry(&tid, &done, out);
     fold_into_table(layout, &table, &h, &values, &cnt64, &done, out);
     out.label(&done);
 
     out.end_kernel(&format!(
-        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n)"
+        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
     ));
+}
+
+/// A CTA's table of outcomes in shared memory: [`CTA_TABLE`] keys (the
+/// outcome's hash, 0 when free), their counts, and their words.
+struct CtaTable {
+    /// Registers holding the shared-window addresses of the three arrays.
+    keys: String,
+    counts: String,
+    words: String,
+    /// Words per outcome.
+    width: usize,
+}
+
+impl CtaTable {
+    fn declare(layout: &Layout, out: &mut Emitter) -> CtaTable {
+        let width = layout.observables.len();
+        out.declare(format!(".shared .align 8 .b64 cta_keys[{CTA_TABLE}]"));
+        out.declare(format!(".shared .align 8 .b64 cta_counts[{CTA_TABLE}]"));
+        // At least one word, so that the array is never empty.
+        out.declare(format!(
+            ".shared .align 4 .b32 cta_words[{}]",
+            CTA_TABLE as usize * width.max(1)
+        ));
+        let t = CtaTable {
+            keys: out.r32(),
+            counts: out.r32(),
+            words: out.r32(),
+            width,
+        };
+        out.ins(format!("mov.u32 {}, cta_keys", t.keys));
+        out.ins(format!("mov.u32 {}, cta_counts", t.counts));
+        out.ins(format!("mov.u32 {}, cta_words", t.words));
+        t
+    }
+
+    /// The shared addresses of entry `slot`: its key and count, its words.
+    fn addresses(&self, slot: &str, out: &mut Emitter) -> (String, String, String) {
+        let (off, key, count, words) = (out.r32(), out.r32(), out.r32(), out.r32());
+        out.ins(format!("shl.b32 {off}, {slot}, 3"));
+        out.ins(format!("add.u32 {key}, {}, {off}", self.keys));
+        out.ins(format!("add.u32 {count}, {}, {off}", self.counts));
+        out.ins(format!(
+            "mad.lo.u32 {words}, {slot}, {}, {}",
+            self.width * 4,
+            self.words
+        ));
+        (key, count, words)
+    }
+
+    /// Shared memory is not zeroed at launch: the first threads clear it.
+    fn clear(&self, tid: &str, out: &mut Emitter) {
+        let skip = out.fresh_label("cleared");
+        let p = out.pred();
+        out.ins(format!("setp.ge.u32 {p}, {tid}, {CTA_TABLE}"));
+        out.ins(format!("@{p} bra {skip}"));
+        let (key, count, _) = self.addresses(tid, out);
+        out.ins(format!("st.shared.u64 [{key}], 0"));
+        out.ins(format!("st.shared.u64 [{count}], 0"));
+        out.label(&skip);
+    }
+
+    /// Adds `cnt64` instances of the outcome to the CTA's table, then jumps
+    /// to `next`; jumps to `full` when every entry holds another outcome.
+    fn fold(
+        &self,
+        h: &str,
+        values: &[String],
+        cnt64: &str,
+        full: &str,
+        next: &str,
+        out: &mut Emitter,
+    ) {
+        let (slot, probes) = (out.r32(), out.r32());
+        let old = out.r64();
+        let probe = out.fresh_label("cta_probe");
+        let claim = out.fresh_label("cta_claim");
+        let count = out.fresh_label("cta_count");
+        out.ins(format!("cvt.u32.u64 {slot}, {h}"));
+        out.ins(format!("and.b32 {slot}, {slot}, {}", CTA_TABLE - 1));
+        out.ins(format!("mov.u32 {probes}, 0"));
+        out.label(&probe);
+        let (key, counter, words) = self.addresses(&slot, out);
+        out.ins(format!("atom.shared.cas.b64 {old}, [{key}], 0, {h}"));
+        let (pn, ph, pfull) = (out.pred(), out.pred(), out.pred());
+        out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
+        out.ins(format!("@{pn} bra {claim}"));
+        out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
+        out.ins(format!("@{ph} bra {count}"));
+        out.ins(format!("add.u32 {probes}, {probes}, 1"));
+        out.ins(format!("setp.ge.u32 {pfull}, {probes}, {CTA_TABLE}"));
+        out.ins(format!("@{pfull} bra {full}"));
+        out.ins(format!("add.u32 {slot}, {slot}, 1"));
+        out.ins(format!("and.b32 {slot}, {slot}, {}", CTA_TABLE - 1));
+        out.ins(format!("bra.uni {probe}"));
+        // The words are read only after the barrier, so a second leader
+        // that counts before the claimer has written them does no harm.
+        out.label(&claim);
+        for (m, v) in values.iter().enumerate() {
+            out.ins(format!("st.shared.u32 [{words}+{}], {v}", 4 * m));
+        }
+        out.label(&count);
+        out.ins(format!("red.shared.add.u64 [{counter}], {cnt64}"));
+        out.ins(format!("bra.uni {next}"));
+    }
+
+    /// Thread `tid`'s entry of the table, for `tid` < [`CTA_TABLE`]: its
+    /// key, words and count; threads without a used entry jump to `done`.
+    fn entry(&self, tid: &str, done: &str, out: &mut Emitter) -> (String, Vec<String>, String) {
+        let p = out.pred();
+        out.ins(format!("setp.ge.u32 {p}, {tid}, {CTA_TABLE}"));
+        out.ins(format!("@{p} bra {done}"));
+        let (key, counter, words) = self.addresses(tid, out);
+        let (h, cnt64) = (out.r64(), out.r64());
+        out.ins(format!("ld.shared.u64 {h}, [{key}]"));
+        let pe = out.pred();
+        out.ins(format!("setp.eq.u64 {pe}, {h}, 0"));
+        out.ins(format!("@{pe} bra {done}"));
+        out.ins(format!("ld.shared.u64 {cnt64}, [{counter}]"));
+        let values = (0..self.width)
+            .map(|m| {
+                let v = out.r32();
+                out.ins(format!("ld.shared.u32 {v}, [{words}+{}]", 4 * m));
+                v
+            })
+            .collect();
+        (h, values, cnt64)
+    }
 }
 
 /// Where one instance's results are: its index, the instances per
@@ -232,12 +384,21 @@ fn fold_into_table(
         layout.entry_words() * 4
     ));
     out.ins(format!("add.u64 {entry}, {entry}, {table}"));
+    // A key, once set, never changes: a plain read finds a taken entry
+    // without an atomic, and only a free one is claimed by compare-and-swap.
+    let (pn, ph, pfull, po) = (out.pred(), out.pred(), out.pred(), out.pred());
+    let next = out.fresh_label("next");
+    out.ins(format!("ld.relaxed.gpu.global.u64 {old}, [{entry}]"));
+    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
+    out.ins(format!("@{ph} bra {count}"));
+    out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
+    out.ins(format!("@{po} bra {next}"));
     out.ins(format!("atom.global.cas.b64 {old}, [{entry}], 0, {h}"));
-    let (pn, ph, pfull) = (out.pred(), out.pred(), out.pred());
     out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
     out.ins(format!("@{pn} bra {claim}"));
     out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
     out.ins(format!("@{ph} bra {count}"));
+    out.label(&next);
     out.ins(format!("add.u32 {probes}, {probes}, 1"));
     out.ins(format!("setp.gt.u32 {pfull}, {probes}, {table_mask}"));
     out.ins(format!("@{pfull} bra {overflow}"));

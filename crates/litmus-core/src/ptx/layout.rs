@@ -17,6 +17,9 @@ use super::PtxError;
 pub const TEST_KERNEL: &str = "litmus_test";
 /// Name of the kernel that folds outcomes into the histogram.
 pub const CLASSIFY_KERNEL: &str = "litmus_classify";
+/// Threads per CTA of the classification kernel (one per instance): the
+/// larger the CTA, the fewer its folds into the histogram in GPU memory.
+pub const CLASSIFY_BLOCK: u32 = 1024;
 
 /// Indices into the knob array (`u32` words) both kernels read.
 pub mod knob {

@@ -255,8 +255,8 @@ impl Setup {
             ],
         )?;
         self.classify_fn.launch(
-            self.n.div_ceil(256) as u32,
-            256,
+            self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
+            layout::CLASSIFY_BLOCK,
             0,
             &[
                 self.mem.ptr(),
