@@ -33,6 +33,7 @@ mod environment;
 mod instr;
 mod kernel;
 pub mod layout;
+mod proxies;
 
 pub use layout::Layout;
 
