@@ -159,7 +159,7 @@ impl Context {
         }
         let align =
             self.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)?;
-        if align > 0 && base % align as u64 != 0 {
+        if align > 0 && !base.is_multiple_of(align as u64) {
             return Err(GpuError::Driver {
                 call: "cuTexObjectCreate".into(),
                 name: "misaligned texture base".into(),

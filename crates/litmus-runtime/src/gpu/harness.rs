@@ -78,6 +78,10 @@ struct Setup {
     layout: Layout,
     test_fn: Function,
     classify_fn: Function,
+    /// The texture objects of the test's texture aliases, in
+    /// [`Layout::textures`] order (kernel parameters `p_tex0`...). Before
+    /// `mem`, so that they are destroyed before the memory they read.
+    textures: Vec<Texture>,
     mem: Buffer,
     regs: Buffer,
     shfinal: Buffer,
@@ -86,9 +90,6 @@ struct Setup {
     table: Buffer,
     counters: Buffer,
     scratch: Buffer,
-    /// The texture objects of the test's texture aliases, in
-    /// [`Layout::textures`] order (kernel parameters `p_tex0`...).
-    textures: Vec<Texture>,
     shared_bytes: u32,
     shape: Shape,
     n: usize,
