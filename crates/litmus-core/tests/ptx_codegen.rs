@@ -172,12 +172,12 @@ fn what_the_harness_cannot_run_is_refused_with_the_reason() {
         assert!(e.to_string().contains(needle), "{needle:?} not in: {e}");
     };
     refused(&MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1"), "GPU 1");
-    // PTX 7.5 proxies: an alias alone (read through the generic proxy)
-    // is refused, not generated as a second location.
+    // PTX 7.5 proxies: a surface cannot alias global memory (the other
+    // refusals are in ptx_proxies.rs).
     refused(
-        &MP.replace("{", "{ xa @ generic aliases x;")
-            .replace("ld.relaxed.gpu r1, x", "ld.relaxed.gpu r1, xa"),
-        "location `xa` is a generic alias of `x`: PTX 7.5 proxies",
+        &MP.replace("{", "{ xs @ surface aliases x;")
+            .replace("ld.relaxed.gpu r1, x", "suld.weak r1, xs"),
+        "`xs` is a surface alias of `x`: CUDA surfaces bind only CUDA arrays",
     );
     refused(
         &MP.replace("P0@cta 0,gpu 0", "P0@cta 1,gpu 0,cluster 0")

@@ -94,8 +94,12 @@
 //! semantics and an unknown proxy fence kind are compile errors. Only the
 //! model `ptx-7.5` checks proxy tests (`LITMUS_MODEL=ptx-7.5`): under the
 //! default `ptx`, or any model without proxies, a `litmus!` test that uses
-//! them fails with a message saying so; the PTX generator does not handle
-//! them yet.
+//! them fails with a message saying so. On the GPU, a generic alias is a
+//! second virtual mapping of its target's memory and a texture alias a
+//! texture object over it (`fence.proxy.alias` is emitted as written);
+//! surface and constant-bank aliases and `fence.proxy.surface`, `.texture`
+//! and `.constant` have no hardware form, and such a test's hardware half
+//! is reported as not run, with the reason.
 //!
 //! ## Condition and verdict
 //!

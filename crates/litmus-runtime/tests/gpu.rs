@@ -384,3 +384,139 @@ fn clusters_keep_their_placement_and_distributed_shared_memory_works() {
     }
     println!("CoWW in DSMEM: {:?}", r.histogram);
 }
+
+/// MP whose reader reads the data through `y`, a generic alias of `x`
+/// (a second virtual mapping of `x`'s memory), with `fence` (if any)
+/// between its acquire and that read.
+fn mp_alias(fence: Option<&str>) -> String {
+    let fence = fence.map_or(String::new(), |f| format!(" | {f} ;\n"));
+    format!("PTX MP-alias\n{{ x=0; y @ generic aliases x; flag=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 2 | ld.acquire.gpu r0, flag ;\n st.release.gpu flag, 1 | ;\n{fence} | ld.weak r1, y ;\nexists (P1:r0 == 1 /\\ P1:r1 != 2)\n")
+}
+
+const MP_TEXTURE: &str = "PTX MP-texture\n{ x=0; t @ texture aliases x; flag=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 2 | ld.acquire.gpu r0, flag ;\n st.release.gpu flag, 1 | tld.weak r1, t ;\nexists (P1:r0 == 1 /\\ P1:r1 != 2)\n";
+
+/// The outcomes the model `ptx-7.5` allows for `test`, and whether it
+/// allows the condition.
+fn ptx75(test: &Test) -> (std::collections::BTreeSet<Vec<u32>>, bool) {
+    let model = litmus_model::model_by_name("ptx-7.5").unwrap();
+    let r = litmus_model::check(test, model, &litmus_model::Options::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", test.name));
+    (r.allowed, r.condition_reachable)
+}
+
+/// Runs a proxy test on the GPU: every instance counted once, none
+/// unfinished, no outcome the model `ptx-7.5` forbids; prints the
+/// histogram. Skips (in one line) without a GPU.
+fn run_under_ptx75(what: &str, test: &Test, launches: u64) {
+    if !hardware() {
+        return;
+    }
+    let (allowed, _) = ptx75(test);
+    let code = ptx::generate(test).unwrap();
+    let k = knobs(launches);
+    let r = gpu::run(test, &code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+    eprintln!("{what}: {:?} on {}", r.histogram, r.device);
+    assert_eq!(r.launches, launches, "{what}");
+    assert_eq!(r.instances, launches * k.instances(), "{what}");
+    let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+    assert_eq!(total, r.instances, "{what}");
+    assert_eq!(r.unfinished, 0, "{what}: no role loops");
+    for (values, count) in &r.histogram {
+        assert!(
+            allowed.contains(values),
+            "{what}: ptx-7.5 forbids {values:?} (P1:r0, P1:r1), seen {count} times; allowed: {allowed:?}"
+        );
+    }
+}
+
+#[test]
+fn mp_through_a_generic_alias_without_a_proxy_fence() {
+    let test = parse(&mp_alias(None));
+    // Without a proxy fence the stale read through the alias is allowed.
+    assert!(ptx75(&test).1, "ptx-7.5 allows the stale read");
+    run_under_ptx75("MP through a generic alias, no proxy fence", &test, 200);
+}
+
+#[test]
+fn mp_through_a_generic_alias_with_fence_proxy_alias() {
+    let test = parse(&mp_alias(Some("fence.proxy.alias")));
+    // With fence.proxy.alias after the acquire it is forbidden: a GPU
+    // that shows it breaks the model (or the second mapping is not the
+    // same memory).
+    assert!(!ptx75(&test).1, "ptx-7.5 forbids the stale read");
+    run_under_ptx75("MP through a generic alias, fence.proxy.alias", &test, 200);
+}
+
+#[test]
+fn mp_through_a_texture_alias() {
+    let test = parse(MP_TEXTURE);
+    assert!(ptx75(&test).1, "ptx-7.5 allows the stale texture fetch");
+    run_under_ptx75("MP through a texture alias", &test, 200);
+}
+
+/// The second mapping is the same memory, a final value on an alias is
+/// its root's, a texture reads each instance's own slot (initial values
+/// reset before every launch), and the whole environment and the
+/// placement check work with aliases.
+#[test]
+fn aliases_reach_their_roots_memory_under_the_whole_environment() {
+    use litmus_runtime::gpu::Environment;
+    let cases = [
+        // A store through the alias, a load of the root after the fence:
+        // the same memory, so always the value stored; the final value of
+        // the alias is the root's.
+        (
+            "store through the alias, load the root",
+            "PTX alias-same-memory\n{ x=0; y @ generic aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak y, 5 ;\n fence.proxy.alias ;\n ld.weak r0, x ;\nexists (P0:r0 == 5 /\\ y == 5)\n",
+            vec![vec![5, 5]],
+        ),
+        // Every instance fetches its own slot's initial value.
+        (
+            "texture fetch of the initial value",
+            "PTX texture-init\n{ x=7; t @ texture aliases x; z=3; u @ texture aliases z; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n tld.weak r0, t | tld.weak r1, u ;\n tld.weak r2, u | tld.weak r3, t ;\nexists (P0:r0 == 7 /\\ P0:r2 == 3 /\\ P1:r1 == 3 /\\ P1:r3 == 7)\n",
+            vec![vec![7, 3, 3, 7]],
+        ),
+    ];
+    let cases: Vec<_> = cases
+        .into_iter()
+        .map(|(what, src, only)| {
+            let test = parse(src);
+            let code = ptx::generate(&test).unwrap_or_else(|e| panic!("{what}: {e}"));
+            (what, test, code, only)
+        })
+        .collect();
+    if !hardware() {
+        return;
+    }
+    for (what, test, code, only) in cases {
+        let k = Knobs {
+            spin: 200,
+            stress_ctas: 64,
+            stress_rounds: 32,
+            env: Environment {
+                stress_pct: 70,
+                pre_stress: 16,
+                pre_pct: 60,
+                spin_pct: 50,
+                shuffle_pct: 100,
+                ..Environment::default()
+            },
+            ..knobs(20)
+        };
+        let r = gpu::run(&test, &code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+        eprintln!("{what}: {:?}", r.histogram);
+        let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+        assert_eq!(total, r.instances, "{what}");
+        let seen: Vec<Vec<u32>> = r.histogram.iter().map(|(v, _)| v.clone()).collect();
+        assert_eq!(seen, only, "{what}");
+        let placed =
+            gpu::check_placement(&test, &code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(placed.roles, test.threads.len(), "{what}");
+    }
+    for src in [mp_alias(Some("fence.proxy.alias")), MP_TEXTURE.to_string()] {
+        let test = parse(&src);
+        let code = ptx::generate(&test).unwrap();
+        gpu::check_placement(&test, &code, &knobs(1))
+            .unwrap_or_else(|e| panic!("{}: {e}", test.name));
+    }
+}

@@ -289,7 +289,8 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> Vec<String
                 out.ins(format!("add.u64 {a}, {a}, {regs}"));
                 a
             }
-            Observable::Loc { loc } => match layout.global_locs.iter().position(|g| g == loc) {
+            // An alias's final value is its root's.
+            Observable::Loc { loc } => match layout.slot_of.get(*loc).copied().flatten() {
                 Some(j) => slots[j].clone(),
                 None => {
                     let s = layout

@@ -33,6 +33,11 @@ pub(crate) struct Common {
     pub rpw: Option<(String, String)>,
     pub knob: BTreeMap<usize, String>,
     pub smem: String,
+    /// Per view past the first ([`Layout::views`]): what its base adds to
+    /// an address in the location buffer (64-bit).
+    pub views: Vec<String>,
+    /// Per texture alias ([`Layout::textures`]): the texture object.
+    pub textures: Vec<String>,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -107,6 +112,22 @@ impl Common {
             out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
         }
         let spin = out.pred();
+        // Last, so that a test without aliases keeps its registers' names.
+        let views = (1..=layout.views.len())
+            .map(|v| {
+                let base = global_param(out, &format!("p_view{v}")).1;
+                let delta = out.r64();
+                out.ins(format!("sub.u64 {delta}, {base}, {mem}"));
+                delta
+            })
+            .collect();
+        let textures = (0..layout.textures.len())
+            .map(|t| {
+                let handle = out.r64();
+                out.ins(format!("ld.param.u64 {handle}, [p_tex{t}]"));
+                handle
+            })
+            .collect();
         Start {
             common: Common {
                 launch,
@@ -124,6 +145,8 @@ impl Common {
                 rpw,
                 knob: knob_regs,
                 smem,
+                views,
+                textures,
             },
             shfinal,
             scratch,

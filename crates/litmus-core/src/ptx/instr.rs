@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::instr::{AtomOp, BarrierKind, BinOp, BranchCond, FenceSpelling, InstrKind, Scope, Sem};
 use crate::ir::{Operand, Space};
+use crate::proxy::{Proxy, ProxyFenceKind};
 
 use super::emit::Emitter;
 use super::PtxError;
@@ -16,6 +17,9 @@ pub(crate) struct RoleCtx {
     /// Location name → its space and address register (64-bit for global,
     /// 32-bit for shared).
     pub addrs: BTreeMap<String, (Space, String)>,
+    /// Texture alias name → its texture object and the texel (the slot's
+    /// word in the location buffer) this role's instance reads.
+    pub textures: BTreeMap<String, (String, String)>,
     /// Label name → (its index in the body, its PTX label).
     pub labels: BTreeMap<String, (usize, String)>,
     /// Counts backward branches taken.
@@ -196,12 +200,38 @@ pub(crate) fn emit_instr(
         }
 
         InstrKind::WarpSync => out.ins("bar.warp.sync -1"),
-        // `Layout::of` refuses these tests first; kept as an error so that
-        // a caller with a hand-made layout gets one too.
-        InstrKind::ProxyLoad { .. } | InstrKind::ProxyStore { .. } | InstrKind::ProxyFence(_) => {
-            return Err(PtxError::Unsupported(
-                "PTX 7.5 proxy accesses and fences are not generated yet".into(),
-            ))
+        InstrKind::ProxyLoad {
+            dst,
+            loc,
+            proxy: Proxy::Texture,
+            ..
+        } => {
+            let (tex, texel) = ctx.textures.get(&loc.text).ok_or_else(|| {
+                PtxError::Invalid(format!("`{loc}` is read as a texture but is none"))
+            })?;
+            // A 1D fetch from linear memory returns four channels; the
+            // texture has one, the other three are padding.
+            let pad: Vec<String> = (0..3).map(|_| out.r32()).collect();
+            out.ins(format!(
+                "tex.1d.v4.u32.s32 {{{}, {}}}, [{tex}, {{{texel}}}]",
+                ctx.reg(&dst.text)?,
+                pad.join(", ")
+            ));
+        }
+        InstrKind::ProxyFence(ProxyFenceKind::Alias) => out.ins("fence.proxy.alias"),
+        // `Layout::of` refuses these first, with the reason; kept as an
+        // error so that a caller with a hand-made layout gets one too.
+        InstrKind::ProxyLoad { proxy, .. } | InstrKind::ProxyStore { proxy, .. } => {
+            return Err(PtxError::Unsupported(format!(
+                "the {} proxy has no form the harness can generate",
+                proxy.as_str()
+            )))
+        }
+        InstrKind::ProxyFence(kind) => {
+            return Err(PtxError::Unsupported(format!(
+                "`fence.proxy.{}` has no PTX instruction",
+                kind.as_str()
+            )))
         }
         InstrKind::Mov { dst, src } => {
             let v = ctx.value(src, out)?;

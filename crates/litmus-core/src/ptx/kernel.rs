@@ -10,7 +10,7 @@ use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
 use super::instr::{emit_instr, RoleCtx};
-use super::layout::{knob, Layout, Mode, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
+use super::layout::{knob, Layout, Mode, Reach, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
 use super::PtxError;
 
 pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
@@ -54,8 +54,17 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     } else {
         String::new()
     };
+    // Only tests with aliases take the views' bases and the textures, so
+    // that every other test's module stays as it was.
+    let mut alias_params = String::new();
+    for v in 1..=layout.views.len() {
+        alias_params.push_str(&format!(",\n\t.param .u64 p_view{v}"));
+    }
+    for t in 0..layout.textures.len() {
+        alias_params.push_str(&format!(",\n\t.param .u64 p_tex{t}"));
+    }
     out.end_kernel(&format!(
-        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch\n){cluster}"
+        ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
     ));
     Ok(())
 }
@@ -320,9 +329,10 @@ fn setup_role(
 
     // Addresses of the locations this role touches.
     let mut addrs = BTreeMap::new();
+    let mut textures = BTreeMap::new();
     for ins in &thread.body {
         let Some(loc) = ins.kind.loc() else { continue };
-        if addrs.contains_key(&loc.text) {
+        if addrs.contains_key(&loc.text) || textures.contains_key(&loc.text) {
             continue;
         }
         let idx = test
@@ -330,22 +340,34 @@ fn setup_role(
             .iter()
             .position(|l| l.name.text == loc.text)
             .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
-        let addr = if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
+        let knobs = [
+            c.knob[&knob::N].as_str(),
+            &c.knob[&knob::N_MASK],
+            &c.knob[&knob::STRIDE],
+        ];
+        let addr = if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
+            match alias.reach {
+                Reach::View(v) => {
+                    let a = global_addr(layout, &c.knobs, &c.mem, knobs, alias.slot, &inst, out);
+                    if v > 0 {
+                        out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
+                    }
+                    (Space::Global, a)
+                }
+                Reach::Texture(t) => {
+                    // The texture spans the whole buffer: the slot's word
+                    // index is its texel.
+                    let slot = global_slot(layout, &c.knobs, knobs, alias.slot, &inst, out);
+                    let texel = out.r32();
+                    out.ins(format!("mul.lo.u32 {texel}, {slot}, {}", knobs[2]));
+                    textures.insert(loc.text.clone(), (c.textures[t].clone(), texel));
+                    continue;
+                }
+            }
+        } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
             (
                 Space::Global,
-                global_addr(
-                    layout,
-                    &c.knobs,
-                    &c.mem,
-                    [
-                        &c.knob[&knob::N],
-                        &c.knob[&knob::N_MASK],
-                        &c.knob[&knob::STRIDE],
-                    ],
-                    j,
-                    &inst,
-                    out,
-                ),
+                global_addr(layout, &c.knobs, &c.mem, knobs, j, &inst, out),
             )
         } else {
             let s = layout
@@ -413,6 +435,7 @@ fn setup_role(
     let ctx = RoleCtx {
         regs,
         addrs,
+        textures,
         labels,
         iters,
         loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
@@ -490,10 +513,28 @@ pub(crate) fn global_addr(
     inst: &str,
     out: &mut Emitter,
 ) -> String {
+    let slot = global_slot(layout, knobs, [n, n_mask, stride], j, inst, out);
+    let a = out.r64();
+    out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
+    out.ins(format!("shl.b64 {a}, {a}, 2"));
+    out.ins(format!("add.u64 {a}, {a}, {mem}"));
+    a
+}
+
+/// The index of instance `inst`'s slot of global location slot `j` among
+/// all slots of the buffer, `j·N + perm_j(inst)`; times the stride it is
+/// the slot's word.
+fn global_slot(
+    layout: &Layout,
+    knobs: &str,
+    [n, n_mask, _]: [&str; 3],
+    j: usize,
+    inst: &str,
+    out: &mut Emitter,
+) -> String {
     let lm = out.r32();
     let la = out.r32();
     let slot = out.r32();
-    let a = out.r64();
     out.ins(format!(
         "ld.global.u32 {lm}, [{knobs}+{}]",
         layout.loc_knob(j) * 4
@@ -505,10 +546,7 @@ pub(crate) fn global_addr(
     out.ins(format!("mad.lo.u32 {slot}, {inst}, {lm}, {la}"));
     out.ins(format!("and.b32 {slot}, {slot}, {n_mask}"));
     out.ins(format!("mad.lo.u32 {slot}, {n}, {j}, {slot}"));
-    out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
-    out.ins(format!("shl.b64 {a}, {a}, 2"));
-    out.ins(format!("add.u64 {a}, {a}, {mem}"));
-    a
+    slot
 }
 
 /// In placement-check mode (`p_place` not null), records where this role of

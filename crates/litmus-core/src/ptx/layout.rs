@@ -11,6 +11,7 @@ use crate::instr::{BarrierKind, InstrKind};
 use crate::ir::{Operand, Space, Test};
 use crate::outcome::{observables, Observable};
 
+pub use super::proxies::{AliasLoc, Reach, TextureAlias};
 use super::PtxError;
 
 /// Name of the kernel that runs the test instances.
@@ -201,8 +202,24 @@ pub struct Layout {
     pub mode: Mode,
     /// One role per test thread, in `Test::threads` order.
     pub roles: Vec<Role>,
-    /// Indices into `Test::locations` of the global locations, in slot order.
+    /// Indices into `Test::locations` of the global locations, in slot order
+    /// (aliases have none: see [`Layout::slot_of`]).
     pub global_locs: Vec<usize>,
+    /// Per location of the test: the slot (index into `global_locs`) that
+    /// holds its memory, its root's for an alias; `None` for shared
+    /// locations.
+    pub slot_of: Vec<Option<usize>>,
+    /// The aliases the test's instructions use, and how the kernel reaches
+    /// them.
+    pub aliases: Vec<AliasLoc>,
+    /// The generic aliases that are views of their own: the virtual
+    /// mappings past the location buffer, in kernel-parameter order
+    /// (indices into `Test::locations`). The host maps the buffer's memory
+    /// once more for each and passes the base as `p_view1`, `p_view2`...
+    pub views: Vec<usize>,
+    /// The texture objects the host creates, in kernel-parameter order
+    /// (`p_tex0`, `p_tex1`...).
+    pub textures: Vec<TextureAlias>,
     /// The shared locations, in `Test::locations` order.
     pub shared_locs: Vec<SharedLoc>,
     /// The outcome's components, in order (see [`crate::outcome`]).
@@ -225,12 +242,6 @@ pub struct Layout {
 impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
-        if let Some(what) = crate::proxy::first_proxy_use(test) {
-            return Err(PtxError::Unsupported(format!(
-                "{what}: PTX 7.5 proxies and aliases (textures, surfaces, the constant bank, \
-                 virtual aliases) are not generated yet"
-            )));
-        }
         if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != 0) {
             return Err(PtxError::Unsupported(format!(
                 "thread `{}` is placed on GPU {}: the harness runs one GPU",
@@ -313,6 +324,10 @@ impl Layout {
         let mut global_locs = Vec::new();
         let mut shared_locs = Vec::new();
         for (i, loc) in test.locations.iter().enumerate() {
+            // An alias is its root's memory: no slot of its own.
+            if loc.alias.is_some() {
+                continue;
+            }
             if loc.space == Space::Global {
                 global_locs.push(i);
                 continue;
@@ -333,6 +348,13 @@ impl Layout {
                 },
             });
         }
+        let plan = super::proxies::plan(test, &global_locs)?;
+        let slot_of = (0..test.locations.len())
+            .map(|i| {
+                let (root, _) = super::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
+                global_locs.iter().position(|g| *g == root)
+            })
+            .collect();
         let mode = mode(test, &roles)?;
         if cluster_size > 1 && mode != Mode::EveryRole {
             return Err(PtxError::Unsupported(
@@ -360,6 +382,10 @@ impl Layout {
             mode,
             roles,
             global_locs,
+            slot_of,
+            aliases: plan.aliases,
+            views: plan.views,
+            textures: plan.textures,
             shared_locs,
             observables,
             stored_regs,
@@ -368,6 +394,13 @@ impl Layout {
             cluster_size,
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
         })
+    }
+
+    /// Whether the location buffer needs the virtual memory management
+    /// API: a second mapping for a generic alias, or the alignment a
+    /// texture over it needs.
+    pub fn has_aliases(&self) -> bool {
+        !self.views.is_empty() || !self.textures.is_empty()
     }
 
     /// Words in the knob array.

@@ -12,7 +12,9 @@
 //! The classifier folds each instance's outcome into a hash table on the
 //! GPU, so only the histogram crosses to the host, and resets the
 //! instance's memory for the next launch, so a launch is two kernels and no
-//! memsets.
+//! memsets. PTX 7.5 aliases have no slot of their own: a generic alias is
+//! its root's slot through a second virtual mapping, a texture alias a
+//! texture fetch of it (see `proxies`).
 //!
 //! ```
 //! use litmus_core::ir::*;
@@ -33,6 +35,7 @@ mod environment;
 mod instr;
 mod kernel;
 pub mod layout;
+mod proxies;
 
 pub use layout::Layout;
 

@@ -12,10 +12,11 @@ use std::ptr;
 
 use cudarc::driver::sys;
 
+use super::aliasing::Mapping;
 use super::GpuError;
 
 /// Turns a driver status into a `Result`, naming the call.
-fn check(call: &'static str, status: sys::CUresult) -> Result<(), GpuError> {
+pub(super) fn check(call: &'static str, status: sys::CUresult) -> Result<(), GpuError> {
     if status == sys::CUresult::CUDA_SUCCESS {
         return Ok(());
     }
@@ -71,6 +72,8 @@ pub fn driver_present() -> bool {
 /// A context on device 0, current on the calling thread while in use.
 pub struct Context {
     ctx: sys::CUcontext,
+    /// The device the context is on (for attributes and allocations).
+    pub(super) dev: sys::CUdevice,
     pub name: String,
 }
 
@@ -113,7 +116,7 @@ impl Context {
             let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
             let mut ctx = ptr::null_mut();
             check("cuCtxCreate", sys::cuCtxCreate_v2(&mut ctx, 0, dev))?;
-            Ok(Some(Context { ctx, name }))
+            Ok(Some(Context { ctx, dev, name }))
         }
     }
 
@@ -166,7 +169,11 @@ impl Context {
         // SAFETY: valid out-pointer; the buffer is freed on drop.
         unsafe {
             check("cuMemAlloc", sys::cuMemAlloc_v2(&mut ptr, bytes))?;
-            let buf = Buffer { ptr, words };
+            let buf = Buffer {
+                ptr,
+                words,
+                mapping: None,
+            };
             check("cuMemsetD32", sys::cuMemsetD32_v2(ptr, 0, words.max(1)))?;
             Ok(buf)
         }
@@ -285,10 +292,16 @@ impl Function {
 pub struct Buffer {
     ptr: sys::CUdeviceptr,
     words: usize,
+    /// `Some` for memory mapped at several addresses (see
+    /// [`Context::alloc_aliased`]), which its mapping frees.
+    mapping: Option<Mapping>,
 }
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if self.mapping.is_some() {
+            return;
+        }
         // SAFETY: freeing our own allocation; after its context is gone the
         // driver answers with an error, which changes nothing.
         unsafe {
@@ -298,8 +311,27 @@ impl Drop for Buffer {
 }
 
 impl Buffer {
+    /// A buffer over memory that `mapping` maps, its first address first.
+    pub(super) fn mapped(mapping: Mapping, words: usize) -> Buffer {
+        Buffer {
+            ptr: mapping.bases()[0],
+            words,
+            mapping: Some(mapping),
+        }
+    }
+
     pub fn ptr(&self) -> u64 {
         self.ptr
+    }
+
+    /// The base address of view `v` of the buffer's memory: 0 is
+    /// [`Buffer::ptr`], the others the further mappings of
+    /// [`Context::alloc_aliased`]; `None` past them.
+    pub fn view(&self, v: usize) -> Option<u64> {
+        match &self.mapping {
+            Some(m) => m.bases().get(v).copied(),
+            None => (v == 0).then_some(self.ptr),
+        }
     }
 
     /// Queues a fill of `count` words from word `offset` with `value`.

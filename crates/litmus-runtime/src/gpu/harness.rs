@@ -8,6 +8,7 @@ use litmus_core::ptx::layout::Mode;
 use litmus_core::ptx::layout::{counter, knob, PLACEMENT_WORDS};
 use litmus_core::ptx::{layout, Layout};
 
+use super::aliasing::Texture;
 use super::driver::{Buffer, Context, Function, Module};
 use super::environment::Assign;
 use super::knobs::{splitmix, Knobs, Perm};
@@ -77,6 +78,10 @@ struct Setup {
     layout: Layout,
     test_fn: Function,
     classify_fn: Function,
+    /// The texture objects of the test's texture aliases, in
+    /// [`Layout::textures`] order (kernel parameters `p_tex0`...). Before
+    /// `mem`, so that they are destroyed before the memory they read.
+    textures: Vec<Texture>,
     mem: Buffer,
     regs: Buffer,
     shfinal: Buffer,
@@ -203,8 +208,28 @@ impl Setup {
         }
         let knobs_buf = ctx.alloc(words.len())?;
         knobs_buf.write(&words)?;
+        let mem_words = layout.global_locs.len().max(1) * n * stride;
+        let mem = if layout.has_aliases() {
+            ctx.alloc_aliased(mem_words, layout.views.len())?
+        } else {
+            ctx.alloc(mem_words)?
+        };
+        // Each texture spans the whole buffer, seen through its view, so
+        // that its base is the mapping's (aligned) base and a slot's word
+        // index is its texel.
+        let textures = layout
+            .textures
+            .iter()
+            .map(|t| {
+                let base = mem.view(t.view).ok_or_else(|| {
+                    GpuError::Worker(format!("no view {} of the location buffer", t.view))
+                })?;
+                ctx.texture(base, mem_words)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Setup {
-            mem: ctx.alloc(layout.global_locs.len().max(1) * n * stride)?,
+            mem,
+            textures,
             regs: ctx.alloc(n * layout.stored_regs.len())?,
             shfinal: ctx.alloc(n * layout.shared_locs.len())?,
             status: ctx.alloc(2 * n)?,
@@ -239,20 +264,24 @@ impl Setup {
     fn launch(&self, k: &Knobs, index: u64, place: u64) -> Result<(), GpuError> {
         let mut state = k.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let launch_seed = splitmix(&mut state) & 0xffff_ffff;
+        let mut params = vec![
+            self.mem.ptr(),
+            self.regs.ptr(),
+            self.shfinal.ptr(),
+            self.status.ptr(),
+            self.knobs_buf.ptr(),
+            place,
+            self.scratch.ptr(),
+            launch_seed,
+        ];
+        // A test with aliases takes the views' bases, then the textures.
+        params.extend((1..=self.layout.views.len()).filter_map(|v| self.mem.view(v)));
+        params.extend(self.textures.iter().map(Texture::handle));
         self.test_fn.launch(
             self.shape.grid + stress_ctas(&self.layout, k),
             self.shape.block,
             self.shared_bytes,
-            &[
-                self.mem.ptr(),
-                self.regs.ptr(),
-                self.shfinal.ptr(),
-                self.status.ptr(),
-                self.knobs_buf.ptr(),
-                place,
-                self.scratch.ptr(),
-                launch_seed,
-            ],
+            &params,
         )?;
         self.classify_fn.launch(
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,

@@ -414,6 +414,11 @@ impl Wire for GpuError {
             GpuError::Worker(m) => strings(w, 10, &[m]),
             GpuError::Required { reason } => strings(w, 11, &[reason]),
             GpuError::Tuning(m) => strings(w, 12, &[m]),
+            GpuError::TextureTooLarge { texels, max } => {
+                13u64.put(w);
+                texels.put(w);
+                max.put(w);
+            }
         }
     }
     fn get(r: &mut &[u8]) -> Option<GpuError> {
@@ -454,6 +459,10 @@ impl Wire for GpuError {
             10 => GpuError::Worker(s(r)?),
             11 => GpuError::Required { reason: s(r)? },
             12 => GpuError::Tuning(s(r)?),
+            13 => GpuError::TextureTooLarge {
+                texels: u64::get(r)?,
+                max: u64::get(r)?,
+            },
             _ => return None,
         })
     }
@@ -489,6 +498,18 @@ mod tests {
         let back = round_trip(&Err::<u64, GpuError>(fault))
             .unwrap()
             .unwrap_err();
+        assert_eq!(back.to_string(), text);
+        let too_large = GpuError::TextureTooLarge {
+            texels: 1 << 28,
+            max: 1 << 27,
+        };
+        let text = too_large.to_string();
+        let back = round_trip(&Err::<u64, GpuError>(too_large))
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            matches!(back, GpuError::TextureTooLarge { texels, max } if texels == 1 << 28 && max == 1 << 27)
+        );
         assert_eq!(back.to_string(), text);
     }
 

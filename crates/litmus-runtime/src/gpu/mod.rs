@@ -17,6 +17,7 @@
 //! }
 //! ```
 
+mod aliasing;
 mod driver;
 mod environment;
 mod harness;
@@ -116,6 +117,15 @@ pub enum GpuError {
     /// A tuning file's entry does not give valid knobs.
     #[error("{0}")]
     Tuning(String),
+    /// A texture alias's texture would pass the device's limit on a 1D
+    /// linear texture (it spans the location buffer).
+    #[error("a texture alias spans the location buffer, {texels} words, past this GPU's limit of {max} texels for a 1D linear texture: run fewer instances (LITMUS_CTAS × LITMUS_THREADS) or a smaller LITMUS_STRIDE")]
+    TextureTooLarge {
+        /// Words the texture would span.
+        texels: u64,
+        /// The device's `MAXIMUM_TEXTURE1D_LINEAR_WIDTH`.
+        max: u64,
+    },
     /// `LITMUS_REQUIRE_GPU=1` asks for a GPU and there is none.
     #[error("required by LITMUS_REQUIRE_GPU=1, but {reason}")]
     Required {
