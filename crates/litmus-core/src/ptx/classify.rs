@@ -11,6 +11,7 @@
 //! shared memory, and after a barrier each entry of that table is added
 //! to the histogram in GPU memory once per CTA.
 
+use crate::instr::InstrKind;
 use crate::ir::Test;
 use crate::outcome::Observable;
 
@@ -52,6 +53,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let n_mask = load_knob(out, knob::N_MASK);
     let stride = load_knob(out, knob::STRIDE);
     let table_mask = load_knob(out, knob::TABLE_MASK);
+    let spin_knob = load_knob(out, knob::SPIN);
     let cta_table = CtaTable::declare(layout, out);
     cta_table.clear(&tid, out);
     out.ins("bar.sync 0");
@@ -65,14 +67,20 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let slots: Vec<String> = (0..layout.global_locs.len())
         .map(|j| global_addr(layout, &knobs, &mem, [&n, &n_mask, &stride], j, &gid, out))
         .collect();
-    let st = out.r32();
     let sa = out.r64();
     let spin = out.r64();
     out.ins(format!("mul.wide.u32 {sa}, {gid}, 4"));
     out.ins(format!("add.u64 {sa}, {sa}, {status}"));
     out.ins(format!("mul.wide.u32 {spin}, {n}, 4"));
     out.ins(format!("add.u64 {spin}, {spin}, {sa}"));
-    out.ins(format!("ld.global.u32 {st}, [{sa}]"));
+    // Only a role with a loop can give up, and only the spin barrier
+    // counts on the spin words: a test without either leaves them alone,
+    // and not reading and resetting them saves a tenth of the traffic.
+    let gives_up = may_give_up(test);
+    let st = out.r32();
+    if gives_up {
+        out.ins(format!("ld.global.u32 {st}, [{sa}]"));
+    }
 
     let at = Instance {
         gid: &gid,
@@ -86,20 +94,26 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         let init = test.locations[layout.global_locs[j]].init.value as u32;
         out.ins(format!("st.global.u32 [{slot}], {init}"));
     }
-    out.ins(format!("st.global.u32 [{sa}], 0"));
-    out.ins(format!("st.global.u32 [{spin}], 0"));
+    if gives_up {
+        out.ins(format!("st.global.u32 [{sa}], 0"));
+    }
+    let spin_on = out.pred();
+    out.ins(format!("setp.ne.u32 {spin_on}, {spin_knob}, 0"));
+    out.ins(format!("@{spin_on} st.global.u32 [{spin}], 0"));
 
-    // An instance in which a role gave up on a loop has no outcome.
-    let finished = out.fresh_label("finished");
-    let pf = out.pred();
-    out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
-    out.ins(format!("@{pf} bra {finished}"));
-    out.ins(format!(
-        "red.global.add.u64 [{counters}+{}], 1",
-        counter::UNFINISHED * 8
-    ));
-    out.ins(format!("bra.uni {folded}"));
-    out.label(&finished);
+    if gives_up {
+        // An instance in which a role gave up on a loop has no outcome.
+        let finished = out.fresh_label("finished");
+        let pf = out.pred();
+        out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
+        out.ins(format!("@{pf} bra {finished}"));
+        out.ins(format!(
+            "red.global.add.u64 [{counters}+{}], 1",
+            counter::UNFINISHED * 8
+        ));
+        out.ins(format!("bra.uni {folded}"));
+        out.label(&finished);
+    }
 
     let h = outcome_hash(&values, out);
     let cnt64 = warp_leader(&h, &folded, out);
@@ -108,14 +122,46 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         mask: &table_mask,
         counters: &counters,
     };
+    // One copy of the fold into GPU memory serves both the leaders that
+    // find the CTA's table full (before the barrier; they return to it)
+    // and the flush of the table's entries (after it): the JIT of every
+    // test pays for the code once.
     let full = out.fresh_label("cta_table_full");
+    let global_fold = out.fresh_label("global_fold");
+    let after_fold = out.fresh_label("after_fold");
+    let fold = GlobalFold {
+        h: out.r64(),
+        values: (0..values.len()).map(|_| out.r32()).collect(),
+        cnt64: out.r64(),
+        before_barrier: out.r32(),
+    };
     cta_table.fold(&h, &values, &cnt64, &full, &folded, out);
     out.label(&full);
-    fold_into_table(layout, &table, &h, &values, &cnt64, &folded, out);
+    out.ins(format!("mov.b64 {}, {h}", fold.h));
+    for (f, v) in fold.values.iter().zip(&values) {
+        out.ins(format!("mov.b32 {f}, {v}"));
+    }
+    out.ins(format!("mov.b64 {}, {cnt64}", fold.cnt64));
+    out.ins(format!("mov.u32 {}, 1", fold.before_barrier));
+    out.ins(format!("bra.uni {global_fold}"));
     out.label(&folded);
     out.ins("bar.sync 0");
-    let (h, values, cnt64) = cta_table.entry(&tid, &done, out);
-    fold_into_table(layout, &table, &h, &values, &cnt64, &done, out);
+    out.ins(format!("mov.u32 {}, 0", fold.before_barrier));
+    cta_table.entry(&tid, &fold, &done, out);
+    out.label(&global_fold);
+    fold_into_table(
+        layout,
+        &table,
+        &fold.h,
+        &fold.values,
+        &fold.cnt64,
+        &after_fold,
+        out,
+    );
+    out.label(&after_fold);
+    let back = out.pred();
+    out.ins(format!("setp.ne.u32 {back}, {}, 0", fold.before_barrier));
+    out.ins(format!("@{back} bra {folded}"));
     out.label(&done);
 
     out.end_kernel(&format!(
@@ -226,28 +272,45 @@ impl CtaTable {
         out.ins(format!("bra.uni {next}"));
     }
 
-    /// Thread `tid`'s entry of the table, for `tid` < [`CTA_TABLE`]: its
-    /// key, words and count; threads without a used entry jump to `done`.
-    fn entry(&self, tid: &str, done: &str, out: &mut Emitter) -> (String, Vec<String>, String) {
+    /// Loads thread `tid`'s entry of the table into `into`, for `tid` <
+    /// [`CTA_TABLE`]; threads without a used entry jump to `done`.
+    fn entry(&self, tid: &str, into: &GlobalFold, done: &str, out: &mut Emitter) {
         let p = out.pred();
         out.ins(format!("setp.ge.u32 {p}, {tid}, {CTA_TABLE}"));
         out.ins(format!("@{p} bra {done}"));
         let (key, counter, words) = self.addresses(tid, out);
-        let (h, cnt64) = (out.r64(), out.r64());
-        out.ins(format!("ld.shared.u64 {h}, [{key}]"));
+        out.ins(format!("ld.shared.u64 {}, [{key}]", into.h));
         let pe = out.pred();
-        out.ins(format!("setp.eq.u64 {pe}, {h}, 0"));
+        out.ins(format!("setp.eq.u64 {pe}, {}, 0", into.h));
         out.ins(format!("@{pe} bra {done}"));
-        out.ins(format!("ld.shared.u64 {cnt64}, [{counter}]"));
-        let values = (0..self.width)
-            .map(|m| {
-                let v = out.r32();
-                out.ins(format!("ld.shared.u32 {v}, [{words}+{}]", 4 * m));
-                v
-            })
-            .collect();
-        (h, values, cnt64)
+        out.ins(format!("ld.shared.u64 {}, [{counter}]", into.cnt64));
+        for (m, v) in into.values.iter().enumerate() {
+            out.ins(format!("ld.shared.u32 {v}, [{words}+{}]", 4 * m));
+        }
     }
+}
+
+/// What goes into the histogram in GPU memory: an outcome's hash, words
+/// and count, and whether it comes from before the CTA's barrier (a leader
+/// that found the CTA's table full, which then returns to the barrier).
+struct GlobalFold {
+    h: String,
+    values: Vec<String>,
+    cnt64: String,
+    before_barrier: String,
+}
+
+/// Whether a role of the test can give up on a loop (a backward branch),
+/// leaving its instance unfinished.
+fn may_give_up(test: &Test) -> bool {
+    test.threads.iter().any(|t| {
+        t.body.iter().enumerate().any(|(i, ins)| match &ins.kind {
+            InstrKind::Branch { target, .. } => t.body[..=i]
+                .iter()
+                .any(|l| matches!(&l.kind, InstrKind::Label(n) if n.text == target.text)),
+            _ => false,
+        })
+    })
 }
 
 /// Where one instance's results are: its index, the instances per
