@@ -87,6 +87,9 @@ pub struct Explanation {
     /// Candidate executions examined, as in
     /// [`crate::CheckResult::candidate_executions`].
     pub candidate_executions: u64,
+    /// Set when the budget ran out after some reasons were found: the
+    /// explanation holds those, and its counts are lower bounds.
+    pub cut_short: Option<crate::BudgetExceeded>,
 }
 
 /// Explains the outcomes the test's verdict is about: those satisfying the
@@ -148,8 +151,16 @@ pub fn explain(
         }
     };
     let mut search = Search::new(test, model, opts, &obs, false, &mut on_leaf);
-    search.run(opts)?;
+    // Every candidate execution of a large test can be far too many: what
+    // was found before the budget ran out still says why, so it is kept.
+    let ran = search.run(opts).map_err(CheckError::from);
     let candidates = search.counts.candidates;
+    drop(search);
+    let cut_short = match ran {
+        Ok(_) => None,
+        Err(CheckError::Budget(b)) if allowing > 0 || !reasons.is_empty() => Some(b),
+        Err(e) => return Err(e),
+    };
     let mut rejections: Vec<Rejection> = reasons
         .into_iter()
         .map(|((outcome, axiom, witness), executions)| Rejection {
@@ -170,6 +181,7 @@ pub fn explain(
         allowing_executions: allowing,
         rejections,
         candidate_executions: candidates,
+        cut_short,
     })
 }
 
@@ -242,11 +254,23 @@ impl Explanation {
             );
             return out;
         }
-        let _ = writeln!(
-            out,
-            "{}: model {} forbids the outcome",
-            self.test, self.model
-        );
+        match &self.cut_short {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{}: model {} forbids the outcome",
+                    self.test, self.model
+                );
+            }
+            // Unexamined executions might allow it: say only what was seen.
+            Some(b) => {
+                let _ = writeln!(
+                    out,
+                    "{}: model {} rejects every candidate execution examined ({} before the explanation's {}; counts are lower bounds)",
+                    self.test, self.model, self.candidate_executions, b.budget
+                );
+            }
+        }
         for r in self.rejections.iter().take(limit) {
             let _ = writeln!(
                 out,

@@ -444,3 +444,47 @@ fn bad_command_lines_say_what_is_wrong() {
         stderr(&out)
     );
 }
+
+/// The evidence the project recorded on an H100 (`evidence/h100`, README
+/// "Hardware evidence") gates the built-in models without a GPU: `ptx`
+/// allows every outcome the H100 showed, `sc` does not, and the gate names
+/// the classic shapes whose weak outcome the H100 showed, with counts.
+#[test]
+fn the_shipped_h100_evidence_passes_ptx_and_fails_sc() {
+    let evidence = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence/h100");
+    let ptx = bin()
+        .args(["gate", "--model", "ptx", "--evidence"])
+        .arg(&evidence)
+        .output()
+        .unwrap();
+    let text = stdout(&ptx);
+    assert_eq!(ptx.status.code(), Some(0), "{text}{}", stderr(&ptx));
+    assert!(text.contains(" 0 failures"), "{text}");
+    assert!(text.contains("1 device"), "{text}");
+    let sc = bin()
+        .args(["gate", "--model", "sc", "--evidence"])
+        .arg(&evidence)
+        .output()
+        .unwrap();
+    let text = stdout(&sc);
+    assert_eq!(sc.status.code(), Some(1), "{text}{}", stderr(&sc));
+    for name in [
+        "mp_relaxed_gpu_inter_cta",
+        "sb_relaxed_gpu_inter_cta",
+        "iriw_relaxed_gpu_inter_cta",
+        "two_plus_two_w_relaxed_gpu_inter_cta",
+        "wrc_relaxed_gpu_inter_cta",
+        "lb_relaxed_gpu_inter_cta",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("FAIL recorded:{name}: ")))
+            .unwrap_or_else(|| panic!("{name} not named:\n{text}"));
+        assert!(line.contains("NVIDIA H100 80GB HBM3: "), "{line}");
+    }
+    // The fenced and release/acquire versions of those shapes are no
+    // failure under sc either: the H100 never showed their weak outcome.
+    for name in ["mp_fence_sc_gpu_inter_cta", "mp_rel_acq_gpu_inter_cta"] {
+        assert!(!text.contains(&format!("FAIL recorded:{name}: ")), "{text}");
+    }
+}

@@ -32,10 +32,12 @@ instances that showed the test's weak outcome, times its instances per
 second. The weak outcome is the condition's outcome when the model allows
 it, else every outcome SC forbids.
 
-The best configuration of each test whose weak outcome was seen is written
-to the tuning file (merged with the entries already there; written after
-every test, so an interrupted search keeps what it found). `run`,
-`campaign`, `litmus!` and `litmus_files!` tests pick the entries up.
+The best configuration of each test is written to the tuning file (merged
+with the entries already there; written after every test, so an
+interrupted search keeps what it found). A test whose weak outcome no
+configuration showed gets an entry with the defaults and a zero rate, so
+the file records that it was searched. `run`, `campaign`, `litmus!` and
+`litmus_files!` tests pick the entries up.
 
 OPTIONS:
     --budget-ms N       GPU time per test for the whole search (default 4000)

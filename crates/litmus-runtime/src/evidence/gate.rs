@@ -335,10 +335,11 @@ fn judge(subject: &Subject, records: &[&Record], q: &Question, report: &mut Gate
         if unrolled.contains(&s.values) {
             continue;
         }
-        let explanation = match explain_outcome(test, q.model, q.options, &s.values) {
-            Ok(e) => e.to_text(2),
-            Err(e) => format!("no explanation: {e}"),
-        };
+        let explanation =
+            match explain_outcome(test, q.model, &explain_budget(q.options), &s.values) {
+                Ok(e) => e.to_text(2),
+                Err(e) => format!("no explanation: {e}"),
+            };
         report.violations.push(Violation {
             file: subject.file.clone(),
             test: test.name.text.clone(),
@@ -412,3 +413,20 @@ fn unmatched(
         })
         .collect()
 }
+
+/// The budget of one failure's explanation. `check` has already decided
+/// that the model forbids the outcome (a pruned search, fast); the reason
+/// needs every candidate execution, which for a test with loops and
+/// atomics can take minutes, so the gate shows what a bounded search finds.
+fn explain_budget(opts: &Options) -> Options {
+    Options {
+        max_steps: opts.max_steps.min(EXPLAIN_STEPS),
+        max_time: Some(opts.max_time.map_or(EXPLAIN_TIME, |t| t.min(EXPLAIN_TIME))),
+        ..opts.clone()
+    }
+}
+
+/// Search steps of one failure's explanation.
+const EXPLAIN_STEPS: u64 = 200_000;
+/// Wall time of one failure's explanation.
+const EXPLAIN_TIME: std::time::Duration = std::time::Duration::from_secs(2);
