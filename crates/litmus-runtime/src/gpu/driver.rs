@@ -126,6 +126,89 @@ impl Context {
         check("cuCtxSetCurrent", unsafe { sys::cuCtxSetCurrent(self.ctx) })
     }
 
+    /// JIT-compiles `ptx` to a loadable image without loading it, through
+    /// the driver's linker. The prefetching threads use it: loading a PTX
+    /// module holds the context while it compiles (on an H100, threads that
+    /// each loaded a module took as long as one thread loading them all),
+    /// while a link is its own state and loading its image is quick.
+    pub fn compile(&self, ptx: &str) -> Result<Vec<u8>, GpuError> {
+        self.bind()?;
+        let text = CString::new(ptx).map_err(|_| GpuError::Jit {
+            code: "NUL byte in PTX text".into(),
+            log: String::new(),
+        })?;
+        let mut log = vec![0u8; 1 << 16];
+        let mut options = [
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut state = ptr::null_mut();
+        // SAFETY: the options and values arrays have the same length and,
+        // with the log buffer, outlive the link state, destroyed below.
+        unsafe {
+            check(
+                "cuLinkCreate",
+                sys::cuLinkCreate_v2(
+                    options.len() as u32,
+                    options.as_mut_ptr(),
+                    values.as_mut_ptr(),
+                    &mut state,
+                ),
+            )?;
+        }
+        let jit_error = |e: GpuError, log: &[u8]| {
+            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
+            GpuError::Jit {
+                code: e.to_string(),
+                log: String::from_utf8_lossy(&log[..end]).trim().to_string(),
+            }
+        };
+        // SAFETY: `state` is live until cuLinkDestroy; the text is
+        // NUL-terminated and outlives the call; the image the linker returns
+        // belongs to the state, so it is copied before the state goes.
+        unsafe {
+            let added = check(
+                "cuLinkAddData",
+                sys::cuLinkAddData_v2(
+                    state,
+                    sys::CUjitInputType::CU_JIT_INPUT_PTX,
+                    text.as_ptr() as *mut c_void,
+                    text.as_bytes_with_nul().len(),
+                    c"litmus.ptx".as_ptr(),
+                    0,
+                    ptr::null_mut(),
+                    ptr::null_mut(),
+                ),
+            );
+            let mut cubin = ptr::null_mut();
+            let mut size = 0usize;
+            let linked = added.and_then(|()| {
+                check(
+                    "cuLinkComplete",
+                    sys::cuLinkComplete(state, &mut cubin, &mut size),
+                )
+            });
+            let image = linked
+                .map(|()| std::slice::from_raw_parts(cubin as *const u8, size).to_vec())
+                .map_err(|e| jit_error(e, &log));
+            sys::cuLinkDestroy(state);
+            image
+        }
+    }
+
+    /// Loads an image that [`Context::compile`] made.
+    pub fn load_image(&self, image: &[u8]) -> Result<Module, GpuError> {
+        self.bind()?;
+        let mut module = ptr::null_mut();
+        // SAFETY: `image` is a complete image from the driver's linker and
+        // outlives the call.
+        check("cuModuleLoadData", unsafe {
+            sys::cuModuleLoadData(&mut module, image.as_ptr() as *const c_void)
+        })?;
+        Ok(Module { module })
+    }
+
     /// Loads a PTX module, JIT-compiling it; a failure carries the JIT log.
     pub fn load(&self, ptx: &str) -> Result<Module, GpuError> {
         self.bind()?;

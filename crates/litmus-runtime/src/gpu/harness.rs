@@ -64,7 +64,16 @@ pub(crate) struct Kernels {
 impl Kernels {
     /// JIT-compiles `ptx` and finds its two kernels.
     pub(crate) fn load(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
-        let module = ctx.load(ptx)?;
+        Kernels::of(ctx.load(ptx)?)
+    }
+
+    /// Compiles `ptx` through the driver's linker, then loads the image:
+    /// for threads that compile while the context runs other work.
+    pub(crate) fn compile(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
+        Kernels::of(ctx.load_image(&ctx.compile(ptx)?)?)
+    }
+
+    fn of(module: Module) -> Result<Kernels, GpuError> {
         Ok(Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,

@@ -326,10 +326,7 @@ fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -
         // A failure is kept in the slot: the run that needs the module
         // reports it (a JIT error with its log).
         std::thread::spawn(move || {
-            slot.get_or_init(|| {
-                ctx.bind()?;
-                Kernels::load(&ctx, &ptx).map(Arc::new)
-            });
+            slot.get_or_init(|| Kernels::compile(&ctx, &ptx).map(Arc::new));
         });
         started += 1;
     }
