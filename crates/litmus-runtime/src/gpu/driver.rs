@@ -133,16 +133,8 @@ impl Context {
     /// while a link is its own state and loading its image is quick.
     pub fn compile(&self, ptx: &str) -> Result<Vec<u8>, GpuError> {
         self.bind()?;
-        let text = CString::new(ptx).map_err(|_| GpuError::Jit {
-            code: "NUL byte in PTX text".into(),
-            log: String::new(),
-        })?;
-        let mut log = vec![0u8; 1 << 16];
-        let mut options = [
-            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        ];
-        let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut jit = Jit::new(ptx)?;
+        let (mut options, mut values) = jit.options();
         let mut state = ptr::null_mut();
         // SAFETY: the options and values arrays have the same length and,
         // with the log buffer, outlive the link state, destroyed below.
@@ -157,13 +149,6 @@ impl Context {
                 ),
             )?;
         }
-        let jit_error = |e: GpuError, log: &[u8]| {
-            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
-            GpuError::Jit {
-                code: e.to_string(),
-                log: String::from_utf8_lossy(&log[..end]).trim().to_string(),
-            }
-        };
         // SAFETY: `state` is live until cuLinkDestroy; the text is
         // NUL-terminated and outlives the call; the image the linker returns
         // belongs to the state, so it is copied before the state goes.
@@ -173,8 +158,8 @@ impl Context {
                 sys::cuLinkAddData_v2(
                     state,
                     sys::CUjitInputType::CU_JIT_INPUT_PTX,
-                    text.as_ptr() as *mut c_void,
-                    text.as_bytes_with_nul().len(),
+                    jit.text.as_ptr() as *mut c_void,
+                    jit.text.as_bytes_with_nul().len(),
                     c"litmus.ptx".as_ptr(),
                     0,
                     ptr::null_mut(),
@@ -191,7 +176,7 @@ impl Context {
             });
             let image = linked
                 .map(|()| std::slice::from_raw_parts(cubin as *const u8, size).to_vec())
-                .map_err(|e| jit_error(e, &log));
+                .map_err(|e| jit.error(e));
             sys::cuLinkDestroy(state);
             image
         }
@@ -212,35 +197,21 @@ impl Context {
     /// Loads a PTX module, JIT-compiling it; a failure carries the JIT log.
     pub fn load(&self, ptx: &str) -> Result<Module, GpuError> {
         self.bind()?;
-        let text = CString::new(ptx).map_err(|_| GpuError::Jit {
-            code: "NUL byte in PTX text".into(),
-            log: String::new(),
-        })?;
-        let mut log = vec![0u8; 1 << 16];
-        let mut options = [
-            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        ];
-        let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut jit = Jit::new(ptx)?;
+        let (mut options, mut values) = jit.options();
         let mut module = ptr::null_mut();
         // SAFETY: the options array and values array have the same length,
         // the log buffer outlives the call, the text is NUL-terminated.
         let status = unsafe {
             sys::cuModuleLoadDataEx(
                 &mut module,
-                text.as_ptr() as *const c_void,
+                jit.text.as_ptr() as *const c_void,
                 options.len() as u32,
                 options.as_mut_ptr(),
                 values.as_mut_ptr(),
             )
         };
-        if let Err(e) = check("cuModuleLoadDataEx", status) {
-            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
-            return Err(GpuError::Jit {
-                code: e.to_string(),
-                log: String::from_utf8_lossy(&log[..end]).trim().to_string(),
-            });
-        }
+        check("cuModuleLoadDataEx", status).map_err(|e| jit.error(e))?;
         Ok(Module { module })
     }
 
@@ -275,6 +246,54 @@ impl Drop for Context {
         // makes the device usable again for the next run.
         unsafe {
             sys::cuCtxDestroy_v2(self.ctx);
+        }
+    }
+}
+
+/// A JIT's input and its error log, shared by [`Context::load`] and
+/// [`Context::compile`].
+struct Jit {
+    text: CString,
+    log: Vec<u8>,
+}
+
+impl Jit {
+    fn new(ptx: &str) -> Result<Jit, GpuError> {
+        let text = CString::new(ptx).map_err(|_| GpuError::Jit {
+            code: "NUL byte in PTX text".into(),
+            log: String::new(),
+        })?;
+        Ok(Jit {
+            text,
+            log: vec![0u8; 1 << 16],
+        })
+    }
+
+    /// The options that point the JIT at the log buffer, and their values;
+    /// the buffer must outlive the call that takes them.
+    fn options(&mut self) -> ([sys::CUjit_option; 2], [*mut c_void; 2]) {
+        (
+            [
+                sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+                sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            ],
+            [
+                self.log.as_mut_ptr() as *mut c_void,
+                self.log.len() as *mut c_void,
+            ],
+        )
+    }
+
+    /// A failed JIT, with what its log says.
+    fn error(&self, e: GpuError) -> GpuError {
+        let end = self
+            .log
+            .iter()
+            .position(|b| *b == 0)
+            .unwrap_or(self.log.len());
+        GpuError::Jit {
+            code: e.to_string(),
+            log: String::from_utf8_lossy(&self.log[..end]).trim().to_string(),
         }
     }
 }
