@@ -7,42 +7,8 @@ use std::ptr;
 
 use cudarc::driver::sys;
 
-use super::driver::{check, Buffer, Context};
+use super::driver::{check, Buffer, Context, Mapping};
 use super::GpuError;
-
-/// Physical memory and the virtual ranges it is mapped at. On drop the
-/// ranges are unmapped and freed and the memory released, in that order;
-/// a mapping half made (a call failed) undoes exactly what was done.
-pub(crate) struct Mapping {
-    handle: sys::CUmemGenericAllocationHandle,
-    bytes: usize,
-    reserved: Vec<sys::CUdeviceptr>,
-    mapped: Vec<sys::CUdeviceptr>,
-}
-
-impl Drop for Mapping {
-    fn drop(&mut self) {
-        // SAFETY: undoing our own mappings, reservations and allocation,
-        // each once; after the context is gone the driver answers with
-        // errors, which change nothing.
-        unsafe {
-            for &a in &self.mapped {
-                sys::cuMemUnmap(a, self.bytes);
-            }
-            for &a in &self.reserved {
-                sys::cuMemAddressFree(a, self.bytes);
-            }
-            sys::cuMemRelease(self.handle);
-        }
-    }
-}
-
-impl Mapping {
-    /// The base of every mapping, the first one first.
-    pub(crate) fn bases(&self) -> &[u64] {
-        &self.mapped
-    }
-}
 
 /// A texture object; destroyed on drop.
 pub(crate) struct Texture {

@@ -12,7 +12,6 @@ use std::ptr;
 
 use cudarc::driver::sys;
 
-use super::aliasing::Mapping;
 use super::GpuError;
 
 /// Turns a driver status into a `Result`, naming the call.
@@ -387,6 +386,41 @@ impl Function {
                 bytes as i32,
             )
         })
+    }
+}
+
+/// Physical memory and the virtual ranges it is mapped at (made by
+/// [`Context::alloc_aliased`], in `aliasing.rs`). On drop the
+/// ranges are unmapped and freed and the memory released, in that order;
+/// a mapping half made (a call failed) undoes exactly what was done.
+pub(crate) struct Mapping {
+    pub(super) handle: sys::CUmemGenericAllocationHandle,
+    pub(super) bytes: usize,
+    pub(super) reserved: Vec<sys::CUdeviceptr>,
+    pub(super) mapped: Vec<sys::CUdeviceptr>,
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: undoing our own mappings, reservations and allocation,
+        // each once; after the context is gone the driver answers with
+        // errors, which change nothing.
+        unsafe {
+            for &a in &self.mapped {
+                sys::cuMemUnmap(a, self.bytes);
+            }
+            for &a in &self.reserved {
+                sys::cuMemAddressFree(a, self.bytes);
+            }
+            sys::cuMemRelease(self.handle);
+        }
+    }
+}
+
+impl Mapping {
+    /// The base of every mapping, the first one first.
+    pub(crate) fn bases(&self) -> &[u64] {
+        &self.mapped
     }
 }
 
