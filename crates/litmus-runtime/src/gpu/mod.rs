@@ -230,16 +230,21 @@ pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
     let ran = match worker::as_text(test) {
-        Some(text) => match worker::call(
-            &worker::Job::Run(text, ptx.to_string(), knobs.clone()),
-            deadline(knobs),
-        ) {
-            Ok(worker::Answer::Run(r)) => Ok(r),
-            Ok(_) => Err(GpuError::Worker(
-                "the GPU worker answered another job".into(),
-            )),
-            Err(e) => Err(e),
-        },
+        Some(text) => {
+            // The tests of a binary run on several threads but one at a
+            // time on the GPU: asking for the module first lets the worker
+            // compile it on another thread while the tests ahead of this
+            // one run. Only a hint; the run compiles what is missing.
+            let _ = prefetch(vec![ptx.to_string()]);
+            let job = worker::Job::Run(text, ptx.to_string(), knobs.clone());
+            match worker::call(&job, deadline(knobs)) {
+                Ok(worker::Answer::Run(r)) => Ok(r),
+                Ok(_) => Err(GpuError::Worker(
+                    "the GPU worker answered another job".into(),
+                )),
+                Err(e) => Err(e),
+            }
+        }
         None => with_context(deadline(knobs), |ctx| {
             harness::run(ctx, &harness::Kernels::load(ctx, ptx)?, test, knobs)
         }),

@@ -58,10 +58,11 @@ pub(crate) enum Answer {
     Prefetching(usize),
 }
 
-/// Modules kept loaded: enough for a tuning search over a few tests and a
-/// campaign's prefetch window, small enough that a long campaign does not
-/// fill device memory with modules.
-const CACHED_MODULES: usize = 16;
+/// Modules kept loaded: enough for a tuning search over a few tests, a
+/// campaign's prefetch window, and one module asked for ahead by each
+/// thread of a test binary (see `gpu::run`), small enough that a long
+/// campaign does not fill device memory with modules.
+const CACHED_MODULES: usize = 32;
 
 /// A module, loaded or being loaded: whoever needs it first compiles it,
 /// and the others wait for that (a run whose module a helper thread is
