@@ -16,14 +16,11 @@ use crate::ir::Test;
 use crate::outcome::Observable;
 
 use super::common::global_param;
+use super::cta_table::CtaTable;
 use super::emit::Emitter;
+use super::histogram::{fold_into_table, GlobalFold, Table};
 use super::kernel::global_addr;
 use super::layout::{counter, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL};
-
-/// Entries of a CTA's table in shared memory; a power of two. A CTA whose
-/// instances have more distinct outcomes than this folds the rest straight
-/// into GPU memory.
-const CTA_TABLE: u32 = 32;
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
@@ -49,23 +46,100 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
         r
     };
-    let n = load_knob(out, knob::N);
-    let n_mask = load_knob(out, knob::N_MASK);
-    let stride = load_knob(out, knob::STRIDE);
-    let table_mask = load_knob(out, knob::TABLE_MASK);
-    let spin_knob = load_knob(out, knob::SPIN);
+    let k = Classify {
+        n: load_knob(out, knob::N),
+        n_mask: load_knob(out, knob::N_MASK),
+        stride: load_knob(out, knob::STRIDE),
+        table_mask: load_knob(out, knob::TABLE_MASK),
+        spin: load_knob(out, knob::SPIN),
+        mem,
+        regs,
+        shfinal,
+        status,
+        knobs,
+        counters,
+        gid,
+    };
     let cta_table = CtaTable::declare(layout, out);
     cta_table.clear(&tid, out);
     out.ins("bar.sync 0");
     let p = out.pred();
-    out.ins(format!("setp.ge.u32 {p}, {gid}, {n}"));
+    out.ins(format!("setp.ge.u32 {p}, {}, {}", k.gid, k.n));
     out.ins(format!("@{p} bra {folded}"));
 
+    let values = read_and_reset(test, layout, &k, &folded, out);
+    let h = outcome_hash(&values, out);
+    let cnt64 = warp_leader(&h, &folded, out);
+    let table = Table {
+        table: &table,
+        mask: &k.table_mask,
+        counters: &k.counters,
+    };
+    let counted = Counted {
+        h: &h,
+        values: &values,
+        cnt64: &cnt64,
+    };
+    fold_counts(
+        layout,
+        &cta_table,
+        &table,
+        &counted,
+        [&tid, &folded, &done],
+        out,
+    );
+
+    out.end_kernel(&format!(
+        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
+    ));
+}
+
+/// The registers of the classification kernel that its steps share: the
+/// buffers, the knobs they read, and the thread's instance.
+struct Classify {
+    n: String,
+    n_mask: String,
+    stride: String,
+    table_mask: String,
+    /// The spin barrier's polls (0: off).
+    spin: String,
+    mem: String,
+    regs: String,
+    shfinal: String,
+    status: String,
+    knobs: String,
+    counters: String,
+    /// The instance this thread classifies.
+    gid: String,
+}
+
+/// Reads the instance's outcome and resets what its launch changed (the
+/// locations' slots, its status and spin words) for the next launch; an
+/// instance in which a role gave up on a loop is counted unfinished, and
+/// its thread jumps to `folded`. Returns the outcome's words.
+fn read_and_reset(
+    test: &Test,
+    layout: &Layout,
+    k: &Classify,
+    folded: &str,
+    out: &mut Emitter,
+) -> Vec<String> {
+    let Classify { n, gid, status, .. } = k;
     // The instance's slots of the global locations: read for the outcome,
     // then reset to their initial values for the next launch, which saves
     // a memset per location per launch.
     let slots: Vec<String> = (0..layout.global_locs.len())
-        .map(|j| global_addr(layout, &knobs, &mem, [&n, &n_mask, &stride], j, &gid, out))
+        .map(|j| {
+            global_addr(
+                layout,
+                &k.knobs,
+                &k.mem,
+                [n, &k.n_mask, &k.stride],
+                j,
+                gid,
+                out,
+            )
+        })
         .collect();
     let sa = out.r64();
     let spin = out.r64();
@@ -83,10 +157,10 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     }
 
     let at = Instance {
-        gid: &gid,
-        n: &n,
-        regs: &regs,
-        shfinal: &shfinal,
+        gid,
+        n,
+        regs: &k.regs,
+        shfinal: &k.shfinal,
         slots: &slots,
     };
     let values = read_outcome(layout, &at, out);
@@ -98,7 +172,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out.ins(format!("st.global.u32 [{sa}], 0"));
     }
     let spin_on = out.pred();
-    out.ins(format!("setp.ne.u32 {spin_on}, {spin_knob}, 0"));
+    out.ins(format!("setp.ne.u32 {spin_on}, {}, 0", k.spin));
     out.ins(format!("@{spin_on} st.global.u32 [{spin}], 0"));
 
     if gives_up {
@@ -108,50 +182,65 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
         out.ins(format!("@{pf} bra {finished}"));
         out.ins(format!(
-            "red.global.add.u64 [{counters}+{}], 1",
+            "red.global.add.u64 [{}+{}], 1",
+            k.counters,
             counter::UNFINISHED * 8
         ));
         out.ins(format!("bra.uni {folded}"));
         out.label(&finished);
     }
+    values
+}
 
-    let h = outcome_hash(&values, out);
-    let cnt64 = warp_leader(&h, &folded, out);
-    let table = Table {
-        table: &table,
-        mask: &table_mask,
-        counters: &counters,
-    };
-    // One copy of the fold into GPU memory serves both the leaders that
-    // find the CTA's table full (before the barrier; they return to it)
-    // and the flush of the table's entries (after it): the JIT of every
-    // test pays for the code once.
+/// An outcome a warp's leader counts: its hash, its words, and how many
+/// of the warp's instances had it.
+struct Counted<'a> {
+    h: &'a str,
+    values: &'a [String],
+    cnt64: &'a str,
+}
+
+/// The leader's count goes into the CTA's table; after the barrier each
+/// used entry of it goes into the histogram in GPU memory. One copy of the
+/// fold into GPU memory serves both the leaders that find the CTA's table
+/// full (before the barrier; they return to it) and the flush of the
+/// table's entries (after it): the JIT of every test pays for the code
+/// once. `labels`: the thread's index in its CTA, the barrier's label, and
+/// the kernel's end.
+fn fold_counts(
+    layout: &Layout,
+    cta_table: &CtaTable,
+    table: &Table,
+    c: &Counted,
+    [tid, folded, done]: [&str; 3],
+    out: &mut Emitter,
+) {
     let full = out.fresh_label("cta_table_full");
     let global_fold = out.fresh_label("global_fold");
     let after_fold = out.fresh_label("after_fold");
     let fold = GlobalFold {
         h: out.r64(),
-        values: (0..values.len()).map(|_| out.r32()).collect(),
+        values: (0..c.values.len()).map(|_| out.r32()).collect(),
         cnt64: out.r64(),
         before_barrier: out.r32(),
     };
-    cta_table.fold(&h, &values, &cnt64, &full, &folded, out);
+    cta_table.fold(c.h, c.values, c.cnt64, &full, folded, out);
     out.label(&full);
-    out.ins(format!("mov.b64 {}, {h}", fold.h));
-    for (f, v) in fold.values.iter().zip(&values) {
+    out.ins(format!("mov.b64 {}, {}", fold.h, c.h));
+    for (f, v) in fold.values.iter().zip(c.values) {
         out.ins(format!("mov.b32 {f}, {v}"));
     }
-    out.ins(format!("mov.b64 {}, {cnt64}", fold.cnt64));
+    out.ins(format!("mov.b64 {}, {}", fold.cnt64, c.cnt64));
     out.ins(format!("mov.u32 {}, 1", fold.before_barrier));
     out.ins(format!("bra.uni {global_fold}"));
-    out.label(&folded);
+    out.label(folded);
     out.ins("bar.sync 0");
     out.ins(format!("mov.u32 {}, 0", fold.before_barrier));
-    cta_table.entry(&tid, &fold, &done, out);
+    cta_table.entry(tid, &fold, done, out);
     out.label(&global_fold);
     fold_into_table(
         layout,
-        &table,
+        table,
         &fold.h,
         &fold.values,
         &fold.cnt64,
@@ -162,142 +251,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let back = out.pred();
     out.ins(format!("setp.ne.u32 {back}, {}, 0", fold.before_barrier));
     out.ins(format!("@{back} bra {folded}"));
-    out.label(&done);
-
-    out.end_kernel(&format!(
-        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
-    ));
-}
-
-/// A CTA's table of outcomes in shared memory: [`CTA_TABLE`] keys (the
-/// outcome's hash, 0 when free), their counts, and their words.
-struct CtaTable {
-    /// Registers holding the shared-window addresses of the three arrays.
-    keys: String,
-    counts: String,
-    words: String,
-    /// Words per outcome.
-    width: usize,
-}
-
-impl CtaTable {
-    fn declare(layout: &Layout, out: &mut Emitter) -> CtaTable {
-        let width = layout.observables.len();
-        out.declare(format!(".shared .align 8 .b64 cta_keys[{CTA_TABLE}]"));
-        out.declare(format!(".shared .align 8 .b64 cta_counts[{CTA_TABLE}]"));
-        // At least one word, so that the array is never empty.
-        out.declare(format!(
-            ".shared .align 4 .b32 cta_words[{}]",
-            CTA_TABLE as usize * width.max(1)
-        ));
-        let t = CtaTable {
-            keys: out.r32(),
-            counts: out.r32(),
-            words: out.r32(),
-            width,
-        };
-        out.ins(format!("mov.u32 {}, cta_keys", t.keys));
-        out.ins(format!("mov.u32 {}, cta_counts", t.counts));
-        out.ins(format!("mov.u32 {}, cta_words", t.words));
-        t
-    }
-
-    /// The shared addresses of entry `slot`: its key and count, its words.
-    fn addresses(&self, slot: &str, out: &mut Emitter) -> (String, String, String) {
-        let (off, key, count, words) = (out.r32(), out.r32(), out.r32(), out.r32());
-        out.ins(format!("shl.b32 {off}, {slot}, 3"));
-        out.ins(format!("add.u32 {key}, {}, {off}", self.keys));
-        out.ins(format!("add.u32 {count}, {}, {off}", self.counts));
-        out.ins(format!(
-            "mad.lo.u32 {words}, {slot}, {}, {}",
-            self.width * 4,
-            self.words
-        ));
-        (key, count, words)
-    }
-
-    /// Shared memory is not zeroed at launch: the first threads clear it.
-    fn clear(&self, tid: &str, out: &mut Emitter) {
-        let skip = out.fresh_label("cleared");
-        let p = out.pred();
-        out.ins(format!("setp.ge.u32 {p}, {tid}, {CTA_TABLE}"));
-        out.ins(format!("@{p} bra {skip}"));
-        let (key, count, _) = self.addresses(tid, out);
-        out.ins(format!("st.shared.u64 [{key}], 0"));
-        out.ins(format!("st.shared.u64 [{count}], 0"));
-        out.label(&skip);
-    }
-
-    /// Adds `cnt64` instances of the outcome to the CTA's table, then jumps
-    /// to `next`; jumps to `full` when every entry holds another outcome.
-    fn fold(
-        &self,
-        h: &str,
-        values: &[String],
-        cnt64: &str,
-        full: &str,
-        next: &str,
-        out: &mut Emitter,
-    ) {
-        let (slot, probes) = (out.r32(), out.r32());
-        let old = out.r64();
-        let probe = out.fresh_label("cta_probe");
-        let claim = out.fresh_label("cta_claim");
-        let count = out.fresh_label("cta_count");
-        out.ins(format!("cvt.u32.u64 {slot}, {h}"));
-        out.ins(format!("and.b32 {slot}, {slot}, {}", CTA_TABLE - 1));
-        out.ins(format!("mov.u32 {probes}, 0"));
-        out.label(&probe);
-        let (key, counter, words) = self.addresses(&slot, out);
-        out.ins(format!("atom.shared.cas.b64 {old}, [{key}], 0, {h}"));
-        let (pn, ph, pfull) = (out.pred(), out.pred(), out.pred());
-        out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
-        out.ins(format!("@{pn} bra {claim}"));
-        out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-        out.ins(format!("@{ph} bra {count}"));
-        out.ins(format!("add.u32 {probes}, {probes}, 1"));
-        out.ins(format!("setp.ge.u32 {pfull}, {probes}, {CTA_TABLE}"));
-        out.ins(format!("@{pfull} bra {full}"));
-        out.ins(format!("add.u32 {slot}, {slot}, 1"));
-        out.ins(format!("and.b32 {slot}, {slot}, {}", CTA_TABLE - 1));
-        out.ins(format!("bra.uni {probe}"));
-        // The words are read only after the barrier, so a second leader
-        // that counts before the claimer has written them does no harm.
-        out.label(&claim);
-        for (m, v) in values.iter().enumerate() {
-            out.ins(format!("st.shared.u32 [{words}+{}], {v}", 4 * m));
-        }
-        out.label(&count);
-        out.ins(format!("red.shared.add.u64 [{counter}], {cnt64}"));
-        out.ins(format!("bra.uni {next}"));
-    }
-
-    /// Loads thread `tid`'s entry of the table into `into`, for `tid` <
-    /// [`CTA_TABLE`]; threads without a used entry jump to `done`.
-    fn entry(&self, tid: &str, into: &GlobalFold, done: &str, out: &mut Emitter) {
-        let p = out.pred();
-        out.ins(format!("setp.ge.u32 {p}, {tid}, {CTA_TABLE}"));
-        out.ins(format!("@{p} bra {done}"));
-        let (key, counter, words) = self.addresses(tid, out);
-        out.ins(format!("ld.shared.u64 {}, [{key}]", into.h));
-        let pe = out.pred();
-        out.ins(format!("setp.eq.u64 {pe}, {}, 0", into.h));
-        out.ins(format!("@{pe} bra {done}"));
-        out.ins(format!("ld.shared.u64 {}, [{counter}]", into.cnt64));
-        for (m, v) in into.values.iter().enumerate() {
-            out.ins(format!("ld.shared.u32 {v}, [{words}+{}]", 4 * m));
-        }
-    }
-}
-
-/// What goes into the histogram in GPU memory: an outcome's hash, words
-/// and count, and whether it comes from before the CTA's barrier (a leader
-/// that found the CTA's table full, which then returns to the barrier).
-struct GlobalFold {
-    h: String,
-    values: Vec<String>,
-    cnt64: String,
-    before_barrier: String,
+    out.label(done);
 }
 
 /// Whether a role of the test can give up on a loop (a backward branch),
@@ -406,79 +360,4 @@ fn warp_leader(h: &str, done: &str, out: &mut Emitter) -> String {
     out.ins(format!("popc.b32 {cnt}, {peers}"));
     out.ins(format!("cvt.u64.u32 {cnt64}, {cnt}"));
     cnt64
-}
-
-/// The histogram: its buffer, its entries minus one, the counters.
-struct Table<'a> {
-    table: &'a str,
-    mask: &'a str,
-    counters: &'a str,
-}
-
-/// Adds `cnt64` instances of the outcome (hash `h`, words `values`) to the
-/// open-addressing hash table: claims a free entry or finds the outcome's,
-/// and counts an overflow when every entry is taken.
-fn fold_into_table(
-    layout: &Layout,
-    t: &Table,
-    h: &str,
-    values: &[String],
-    cnt64: &str,
-    done: &str,
-    out: &mut Emitter,
-) {
-    let Table {
-        table,
-        mask: table_mask,
-        counters,
-    } = t;
-    let (slot, probes) = (out.r32(), out.r32());
-    let entry = out.r64();
-    let old = out.r64();
-    out.ins(format!("cvt.u32.u64 {slot}, {h}"));
-    out.ins(format!("and.b32 {slot}, {slot}, {table_mask}"));
-    out.ins(format!("mov.u32 {probes}, 0"));
-    let probe = out.fresh_label("probe");
-    let claim = out.fresh_label("claim");
-    let count = out.fresh_label("count");
-    let overflow = out.fresh_label("overflow");
-    out.label(&probe);
-    out.ins(format!(
-        "mul.wide.u32 {entry}, {slot}, {}",
-        layout.entry_words() * 4
-    ));
-    out.ins(format!("add.u64 {entry}, {entry}, {table}"));
-    // A key, once set, never changes: a plain read finds a taken entry
-    // without an atomic, and only a free one is claimed by compare-and-swap.
-    let (pn, ph, pfull, po) = (out.pred(), out.pred(), out.pred(), out.pred());
-    let next = out.fresh_label("next");
-    out.ins(format!("ld.relaxed.gpu.global.u64 {old}, [{entry}]"));
-    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-    out.ins(format!("@{ph} bra {count}"));
-    out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
-    out.ins(format!("@{po} bra {next}"));
-    out.ins(format!("atom.global.cas.b64 {old}, [{entry}], 0, {h}"));
-    out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
-    out.ins(format!("@{pn} bra {claim}"));
-    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-    out.ins(format!("@{ph} bra {count}"));
-    out.label(&next);
-    out.ins(format!("add.u32 {probes}, {probes}, 1"));
-    out.ins(format!("setp.gt.u32 {pfull}, {probes}, {table_mask}"));
-    out.ins(format!("@{pfull} bra {overflow}"));
-    out.ins(format!("add.u32 {slot}, {slot}, 1"));
-    out.ins(format!("and.b32 {slot}, {slot}, {table_mask}"));
-    out.ins(format!("bra.uni {probe}"));
-    out.label(&claim);
-    for (m, v) in values.iter().enumerate() {
-        out.ins(format!("st.global.u32 [{entry}+{}], {v}", 16 + 4 * m));
-    }
-    out.label(&count);
-    out.ins(format!("red.global.add.u64 [{entry}+8], {cnt64}"));
-    out.ins(format!("bra.uni {done}"));
-    out.label(&overflow);
-    out.ins(format!(
-        "red.global.add.u64 [{counters}+{}], {cnt64}",
-        counter::OVERFLOW * 8
-    ));
 }

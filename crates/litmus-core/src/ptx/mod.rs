@@ -30,8 +30,10 @@
 
 mod classify;
 mod common;
+mod cta_table;
 mod emit;
 mod environment;
+mod histogram;
 mod instr;
 mod kernel;
 pub mod layout;
