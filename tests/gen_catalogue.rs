@@ -1,14 +1,34 @@
 //! The diy7 cycles of the classic shapes give the catalogue's hand-written
 //! tests: the same IR up to names (threads, locations, registers, CTAs and
 //! the numbering of written values), compared by the generator's canonical
-//! form. The catalogue's tests are written out here with `litmus_ir!`, each
-//! as in `tests/catalogue_*.rs` under the name given.
+//! form.
+//!
+//! The catalogue is reached without a copy, as `outcome_search.rs` does:
+//! each `tests/catalogue_*.rs` is compiled again as a module of this test,
+//! where the file's `use gpu_litmus::litmus` picks up the `litmus!` below,
+//! which turns each call into a function giving the call's IR.
+
+extern crate gpu_litmus as library;
+extern crate self as gpu_litmus;
 
 use std::collections::HashSet;
 
-use gpu_litmus::core::ir::Test;
-use gpu_litmus::gen::{canonical, cycle, family, same_up_to_names, shape, FamilySpec};
-use gpu_litmus::litmus_ir;
+use library::core::ir::Test;
+use library::gen::{canonical, cycle, family, same_up_to_names, shape, FamilySpec};
+
+/// Each catalogue call becomes a function returning its IR (most are not
+/// compared with a cycle).
+macro_rules! catalogue_ir {
+    ($(#[doc = $doc:literal])* $name:ident; $($body:tt)*) => {
+        #[allow(dead_code)]
+        pub fn $name() -> library::core::ir::Test {
+            library::litmus_ir! { $name; $($body)* }
+        }
+    };
+}
+pub(crate) use catalogue_ir as litmus;
+
+include!("catalogue_support/modules.rs");
 
 /// The one test of `cycle` with the default options: threads in CTAs of
 /// their own, relaxed `.gpu` accesses, global memory.
@@ -32,13 +52,7 @@ fn assert_same(text: &str, catalogue: Test) {
 
 #[test]
 fn mp() {
-    let t = litmus_ir! {
-        mp_relaxed_gpu_inter_cta;
-        global x = 0, y = 0;
-        thread t0 @ cta 0 { St.relaxed.gpu(x, 1); St.relaxed.gpu(y, 1); }
-        thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(y); r1 = Ld.relaxed.gpu(x); }
-        exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
-    };
+    let t = catalogue_mp::mp_relaxed_gpu_inter_cta();
     assert_same("PodWW Rfe PodRR Fre", t.clone());
     // Where the cycle starts does not matter.
     assert_same("Rfe PodRR Fre PodWW", t);
@@ -46,13 +60,7 @@ fn mp() {
 
 #[test]
 fn mp_with_fences_from_fenced_edges() {
-    let t = litmus_ir! {
-        mp_fence_sc_gpu_inter_cta;
-        global x = 0, y = 0;
-        thread t0 @ cta 0 { St.relaxed.gpu(x, 1); Fence.sc.gpu; St.relaxed.gpu(y, 1); }
-        thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(y); Fence.sc.gpu; r1 = Ld.relaxed.gpu(x); }
-        exists (t1.r0 == 1 && t1.r1 == 0) => forbidden;
-    };
+    let t = catalogue_mp::mp_fence_sc_gpu_inter_cta();
     assert_same("Fence.sc.gpudWW Rfe Fence.sc.gpudRR Fre", t.clone());
     // The comparison sees the fences: MP without them is another test.
     assert!(!same_up_to_names(&from_cycle("PodWW Rfe PodRR Fre"), &t));
@@ -62,13 +70,7 @@ fn mp_with_fences_from_fenced_edges() {
 fn sb() {
     assert_same(
         "PodWR Fre PodWR Fre",
-        litmus_ir! {
-            sb_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); r0 = Ld.relaxed.gpu(y); }
-            thread t1 @ cta 1 { St.relaxed.gpu(y, 1); r0 = Ld.relaxed.gpu(x); }
-            exists (t0.r0 == 0 && t1.r0 == 0) => allowed;
-        },
+        catalogue_sb_lb::sb_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -76,13 +78,7 @@ fn sb() {
 fn lb() {
     assert_same(
         "PodRW Rfe PodRW Rfe",
-        litmus_ir! {
-            lb_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { r0 = Ld.relaxed.gpu(x); St.relaxed.gpu(y, 1); }
-            thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(y); St.relaxed.gpu(x, 1); }
-            exists (t0.r0 == 1 && t1.r0 == 1) => allowed;
-        },
+        catalogue_sb_lb::lb_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -90,14 +86,7 @@ fn lb() {
 fn wrc() {
     assert_same(
         "Rfe PodRW Rfe PodRR Fre",
-        litmus_ir! {
-            wrc_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); }
-            thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(x); St.relaxed.gpu(y, 1); }
-            thread t2 @ cta 2 { r0 = Ld.relaxed.gpu(y); r1 = Ld.relaxed.gpu(x); }
-            exists (t1.r0 == 1 && t2.r0 == 1 && t2.r1 == 0) => allowed;
-        },
+        catalogue_multi::wrc_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -105,15 +94,7 @@ fn wrc() {
 fn iriw() {
     assert_same(
         "Rfe PodRR Fre Rfe PodRR Fre",
-        litmus_ir! {
-            iriw_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); }
-            thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(x); r1 = Ld.relaxed.gpu(y); }
-            thread t2 @ cta 2 { St.relaxed.gpu(y, 1); }
-            thread t3 @ cta 3 { r0 = Ld.relaxed.gpu(y); r1 = Ld.relaxed.gpu(x); }
-            exists (t1.r0 == 1 && t1.r1 == 0 && t3.r0 == 1 && t3.r1 == 0) => allowed;
-        },
+        catalogue_multi::iriw_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -121,14 +102,7 @@ fn iriw() {
 fn isa2() {
     assert_same(
         "PodWW Rfe PodRW Rfe PodRR Fre",
-        litmus_ir! {
-            isa2_relaxed_gpu_inter_cta;
-            global x = 0, y = 0, z = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); St.relaxed.gpu(y, 1); }
-            thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(y); St.relaxed.gpu(z, 1); }
-            thread t2 @ cta 2 { r0 = Ld.relaxed.gpu(z); r1 = Ld.relaxed.gpu(x); }
-            exists (t1.r0 == 1 && t2.r0 == 1 && t2.r1 == 0) => allowed;
-        },
+        catalogue_multi::isa2_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -138,13 +112,7 @@ fn two_plus_two_w() {
     // diy7 by coherence: the same test once values are renamed.
     assert_same(
         "PodWW Wse PodWW Wse",
-        litmus_ir! {
-            two_plus_two_w_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); St.relaxed.gpu(y, 2); }
-            thread t1 @ cta 1 { St.relaxed.gpu(y, 1); St.relaxed.gpu(x, 2); }
-            exists (x == 1 && y == 1) => allowed;
-        },
+        catalogue_multi::two_plus_two_w_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -152,13 +120,7 @@ fn two_plus_two_w() {
 fn r() {
     assert_same(
         "PodWW Wse PodWR Fre",
-        litmus_ir! {
-            r_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 1); St.relaxed.gpu(y, 1); }
-            thread t1 @ cta 1 { St.relaxed.gpu(y, 2); r0 = Ld.relaxed.gpu(x); }
-            exists (y == 2 && t1.r0 == 0) => allowed;
-        },
+        catalogue_multi::r_relaxed_gpu_inter_cta(),
     );
 }
 
@@ -166,19 +128,13 @@ fn r() {
 fn s() {
     assert_same(
         "PodWW Rfe PodRW Wse",
-        litmus_ir! {
-            s_relaxed_gpu_inter_cta;
-            global x = 0, y = 0;
-            thread t0 @ cta 0 { St.relaxed.gpu(x, 2); St.relaxed.gpu(y, 1); }
-            thread t1 @ cta 1 { r0 = Ld.relaxed.gpu(y); St.relaxed.gpu(x, 1); }
-            exists (t1.r0 == 1 && x == 2) => allowed;
-        },
+        catalogue_multi::s_relaxed_gpu_inter_cta(),
     );
 }
 
 #[test]
 fn shapes_by_name_are_their_cycles() {
-    for (name, text) in gpu_litmus::gen::SHAPES {
+    for (name, text) in library::gen::SHAPES {
         let by_name = family(
             &shape(name).unwrap(),
             &FamilySpec::default(),
@@ -193,7 +149,7 @@ fn shapes_by_name_are_their_cycles() {
 
 #[test]
 fn different_shapes_are_different_tests() {
-    let all: Vec<String> = gpu_litmus::gen::SHAPES
+    let all: Vec<String> = library::gen::SHAPES
         .iter()
         .map(|(_, text)| canonical(&from_cycle(text)))
         .collect();
