@@ -9,13 +9,13 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Verdict;
-use litmus_runtime::gpu;
 use litmus_runtime::runner::{self, Hardware, TestReport};
 use litmus_runtime::stats::{wilson, Z95};
 use serde_json::json;
 
 use super::args::{request, Format};
 use super::load::{litmus_files, load};
+use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run::parse_args;
 use super::{EXIT_FAILED, EXIT_OK};
@@ -171,47 +171,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         EXIT_OK
     } else {
         EXIT_FAILED
-    }
-}
-
-/// Tests whose modules the GPU worker compiles ahead: the driver's JIT of
-/// a test then overlaps the kernels of the tests before it.
-const PREFETCH: usize = 8;
-
-/// Keeps the worker's prefetch window [`PREFETCH`] tests ahead of the
-/// campaign (when there is a GPU).
-struct Prefetch<'f> {
-    files: &'f [String],
-    /// The first file not yet asked for.
-    next: usize,
-    on: bool,
-}
-
-impl<'f> Prefetch<'f> {
-    fn new(files: &'f [String]) -> Prefetch<'f> {
-        Prefetch {
-            files,
-            next: 0,
-            on: matches!(gpu::hardware_wanted(), Ok(None)),
-        }
-    }
-
-    /// Test `i` is about to run: ask for the modules up to `i + PREFETCH`.
-    /// A file that does not read or compile is left to its own run, which
-    /// says why.
-    fn after(&mut self, i: usize) {
-        let end = (i + 1 + PREFETCH).min(self.files.len());
-        if !self.on || self.next >= end {
-            return;
-        }
-        let modules: Vec<String> = self.files[self.next.max(i)..end]
-            .iter()
-            .filter_map(|f| load(f).ok())
-            .filter_map(|l| litmus_core::ptx::generate(&l.test).ok())
-            .collect();
-        self.next = end;
-        // Only a hint: a failure here shows again when the test runs.
-        let _ = gpu::prefetch(modules);
     }
 }
 

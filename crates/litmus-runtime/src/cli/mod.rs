@@ -12,6 +12,7 @@ mod gen;
 mod load;
 mod outcome;
 mod parallel;
+mod prefetch;
 mod progress;
 mod ptx;
 mod report;

@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::args::{number, request, Args, Format, Parsed};
 use super::load::load;
+use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -260,8 +261,14 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0usize, 0usize);
+    // GPU runs go one at a time (below), so this lock is never contended:
+    // it only lets the shared closure move the window.
+    let ahead = (opts.config.hardware).then(|| std::sync::Mutex::new(Prefetch::new(&opts.files)));
     let run_one = |i: usize| {
         let file = &opts.files[i];
+        if let Some(ahead) = &ahead {
+            ahead.lock().unwrap_or_else(|p| p.into_inner()).after(i);
+        }
         let start = Instant::now();
         let result = load(file).map(|l| {
             let report = runner::run_test(
