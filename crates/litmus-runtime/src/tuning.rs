@@ -204,6 +204,33 @@ impl TuningFile {
         })
     }
 
+    /// The knobs of the `most` best entries that showed their weak outcome
+    /// (by their rate's lower bound), under `base`'s seed and budget: where
+    /// a search for a sibling test starts. The published GPU harnesses tune
+    /// a family and reuse what they keep across its variants; a winner for
+    /// one fenced variant is often a winner for the next.
+    pub fn winners(&self, base: &Knobs, most: usize) -> Vec<Knobs> {
+        let mut seen: Vec<(&String, &Entry)> = self
+            .tests
+            .iter()
+            .filter(|(_, e)| e.weak > 0 && !e.knobs.is_empty())
+            .collect();
+        seen.sort_by(|a, b| b.1.weak_per_s_low.total_cmp(&a.1.weak_per_s_low));
+        let mut out: Vec<Knobs> = Vec::new();
+        for (name, _) in seen {
+            if out.len() == most {
+                break;
+            }
+            if let Ok(k) = self.knobs_for(name, base, |_| None) {
+                let k = Knobs { tuning: None, ..k };
+                if !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
     /// The knobs test `name` runs with: `base` (the environment's knobs,
     /// with the command line's seed, budget and launches) where the file
     /// has no entry; otherwise the entry's knobs under the environment's
@@ -374,6 +401,46 @@ LITMUS_SHUFFLE_PCT = 30
         assert!(e.contains(missing) && e.contains("cannot read"), "{e}");
         assert!(TuningFile::from_vars(vars(Some("0"))).is_err());
         assert!(TuningFile::from_vars(vars(Some("1"))).unwrap().is_none());
+    }
+
+    #[test]
+    fn winners_are_the_entries_that_saw_their_outcome_best_first() {
+        let text = format!(
+            "{FILE}{}",
+            r#"
+[tests.fast]
+device = "d"
+weak_per_s_low = 9e6
+weak = 5
+instances = 10
+[tests.fast.knobs]
+LITMUS_STRIDE = "16"
+
+[tests.same_as_fast]
+device = "d"
+weak_per_s_low = 1e3
+weak = 5
+instances = 10
+[tests.same_as_fast.knobs]
+LITMUS_STRIDE = "16"
+
+[tests.never]
+device = "d"
+weak_per_s_low = 0e0
+weak = 0
+instances = 10
+[tests.never.knobs]
+"#
+        );
+        let file = TuningFile::parse(Path::new("t.toml"), &text).unwrap();
+        let w = file.winners(&base(), 4);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!(w[0].stride, 16);
+        assert_eq!(w[1].ctas, 1024);
+        assert!(w
+            .iter()
+            .all(|k| k.seed == base().seed && k.tuning.is_none()));
+        assert_eq!(file.winners(&base(), 1).len(), 1);
     }
 
     #[test]

@@ -24,8 +24,10 @@ For each test (folders are searched for .litmus files), draws --configs
 configurations of the environment (CTAs and threads, stride, permutation,
 memory stress by extra CTAs with its pattern, lines, line size and
 assignment, pre-stress by the testing threads, the spin barrier and the CTA
-shuffle in a share of launches; the current knobs are always one of them)
-and runs them by successive halving: all of them briefly, the better half
+shuffle in a share of launches; the current knobs are always one of them,
+and the best 4 configurations of the tests already in the tuning file that
+showed their weak outcome come next, as the published harnesses reuse a
+family's winners) and runs them by successive halving: all of them briefly, the better half
 twice as long, and so on, within --budget-ms of GPU time per test. A
 configuration scores the lower 95% Wilson bound of the fraction of
 instances that showed the test's weak outcome, times its instances per
@@ -153,7 +155,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut failed = false;
     for file in &files {
-        let line = match tune_one(file, &opts) {
+        let starts = tuning.winners(&opts.base, STARTS);
+        let line = match tune_one(file, &opts, starts) {
             Ok((Some((name, entry)), text)) => {
                 tuning.tests.insert(name, entry);
                 if let Err(e) = tuning.write() {
@@ -188,8 +191,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 /// what the search found.
 type Tuned = (Option<(String, Entry)>, String);
 
-/// Tunes one file; `Err` is the line that says why it failed.
-fn tune_one(file: &str, opts: &Options) -> Result<Tuned, String> {
+/// How many winners of the tests tuned before (the file's entries that
+/// showed their weak outcome) a search tries first.
+const STARTS: usize = 4;
+
+/// Tunes one file, trying `starts` first; `Err` is the line that says why
+/// it failed.
+fn tune_one(file: &str, opts: &Options, starts: Vec<Knobs>) -> Result<Tuned, String> {
     let loaded = load(file)?;
     let test = &loaded.test;
     let code = match ptx::generate(test) {
@@ -207,8 +215,8 @@ fn tune_one(file: &str, opts: &Options) -> Result<Tuned, String> {
         &code,
         &opts.config,
         &opts.base,
-        opts.budget_ms,
-        opts.configs,
+        (opts.budget_ms, opts.configs),
+        starts,
     )
     .map_err(|e| format!("{file}: {e}"))?;
     Ok((

@@ -24,8 +24,9 @@ use crate::config::Config;
 use crate::gpu::Knobs;
 use crate::tuning::Entry;
 
-/// Tunes `test` (its PTX `ptx`) within `budget_ms` of GPU time over
-/// `configs` configurations drawn around `base`: the tuning entry of the
+/// Tunes `test` (its PTX `ptx`) within `budget` (milliseconds of GPU time,
+/// configurations) from `base`, the `starts` (winners for its siblings),
+/// and draws around `base`: the tuning entry of the
 /// best configuration, and a line that says what it found (the best rate,
 /// its knobs, the defaults' rate). When no configuration showed the weak
 /// outcome, the entry keeps `base`'s knobs and says so with a zero rate.
@@ -34,13 +35,15 @@ pub fn tune_test(
     ptx: &str,
     config: &Config,
     base: &Knobs,
-    budget_ms: u64,
-    configs: usize,
+    budget: (u64, usize),
+    starts: Vec<Knobs>,
 ) -> Result<(Entry, String), String> {
+    let (budget_ms, configs) = budget;
     let target =
         Target::of(test, config.model, &config.options).map_err(|e| format!("model: {e}"))?;
     // Each test its own draws, the same for a given seed.
-    let plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
+    let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
+    plan.starts = starts;
     let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
     let best = &trials[0];
     if best.weak == 0 {

@@ -25,6 +25,9 @@ pub struct Plan {
     pub first_ms: u64,
     /// Seeds the draws (and each trial's run).
     pub seed: u64,
+    /// Configurations to try besides the base before any drawn one: the
+    /// winners for sibling tests (at most half of `configs`).
+    pub starts: Vec<Knobs>,
 }
 
 impl Plan {
@@ -39,6 +42,7 @@ impl Plan {
             configs,
             first_ms: (budget_ms / rounds / configs as u64).max(5),
             seed,
+            starts: Vec::new(),
         }
     }
 }
@@ -97,14 +101,10 @@ pub fn tune(
     plan: &Plan,
     mut progress: impl FnMut(usize, &[Trial]),
 ) -> Result<Vec<Trial>, GpuError> {
-    let mut state = plan.seed;
-    let mut alive: Vec<Trial> = (0..plan.configs)
-        .map(|i| Trial {
-            knobs: if i == 0 {
-                base.clone()
-            } else {
-                draw(&mut state, base)
-            },
+    let mut alive: Vec<Trial> = configurations(base, plan)
+        .into_iter()
+        .map(|knobs| Trial {
+            knobs,
             weak: 0,
             instances: 0,
             gpu: Duration::ZERO,
@@ -154,6 +154,23 @@ pub fn tune(
     Ok(done)
 }
 
+/// The plan's first round: the base, then its starting points (at most
+/// half the configurations, none twice, not the base again), then draws
+/// around the base from the plan's seed.
+fn configurations(base: &Knobs, plan: &Plan) -> Vec<Knobs> {
+    let mut out = vec![base.clone()];
+    for k in plan.starts.iter().take(plan.configs / 2) {
+        if !out.contains(k) {
+            out.push(k.clone());
+        }
+    }
+    let mut state = plan.seed;
+    while out.len() < plan.configs {
+        out.push(draw(&mut state, base));
+    }
+    out
+}
+
 /// Best first: by score, then by weak outcomes seen, then by throughput
 /// (when nothing was seen, the configuration that ran the most instances
 /// per second gives the next round the best chance).
@@ -194,6 +211,34 @@ mod tests {
         let mut t = vec![trial(0, 1_000, 10), trial(0, 1_000_000, 10)];
         sort(&mut t);
         assert_eq!(t[0].instances, 1_000_000);
+    }
+
+    #[test]
+    fn a_search_starts_from_the_base_then_the_siblings_winners() {
+        let base = Knobs::default();
+        let winner = Knobs {
+            stride: 16,
+            ..Knobs::default()
+        };
+        let mut plan = Plan::within(1000, 8, 7);
+        plan.starts = vec![winner.clone(), base.clone(), winner.clone()];
+        let c = configurations(&base, &plan);
+        assert_eq!(c.len(), 8);
+        assert_eq!((&c[0], &c[1]), (&base, &winner));
+        // Neither the base nor a winner is tried twice at the start, and
+        // the rest are the draws that a plan without starts makes.
+        let plain = configurations(&base, &Plan::within(1000, 8, 7));
+        assert_eq!(&c[2..], &plain[1..7]);
+        // At most half the configurations come from siblings.
+        plan.starts = (100..108)
+            .map(|s| Knobs {
+                stride: s,
+                ..Knobs::default()
+            })
+            .collect();
+        let c = configurations(&base, &plan);
+        let strides: Vec<u32> = c.iter().map(|k| k.stride).filter(|s| *s >= 100).collect();
+        assert_eq!(strides, [100, 101, 102, 103]);
     }
 
     #[test]
