@@ -139,13 +139,15 @@ litmus! {
 }
 
 litmus! {
-    /// A host RMW and a GPU RMW of one counter: two `atom.relaxed.sys.add`
-    /// are morally strong, so Atomicity forbids both reading 0 (a lost
-    /// update).
+    /// A host RMW and a GPU RMW of one counter: the host's
+    /// `fetch_add(1, memory_order_relaxed)` (`Atom.add`, with no scope
+    /// written: `.sys` on a host thread) and the GPU's
+    /// `atom.relaxed.sys.add` are morally strong, so Atomicity forbids both
+    /// reading 0 (a lost update).
     atom_add_sys_gpu_host;
     host c = 0;
     thread t0 @ cta 0 { r0 = Atom.relaxed.sys.add(c, 1); }
-    thread h @ host { r0 = Atom.relaxed.sys.add(c, 1); }
+    thread h @ host { r0 = Atom.add(c, 1); }
     exists (t0.r0 == 0 && h.r0 == 0) => forbidden;
 }
 

@@ -62,11 +62,9 @@ fn host_stands_alone_in_a_placement() {
     );
 }
 
-/// The last line: an `atom` with no scope is `.gpu`, as in PTX, also on
-/// a host thread, which must write `.sys`.
 #[test]
 fn gpu_only_forms_on_a_host_thread_are_each_reported() {
-    let src = "PTX t\n{ shared s=0; x=0; }\n P0@cta 0,gpu 0 | P1@host ;\n st.weak s, 1 | ld.acquire.gpu r0, x ;\n | ld.volatile r1, x ;\n | ld.relaxed r2, s ;\n | bar.cta.sync 0 ;\n | bar.warp.sync ;\n | fence.acquire.sys ;\n | membar.gl ;\n | st.weak.wt x, 1 ;\n | red.relaxed.cta.add x, 1 ;\n | atom.add r3, x, 1 ;\nexists (P1:r0 == 1)";
+    let src = "PTX t\n{ shared s=0; x=0; }\n P0@cta 0,gpu 0 | P1@host ;\n st.weak s, 1 | ld.acquire.gpu r0, x ;\n | ld.volatile r1, x ;\n | ld.relaxed r2, s ;\n | bar.cta.sync 0 ;\n | bar.warp.sync ;\n | fence.acquire.sys ;\n | membar.gl ;\n | st.weak.wt x, 1 ;\n | red.relaxed.cta.add x, 1 ;\n | atom.gpu.add r3, x, 1 ;\nexists (P1:r0 == 1)";
     assert_eq!(
         errors(src),
         "4:17: thread `P1` runs on the host: scope `.gpu` is GPU-only (a host thread's accesses and fences are `.sys`; no scope written means `.sys`)\n\
@@ -143,4 +141,24 @@ fn host_scope_written_out_is_accepted() {
         panic!();
     };
     assert_eq!(access.scope, Some(Scope::Sys));
+}
+
+#[test]
+fn an_atomic_with_no_scope_is_sys_on_a_host_thread_and_gpu_elsewhere() {
+    // PTX's default for `atom` is `.gpu`; a host thread's RMWs are C++
+    // atomics, system-wide.
+    let t = parse("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 | P1@host ;\n atom.add r0, x, 1 | atom.add r0, x, 1 ;\n | red.release.inc x, 1 ;\nexists (x == 2)");
+    let scope = |thread: usize, i: usize| match &t.threads[thread].body[i].kind {
+        InstrKind::Atom { access, .. } => access.scope,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(scope(0, 0), Some(Scope::Gpu));
+    assert_eq!(scope(1, 0), Some(Scope::Sys));
+    assert_eq!(scope(1, 1), Some(Scope::Sys));
+    let printed = text::print(&t);
+    assert!(
+        printed.contains("atom.relaxed.sys.add r0, x, 1"),
+        "{printed}"
+    );
+    assert_eq!(parse(&printed), t, "{printed}");
 }

@@ -66,7 +66,7 @@
 //! | atomic | `r0 = Atom.relaxed.gpu.add(x, 1);` (`.exch .add .sub .and .or .xor .min .max .inc .dec`) | `atom.relaxed.gpu.add` |
 //! | compare and swap | `r0 = Atom.acq_rel.gpu.cas(m, 0, 1);` | `atom.acq_rel.gpu.cas` |
 //! | reduction | `Red.release.gpu.add(x, 1);` | `red.release.gpu.add` |
-//! | default atomic | `r0 = Atom.add(x, 1);` `Red.release.inc(x, 1);` | as in PTX, no semantics is `.relaxed`, no scope `.gpu` |
+//! | default atomic | `r0 = Atom.add(x, 1);` `Red.release.inc(x, 1);` | as in PTX, no semantics is `.relaxed`, no scope `.gpu` (`.sys` on a host thread) |
 //! | CTA barrier | `BarSync(1);` `BarSync(1, 64);` `BarArrive(1, 64);` | `bar.sync 1[, 64]`, `bar.arrive 1, 64` |
 //! | corpus barrier | `Bar.sync(1, r2, 2);` `Bar.cta.sync(1);` `Bar.arrive(1);` | `bar.cta.sync instance[, id[, quorum]]` |
 //! | warp barrier | `SyncWarp;` | `bar.warp.sync` (`__syncwarp()`) |

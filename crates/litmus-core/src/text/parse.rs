@@ -582,7 +582,8 @@ impl<'s> Parser<'_, 's> {
         }
         for ((a, b, end), thread) in cells.into_iter().zip(threads.iter_mut()) {
             let mut cell = Cursor::new(&toks[a..b], end);
-            if let Some(i) = instr::cell(&mut cell, &self.locations, &mut self.errors) {
+            let host = thread.placement.host;
+            if let Some(i) = instr::cell(&mut cell, &self.locations, &mut self.errors, host) {
                 thread.body.push(i);
             }
         }

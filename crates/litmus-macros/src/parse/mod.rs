@@ -28,6 +28,9 @@ use crate::sites::Sites;
 pub(crate) struct Ctx {
     pub sites: Sites,
     pub errors: Errors,
+    /// Whether the thread whose body is being read runs on the host, where
+    /// an atomic with no scope written is `.sys` rather than `.gpu`.
+    pub on_host: bool,
 }
 
 impl Ctx {
@@ -309,11 +312,13 @@ fn thread(input: ParseStream, cx: &mut Ctx) -> syn::Result<Thread> {
         );
     }
     let mut instrs = Vec::new();
+    cx.on_host = placement.host;
     for stmt in split(body.stream(), body.span_close(), false) {
         if let Some(mut found) = cx.parse_piece(stmt, instr::statement) {
             instrs.append(&mut found);
         }
     }
+    cx.on_host = false;
     Ok(Thread {
         name,
         placement,
