@@ -120,8 +120,9 @@ fn name(n: &str) -> String {
 }
 
 fn placement(p: Placement) -> String {
-    // A host thread is `@host`; a GPU coordinate on it (which validation
-    // refuses) is still written, so that the text reads back the same IR.
+    // A host thread is `@host`. A GPU coordinate on one (built IR only:
+    // validation refuses it, and the reader refuses `host` with another
+    // key) is still written, so that the mistake shows in the text.
     let mut s = if !p.host {
         format!("cta {},gpu {}", p.cta, p.gpu)
     } else {
