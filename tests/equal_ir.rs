@@ -202,3 +202,27 @@ fn proxies_and_aliases() {
     let printed = text::print(&from_macro);
     assert_eq!(text::parse(&printed).unwrap(), from_macro, "{printed}");
 }
+
+#[test]
+fn mp_host_consumer() {
+    let t = litmus_ir! {
+        /// A GPU producer, a host consumer, the flag and data in host memory.
+        mp_host_consumer;
+        host x = 0, y = 0;
+        global g = 0;
+        thread t0 @ cta 0 { St(x, 1); St.release.sys(y, 1); St.relaxed.gpu(g, 1); }
+        thread h @ host {
+            r0 = Ld.acquire(y); r1 = Ld(x); Fence.sc.sys; r2 = Ld.relaxed(g);
+            r3 = Atom.add(x, 1);
+        }
+        exists (h.r0 == 1 && h.r1 == 0) => forbidden;
+    };
+    assert!(t.threads[1].placement.host);
+    assert_eq!(t.locations[0].space, gpu_litmus::core::ir::Space::Host);
+    // No scope on a host thread's atomic: `.sys`, in both front ends.
+    let gpu_litmus::core::instr::InstrKind::Atom { access, .. } = &t.threads[1].body[4].kind else {
+        panic!("{:?}", t.threads[1].body[4]);
+    };
+    assert_eq!(access.scope, Some(gpu_litmus::core::instr::Scope::Sys));
+    assert_same(t, "mp_host_consumer.litmus");
+}

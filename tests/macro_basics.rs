@@ -449,12 +449,14 @@ fn spaces_and_placements() {
         vec![
             Placement::cta(3),
             Placement {
+                host: false,
                 gpu: 0,
                 cluster: None,
                 cta: 3,
                 warp: Some(1)
             },
             Placement {
+                host: false,
                 gpu: 1,
                 cluster: Some(2),
                 cta: 4,

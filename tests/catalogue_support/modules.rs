@@ -16,6 +16,8 @@ mod catalogue_atomics;
 mod catalogue_clusters;
 #[path = "../catalogue_coherence.rs"]
 mod catalogue_coherence;
+#[path = "../catalogue_host.rs"]
+mod catalogue_host;
 #[path = "../catalogue_mp.rs"]
 mod catalogue_mp;
 #[path = "../catalogue_multi.rs"]
@@ -31,6 +33,7 @@ fn every_catalogue_file_is_compared() {
         "catalogue_atomics.rs",
         "catalogue_clusters.rs",
         "catalogue_coherence.rs",
+        "catalogue_host.rs",
         "catalogue_mp.rs",
         "catalogue_multi.rs",
         "catalogue_practice.rs",

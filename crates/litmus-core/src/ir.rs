@@ -193,6 +193,19 @@ pub enum Space {
     /// Distributed shared memory of a cluster (`shared::cluster`, sm_90): the
     /// shared memory of one CTA, reachable from every CTA of its cluster.
     SharedCluster,
+    /// Page-locked host memory (`host x = 0`): reachable by every GPU
+    /// thread and every host thread. The model treats it as global memory;
+    /// only the harness would have to place it differently.
+    Host,
+}
+
+impl Space {
+    /// Whether every thread of the test can reach the location (global
+    /// and host memory), as opposed to one CTA's or one cluster's shared
+    /// memory.
+    pub fn is_global_like(self) -> bool {
+        matches!(self, Space::Global | Space::Host)
+    }
 }
 
 /// A memory location.
@@ -212,8 +225,15 @@ pub struct Location {
 
 /// Where a thread runs. Two threads share a scope instance when every
 /// coordinate down to that scope is equal.
+///
+/// A host thread (`host: true`) runs on the CPU: it is in no CTA, cluster
+/// or GPU of any other thread, so it shares only the `.sys` scope with
+/// every other thread, host or GPU. Its `gpu`, `cta`, `cluster` and `warp`
+/// mean nothing; validation requires them left at their defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Placement {
+    /// Whether the thread runs on the host CPU rather than on a GPU.
+    pub host: bool,
     /// The GPU (device index) the thread runs on.
     pub gpu: u32,
     /// The cluster (sm_90 thread-block clusters) within the GPU. `None`:
@@ -233,6 +253,14 @@ impl Placement {
     pub fn cta(cta: u32) -> Placement {
         Placement {
             cta,
+            ..Placement::default()
+        }
+    }
+
+    /// A thread on the host CPU.
+    pub fn host() -> Placement {
+        Placement {
+            host: true,
             ..Placement::default()
         }
     }

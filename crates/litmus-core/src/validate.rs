@@ -195,6 +195,48 @@ pub enum ValidationErrorKind {
     /// A proxy load or store built with the generic proxy (`ld`/`st` are those).
     #[error("a proxy load or store through the generic proxy: write `ld` or `st`")]
     GenericProxyInstr,
+    /// A GPU coordinate (CTA, GPU, cluster or warp) on a host thread.
+    #[error("thread `{thread}` runs on the host, which has no {what}: place a host thread `@host` alone")]
+    HostPlacement {
+        /// The thread.
+        thread: String,
+        /// The coordinate given (`cta`, `gpu`, `cluster`, `warp`).
+        what: &'static str,
+    },
+    /// A scope narrower than `.sys` on a host thread's instruction.
+    #[error("thread `{thread}` runs on the host: scope `.{scope}` is GPU-only (a host thread's accesses and fences are `.sys`; no scope written means `.sys`)")]
+    HostScope {
+        /// The thread.
+        thread: String,
+        /// The scope, without the dot.
+        scope: &'static str,
+    },
+    /// Semantics with no C++ counterpart on a host thread.
+    #[error("thread `{thread}` runs on the host: `{instr}.{sem}` has no C++ counterpart (host loads take .weak, .relaxed or .acquire, stores .weak, .relaxed or .release, fences .sc or .acq_rel)")]
+    HostSemantics {
+        /// The thread.
+        thread: String,
+        /// The instruction word.
+        instr: &'static str,
+        /// The semantics, without the dot.
+        sem: &'static str,
+    },
+    /// A GPU-only instruction or qualifier on a host thread.
+    #[error("thread `{thread}` runs on the host: {what} is GPU-only")]
+    HostGpuOnly {
+        /// The thread.
+        thread: String,
+        /// What it used, in words.
+        what: &'static str,
+    },
+    /// A host thread's access to shared or cluster-shared memory.
+    #[error("thread `{thread}` runs on the host: `{loc}` is shared memory, which only GPU threads of its CTA (or cluster) reach")]
+    HostSharedMemory {
+        /// The thread.
+        thread: String,
+        /// The location.
+        loc: String,
+    },
     /// A warp index past 31.
     #[error(
         "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
@@ -209,6 +251,7 @@ pub enum ValidationErrorKind {
 
 use ValidationErrorKind as K;
 
+mod host;
 mod proxy;
 
 /// Checks a test. Returns every mistake found, in source order per kind.
@@ -229,6 +272,7 @@ pub fn validate(test: &Test) -> Result<(), Vec<ValidationError>> {
         test,
         locations,
         errors: Vec::new(),
+        on_host: false,
     };
     v.run();
     if v.errors.is_empty() {
@@ -242,6 +286,9 @@ struct Validator<'a> {
     test: &'a Test,
     locations: HashMap<&'a str, &'a Location>,
     errors: Vec<ValidationError>,
+    /// Whether the thread being checked runs on the host, where a strong
+    /// access with no scope written is `.sys`.
+    on_host: bool,
 }
 
 impl Validator<'_> {
@@ -296,6 +343,10 @@ impl Validator<'_> {
     }
 
     fn thread(&mut self, thread: &Thread, clusters: bool) {
+        self.on_host = thread.placement.host;
+        if self.on_host {
+            self.host_thread(thread);
+        }
         if let Some(warp) = thread.placement.warp.filter(|w| *w >= 32) {
             self.push(
                 K::WarpOutOfRange {
@@ -496,6 +547,7 @@ impl Validator<'_> {
                 origin,
             ),
             (Sem::Weak | Sem::Volatile, None) => {}
+            (_, None) if self.on_host => {}
             (sem, None) => self.push(
                 K::MissingScope {
                     instr,
@@ -549,7 +601,9 @@ impl Validator<'_> {
                 let Some(&decl) = self.locations.get(loc.text.as_str()) else {
                     continue;
                 };
-                if decl.space == Space::Global {
+                // Host threads reaching shared memory are reported by
+                // `host.rs`, once per access.
+                if decl.space.is_global_like() || thread.placement.host {
                     continue;
                 }
                 let first = *first_user.entry(loc.text.as_str()).or_insert(thread);

@@ -352,6 +352,7 @@ fn extensions_read() {
     assert_eq!(
         test.threads[1].placement,
         Placement {
+            host: false,
             gpu: 0,
             cluster: Some(0),
             cta: 0,

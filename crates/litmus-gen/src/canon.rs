@@ -258,6 +258,7 @@ fn placements(ps: &[Placement]) -> Vec<Placement> {
     ps.iter()
         .enumerate()
         .map(|(i, p)| Placement {
+            host: p.host,
             gpu: gpus[i] as u32,
             cluster: p.cluster.map(|_| clusters[i] as u32),
             cta: ctas[i] as u32,

@@ -136,6 +136,7 @@ impl Variant {
             Across::Gpu => (group, t as u32),
         };
         IrPlacement {
+            host: false,
             gpu,
             cluster: None,
             cta,

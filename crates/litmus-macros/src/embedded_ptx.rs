@@ -207,3 +207,35 @@ exists (P1:r0 == 1) => allowed",
     );
     assert_eq!(ptx, None);
 }
+
+/// A host thread or host memory: no PTX either, until the harness runs
+/// host threads and allocates host memory.
+#[test]
+fn host_threads_and_host_memory_embed_none() {
+    let host_thread = same_ptx(
+        "host_thread;
+        global x = 0;
+        thread P0 @ cta 0 { St.relaxed.sys(x, 1); }
+        thread h @ host { r0 = Ld.relaxed(x); }
+        exists (h.r0 == 1) => allowed;",
+        r"PTX host_thread
+{ x=0; }
+ P0@cta 0,gpu 0      | h@host           ;
+ st.relaxed.sys x, 1 | ld.relaxed r0, x ;
+exists (h:r0 == 1) => allowed",
+    );
+    assert_eq!(host_thread, None);
+    let host_memory = same_ptx(
+        "host_memory;
+        host x = 0;
+        thread P0 @ cta 0 { St.relaxed.sys(x, 1); }
+        thread P1 @ cta 1 { r0 = Ld.relaxed.sys(x); }
+        exists (P1.r0 == 1) => allowed;",
+        r"PTX host_memory
+{ host x=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;
+exists (P1:r0 == 1) => allowed",
+    );
+    assert_eq!(host_memory, None);
+}

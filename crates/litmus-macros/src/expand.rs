@@ -145,6 +145,7 @@ fn location(l: &Location) -> TokenStream {
         Space::Global => quote!(Global),
         Space::Shared => quote!(Shared),
         Space::SharedCluster => quote!(SharedCluster),
+        Space::Host => quote!(Host),
     };
     let init = imm(&l.init);
     let alias = option(l.alias.as_ref(), |a| {
@@ -168,6 +169,7 @@ fn proxy(p: Proxy) -> TokenStream {
 fn placement(p: &Placement) -> TokenStream {
     let c = core();
     let Placement {
+        host,
         gpu,
         cluster,
         cta,
@@ -175,7 +177,7 @@ fn placement(p: &Placement) -> TokenStream {
     } = *p;
     let cluster = option(cluster.as_ref(), |n| n.into_token_stream());
     let warp = option(warp.as_ref(), |n| n.into_token_stream());
-    quote!(#c::ir::Placement { gpu: #gpu, cluster: #cluster, cta: #cta, warp: #warp })
+    quote!(#c::ir::Placement { host: #host, gpu: #gpu, cluster: #cluster, cta: #cta, warp: #warp })
 }
 
 fn thread(t: &Thread) -> TokenStream {

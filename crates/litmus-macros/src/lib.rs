@@ -37,9 +37,11 @@
 //! | global memory | `global x = 0, y;` | `Space::Global`; no value means 0 |
 //! | CTA shared memory | `shared s = 1;` | `Space::Shared` |
 //! | cluster shared memory | `cluster_shared d = 0;` | `Space::SharedCluster` |
+//! | page-locked host memory | `host h = 0;` | `Space::Host` (global memory to the model) |
 //! | PTX 7.5 aliases | `alias y = generic(x), s = surface(x), t = texture(y), c = constant(x);` | `Location::alias` (`y @ generic aliases x` in the dialect) |
 //! | thread | `thread t0 @ cta 0 { .. }` | `Thread`, `Placement::cta(0)` |
 //! | placement | `@ gpu 1, cluster 0, cta 2, warp 1` | any order, comma separated, `cta` required |
+//! | host thread | `thread h @ host { r0 = Ld.acquire(y); .. }` | `Placement::host()`: a CPU thread, its accesses C++ atomics read as `.sys` (no scope written means `.sys`); `host` stands alone |
 //! | initial registers | `thread t1 @ cta 1 with r1 = 0, r2 = -1 { .. }` | `Thread::init` |
 //!
 //! ## Instructions
@@ -64,7 +66,7 @@
 //! | atomic | `r0 = Atom.relaxed.gpu.add(x, 1);` (`.exch .add .sub .and .or .xor .min .max .inc .dec`) | `atom.relaxed.gpu.add` |
 //! | compare and swap | `r0 = Atom.acq_rel.gpu.cas(m, 0, 1);` | `atom.acq_rel.gpu.cas` |
 //! | reduction | `Red.release.gpu.add(x, 1);` | `red.release.gpu.add` |
-//! | default atomic | `r0 = Atom.add(x, 1);` `Red.release.inc(x, 1);` | as in PTX, no semantics is `.relaxed`, no scope `.gpu` |
+//! | default atomic | `r0 = Atom.add(x, 1);` `Red.release.inc(x, 1);` | as in PTX, no semantics is `.relaxed`, no scope `.gpu` (`.sys` on a host thread) |
 //! | CTA barrier | `BarSync(1);` `BarSync(1, 64);` `BarArrive(1, 64);` | `bar.sync 1[, 64]`, `bar.arrive 1, 64` |
 //! | corpus barrier | `Bar.sync(1, r2, 2);` `Bar.cta.sync(1);` `Bar.arrive(1);` | `bar.cta.sync instance[, id[, quorum]]` |
 //! | warp barrier | `SyncWarp;` | `bar.warp.sync` (`__syncwarp()`) |

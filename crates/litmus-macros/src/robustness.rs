@@ -22,6 +22,8 @@ const SEED: &str = r#"
     L1: St(s, r3); St(d, 1);
     }
     thread t1 @ cta 0, cluster 0 { r0 = Ld(s); r1 = Ld(d); }
+    host hm = 0;
+    thread h @ host { St(hm, 1); r0 = Ld.acquire(x); Fence.sc.sys; r1 = Atom.relaxed.sys.add(hm, 1); }
     ~exists (t1.r0 == 1 && !(x != -2) || t0.r3 == 0) => forbidden;
 "#;
 

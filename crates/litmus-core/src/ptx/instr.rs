@@ -59,7 +59,9 @@ impl RoleCtx {
             .get(loc)
             .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
         let space = match space {
-            Space::Global => ".global",
+            // Mapped page-locked host memory is reached through global
+            // addresses (the layout refuses it before this for now).
+            Space::Global | Space::Host => ".global",
             Space::Shared => ".shared",
             Space::SharedCluster => ".shared::cluster",
         };

@@ -242,6 +242,21 @@ pub struct Layout {
 impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
+        // Host threads and host memory are the model's for now: the
+        // harness would need a CPU thread per host role and mapped
+        // page-locked buffers.
+        if let Some(t) = test.threads.iter().find(|t| t.placement.host) {
+            return Err(PtxError::Unsupported(format!(
+                "thread `{}` runs on the host: the harness does not run host threads yet",
+                t.name
+            )));
+        }
+        if let Some(l) = test.locations.iter().find(|l| l.space == Space::Host) {
+            return Err(PtxError::Unsupported(format!(
+                "location `{}` lives in host memory: the harness does not allocate host memory yet",
+                l.name
+            )));
+        }
         if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != 0) {
             return Err(PtxError::Unsupported(format!(
                 "thread `{}` is placed on GPU {}: the harness runs one GPU",

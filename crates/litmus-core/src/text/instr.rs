@@ -25,6 +25,7 @@ pub(crate) fn cell(
     cur: &mut Cursor<'_, '_>,
     locations: &HashSet<&str>,
     errors: &mut Errors,
+    on_host: bool,
 ) -> Option<Instr> {
     if cur.at_end() {
         return None;
@@ -89,6 +90,7 @@ pub(crate) fn cell(
         ops,
         errors,
         failed: false,
+        on_host,
     };
     let kind = b.build(locations);
     if b.failed {
@@ -168,6 +170,9 @@ struct Builder<'e, 's> {
     ops: Vec<Op<'s>>,
     errors: &'e mut Errors,
     failed: bool,
+    /// Whether the cell is a host thread's, where an atomic with no scope
+    /// written is `.sys` rather than `.gpu`.
+    on_host: bool,
 }
 
 impl<'s> Builder<'_, 's> {
@@ -578,10 +583,12 @@ impl<'s> Builder<'_, 's> {
             return None;
         };
         // Defaults: no semantics is `.relaxed` (as in PTX), no scope `.gpu`
-        // (PTX's default for atomics is `.gpu` too).
+        // (PTX's default for atomics is `.gpu` too), or `.sys` on a host
+        // thread, whose atomics are system-wide.
+        let default_scope = if self.on_host { Scope::Sys } else { Scope::Gpu };
         let access = Access {
             sem: sem.map_or(Sem::Relaxed, |s| s.0),
-            scope: Some(scope.map_or(Scope::Gpu, |s| s.0)),
+            scope: Some(scope.map_or(default_scope, |s| s.0)),
         };
         let (dst, first) = if atom {
             self.count(

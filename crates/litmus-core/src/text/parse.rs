@@ -268,7 +268,7 @@ impl<'s> Parser<'_, 's> {
     fn at_init_item(&self) -> bool {
         let (t, next) = (self.cur.peek(), self.cur.peek_at(1));
         match t.tok {
-            Tok::Ident("shared" | "global") => true,
+            Tok::Ident("shared" | "global" | "host") => true,
             // `P0@cta 0` (a thread header) also starts `name @`.
             Tok::Ident(_) if next.is(Punct::At) => self.cur.peek_at(3).is_word("aliases"),
             Tok::Ident(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
@@ -364,14 +364,18 @@ impl<'s> Parser<'_, 's> {
         Some(Alias { proxy, target })
     }
 
-    /// `shared`, `shared::cluster` or `global` before a location name; the
-    /// keyword only counts when a name follows it.
+    /// `shared`, `shared::cluster`, `host` or `global` before a location
+    /// name; the keyword only counts when a name follows it.
     fn space(&mut self) -> Space {
         let t = self.cur.peek();
         let name_follows = |c: &Cursor<'_, '_>, at| matches!(c.peek_at(at).tok, Tok::Ident(_));
         if t.is_word("global") && name_follows(&self.cur, 1) {
             self.cur.bump();
             return Space::Global;
+        }
+        if t.is_word("host") && name_follows(&self.cur, 1) {
+            self.cur.bump();
+            return Space::Host;
         }
         if t.is_word("shared") {
             if self.cur.peek_at(1).is(Punct::Colon)
@@ -495,11 +499,32 @@ impl<'s> Parser<'_, 's> {
                 Tok::Ident("gpu") => "gpu",
                 Tok::Ident("cluster") => "cluster",
                 Tok::Ident("warp") => "warp",
+                Tok::Ident("host") => "host",
                 _ => {
                     self.push_expected(key, "`cta`, `gpu`, `cluster` or `warp`");
                     return None;
                 }
             };
+            // `@host` takes no number and stands alone: a host thread has
+            // no CTA, cluster, GPU or warp.
+            if what == "host" {
+                if !seen.is_empty() {
+                    self.push_expected(
+                        key,
+                        "`cta`, `gpu`, `cluster` or `warp` (`host` stands alone)",
+                    );
+                    return None;
+                }
+                placement.host = true;
+                if !cell.at_end() {
+                    self.push_expected(
+                        cell.peek(),
+                        "`|` or `;` after `@host` (a host thread has no GPU placement)",
+                    );
+                    return None;
+                }
+                return Some((name, placement));
+            }
             let v = cell.bump();
             let Tok::Int(value) = v.tok else {
                 self.push_expected(v, "a number");
@@ -557,7 +582,8 @@ impl<'s> Parser<'_, 's> {
         }
         for ((a, b, end), thread) in cells.into_iter().zip(threads.iter_mut()) {
             let mut cell = Cursor::new(&toks[a..b], end);
-            if let Some(i) = instr::cell(&mut cell, &self.locations, &mut self.errors) {
+            let host = thread.placement.host;
+            if let Some(i) = instr::cell(&mut cell, &self.locations, &mut self.errors, host) {
                 thread.body.push(i);
             }
         }

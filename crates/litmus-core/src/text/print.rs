@@ -32,6 +32,7 @@ pub fn print(test: &Test) -> String {
             Space::Global => "",
             Space::Shared => "shared ",
             Space::SharedCluster => "shared::cluster ",
+            Space::Host => "host ",
         };
         match &loc.alias {
             Some(a) => {
@@ -119,7 +120,21 @@ fn name(n: &str) -> String {
 }
 
 fn placement(p: Placement) -> String {
-    let mut s = format!("cta {},gpu {}", p.cta, p.gpu);
+    // A host thread is `@host`. A GPU coordinate on one (built IR only:
+    // validation refuses it, and the reader refuses `host` with another
+    // key) is still written, so that the mistake shows in the text.
+    let mut s = if !p.host {
+        format!("cta {},gpu {}", p.cta, p.gpu)
+    } else {
+        let mut s = String::from("host");
+        if p.cta != 0 {
+            let _ = write!(s, ",cta {}", p.cta);
+        }
+        if p.gpu != 0 {
+            let _ = write!(s, ",gpu {}", p.gpu);
+        }
+        s
+    };
     if let Some(w) = p.warp {
         let _ = write!(s, ",warp {w}");
     }

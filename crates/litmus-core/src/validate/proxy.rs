@@ -30,7 +30,7 @@ impl Validator<'_> {
                 );
                 continue;
             };
-            if target.alias.is_none() && target.space != crate::ir::Space::Global {
+            if target.alias.is_none() && !target.space.is_global_like() {
                 self.push(
                     K::AliasOfShared(alias.target.text.clone()),
                     alias.target.origin,

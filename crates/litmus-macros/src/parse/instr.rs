@@ -368,10 +368,12 @@ fn atom(input: ParseStream, cx: &mut Ctx, op: Ident, dst: Option<Name>) -> syn::
     let loc = cx.name(args[0].ident("a location")?);
     let operand = args[1].operand(cx);
     let new = args.get(2).map(|a| a.operand(cx));
-    // As in PTX (and the text format): `atom.add` is `atom.relaxed.gpu.add`.
+    // As in PTX (and the text format): `atom.add` is `atom.relaxed.gpu.add`;
+    // on a host thread, whose atomics are system-wide, `atom.relaxed.sys.add`.
+    let default_scope = if cx.on_host { Scope::Sys } else { Scope::Gpu };
     let access = Access {
         sem: q.sem.map_or(Sem::Relaxed, |s| s.0),
-        scope: Some(q.scope.map_or(Scope::Gpu, |s| s.0)),
+        scope: Some(q.scope.map_or(default_scope, |s| s.0)),
     };
     let kind = InstrKind::Atom {
         dst,

@@ -28,6 +28,9 @@ use crate::sites::Sites;
 pub(crate) struct Ctx {
     pub sites: Sites,
     pub errors: Errors,
+    /// Whether the thread whose body is being read runs on the host, where
+    /// an atomic with no scope written is `.sys` rather than `.gpu`.
+    pub on_host: bool,
 }
 
 impl Ctx {
@@ -111,7 +114,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             continue;
         }
         match word.as_str() {
-            "global" | "shared" | "cluster_shared" => {
+            "global" | "shared" | "cluster_shared" | "host" => {
                 if let Some(mut locs) = cx.parse_piece(item, locations_decl) {
                     locations.append(&mut locs);
                 }
@@ -138,7 +141,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             _ => cx.errors.at(
                 first.span(),
                 format!(
-                    "expected `global`, `shared`, `cluster_shared`, `alias`, `thread`, `exists`, `~exists`, `not exists` or `forall`, found `{}`",
+                    "expected `global`, `shared`, `cluster_shared`, `host`, `alias`, `thread`, `exists`, `~exists`, `not exists` or `forall`, found `{}`",
                     first
                 ),
             ),
@@ -214,6 +217,7 @@ fn is_item_keyword(ident: &Ident) -> bool {
         "global",
         "shared",
         "cluster_shared",
+        "host",
         "alias",
         "thread",
         "exists",
@@ -225,12 +229,13 @@ fn is_item_keyword(ident: &Ident) -> bool {
 }
 
 /// `global x = 0, y;` (a missing value is 0), `shared s = 1;`,
-/// `cluster_shared d = 0;`.
+/// `cluster_shared d = 0;`, `host h = 0;` (page-locked host memory).
 fn locations_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<Location>> {
     let kw: Ident = input.parse()?;
     let space = match kw.to_string().as_str() {
         "shared" => Space::Shared,
         "cluster_shared" => Space::SharedCluster,
+        "host" => Space::Host,
         _ => Space::Global,
     };
     let mut out = Vec::new();
@@ -269,7 +274,7 @@ fn thread(input: ParseStream, cx: &mut Ctx) -> syn::Result<Thread> {
     let name = cx.name(&ident);
     if !input.peek(Token![@]) {
         return Err(input.error(
-            "expected the thread's placement: `@ cta N` (optionally with `gpu N`, `cluster N`, `warp N`)",
+            "expected the thread's placement: `@ cta N` (optionally with `gpu N`, `cluster N`, `warp N`) or `@ host`",
         ));
     }
     let at: Token![@] = input.parse()?;
@@ -307,11 +312,13 @@ fn thread(input: ParseStream, cx: &mut Ctx) -> syn::Result<Thread> {
         );
     }
     let mut instrs = Vec::new();
+    cx.on_host = placement.host;
     for stmt in split(body.stream(), body.span_close(), false) {
         if let Some(mut found) = cx.parse_piece(stmt, instr::statement) {
             instrs.append(&mut found);
         }
     }
+    cx.on_host = false;
     Ok(Thread {
         name,
         placement,
@@ -321,8 +328,18 @@ fn thread(input: ParseStream, cx: &mut Ctx) -> syn::Result<Thread> {
 }
 
 /// `cta 1`, `gpu 0, cta 1`, `cta 0, cluster 1, warp 2`: any order, comma
-/// separated, `cta` required.
+/// separated, `cta` required; or `host` alone (a thread on the CPU).
 fn placement(input: ParseStream, at: Span) -> syn::Result<Placement> {
+    if input.peek(Ident::peek_any) && input.fork().call(Ident::parse_any)? == "host" {
+        let host = input.call(Ident::parse_any)?;
+        if input.peek(Token![,]) {
+            return Err(syn::Error::new(
+                host.span(),
+                "`host` stands alone: a host thread has no CTA, cluster, GPU or warp",
+            ));
+        }
+        return Ok(Placement::host());
+    }
     let mut placement = Placement::default();
     let (mut cta, mut gpu, mut cluster, mut warp) = (false, false, false, false);
     loop {

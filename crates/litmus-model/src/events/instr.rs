@@ -34,7 +34,7 @@ pub(super) fn run_instruction(
             access: a,
             ..
         } => {
-            let (sem, scope) = access(a.sem, a.scope);
+            let (sem, scope) = access(test, t, a.sem, a.scope);
             let (phys, virt) = addresses(test, &loc.text)?;
             let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
             let id = st.path.events.len();
@@ -65,7 +65,7 @@ pub(super) fn run_instruction(
             access: a,
             ..
         } => {
-            let (sem, scope) = access(a.sem, a.scope);
+            let (sem, scope) = access(test, t, a.sem, a.scope);
             let (phys, virt) = addresses(test, &loc.text)?;
             let proxy = instr.kind.proxy().unwrap_or(Proxy::Generic);
             let v = st.operand(value);
@@ -120,6 +120,7 @@ pub(super) fn run_instruction(
             operand,
             new,
         } => {
+            let (_, scope) = access(test, t, a.sem, a.scope);
             let (l, virt) = addresses(test, &loc.text)?;
             let (rsem, wsem) = match a.sem {
                 Sem::Acquire => (Sem::Acquire, Sem::Relaxed),
@@ -143,7 +144,7 @@ pub(super) fn run_instruction(
                 kind,
                 loc: Some(l),
                 sem,
-                scope: a.scope,
+                scope,
                 value: Some(value),
                 barrier: None,
                 rmw_partner: Some(partner),
@@ -219,9 +220,16 @@ pub(super) fn run_instruction(
     Ok(())
 }
 
-fn access(sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
+/// The semantics and scope of thread `t`'s access as the model reads
+/// them: `.volatile` is `relaxed.sys`, and a strong access of a host
+/// thread written with no scope is `.sys` (the host's C++ atomics are
+/// system-wide).
+fn access(test: &Test, t: usize, sem: Sem, scope: Option<Scope>) -> (Sem, Option<Scope>) {
+    let host = test.threads.get(t).is_some_and(|th| th.placement.host);
     match sem {
         Sem::Volatile => (Sem::Relaxed, Some(Scope::Sys)),
+        Sem::Weak => (Sem::Weak, scope),
+        s if host && scope.is_none() => (s, Some(Scope::Sys)),
         s => (s, scope),
     }
 }

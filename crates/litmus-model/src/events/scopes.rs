@@ -1,5 +1,5 @@
 //! Scopes: which threads share an instance of a scope (CTA, cluster, GPU,
-//! system), and the engine's `sr`: pairs of events whose scopes each
+//! system; a host thread shares only the system), and the engine's `sr`: pairs of events whose scopes each
 //! include the other's thread, on which the morally strong pairs
 //! ([`Structure::ms`]) are built. The cat base relations `sr`, `scta` and
 //! `sgpu` (`crate::cat`'s `base.rs`, which tags weak accesses `SYS` as
@@ -15,6 +15,11 @@ impl Structure {
         let (pa, pb) = (&self.placements[a], &self.placements[b]);
         match scope {
             Scope::Sys => true,
+            // A host thread is on a device of its own: it shares no CTA,
+            // cluster or GPU with any other thread, not even another host
+            // thread (C++ atomics between host threads are system-wide, and
+            // `.sys` covers them); it is alone in each instance.
+            _ if pa.host || pb.host => a == b,
             Scope::Gpu => pa.gpu == pb.gpu,
             Scope::Cluster if self.clusters => pa.gpu == pb.gpu && pa.cluster == pb.cluster,
             Scope::Cluster | Scope::Cta => pa.gpu == pb.gpu && pa.cta == pb.cta,

@@ -191,7 +191,12 @@ fn placement(test: &Test) -> String {
     let count = |key: fn(&litmus_core::ir::Placement) -> Option<u32>| {
         places.iter().map(key).collect::<BTreeSet<_>>().len()
     };
-    if count(|p| Some(p.gpu)) > 1 {
+    // A host thread's GPU coordinates mean nothing: it is on the CPU.
+    if places.iter().all(|p| p.host) {
+        "threads on the host".into()
+    } else if places.iter().any(|p| p.host) {
+        "threads on the host and on GPUs".into()
+    } else if count(|p| Some(p.gpu)) > 1 {
         "threads on several GPUs".into()
     } else if count(|p| Some(p.cta)) > 1 {
         if places.iter().all(|p| p.cluster.is_some()) && count(|p| p.cluster) == 1 {
@@ -397,3 +402,33 @@ tr.forbidden .bar div { background: #c00; }
 </head>
 <body>
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::{placement, Test};
+
+    fn test(header: &str) -> Test {
+        let cells = header
+            .split('|')
+            .map(|_| " st.relaxed.sys x, 1 ")
+            .collect::<Vec<_>>();
+        litmus_core::text::parse(&format!(
+            "PTX t\n{{ x=0; }}\n{header};\n{};\nexists (x == 1)",
+            cells.join("|")
+        ))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn host_threads_are_named_in_the_placement() {
+        assert_eq!(placement(&test("P0@host | P1@host")), "threads on the host");
+        assert_eq!(
+            placement(&test("P0@cta 0,gpu 1 | P1@host")),
+            "threads on the host and on GPUs"
+        );
+        assert_eq!(
+            placement(&test("P0@cta 0,gpu 1 | P1@cta 0,gpu 0")),
+            "threads on several GPUs"
+        );
+    }
+}
