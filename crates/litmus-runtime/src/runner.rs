@@ -366,7 +366,7 @@ fn run_hardware(
 /// outcome that the configured bound cuts off.
 const MAX_LOOP_BOUND: u32 = 8;
 /// The longest one unrolled check of [`allowed_with_more_iterations`] takes.
-const UNROLL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+const UNROLL_TIME: Duration = Duration::from_secs(2);
 
 /// The outcome table: every allowed outcome, then every outcome only the
 /// hardware showed. An outcome outside the allowed set of a bounded
@@ -402,23 +402,10 @@ fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Ve
         .filter(|(v, _)| !result.allowed.contains(**v))
         .map(|(v, c)| (*v, *c))
         .collect();
-    let unrolled = if result.bounded && !outside.is_empty() {
-        allowed_with_more_iterations(test, config.model, &config.options)
-    } else {
-        BTreeSet::new()
-    };
-    for (values, count) in outside {
-        let beyond_loop_bound = unrolled.contains(values);
-        let explanation = if beyond_loop_bound {
-            None
-        } else {
-            Some(
-                match explain_outcome(test, config.model, &config.options, values) {
-                    Ok(e) => e.to_text(2),
-                    Err(e) => format!("no explanation: {e}"),
-                },
-            )
-        };
+    let values: Vec<&[u32]> = outside.iter().map(|(v, _)| *v).collect();
+    let reasons = forbidden_reasons(test, config.model, &config.options, result.bounded, &values);
+    for ((values, count), explanation) in outside.into_iter().zip(reasons) {
+        let beyond_loop_bound = explanation.is_none();
         rows.push(OutcomeRow {
             text: format_outcome(test, obs, values),
             allowed: false,
@@ -431,6 +418,55 @@ fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Ve
     }
     rows
 }
+
+/// For each outcome of `outside` (seen on the hardware, outside what
+/// `model` allows at the options' loop bound; `bounded`: the check cut
+/// loops): `None` when the model allows it with more loop iterations (the
+/// hardware's loops are not bounded as tightly as the model's), else the
+/// model's reason, from a bounded explanation. `run` and `gate` both judge
+/// the hardware's outcomes this way.
+pub fn forbidden_reasons(
+    test: &Test,
+    model: &dyn Model,
+    options: &Options,
+    bounded: bool,
+    outside: &[&[u32]],
+) -> Vec<Option<String>> {
+    let unrolled = if bounded && !outside.is_empty() {
+        allowed_with_more_iterations(test, model, options)
+    } else {
+        BTreeSet::new()
+    };
+    let budget = explain_budget(options);
+    outside
+        .iter()
+        .map(|values| {
+            (!unrolled.contains(*values)).then(|| {
+                match explain_outcome(test, model, &budget, values) {
+                    Ok(e) => e.to_text(2),
+                    Err(e) => format!("no explanation: {e}"),
+                }
+            })
+        })
+        .collect()
+}
+
+/// The budget of one forbidden outcome's explanation. `check` has already
+/// decided that the model forbids the outcome (a pruned search, fast); the
+/// reason needs every candidate execution, which for a test with loops and
+/// atomics can take minutes, so what a bounded search finds is shown.
+fn explain_budget(opts: &Options) -> Options {
+    Options {
+        max_steps: opts.max_steps.min(EXPLAIN_STEPS),
+        max_time: Some(opts.max_time.map_or(EXPLAIN_TIME, |t| t.min(EXPLAIN_TIME))),
+        ..opts.clone()
+    }
+}
+
+/// Search steps of one forbidden outcome's explanation.
+const EXPLAIN_STEPS: u64 = 200_000;
+/// Wall time of one forbidden outcome's explanation.
+const EXPLAIN_TIME: Duration = Duration::from_secs(2);
 
 /// The outcomes `model` allows with loops unrolled up to
 /// [`MAX_LOOP_BOUND`] times, as far as [`UNROLL_TIME`] per bound goes: an

@@ -7,11 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use litmus_core::ir::Test;
 use litmus_model::outcome::format_outcome;
-use litmus_model::{check, explain_outcome, CheckResult, Model, Options};
+use litmus_model::{check, CheckResult, Model, Options};
 
 use super::record::{ir_hash, Record};
 use super::Evidence;
-use crate::runner::allowed_with_more_iterations;
+use crate::runner::forbidden_reasons;
 
 /// A test to gate: where it came from and its IR.
 pub struct Subject {
@@ -324,22 +324,14 @@ fn judge(subject: &Subject, records: &[&Record], q: &Question, report: &mut Gate
         .iter()
         .filter(|s| !new.allowed.contains(&s.values))
         .collect();
-    // The hardware's loops are not bounded as tightly as the model's: an
-    // outcome allowed with more iterations is no failure (as in `run`).
-    let unrolled = if new.bounded && !outside.is_empty() {
-        allowed_with_more_iterations(test, q.model, q.options)
-    } else {
-        BTreeSet::new()
-    };
-    for s in outside {
-        if unrolled.contains(&s.values) {
+    // As in `run`: an outcome allowed with more loop iterations is no
+    // failure.
+    let values: Vec<&[u32]> = outside.iter().map(|s| s.values.as_slice()).collect();
+    let reasons = forbidden_reasons(test, q.model, q.options, new.bounded, &values);
+    for (s, explanation) in outside.into_iter().zip(reasons) {
+        let Some(explanation) = explanation else {
             continue;
-        }
-        let explanation =
-            match explain_outcome(test, q.model, &explain_budget(q.options), &s.values) {
-                Ok(e) => e.to_text(2),
-                Err(e) => format!("no explanation: {e}"),
-            };
+        };
         report.violations.push(Violation {
             file: subject.file.clone(),
             test: test.name.text.clone(),
@@ -413,20 +405,3 @@ fn unmatched(
         })
         .collect()
 }
-
-/// The budget of one failure's explanation. `check` has already decided
-/// that the model forbids the outcome (a pruned search, fast); the reason
-/// needs every candidate execution, which for a test with loops and
-/// atomics can take minutes, so the gate shows what a bounded search finds.
-fn explain_budget(opts: &Options) -> Options {
-    Options {
-        max_steps: opts.max_steps.min(EXPLAIN_STEPS),
-        max_time: Some(opts.max_time.map_or(EXPLAIN_TIME, |t| t.min(EXPLAIN_TIME))),
-        ..opts.clone()
-    }
-}
-
-/// Search steps of one failure's explanation.
-const EXPLAIN_STEPS: u64 = 200_000;
-/// Wall time of one failure's explanation.
-const EXPLAIN_TIME: std::time::Duration = std::time::Duration::from_secs(2);
