@@ -164,44 +164,24 @@ pub(super) fn run_instruction(
         } => {
             let id = id.as_ref().map(|o| st.operand(o));
             let quorum = quorum.as_ref().map(|o| st.operand(o));
-            st.push(Event {
-                thread: Some(t),
-                instr: Some(pc),
-                kind: EventKind::Barrier,
-                loc: None,
-                sem: Sem::Weak,
-                scope: Some(Scope::Cta),
-                value: None,
-                barrier: Some(BarrierSpec {
-                    kind: *kind,
-                    scope: BarrierScope::Cta {
-                        instance: instance.value as u32,
-                    },
-                    id,
-                    quorum,
-                }),
-                rmw_partner: None,
-                proxy: ProxyTag::GENERIC,
-            });
+            let spec = BarrierSpec {
+                kind: *kind,
+                scope: BarrierScope::Cta {
+                    instance: instance.value as u32,
+                },
+                id,
+                quorum,
+            };
+            st.push(barrier_event(t, pc, spec));
         }
         InstrKind::WarpSync => {
-            st.push(Event {
-                thread: Some(t),
-                instr: Some(pc),
-                kind: EventKind::Barrier,
-                loc: None,
-                sem: Sem::Weak,
-                scope: Some(Scope::Cta),
-                value: None,
-                barrier: Some(BarrierSpec {
-                    kind: BarrierKind::Sync,
-                    scope: BarrierScope::Warp,
-                    id: None,
-                    quorum: None,
-                }),
-                rmw_partner: None,
-                proxy: ProxyTag::GENERIC,
-            });
+            let spec = BarrierSpec {
+                kind: BarrierKind::Sync,
+                scope: BarrierScope::Warp,
+                id: None,
+                quorum: None,
+            };
+            st.push(barrier_event(t, pc, spec));
         }
         InstrKind::Mov { dst, src } => {
             let v = st.operand(src);
@@ -218,6 +198,22 @@ pub(super) fn run_instruction(
         InstrKind::Branch { .. } => {}
     }
     Ok(())
+}
+
+/// The event of a CTA barrier or a warp sync by thread `t` at `pc`.
+fn barrier_event(t: usize, pc: usize, spec: BarrierSpec) -> Event {
+    Event {
+        thread: Some(t),
+        instr: Some(pc),
+        kind: EventKind::Barrier,
+        loc: None,
+        sem: Sem::Weak,
+        scope: Some(Scope::Cta),
+        value: None,
+        barrier: Some(spec),
+        rmw_partner: None,
+        proxy: ProxyTag::GENERIC,
+    }
 }
 
 /// The semantics and scope of thread `t`'s access as the model reads
