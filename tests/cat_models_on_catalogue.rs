@@ -91,16 +91,7 @@ fn assert_agree(test: &Test, what: &str) {
     assert!(d.is_empty(), "{what}:\n{}", d.join("\n"));
 }
 
-/// Each catalogue call becomes a test comparing the models on its IR.
-macro_rules! compare_litmus {
-    ($(#[doc = $doc:literal])* $name:ident; $($body:tt)*) => {
-        #[test]
-        fn $name() {
-            crate::assert_agree(&library::litmus_ir! { $name; $($body)* }, stringify!($name));
-        }
-    };
-}
-pub(crate) use compare_litmus as litmus;
+include!("catalogue_support/assert_each.rs");
 
 include!("catalogue_support/modules.rs");
 

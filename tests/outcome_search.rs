@@ -135,15 +135,6 @@ fn repository_litmus_files_agree() {
     }
 }
 
-/// Each catalogue call becomes a test comparing the two searches on its IR.
-macro_rules! compare_litmus {
-    ($(#[doc = $doc:literal])* $name:ident; $($body:tt)*) => {
-        #[test]
-        fn $name() {
-            crate::assert_agree(&library::litmus_ir! { $name; $($body)* }, stringify!($name));
-        }
-    };
-}
-pub(crate) use compare_litmus as litmus;
+include!("catalogue_support/assert_each.rs");
 
 include!("catalogue_support/modules.rs");
