@@ -27,12 +27,12 @@ assignment, pre-stress by the testing threads, the spin barrier and the CTA
 shuffle in a share of launches; the current knobs are always one of them,
 and the best 4 configurations of the tests already in the tuning file that
 showed their weak outcome come next, as the published harnesses reuse a
-family's winners) and runs them by successive halving: all of them briefly, the better half
-twice as long, and so on, within --budget-ms of GPU time per test. A
-configuration scores the lower 95% Wilson bound of the fraction of
-instances that showed the test's weak outcome, times its instances per
-second. The weak outcome is the condition's outcome when the model allows
-it, else every outcome SC forbids.
+family's winners) and runs them by successive halving: all of them
+briefly, the better half twice as long, and so on, within --budget-ms of
+GPU time per test. A configuration scores the lower 95% Wilson bound of
+the fraction of instances that showed the test's weak outcome, times its
+instances per second. The weak outcome is the condition's outcome when the
+model allows it, else every outcome SC forbids.
 
 The best configuration of each test is written to the tuning file (merged
 with the entries already there; written after every test, so an
@@ -155,8 +155,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut failed = false;
     for file in &files {
-        let starts = tuning.winners(&opts.base, STARTS);
-        let line = match tune_one(file, &opts, starts) {
+        let line = match tune_one(file, &opts, &tuning) {
             Ok((Some((name, entry)), text)) => {
                 tuning.tests.insert(name, entry);
                 if let Err(e) = tuning.write() {
@@ -191,13 +190,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 /// what the search found.
 type Tuned = (Option<(String, Entry)>, String);
 
-/// How many winners of the tests tuned before (the file's entries that
-/// showed their weak outcome) a search tries first.
-const STARTS: usize = 4;
-
-/// Tunes one file, trying `starts` first; `Err` is the line that says why
-/// it failed.
-fn tune_one(file: &str, opts: &Options, starts: Vec<Knobs>) -> Result<Tuned, String> {
+/// Tunes one file, trying the winners of the tests already in `tuned`
+/// first; `Err` is the line that says why it failed.
+fn tune_one(file: &str, opts: &Options, tuned: &TuningFile) -> Result<Tuned, String> {
     let loaded = load(file)?;
     let test = &loaded.test;
     let code = match ptx::generate(test) {
@@ -215,8 +210,9 @@ fn tune_one(file: &str, opts: &Options, starts: Vec<Knobs>) -> Result<Tuned, Str
         &code,
         &opts.config,
         &opts.base,
-        (opts.budget_ms, opts.configs),
-        starts,
+        opts.budget_ms,
+        opts.configs,
+        Some(tuned),
     )
     .map_err(|e| format!("{file}: {e}"))?;
     Ok((

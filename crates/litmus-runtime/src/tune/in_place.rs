@@ -20,8 +20,6 @@ pub const TUNE_BUDGET_ENV: &str = "LITMUS_TUNE_BUDGET_MS";
 pub const DEFAULT_BUDGET_MS: u64 = 4000;
 /// Configurations drawn per test.
 pub const CONFIGS: usize = 16;
-/// Winners of the tests tuned before that a search tries first.
-const STARTS: usize = 4;
 
 /// Serialises the read-merge-write of the tuning file by the tests of one
 /// binary, which run on several threads.
@@ -84,14 +82,19 @@ pub fn tune_from_vars(
     let path = var(TUNING_ENV)
         .filter(|v| !v.is_empty())
         .map_or_else(|| PathBuf::from(CONVENTIONAL_FILE), PathBuf::from);
-    // The winners of the tests tuned before (this binary's, or an earlier
-    // run's) are tried first, as for `gpu-litmus tune`.
-    let starts = config
-        .tuning
-        .as_ref()
-        .map_or_else(Vec::new, |file| file.winners(&base, STARTS));
-    let (entry, line) = super::tune_test(test, ptx, config, &base, (budget_ms, CONFIGS), starts)
-        .map_err(|e| format!("tune `{name}`: {e}"))?;
+    // The tests tuned before (this binary's, or an earlier run's) lend
+    // their winners, as for `gpu-litmus tune`.
+    let tuned = config.tuning.clone();
+    let (entry, line) = super::tune_test(
+        test,
+        ptx,
+        config,
+        &base,
+        budget_ms,
+        CONFIGS,
+        tuned.as_deref(),
+    )
+    .map_err(|e| format!("tune `{name}`: {e}"))?;
     let _file = FILE.lock().unwrap_or_else(|p| p.into_inner());
     let mut file = if Path::new(&path).exists() {
         TuningFile::load(&path).map_err(|e| e.to_string())?

@@ -22,11 +22,15 @@ use litmus_core::ir::Test;
 
 use crate::config::Config;
 use crate::gpu::Knobs;
-use crate::tuning::Entry;
+use crate::tuning::{Entry, TuningFile};
 
-/// Tunes `test` (its PTX `ptx`) within `budget` (milliseconds of GPU time,
-/// configurations) from `base`, the `starts` (winners for its siblings),
-/// and draws around `base`: the tuning entry of the
+/// Winners of the tests tuned before that a search tries first.
+pub const STARTS: usize = 4;
+
+/// Tunes `test` (its PTX `ptx`) within `budget_ms` of GPU time over
+/// `configs` configurations: `base`, the [`STARTS`] best winners of the
+/// tests already `tuned` (its siblings, in a family), and draws around
+/// `base`. Returns the tuning entry of the
 /// best configuration, and a line that says what it found (the best rate,
 /// its knobs, the defaults' rate). When no configuration showed the weak
 /// outcome, the entry keeps `base`'s knobs and says so with a zero rate.
@@ -35,15 +39,15 @@ pub fn tune_test(
     ptx: &str,
     config: &Config,
     base: &Knobs,
-    budget: (u64, usize),
-    starts: Vec<Knobs>,
+    budget_ms: u64,
+    configs: usize,
+    tuned: Option<&TuningFile>,
 ) -> Result<(Entry, String), String> {
-    let (budget_ms, configs) = budget;
     let target =
         Target::of(test, config.model, &config.options).map_err(|e| format!("model: {e}"))?;
     // Each test its own draws, the same for a given seed.
     let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
-    plan.starts = starts;
+    plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS));
     let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
     let best = &trials[0];
     if best.weak == 0 {
