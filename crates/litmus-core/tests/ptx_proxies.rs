@@ -256,3 +256,26 @@ fn what_cuda_cannot_alias_is_refused_with_the_reason() {
         ],
     );
 }
+
+/// A final condition on an alias and its root reads their one slot once:
+/// the classifier resets a location's slot as it reads it (an exchange),
+/// so a second read would see the initial value, not the final one.
+#[test]
+fn an_alias_and_its_root_in_the_final_condition_share_one_read_and_reset() {
+    let src = "PTX alias-final\n{ x=3; y @ generic aliases x; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 2 | st.weak y, 1 ;\nexists (x == 2 /\\ y == 2)\n";
+    let code = ptx::generate(&parse(src)).expect("generates");
+    let classify = kernel(&code, "litmus_classify");
+    let exchanges: Vec<&str> = classify
+        .lines()
+        .filter(|l| l.contains("atom.global.exch.b32"))
+        .collect();
+    assert_eq!(exchanges.len(), 1, "{classify}");
+    // It puts back x's initial value, and no plain store resets x again.
+    assert!(exchanges[0].trim_end().ends_with(", 3;"), "{}", exchanges[0]);
+    assert!(
+        !classify
+            .lines()
+            .any(|l| l.contains("st.global.u32") && l.ends_with(", 3;")),
+        "{classify}"
+    );
+}
