@@ -105,7 +105,13 @@ fn main() -> ExitCode {
     let (first, second) = prepared.split_at(tests as usize);
     for result in [
         pass(first, "distinct modules", false),
-        pass(&first[..first.len().min(16)], "cached modules", false),
+        // The last tests run: their modules are still in the worker's
+        // cache (it keeps the most recent ones).
+        pass(
+            &first[first.len().saturating_sub(16)..],
+            "cached modules",
+            false,
+        ),
         pass(second, "distinct modules, prefetched", true),
     ] {
         if let Err(e) = result {

@@ -271,7 +271,11 @@ fn an_alias_and_its_root_in_the_final_condition_share_one_read_and_reset() {
         .collect();
     assert_eq!(exchanges.len(), 1, "{classify}");
     // It puts back x's initial value, and no plain store resets x again.
-    assert!(exchanges[0].trim_end().ends_with(", 3;"), "{}", exchanges[0]);
+    assert!(
+        exchanges[0].trim_end().ends_with(", 3;"),
+        "{}",
+        exchanges[0]
+    );
     assert!(
         !classify
             .lines()

@@ -96,3 +96,43 @@ fn a_missing_path_or_an_empty_folder_is_an_error_that_names_it() {
         stderr(&out)
     );
 }
+
+/// A kernel fault in the middle of a campaign (injected into the second of
+/// three tests) fails that test only: the worker is replaced and the third
+/// test runs on the GPU as the first did.
+#[test]
+fn a_kernel_fault_fails_that_test_only_and_the_campaign_goes_on() {
+    let dir = scratch("campaign_fault");
+    for name in ["a", "b", "c"] {
+        let text = MP_RELACQ.replacen("PTX MP-relacq", &format!("PTX MP-{name}"), 1);
+        write(&dir, &format!("{name}.litmus"), &text);
+    }
+    let out = bin()
+        .args(["campaign", "--launches", "2", "--seed", "3"])
+        .arg(&dir)
+        .env("LITMUS_INJECT_FAULT", "MP-b")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "three tests and the summary: {text}");
+    if text.contains("hardware: skipped") {
+        // Without a GPU no kernel runs, so none faults.
+        assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+        return;
+    }
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        lines[1].contains("b.litmus") && lines[1].contains("FAILED"),
+        "{text}"
+    );
+    assert!(lines[1].contains("the kernel faulted"), "{text}");
+    for line in [lines[0], lines[2]] {
+        assert!(line.contains(": weak 0/"), "{text}");
+        assert!(line.ends_with("passed"), "{text}");
+    }
+    assert!(
+        lines[3].starts_with("campaign: 3 tests, 2 passed, 1 failed;"),
+        "{text}"
+    );
+}

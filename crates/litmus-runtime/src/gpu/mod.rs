@@ -20,6 +20,7 @@
 mod aliasing;
 mod driver;
 mod environment;
+mod fault;
 mod harness;
 mod isolate;
 mod knobs;
@@ -32,6 +33,7 @@ use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
 pub use environment::{Assign, Environment};
+pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub(crate) use knobs::splitmix;
 pub use knobs::{Knobs, Perm, MAX_INSTANCES};
@@ -229,6 +231,7 @@ pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
 /// the persistent worker (see `worker`).
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
+    let ptx = &*fault::injected(&test.name.text, ptx).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
         Some(text) => {
             // The tests of a binary run on several threads but one at a
