@@ -74,6 +74,7 @@ fn main() -> ExitCode {
     let pass = |which: &[(gpu_litmus::core::ir::Test, String)], label: &str, ahead: bool| {
         let start = Instant::now();
         let mut kernels = Duration::ZERO;
+        let mut instances = 0u64;
         for (i, (t, code)) in which.iter().enumerate() {
             // As `campaign` does: keep the next WINDOW modules compiling.
             if ahead && i % WINDOW == 0 {
@@ -86,17 +87,21 @@ fn main() -> ExitCode {
                 }
             }
             match gpu::run(t, code, &knobs) {
-                Ok(r) => kernels += r.wall,
+                Ok(r) => {
+                    kernels += r.wall;
+                    instances += r.instances;
+                }
                 Err(e) => return Err(format!("{}: {e}", t.name)),
             }
         }
         let wall = start.elapsed();
         let n = which.len() as f64;
         println!(
-            "{label}: {} tests in {:.3} s ({:.1} tests/s); kernels {:.3} s; fixed cost {:.2} ms per test",
+            "{label}: {} tests in {:.3} s ({:.1} tests/s, {:.3e} instances/s); kernels {:.3} s; fixed cost {:.2} ms per test",
             which.len(),
             wall.as_secs_f64(),
             n / wall.as_secs_f64(),
+            instances as f64 / wall.as_secs_f64(),
             kernels.as_secs_f64(),
             (wall - kernels).as_secs_f64() * 1e3 / n
         );
