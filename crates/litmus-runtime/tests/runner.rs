@@ -49,6 +49,7 @@ fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
             launches: Some(10),
             ..Knobs::default()
         },
+        host_threads: 0,
     })
 }
 

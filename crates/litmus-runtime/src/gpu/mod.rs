@@ -21,6 +21,7 @@ mod aliasing;
 mod driver;
 mod environment;
 mod harness;
+mod host_threads;
 mod isolate;
 mod knobs;
 mod worker;
@@ -34,7 +35,7 @@ use litmus_core::ptx::{Layout, PtxError};
 pub use environment::{Assign, Environment};
 pub use harness::{HwResult, PlacementReport};
 pub(crate) use knobs::splitmix;
-pub use knobs::{Knobs, Perm, MAX_INSTANCES};
+pub use knobs::{Knobs, Perm, MAX_HOST_THREADS, MAX_INSTANCES};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -114,6 +115,10 @@ pub enum GpuError {
     /// panic, a deadline).
     #[error("{0}")]
     Worker(String),
+    /// A host thread of a test with host roles failed (could not start,
+    /// panicked, or found its program inconsistent with the layout).
+    #[error("host threads: {0}")]
+    Host(String),
     /// A tuning file's entry does not give valid knobs.
     #[error("{0}")]
     Tuning(String),
