@@ -594,3 +594,128 @@ fn compile(test: &Test, layout: &Layout, k: usize) -> Result<HostRole, GpuError>
         stored,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_core::text;
+
+    /// Plays the host roles of `src` over `n` instances with `threads`
+    /// CPU threads per role, on buffers made here, with identity slot
+    /// permutations and a stride of 2; the locations start at their
+    /// initial values. Returns (memory, registers, placement, gave up).
+    fn play(src: &str, n: usize, threads: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
+        let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
+        let layout = Layout::of(&test).unwrap();
+        let roles = HostRoles::of(&test, &layout).unwrap().unwrap();
+        let stride = 2;
+        let mut words = vec![0u32; layout.knob_words()];
+        words[knob::N] = n as u32;
+        words[knob::N_MASK] = n as u32 - 1;
+        words[knob::STRIDE] = stride as u32;
+        for j in 0..layout.global_locs.len() {
+            words[layout.loc_knob(j)] = 1;
+        }
+        let atomics = |len: usize| (0..len).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+        let mem = atomics(layout.global_locs.len() * n * stride);
+        for (j, l) in layout.global_locs.iter().enumerate() {
+            for i in 0..n {
+                mem[(j * n + i) * stride].store(test.locations[*l].init.value as u32, Ordering::Relaxed);
+            }
+        }
+        let regs = atomics(n * layout.stored_regs.len());
+        let place = atomics(n * layout.roles.len() * PLACEMENT_WORDS);
+        let go = AtomicU32::new(0);
+        let gave_up = roles
+            .play(&Play {
+                mem: &mem,
+                regs: &regs,
+                place: Some(&place),
+                go: &go,
+                words: &words,
+                n,
+                threads,
+                loop_bound: 5,
+            })
+            .unwrap();
+        assert_eq!(go.load(Ordering::Relaxed), 1, "the start flag is up");
+        let read = |v: Vec<AtomicU32>| v.into_iter().map(AtomicU32::into_inner).collect();
+        (read(mem), read(regs), read(place), gave_up)
+    }
+
+    #[test]
+    fn a_host_role_plays_every_instance_and_records_its_placement() {
+        let n = 64;
+        let (mem, regs, place, gave_up) = play(
+            "PTX t\n{ host x=7; host y=0; }\n P0@cta 0,gpu 0 | P1@host ;\n st.relaxed.sys y, 1 | ld.relaxed r0, x ;\n | st.release x, 5 ;\n | add r1, r0, 1 ;\nexists (P1:r0 == 7 /\\ P1:r1 == 8)\n",
+            n,
+            3,
+        );
+        assert!(gave_up.is_empty());
+        for i in 0..n {
+            // x (slot 0) written, y (slot 1, the GPU's) untouched.
+            assert_eq!(mem[i * 2], 5, "instance {i}");
+            assert_eq!(mem[(n + i) * 2], 0, "instance {i}");
+            assert_eq!(&regs[i * 2..i * 2 + 2], &[7, 8], "instance {i}");
+            // Role 1 is the host's: tagged, a CPU thread below 3, role 1;
+            // role 0's record is the GPU's to write.
+            let rec = &place[(i * 2 + 1) * 4..(i * 2 + 2) * 4];
+            assert_eq!([rec[0], rec[2], rec[3]], [HOST_PLACEMENT_TAG, 1, HOST_PLACEMENT_TAG]);
+            assert!(rec[1] < 3);
+            assert_eq!(place[i * 2 * 4], 0);
+        }
+        // Thread t plays the t-th share: 22, 22 and 20 instances.
+        let cpu = |i: usize| place[(i * 2 + 1) * 4 + 1];
+        assert_eq!((cpu(0), cpu(21), cpu(22), cpu(44), cpu(63)), (0, 0, 1, 2, 2));
+    }
+
+    #[test]
+    fn a_host_loop_past_the_bound_gives_up_its_instance() {
+        let n = 32;
+        let (_, _, _, gave_up) = play(
+            "PTX t\n{ host x=0; host y=0; }\n P0@cta 0,gpu 0 | P1@host ;\n st.relaxed.sys x, 1 | LC00: ;\n | ld.acquire r0, y ;\n | bne r0, 1, LC00 ;\nexists (P1:r0 == 1)\n",
+            n,
+            2,
+        );
+        assert_eq!(gave_up, (0..n as u32).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn two_host_roles_each_get_their_own_cpu_threads() {
+        let n = 16;
+        let (_, regs, place, _) = play(
+            "PTX t\n{ host x=1; host y=2; }\n P0@cta 0,gpu 0 | P1@host | P2@host ;\n st.relaxed.sys x, 1 | ld.relaxed r0, y | ld.acquire r1, x ;\nexists (P1:r0 == 2 /\\ P2:r1 == 1)\n",
+            n,
+            2,
+        );
+        for i in 0..n {
+            assert_eq!(&regs[i * 2..i * 2 + 2], &[2, 1]);
+            let cpu = |k: usize| place[(i * 3 + k) * 4 + 1];
+            // Role 1's threads are 0 and 1, role 2's 2 and 3; the same
+            // share of the instances for both.
+            assert_eq!(cpu(2), cpu(1) + 2, "instance {i}");
+        }
+    }
+
+    #[test]
+    fn rmws_follow_ptx() {
+        let w = AtomicU32::new(3);
+        let o = Ordering::AcqRel;
+        assert_eq!(rmw(&w, AtomOp::Inc, 3, None, o), 3);
+        assert_eq!(w.load(Ordering::Relaxed), 0);
+        assert_eq!(rmw(&w, AtomOp::Inc, 3, None, o), 0);
+        assert_eq!(w.load(Ordering::Relaxed), 1);
+        assert_eq!(rmw(&w, AtomOp::Dec, 5, None, o), 1);
+        assert_eq!(w.load(Ordering::Relaxed), 0);
+        assert_eq!(rmw(&w, AtomOp::Dec, 5, None, o), 0);
+        assert_eq!(w.load(Ordering::Relaxed), 5);
+        assert_eq!(rmw(&w, AtomOp::Cas, 4, Some(9), Ordering::Release), 5);
+        assert_eq!(w.load(Ordering::Relaxed), 5);
+        assert_eq!(rmw(&w, AtomOp::Cas, 5, Some(9), Ordering::Relaxed), 5);
+        assert_eq!(w.load(Ordering::Relaxed), 9);
+        assert_eq!(rmw(&w, AtomOp::Sub, 10, None, Ordering::SeqCst), 9);
+        assert_eq!(w.load(Ordering::Relaxed), u32::MAX);
+        assert_eq!(rmw(&w, AtomOp::Min, 4, None, Ordering::Acquire), u32::MAX);
+        assert_eq!(w.load(Ordering::Relaxed), 4);
+    }
+}
