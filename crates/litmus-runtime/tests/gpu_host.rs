@@ -102,8 +102,8 @@ fn host_threads_keep_every_instance_counted_and_placement_held() {
         let host_roles = test.threads.iter().filter(|t| t.placement.host).count() as u32;
         for (what, k) in &variants {
             let per_launch = k.instances_with_host();
-            let r = gpu::run(test, code, k)
-                .unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
+            let r =
+                gpu::run(test, code, k).unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
             let launches = k.launches.unwrap();
             assert_eq!(r.launches, launches, "{} ({what})", test.name);
             assert_eq!(r.instances, launches * per_launch, "{} ({what})", test.name);

@@ -146,7 +146,7 @@ fn config() -> Config {
 fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
     let test = text::parse(src).unwrap();
     let instances = histogram.iter().map(|(_, c)| c).sum();
-    let hardware = Hardware::Ran(HwResult {
+    let hardware = Hardware::Ran(Box::new(HwResult {
         histogram,
         unfinished: 0,
         launches: 10,
@@ -155,7 +155,7 @@ fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
         device: "NVIDIA H100 80GB HBM3".into(),
         knobs: Knobs::default(),
         host_threads: 0,
-    });
+    }));
     let report = judge(
         &test,
         &config(),
@@ -233,7 +233,7 @@ fn litmus7_has_no_block_without_a_hardware_run() {
 fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
     let test = text::parse(MP).unwrap();
     let line = |host_threads: u32| {
-        let hardware = Hardware::Ran(HwResult {
+        let hardware = Hardware::Ran(Box::new(HwResult {
             histogram: vec![(vec![1, 1], 65536 * 10)],
             unfinished: 0,
             launches: 10,
@@ -242,7 +242,7 @@ fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
             device: "NVIDIA H100 80GB HBM3".into(),
             knobs: Knobs::default(),
             host_threads,
-        });
+        }));
         let report = judge(
             &test,
             &config(),

@@ -388,7 +388,8 @@ fn setup_role(
         let addr = if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
             match alias.reach {
                 Reach::View(v) => {
-                    let a = global_addr(layout, &c.knobs, c.memory(), knobs, alias.slot, &inst, out);
+                    let a =
+                        global_addr(layout, &c.knobs, c.memory(), knobs, alias.slot, &inst, out);
                     if v > 0 {
                         out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
                     }

@@ -359,10 +359,10 @@ impl Layout {
                 continue;
             }
             let user = test.threads.iter().position(|t| {
-                !t.placement.host &&
-                t.body
-                    .iter()
-                    .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
+                !t.placement.host
+                    && t.body
+                        .iter()
+                        .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
             });
             let user = user.map(|u| &roles[u]);
             shared_locs.push(SharedLoc {
@@ -527,7 +527,8 @@ fn refuse_host_with(
     }
     if !host_slots.is_empty() && !plan.aliases.is_empty() {
         return Err(PtxError::Unsupported(
-            "host memory in a test with aliases: the harness maps aliases over GPU memory only".into(),
+            "host memory in a test with aliases: the harness maps aliases over GPU memory only"
+                .into(),
         ));
     }
     Ok(())

@@ -255,9 +255,7 @@ impl Context {
             )?;
         }
         let Some(host) = std::ptr::NonNull::new(host as *mut u32) else {
-            return Err(GpuError::Worker(
-                "cuMemHostAlloc returned no memory".into(),
-            ));
+            return Err(GpuError::Worker("cuMemHostAlloc returned no memory".into()));
         };
         let mut dev = 0;
         // SAFETY: `host` is the page-locked allocation made above.
@@ -545,8 +543,9 @@ impl Buffer {
         // SAFETY: the allocation holds `words` words, is page-aligned
         // (AtomicU32 has u32's layout), and lives as long as `self`; all
         // access through the slice is atomic.
-        self.host
-            .map(|h| unsafe { std::slice::from_raw_parts(h.as_ptr() as *const AtomicU32, self.words) })
+        self.host.map(|h| unsafe {
+            std::slice::from_raw_parts(h.as_ptr() as *const AtomicU32, self.words)
+        })
     }
 
     /// Queues a fill of `count` words from word `offset` with `value`

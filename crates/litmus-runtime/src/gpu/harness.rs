@@ -434,8 +434,6 @@ impl Setup {
         }
         Ok(())
     }
-
-
 }
 
 /// The host's view of page-locked memory; an error for device memory
@@ -522,10 +520,9 @@ pub(crate) fn run(
         wall,
         device: ctx.name.clone(),
         knobs: k.clone(),
-        host_threads: setup
-            .host
-            .as_ref()
-            .map_or(0, |(roles, _)| roles.cpu_threads(k.host_threads as usize) as u32),
+        host_threads: setup.host.as_ref().map_or(0, |(roles, _)| {
+            roles.cpu_threads(k.host_threads as usize) as u32
+        }),
     })
 }
 

@@ -139,7 +139,7 @@ impl HostRoles {
             .filter(|k| layout.roles[*k].host)
             .map(|k| compile(test, layout, k))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok((!roles.is_empty()).then(|| HostRoles {
+        Ok((!roles.is_empty()).then_some(HostRoles {
             roles,
             all_roles: layout.roles.len(),
             stored_per_instance: layout.stored_regs.len(),
@@ -258,12 +258,10 @@ impl HostRoles {
             if let Some(place) = p.place {
                 let at = (inst * self.all_roles + role.k) * PLACEMENT_WORDS;
                 if let Some(rec) = place.get(at..at + PLACEMENT_WORDS) {
-                    for (w, v) in rec.iter().zip([
-                        HOST_PLACEMENT_TAG,
-                        cpu,
-                        role.k as u32,
-                        HOST_PLACEMENT_TAG,
-                    ]) {
+                    for (w, v) in
+                        rec.iter()
+                            .zip([HOST_PLACEMENT_TAG, cpu, role.k as u32, HOST_PLACEMENT_TAG])
+                    {
                         w.store(v, Ordering::Relaxed);
                     }
                 }
@@ -416,10 +414,10 @@ fn failure_order(order: Ordering) -> Ordering {
 /// One atomic read-modify-write, as PTX defines `op`; returns the old
 /// value.
 fn rmw(w: &AtomicU32, op: AtomOp, b: u32, new: Option<u32>, order: Ordering) -> u32 {
-    let step = |f: &dyn Fn(u32) -> u32| {
-        match w.fetch_update(order, failure_order(order), |old| Some(f(old))) {
-            Ok(old) | Err(old) => old,
-        }
+    let step = |f: &dyn Fn(u32) -> u32| match w
+        .fetch_update(order, failure_order(order), |old| Some(f(old)))
+    {
+        Ok(old) | Err(old) => old,
     };
     match op {
         AtomOp::Exch => w.swap(b, order),
@@ -432,8 +430,7 @@ fn rmw(w: &AtomicU32, op: AtomOp, b: u32, new: Option<u32>, order: Ordering) -> 
         AtomOp::Max => w.fetch_max(b, order),
         AtomOp::Inc => step(&|old| if old >= b { 0 } else { old + 1 }),
         AtomOp::Dec => step(&|old| if old == 0 || old > b { b } else { old - 1 }),
-        AtomOp::Cas => match w.compare_exchange(b, new.unwrap_or(b), order, failure_order(order))
-        {
+        AtomOp::Cas => match w.compare_exchange(b, new.unwrap_or(b), order, failure_order(order)) {
             Ok(old) | Err(old) => old,
         },
     }
@@ -454,10 +451,12 @@ fn compile(test: &Test, layout: &Layout, k: usize) -> Result<HostRole, GpuError>
         }
     }
     let reg = |name: &str| {
-        names
-            .iter()
-            .position(|n| *n == name)
-            .ok_or_else(|| host_error(format!("thread `{}`: unknown register `{name}`", thread.name)))
+        names.iter().position(|n| *n == name).ok_or_else(|| {
+            host_error(format!(
+                "thread `{}`: unknown register `{name}`",
+                thread.name
+            ))
+        })
     };
     let value = |op: &Operand| -> Result<Val, GpuError> {
         Ok(match op {
@@ -510,7 +509,10 @@ fn compile(test: &Test, layout: &Layout, k: usize) -> Result<HostRole, GpuError>
                 sem: access.sem,
             },
             InstrKind::Store {
-                loc, value: v, access, ..
+                loc,
+                value: v,
+                access,
+                ..
             } => Op::Store {
                 slot: slot(&loc.text)?,
                 value: value(v)?,
@@ -620,7 +622,8 @@ mod tests {
         let mem = atomics(layout.global_locs.len() * n * stride);
         for (j, l) in layout.global_locs.iter().enumerate() {
             for i in 0..n {
-                mem[(j * n + i) * stride].store(test.locations[*l].init.value as u32, Ordering::Relaxed);
+                mem[(j * n + i) * stride]
+                    .store(test.locations[*l].init.value as u32, Ordering::Relaxed);
             }
         }
         let regs = atomics(n * layout.stored_regs.len());
@@ -660,13 +663,19 @@ mod tests {
             // Role 1 is the host's: tagged, a CPU thread below 3, role 1;
             // role 0's record is the GPU's to write.
             let rec = &place[(i * 2 + 1) * 4..(i * 2 + 2) * 4];
-            assert_eq!([rec[0], rec[2], rec[3]], [HOST_PLACEMENT_TAG, 1, HOST_PLACEMENT_TAG]);
+            assert_eq!(
+                [rec[0], rec[2], rec[3]],
+                [HOST_PLACEMENT_TAG, 1, HOST_PLACEMENT_TAG]
+            );
             assert!(rec[1] < 3);
             assert_eq!(place[i * 2 * 4], 0);
         }
         // Thread t plays the t-th share: 22, 22 and 20 instances.
         let cpu = |i: usize| place[(i * 2 + 1) * 4 + 1];
-        assert_eq!((cpu(0), cpu(21), cpu(22), cpu(44), cpu(63)), (0, 0, 1, 2, 2));
+        assert_eq!(
+            (cpu(0), cpu(21), cpu(22), cpu(44), cpu(63)),
+            (0, 0, 1, 2, 2)
+        );
     }
 
     #[test]

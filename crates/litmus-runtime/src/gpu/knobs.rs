@@ -187,8 +187,7 @@ impl Knobs {
             k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
         }
         if let Some(v) = var("LITMUS_HOST_INSTANCES") {
-            k.host_instances =
-                power_of_two("LITMUS_HOST_INSTANCES", &v, 32, MAX_INSTANCES as u32)?;
+            k.host_instances = power_of_two("LITMUS_HOST_INSTANCES", &v, 32, MAX_INSTANCES as u32)?;
         }
         if let Some(v) = var("LITMUS_HOST_THREADS") {
             k.host_threads = number("LITMUS_HOST_THREADS", &v)?;
@@ -233,7 +232,11 @@ impl Knobs {
         differ("LITMUS_STRIDE", self.stride, d.stride);
         differ("LITMUS_SPIN", self.spin, d.spin);
         differ("LITMUS_LOOP_BOUND", self.loop_bound, d.loop_bound);
-        differ("LITMUS_HOST_INSTANCES", self.host_instances, d.host_instances);
+        differ(
+            "LITMUS_HOST_INSTANCES",
+            self.host_instances,
+            d.host_instances,
+        );
         differ("LITMUS_HOST_THREADS", self.host_threads, d.host_threads);
         if self.perm != d.perm {
             out.push(("LITMUS_PERM", "random".into()));
@@ -254,9 +257,12 @@ impl Knobs {
     }
 
     /// Test instances per launch of a test with host threads: the smaller
-    /// of [`Knobs::instances`] and [`Knobs::host_instances`].
+    /// of [`Knobs::instances`] and [`Knobs::host_instances`], but at least
+    /// one CTA's worth ([`Knobs::threads`]), the fewest a launch holds.
     pub fn instances_with_host(&self) -> u64 {
-        self.instances().min(u64::from(self.host_instances))
+        self.instances()
+            .min(u64::from(self.host_instances))
+            .max(u64::from(self.threads))
     }
 }
 
@@ -384,13 +390,18 @@ mod tests {
         ])
         .unwrap();
         assert_eq!((k.instances(), k.instances_with_host()), (1 << 17, 256));
-        assert!(k.to_string().ends_with(" host_instances=256 host_threads=2"));
+        assert!(k
+            .to_string()
+            .ends_with(" host_instances=256 host_threads=2"));
         let env = k.env_assignments();
         assert!(env.contains(&("LITMUS_HOST_INSTANCES", "256".into())));
         assert!(env.contains(&("LITMUS_HOST_THREADS", "2".into())));
         // More host instances than the GPU's: the GPU's count.
         let k = knobs(&[("LITMUS_CTAS", "4"), ("LITMUS_SEED", "1")]).unwrap();
         assert_eq!(k.instances_with_host(), 4 * 64);
+        // Fewer than a CTA holds: one CTA.
+        let k = knobs(&[("LITMUS_HOST_INSTANCES", "32"), ("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 64);
     }
 
     #[test]
