@@ -12,7 +12,7 @@ use super::aliasing::Texture;
 use super::driver::{Buffer, Context, Function, Module};
 use super::environment::Assign;
 use super::host_threads::{HostRoles, Play};
-use super::knobs::{splitmix, Knobs, Perm};
+use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
 /// What a GPU run saw.
@@ -190,6 +190,25 @@ impl Setup {
                 "a power of two",
             ));
         }
+        // Knobs made in code skip `Knobs::from_env`'s checks: the host
+        // knobs shape the launch (a power of two of instances) and the
+        // host's shares (at least one thread).
+        if layout.has_host_roles() {
+            if !k.host_instances.is_power_of_two() {
+                return Err(GpuError::knob(
+                    "host_instances",
+                    k.host_instances.to_string(),
+                    "a power of two",
+                ));
+            }
+            if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
+                return Err(GpuError::knob(
+                    "host_threads",
+                    k.host_threads.to_string(),
+                    &format!("1 to {MAX_HOST_THREADS}"),
+                ));
+            }
+        }
         let (test_fn, classify_fn) = (kernels.test_fn, kernels.classify_fn);
         let shape = Shape::of(&layout, k);
         let n = (shape.units * shape.slots) as usize;
@@ -245,7 +264,6 @@ impl Setup {
             words[knob::ROLE_BASE + 2 * p + 1] = a;
         }
         let knobs_buf = ctx.alloc(words.len())?;
-        // (the host roles keep a copy of the words, below)
         knobs_buf.write(&words)?;
         let mem_words = layout.global_locs.len().max(1) * n * stride;
         let mem = if layout.has_aliases() {
@@ -554,10 +572,6 @@ pub(crate) fn check_placement(
     let at = |i: usize, r: usize| {
         &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
     };
-    let cpu_threads = setup
-        .host
-        .as_ref()
-        .map_or(0, |(h, _)| h.cpu_threads(k.host_threads as usize));
     let mut sms = std::collections::BTreeSet::new();
     let mut cpus = std::collections::BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
@@ -572,7 +586,11 @@ pub(crate) fn check_placement(
             let on_host = ra[0] == HOST_PLACEMENT_TAG && ra[3] == HOST_PLACEMENT_TAG;
             let name = &test.threads[a].name;
             if setup.layout.roles[a].host {
-                if !on_host || ra[2] != a as u32 || ra[1] as usize >= cpu_threads {
+                // CPU threads r·T .. (r+1)·T play the r-th host role.
+                let r = setup.layout.roles[..a].iter().filter(|x| x.host).count();
+                let per_role = k.host_threads as usize;
+                let own = r * per_role..(r + 1) * per_role;
+                if !on_host || ra[2] != a as u32 || !own.contains(&(ra[1] as usize)) {
                     return Err(GpuError::Placement(format!(
                         "instance {i}: host thread `{name}` did not run on a host thread of its own (record {ra:?})"
                     )));

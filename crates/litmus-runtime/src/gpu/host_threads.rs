@@ -156,6 +156,10 @@ impl HostRoles {
     /// start flag is up when this returns, whatever happened, so the GPU
     /// roles never wait on a host that failed.
     pub(crate) fn play(&self, p: &Play) -> Result<Vec<u32>, GpuError> {
+        if p.threads == 0 {
+            p.go.store(1, Ordering::Release);
+            return Err(host_error("no CPU threads to play the host roles"));
+        }
         let total = self.cpu_threads(p.threads);
         let ready = AtomicU32::new(0);
         let abort = AtomicBool::new(false);
@@ -280,7 +284,9 @@ fn meet(ready: &AtomicU32, total: usize, abort: &AtomicBool) {
         && !abort.load(Ordering::Relaxed)
         && start.elapsed() < MEET_TIME
     {
-        std::hint::spin_loop();
+        // Yield rather than spin: more CPU threads than cores must still
+        // let the late ones start.
+        std::thread::yield_now();
     }
 }
 

@@ -528,6 +528,8 @@ mod tests {
             ("LITMUS_STRESS_ASSIGN", "chunk"),
             ("LITMUS_PRE_STRESS", "9:ld-ld"),
             ("LITMUS_SHUFFLE_PCT", "40"),
+            ("LITMUS_HOST_INSTANCES", "2048"),
+            ("LITMUS_HOST_THREADS", "3"),
         ];
         let k = Knobs::from_vars(|name| {
             vars.iter()
