@@ -5,8 +5,9 @@
 //! `host` live in page-locked host memory, global memory to the model. A
 //! host thread shares only the `.sys` scope with a GPU thread, so a `.gpu`
 //! or narrower operation of the GPU side is never morally strong with it.
-//! The harness does not run these tests yet: the model's verdicts stand
-//! alone, and the runner reports "hardware: not run".
+//! With a GPU the hardware halves run too: CPU threads play the host
+//! roles while the kernel plays the GPU ones, on page-locked memory (the
+//! README's "Host threads on the hardware").
 
 use gpu_litmus::litmus;
 

@@ -1,6 +1,7 @@
 //! Host threads (`P1@host`) and host memory (`host x=0;`) in the text
 //! format: what the reader makes of them, that the writer writes them back,
-//! every mistake with its `line:column`, and the PTX back end's refusal.
+//! every mistake with its `line:column`, and what the PTX back end makes of
+//! them (and refuses).
 
 use litmus_core::instr::{InstrKind, Scope, Sem};
 use litmus_core::ir::{Placement, Space, Test};
@@ -115,23 +116,49 @@ fn generic_alias_of_host_memory_is_allowed() {
 }
 
 #[test]
-fn the_harness_refuses_host_threads_and_host_memory() {
+fn the_harness_refuses_a_host_thread_that_reaches_gpu_memory() {
+    // MP's host thread exchanges `g`, which lives in GPU memory.
     let e = ptx::generate(&parse(MP)).unwrap_err();
     assert_eq!(
         e,
         PtxError::Unsupported(
-            "thread `P1` runs on the host: the harness does not run host threads yet".into()
+            "host thread `P1` reaches `g`, which is not in host memory: the CPU cannot address GPU memory (declare it `host`)".into()
         )
     );
+    let only_host = parse("PTX t\n{ host x=0; }\n P0@host ;\n st.relaxed x, 1 ;\nexists (x == 1)");
+    assert!(
+        matches!(ptx::generate(&only_host), Err(PtxError::Unsupported(why)) if why.starts_with("every thread runs on the host")),
+        "{:?}",
+        ptx::generate(&only_host)
+    );
+}
+
+#[test]
+fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
+    let mp = MP.replace("g=0", "host g=0");
+    let code = ptx::generate(&parse(&mp)).unwrap();
+    let (test_kernel, classify) = code.split_once(".entry litmus_classify").unwrap();
+    // The test kernel takes the host buffer and the start flag, polls the
+    // flag with `.sys` loads, and plays only P0: the host's acquire load
+    // and exchange have no PTX.
+    assert!(test_kernel.contains(".param .u64 p_host,\n\t.param .u64 p_go\n)"));
+    assert!(test_kernel.contains("ld.relaxed.sys.global.u32"));
+    assert!(test_kernel.contains("st.release.sys.global.u32"));
+    assert!(!test_kernel.contains("ld.acquire"));
+    assert!(!test_kernel.contains("atom."));
+    assert!(!test_kernel.contains("role 1"));
+    // The classifier reads (and resets) host locations through the host
+    // buffer; it has no start flag to wait on.
+    assert!(classify.contains(".param .u64 p_host\n)"));
+    assert!(!classify.contains("p_go"));
+    // Host memory alone: the buffer, no flag.
     let only_memory =
         parse("PTX t\n{ host x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 ;\nexists (x == 1)");
-    assert_eq!(
-        ptx::generate(&only_memory).unwrap_err(),
-        PtxError::Unsupported(
-            "location `x` lives in host memory: the harness does not allocate host memory yet"
-                .into()
-        )
-    );
+    let code = ptx::generate(&only_memory).unwrap();
+    assert!(code.contains("p_host") && !code.contains("p_go"));
+    let layout = ptx::Layout::of(&only_memory).unwrap();
+    assert_eq!(layout.host_slots, vec![0]);
+    assert!(!layout.has_host_roles());
 }
 
 #[test]

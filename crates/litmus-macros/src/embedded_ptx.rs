@@ -208,23 +208,39 @@ exists (P1:r0 == 1) => allowed",
     assert_eq!(ptx, None);
 }
 
-/// A host thread or host memory: no PTX either, until the harness runs
-/// host threads and allocates host memory.
+/// A host thread and host memory: the harness runs them, and the macro
+/// embeds the same PTX as the file (the host buffer and start flag among
+/// its parameters); a host thread that reaches GPU memory it cannot run,
+/// and embeds none.
 #[test]
-fn host_threads_and_host_memory_embed_none() {
+fn host_threads_and_host_memory_embed_their_ptx() {
     let host_thread = same_ptx(
         "host_thread;
-        global x = 0;
+        host x = 0;
         thread P0 @ cta 0 { St.relaxed.sys(x, 1); }
         thread h @ host { r0 = Ld.relaxed(x); }
         exists (h.r0 == 1) => allowed;",
         r"PTX host_thread
+{ host x=0; }
+ P0@cta 0,gpu 0      | h@host           ;
+ st.relaxed.sys x, 1 | ld.relaxed r0, x ;
+exists (h:r0 == 1) => allowed",
+    )
+    .expect("a host thread on host memory runs");
+    assert!(host_thread.contains("p_host") && host_thread.contains("p_go"));
+    let gpu_memory = same_ptx(
+        "host_thread_gpu_memory;
+        global x = 0;
+        thread P0 @ cta 0 { St.relaxed.sys(x, 1); }
+        thread h @ host { r0 = Ld.relaxed(x); }
+        exists (h.r0 == 1) => allowed;",
+        r"PTX host_thread_gpu_memory
 { x=0; }
  P0@cta 0,gpu 0      | h@host           ;
  st.relaxed.sys x, 1 | ld.relaxed r0, x ;
 exists (h:r0 == 1) => allowed",
     );
-    assert_eq!(host_thread, None);
+    assert_eq!(gpu_memory, None);
     let host_memory = same_ptx(
         "host_memory;
         host x = 0;
@@ -236,6 +252,7 @@ exists (h:r0 == 1) => allowed",
  P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
  st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;
 exists (P1:r0 == 1) => allowed",
-    );
-    assert_eq!(host_memory, None);
+    )
+    .expect("host memory alone runs");
+    assert!(host_memory.contains("p_host") && !host_memory.contains("p_go"));
 }

@@ -18,8 +18,9 @@ use crate::gpu::{self, HwResult, Knobs};
 /// What happened on the hardware side.
 #[derive(Clone, Debug)]
 pub enum Hardware {
-    /// The kernels ran; their histogram.
-    Ran(HwResult),
+    /// The kernels ran; their histogram (boxed: a run's result is ten
+    /// times the size of the other variants).
+    Ran(Box<HwResult>),
     /// No GPU here (and none was required): the one line that says so.
     Skipped(String),
     /// The GPU harness cannot run this test (e.g. threads on two GPUs); why.
@@ -357,7 +358,7 @@ fn run_hardware(
         Err(e) => return fail(format!("hardware: {e}")),
     };
     match gpu::run(test, code, &knobs) {
-        Ok(r) => Hardware::Ran(r),
+        Ok(r) => Hardware::Ran(Box::new(r)),
         Err(e) => fail(format!("hardware: {e}")),
     }
 }

@@ -101,6 +101,8 @@ const TUNABLE: &[&str] = &[
     "LITMUS_PRE_STRESS_PCT",
     "LITMUS_SPIN_PCT",
     "LITMUS_SHUFFLE_PCT",
+    "LITMUS_HOST_INSTANCES",
+    "LITMUS_HOST_THREADS",
 ];
 
 impl TuningFile {

@@ -34,6 +34,7 @@ fn hw(weak: u64, device: &str) -> HwResult {
         wall: Duration::from_millis(5),
         device: device.into(),
         knobs: Knobs::from_vars(|v| (v == "LITMUS_SEED").then(|| "42".to_string())).unwrap(),
+        host_threads: 0,
     }
 }
 

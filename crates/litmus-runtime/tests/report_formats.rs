@@ -146,7 +146,7 @@ fn config() -> Config {
 fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
     let test = text::parse(src).unwrap();
     let instances = histogram.iter().map(|(_, c)| c).sum();
-    let hardware = Hardware::Ran(HwResult {
+    let hardware = Hardware::Ran(Box::new(HwResult {
         histogram,
         unfinished: 0,
         launches: 10,
@@ -154,7 +154,8 @@ fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
         wall: Duration::from_millis(1500),
         device: "NVIDIA H100 80GB HBM3".into(),
         knobs: Knobs::default(),
-    });
+        host_threads: 0,
+    }));
     let report = judge(
         &test,
         &config(),
@@ -226,4 +227,35 @@ fn litmus7_has_no_block_without_a_hardware_run() {
         Source::File("t".into()),
     );
     assert_eq!(litmus7::block(&test, &report), None);
+}
+
+#[test]
+fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
+    let test = text::parse(MP).unwrap();
+    let line = |host_threads: u32| {
+        let hardware = Hardware::Ran(Box::new(HwResult {
+            histogram: vec![(vec![1, 1], 65536 * 10)],
+            unfinished: 0,
+            launches: 10,
+            instances: 65536 * 10,
+            wall: Duration::from_millis(100),
+            device: "NVIDIA H100 80GB HBM3".into(),
+            knobs: Knobs::default(),
+            host_threads,
+        }));
+        let report = judge(
+            &test,
+            &config(),
+            hardware,
+            Vec::new(),
+            Source::File("t".into()),
+        );
+        litmus_runtime::report::text::hardware_line(&report)
+    };
+    assert!(
+        line(4).contains(", host roles on 4 CPU threads, 65536 instances per launch, seed="),
+        "{}",
+        line(4)
+    );
+    assert!(!line(0).contains("host"), "{}", line(0));
 }

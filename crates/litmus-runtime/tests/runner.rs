@@ -37,7 +37,7 @@ fn config(model: &str) -> Config {
 /// A histogram as the GPU would return it: outcomes are (r0, r1).
 fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
     let instances = histogram.iter().map(|(_, c)| c).sum();
-    Hardware::Ran(HwResult {
+    Hardware::Ran(Box::new(HwResult {
         histogram,
         unfinished: 0,
         launches: 10,
@@ -49,7 +49,8 @@ fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
             launches: Some(10),
             ..Knobs::default()
         },
-    })
+        host_threads: 0,
+    }))
 }
 
 #[test]

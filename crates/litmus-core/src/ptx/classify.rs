@@ -20,7 +20,7 @@ use super::cta_table::CtaTable;
 use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
 use super::kernel::global_addr;
-use super::layout::{counter, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL};
+use super::layout::{counter, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY};
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
@@ -31,6 +31,13 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let knobs = param(out, "p_knobs");
     let table = param(out, "p_table");
     let counters = param(out, "p_counters");
+    // Host locations are read and reset through the host buffer's device
+    // address, like the device ones; only a test with some takes it.
+    let host = if layout.host_slots.is_empty() {
+        String::new()
+    } else {
+        param(out, HOST_MEMORY)
+    };
     let done = out.fresh_label("done");
     // Past the first barrier, a thread with nothing (more) to count jumps
     // here: every thread of the CTA must reach the second barrier.
@@ -53,6 +60,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         table_mask: load_knob(out, knob::TABLE_MASK),
         spin: load_knob(out, knob::SPIN),
         mem,
+        host,
         regs,
         shfinal,
         status,
@@ -89,8 +97,13 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out,
     );
 
+    let host_param = if layout.host_slots.is_empty() {
+        String::new()
+    } else {
+        format!(",\n\t.param .u64 {HOST_MEMORY}")
+    };
     out.end_kernel(&format!(
-        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
+        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
     ));
 }
 
@@ -104,6 +117,8 @@ struct Classify {
     /// The spin barrier's polls (0: off).
     spin: String,
     mem: String,
+    /// The host buffer's base (empty without host locations).
+    host: String,
     regs: String,
     shfinal: String,
     status: String,
@@ -133,7 +148,7 @@ fn read_and_reset(
             global_addr(
                 layout,
                 &k.knobs,
-                &k.mem,
+                [&k.mem, &k.host],
                 [n, &k.n_mask, &k.stride],
                 j,
                 gid,
@@ -285,7 +300,8 @@ struct Instance<'a> {
 }
 
 /// The outcome, one word per observable, in the registers returned, and
-/// which location slots reading it has already reset.
+/// which location slots reading it has already reset (those in GPU
+/// memory).
 ///
 /// A global location's final value is read and reset in one exchange: a
 /// load and then a store to the same word made each warp's store wait for
@@ -314,10 +330,16 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
                 Some(v) => v.clone(),
                 None => {
                     let v = out.r32();
-                    out.ins(format!(
-                        "atom.global.exch.b32 {v}, [{}], {}",
-                        slots[j], inits[j]
-                    ));
+                    if layout.in_host_memory(j) {
+                        // Over the bus an atomic need not be one, and the
+                        // slot is not hot: a load, reset by a store below.
+                        out.ins(format!("ld.global.u32 {v}, [{}]", slots[j]));
+                    } else {
+                        out.ins(format!(
+                            "atom.global.exch.b32 {v}, [{}], {}",
+                            slots[j], inits[j]
+                        ));
+                    }
                     exchanged[j] = Some(v.clone());
                     v
                 }
@@ -361,7 +383,9 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
         out.ins(format!("ld.global.u32 {v}, [{a}]"));
         values.push(v);
     }
-    let exchanged = exchanged.iter().map(Option::is_some).collect();
+    let exchanged = (0..slots.len())
+        .map(|j| exchanged[j].is_some() && !layout.in_host_memory(j))
+        .collect();
     (values, exchanged)
 }
 

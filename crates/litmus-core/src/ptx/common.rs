@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::layout::{knob, Layout, Mode};
+use super::layout::{knob, Layout, Mode, HOST_MEMORY, HOST_START};
 
 /// Registers every role needs: the thread's coordinates and the knobs.
 pub(crate) struct Common {
@@ -38,6 +38,12 @@ pub(crate) struct Common {
     pub views: Vec<String>,
     /// Per texture alias ([`Layout::textures`]): the texture object.
     pub textures: Vec<String>,
+    /// The base of the host locations' page-locked buffer (global
+    /// address), when the test has host locations.
+    pub host: Option<String>,
+    /// The host threads' start flag (global address), when the test has
+    /// host threads.
+    pub go: Option<String>,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -74,6 +80,12 @@ pub(crate) struct Start {
 }
 
 impl Common {
+    /// The location buffers' bases: the device one, and the host one (or
+    /// the empty string, for a test without host memory).
+    pub(crate) fn memory(&self) -> [&str; 2] {
+        [&self.mem, self.host.as_deref().unwrap_or("")]
+    }
+
     /// Emits the kernel's start: parameters, coordinates, knobs, unit.
     pub(crate) fn load(layout: &Layout, out: &mut Emitter) -> Start {
         if !layout.shared_locs.is_empty() {
@@ -128,6 +140,11 @@ impl Common {
                 handle
             })
             .collect();
+        // Host memory and host threads: last too, for the same reason.
+        let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
+        let go = layout
+            .has_host_roles()
+            .then(|| global_param(out, HOST_START).1);
         Start {
             common: Common {
                 launch,
@@ -147,6 +164,8 @@ impl Common {
                 smem,
                 views,
                 textures,
+                host,
+                go,
             },
             shfinal,
             scratch,

@@ -60,7 +60,7 @@ impl RoleCtx {
             .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
         let space = match space {
             // Mapped page-locked host memory is reached through global
-            // addresses (the layout refuses it before this for now).
+            // addresses: its device pointer lies in the global window.
             Space::Global | Space::Host => ".global",
             Space::Shared => ".shared",
             Space::SharedCluster => ".shared::cluster",

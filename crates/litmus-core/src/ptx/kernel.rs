@@ -10,7 +10,10 @@ use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
 use super::instr::{emit_instr, RoleCtx};
-use super::layout::{knob, Layout, Mode, Reach, HARNESS_BARRIER, PLACEMENT_WORDS, TEST_KERNEL};
+use super::layout::{
+    knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START, PLACEMENT_WORDS,
+    TEST_KERNEL,
+};
 use super::PtxError;
 
 pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
@@ -39,6 +42,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
         out.ins(format!("st.shared.u32 [{addr}], {init}"));
     });
     sync_shared(layout, out);
+    wait_for_host(&common, out);
     play_roles(test, layout, &common, out)?;
     publish_shared(layout, &common, &shfinal, out);
     out.ins(format!("bra.uni {done}"));
@@ -62,6 +66,14 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     }
     for t in 0..layout.textures.len() {
         alias_params.push_str(&format!(",\n\t.param .u64 p_tex{t}"));
+    }
+    // Likewise only tests with host memory or host threads take their
+    // buffers.
+    if !layout.host_slots.is_empty() {
+        alias_params.push_str(&format!(",\n\t.param .u64 {HOST_MEMORY}"));
+    }
+    if layout.has_host_roles() {
+        alias_params.push_str(&format!(",\n\t.param .u64 {HOST_START}"));
     }
     out.end_kernel(&format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
@@ -118,25 +130,53 @@ fn play_roles(
                     out.label(&label);
                 }
             };
+            // Host roles are the host threads' to play.
             let mut plans = Vec::new();
-            for k in 0..test.threads.len() {
+            for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
                 let skip = gate(out, k);
-                plans.push(setup_role(test, layout, common, k, out)?);
+                plans.push((k, setup_role(test, layout, common, k, out)?));
                 end_gate(out, skip);
             }
-            for (k, plan) in plans.iter().enumerate() {
-                let skip = gate(out, k);
-                role_body(test, layout, common, k, plan, out)?;
+            for (k, plan) in &plans {
+                let skip = gate(out, *k);
+                role_body(test, layout, common, *k, plan, out)?;
                 end_gate(out, skip);
             }
-            for (k, plan) in plans.iter().enumerate() {
-                let skip = gate(out, k);
-                store_registers(layout, common, k, plan, out);
+            for (k, plan) in &plans {
+                let skip = gate(out, *k);
+                store_registers(layout, common, *k, plan, out);
                 end_gate(out, skip);
             }
         }
     }
     Ok(())
+}
+
+/// In a test with host threads: polls the host's start flag until it is
+/// up or [`knob::HOST_WAIT`] polls have gone by, so that the GPU roles run
+/// while the host threads do, and a host that never starts cannot hang
+/// the kernel.
+fn wait_for_host(c: &Common, out: &mut Emitter) {
+    let Some(go) = &c.go else { return };
+    let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
+    let lp = out.fresh_label("host_wait");
+    let started = out.fresh_label("host_started");
+    out.ins(format!(
+        "ld.global.u32 {bound}, [{}+{}]",
+        c.knobs,
+        knob::HOST_WAIT * 4
+    ));
+    out.ins(format!("mov.u32 {polls}, 0"));
+    out.label(&lp);
+    // A `.sys` load: the flag is written by a CPU thread.
+    out.ins(format!("ld.relaxed.sys.global.u32 {v}, [{go}]"));
+    let (up, more) = (out.pred(), out.pred());
+    out.ins(format!("setp.ne.u32 {up}, {v}, 0"));
+    out.ins(format!("@{up} bra {started}"));
+    out.ins(format!("add.u32 {polls}, {polls}, 1"));
+    out.ins(format!("setp.lt.u32 {more}, {polls}, {bound}"));
+    out.ins(format!("@{more} bra {lp}"));
+    out.label(&started);
 }
 
 /// Once every role of every instance in this CTA (cluster) is done: the
@@ -348,7 +388,8 @@ fn setup_role(
         let addr = if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
             match alias.reach {
                 Reach::View(v) => {
-                    let a = global_addr(layout, &c.knobs, &c.mem, knobs, alias.slot, &inst, out);
+                    let a =
+                        global_addr(layout, &c.knobs, c.memory(), knobs, alias.slot, &inst, out);
                     if v > 0 {
                         out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
                     }
@@ -367,7 +408,7 @@ fn setup_role(
         } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
             (
                 Space::Global,
-                global_addr(layout, &c.knobs, &c.mem, knobs, j, &inst, out),
+                global_addr(layout, &c.knobs, c.memory(), knobs, j, &inst, out),
             )
         } else {
             let s = layout
@@ -503,17 +544,20 @@ fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: 
 
 /// The address of instance `inst`'s slot of global location slot `j`:
 /// `mem + (j·N + perm_j(inst))·stride·4`, given the registers holding the
-/// knobs N, N - 1 and the stride.
+/// knobs N, N - 1 and the stride; `mem` is `memory[0]`, the device buffer,
+/// or for a slot in host memory `memory[1]`, the host buffer (laid out
+/// the same).
 pub(crate) fn global_addr(
     layout: &Layout,
     knobs: &str,
-    mem: &str,
+    memory: [&str; 2],
     [n, n_mask, stride]: [&str; 3],
     j: usize,
     inst: &str,
     out: &mut Emitter,
 ) -> String {
     let slot = global_slot(layout, knobs, [n, n_mask, stride], j, inst, out);
+    let mem = memory[usize::from(layout.in_host_memory(j))];
     let a = out.r64();
     out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
     out.ins(format!("shl.b64 {a}, {a}, 2"));
@@ -596,7 +640,9 @@ fn spin_barrier(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
     out.ins(format!("add.u32 {polls}, {polls}, 1"));
     let done = out.pred();
     let more = out.pred();
-    out.ins(format!("setp.lt.u32 {done}, {v}, {}", layout.roles.len()));
+    // Host roles do not announce themselves: they cannot reach the
+    // status words in GPU memory.
+    out.ins(format!("setp.lt.u32 {done}, {v}, {}", layout.gpu_roles()));
     out.ins(format!(
         "setp.lt.u32 {more}, {polls}, {}",
         c.knob[&knob::SPIN]

@@ -72,6 +72,9 @@ pub mod knob {
     pub const SHUFFLE_PCT: usize = 20;
     /// Stressing CTAs in the launch: CTAs past the test's own.
     pub const STRESS_CTAS: usize = 21;
+    /// Polls of the host threads' start flag before the GPU roles start
+    /// anyway (tests with host threads only; see [`super::HOST_START`]).
+    pub const HOST_WAIT: usize = 22;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }
@@ -128,8 +131,25 @@ pub mod counter {
 }
 
 /// Words recorded per role of each instance in placement-check mode:
-/// `%ctaid.x`, `%tid.x`, `%warpid`, `%smid`.
+/// `%ctaid.x`, `%tid.x`, `%warpid`, `%smid` for a GPU role;
+/// [`HOST_PLACEMENT_TAG`], the CPU thread, the role, [`HOST_PLACEMENT_TAG`]
+/// for a host role.
 pub const PLACEMENT_WORDS: usize = 4;
+
+/// The first and last word of a host role's placement record: no GPU
+/// record has it, since `%ctaid.x` stays below 2^31 and no SM id comes
+/// near it.
+pub const HOST_PLACEMENT_TAG: u32 = 0xffff_fffe;
+
+/// What a host test adds to the kernels' parameters (after every other):
+/// `p_host`, the device address of the page-locked host memory that holds
+/// the test's host locations, when it has any.
+pub const HOST_MEMORY: &str = "p_host";
+/// `p_go`, the device address of the start flag the host threads raise in
+/// page-locked host memory, when the test has host threads: every GPU
+/// thread polls it, a bounded number of times ([`knob::HOST_WAIT`]),
+/// before its roles.
+pub const HOST_START: &str = "p_go";
 
 /// One thread of the test as the harness places it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +166,9 @@ pub struct Role {
     pub rank: u32,
     /// The declared warp within the CTA, when the test declares warps.
     pub warp: Option<u32>,
+    /// Whether the role runs on a host (CPU) thread: no GPU thread plays
+    /// it, and its CTA, cluster and warp mean nothing (all 0).
+    pub host: bool,
 }
 
 /// A shared location and the CTA offset of the roles that use it.
@@ -237,26 +260,17 @@ pub struct Layout {
     pub cluster_size: u32,
     /// Distinct warps a CTA must hold when warps are declared.
     pub warps: u32,
+    /// The slots (indices into `global_locs`) of the locations in
+    /// page-locked host memory. They keep their index: the host buffer is
+    /// laid out like the device one, so every address computation is the
+    /// same and only the base differs.
+    pub host_slots: Vec<usize>,
 }
 
 impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
-        // Host threads and host memory are the model's for now: the
-        // harness would need a CPU thread per host role and mapped
-        // page-locked buffers.
-        if let Some(t) = test.threads.iter().find(|t| t.placement.host) {
-            return Err(PtxError::Unsupported(format!(
-                "thread `{}` runs on the host: the harness does not run host threads yet",
-                t.name
-            )));
-        }
-        if let Some(l) = test.locations.iter().find(|l| l.space == Space::Host) {
-            return Err(PtxError::Unsupported(format!(
-                "location `{}` lives in host memory: the harness does not allocate host memory yet",
-                l.name
-            )));
-        }
+        refuse_host(test)?;
         if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != 0) {
             return Err(PtxError::Unsupported(format!(
                 "thread `{}` is placed on GPU {}: the harness runs one GPU",
@@ -269,32 +283,28 @@ impl Layout {
             Some(c) => (0, c),
             None => (1, t.placement.cta),
         };
-        let ctas: Vec<u32> = test
-            .threads
-            .iter()
+        // Host threads are no part of the GPU's CTAs and clusters.
+        let gpu_threads = || test.threads.iter().filter(|t| !t.placement.host);
+        let ctas: Vec<u32> = gpu_threads()
             .map(|t| t.placement.cta)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let clusters: Vec<(u32, u32)> = test
-            .threads
-            .iter()
+        let clusters: Vec<(u32, u32)> = gpu_threads()
             .map(cluster_of)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
         // The CTAs of each cluster, in order: a CTA's rank is its place here.
         let mut members: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
-        for t in &test.threads {
+        for t in gpu_threads() {
             members
                 .entry(cluster_of(t))
                 .or_default()
                 .insert(t.placement.cta);
         }
-        for t in &test.threads {
-            if let Some(other) = test
-                .threads
-                .iter()
+        for t in gpu_threads() {
+            if let Some(other) = gpu_threads()
                 .find(|o| o.placement.cta == t.placement.cta && cluster_of(o) != cluster_of(t))
             {
                 return Err(PtxError::Unsupported(format!(
@@ -320,14 +330,15 @@ impl Layout {
             .threads
             .iter()
             .map(|t| Role {
+                host: t.placement.host,
                 cta_offset: ctas.iter().position(|c| *c == t.placement.cta).unwrap_or(0) as u32,
                 cluster_offset: clusters
                     .iter()
                     .position(|c| *c == cluster_of(t))
                     .unwrap_or(0) as u32,
-                rank: members[&cluster_of(t)]
-                    .iter()
-                    .position(|c| *c == t.placement.cta)
+                rank: members
+                    .get(&cluster_of(t))
+                    .and_then(|m| m.iter().position(|c| *c == t.placement.cta))
                     .unwrap_or(0) as u32,
                 warp: if declares_warps {
                     Some(t.placement.warp.unwrap_or(0))
@@ -343,14 +354,15 @@ impl Layout {
             if loc.alias.is_some() {
                 continue;
             }
-            if loc.space == Space::Global {
+            if matches!(loc.space, Space::Global | Space::Host) {
                 global_locs.push(i);
                 continue;
             }
             let user = test.threads.iter().position(|t| {
-                t.body
-                    .iter()
-                    .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
+                !t.placement.host
+                    && t.body
+                        .iter()
+                        .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
             });
             let user = user.map(|u| &roles[u]);
             shared_locs.push(SharedLoc {
@@ -371,6 +383,13 @@ impl Layout {
             })
             .collect();
         let mode = mode(test, &roles)?;
+        let host_slots: Vec<usize> = global_locs
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| test.locations[**l].space == Space::Host)
+            .map(|(j, _)| j)
+            .collect();
+        refuse_host_with(test, &mode, cluster_size, &host_slots, &plan)?;
         if cluster_size > 1 && mode != Mode::EveryRole {
             return Err(PtxError::Unsupported(
                 "CTA barriers in a test with clusters are not generated yet".into(),
@@ -408,7 +427,23 @@ impl Layout {
             clusters: clusters.len() as u32,
             cluster_size,
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
+            host_slots,
         })
+    }
+
+    /// Whether some role runs on a host thread.
+    pub fn has_host_roles(&self) -> bool {
+        self.roles.iter().any(|r| r.host)
+    }
+
+    /// The roles GPU threads play (all but the host roles).
+    pub fn gpu_roles(&self) -> usize {
+        self.roles.iter().filter(|r| !r.host).count()
+    }
+
+    /// Whether global slot `j` lives in page-locked host memory.
+    pub fn in_host_memory(&self, j: usize) -> bool {
+        self.host_slots.contains(&j)
     }
 
     /// Whether the location buffer needs the virtual memory management
@@ -434,6 +469,69 @@ impl Layout {
     pub fn entry_words(&self) -> usize {
         (4 + self.observables.len()).next_multiple_of(2)
     }
+}
+
+/// What the harness cannot run of a test with host threads, whatever its
+/// layout: a test with no GPU thread (nothing would launch), and a host
+/// thread that reaches device memory (the CPU cannot address it).
+fn refuse_host(test: &Test) -> Result<(), PtxError> {
+    if !test.threads.is_empty() && test.threads.iter().all(|t| t.placement.host) {
+        return Err(PtxError::Unsupported(
+            "every thread runs on the host: the harness runs host threads beside a GPU kernel, and there is none".into(),
+        ));
+    }
+    for t in test.threads.iter().filter(|t| t.placement.host) {
+        for ins in &t.body {
+            let Some(loc) = ins.kind.loc() else { continue };
+            let space = test
+                .locations
+                .iter()
+                .find(|l| l.name.text == loc.text)
+                .map(|l| l.space);
+            if space != Some(Space::Host) {
+                return Err(PtxError::Unsupported(format!(
+                    "host thread `{}` reaches `{loc}`, which is not in host memory: the CPU cannot address GPU memory (declare it `host`)",
+                    t.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the harness cannot run of a test with host threads or host memory
+/// given its layout: CTA barriers and clusters beside host threads (the
+/// host side plays instances in its own order, and the role-per-warp and
+/// cluster layouts were never checked with it), and host memory beside
+/// PTX 7.5 aliases (views and textures map device memory only).
+fn refuse_host_with(
+    test: &Test,
+    mode: &Mode,
+    cluster_size: u32,
+    host_slots: &[usize],
+    plan: &super::proxies::Plan,
+) -> Result<(), PtxError> {
+    if let Some(t) = test.threads.iter().find(|t| t.placement.host) {
+        if *mode != Mode::EveryRole {
+            return Err(PtxError::Unsupported(format!(
+                "host thread `{}` in a test with CTA barriers: the harness runs host threads only beside tests without them",
+                t.name
+            )));
+        }
+        if cluster_size > 1 {
+            return Err(PtxError::Unsupported(format!(
+                "host thread `{}` in a test with clusters: the harness runs host threads only beside tests without them",
+                t.name
+            )));
+        }
+    }
+    if !host_slots.is_empty() && !plan.aliases.is_empty() {
+        return Err(PtxError::Unsupported(
+            "host memory in a test with aliases: the harness maps aliases over GPU memory only"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Chooses the mode: role per warp when the test has CTA barriers, and

@@ -116,6 +116,11 @@ ENVIRONMENT:
                         take on the GPU before its instance counts as
                         unfinished (default 1000); not the model's
                         --loop-bound
+    LITMUS_HOST_INSTANCES  instances per launch of a test with host
+                        threads, a power of two (default 65536; fewer
+                        when CTAS x THREADS is smaller)
+    LITMUS_HOST_THREADS    CPU threads sharing each host role's instances
+                        (default 4)
 
 LITMUS7 FORMAT (--format litmus7), one block per file whose hardware half
 ran, as litmus7 prints it:

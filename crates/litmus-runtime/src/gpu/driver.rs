@@ -9,6 +9,7 @@
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::sys;
 
@@ -226,10 +227,56 @@ impl Context {
                 ptr,
                 words,
                 mapping: None,
+                host: None,
             };
             check("cuMemsetD32", sys::cuMemsetD32_v2(ptr, 0, words.max(1)))?;
             Ok(buf)
         }
+    }
+
+    /// Allocates `words` 32-bit words of page-locked host memory that the
+    /// GPU reaches through a device address (`CU_MEMHOSTALLOC_DEVICEMAP`;
+    /// `PORTABLE`, so that any context may map it), zeroed. The host sees
+    /// it through [`Buffer::host_words`], kernels through [`Buffer::ptr`].
+    pub fn alloc_host(&self, words: usize) -> Result<Buffer, GpuError> {
+        self.bind()?;
+        let bytes = words.max(1) * 4;
+        let mut host: *mut c_void = ptr::null_mut();
+        // SAFETY: valid out-pointer; the memory is freed on drop (or just
+        // below, when mapping it fails).
+        unsafe {
+            check(
+                "cuMemHostAlloc",
+                sys::cuMemHostAlloc(
+                    &mut host,
+                    bytes,
+                    sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE,
+                ),
+            )?;
+        }
+        let Some(host) = std::ptr::NonNull::new(host as *mut u32) else {
+            return Err(GpuError::Worker("cuMemHostAlloc returned no memory".into()));
+        };
+        let mut dev = 0;
+        // SAFETY: `host` is the page-locked allocation made above.
+        let mapped = check("cuMemHostGetDevicePointer", unsafe {
+            sys::cuMemHostGetDevicePointer_v2(&mut dev, host.as_ptr() as *mut c_void, 0)
+        });
+        if let Err(e) = mapped {
+            // SAFETY: freeing the allocation made above, once.
+            unsafe {
+                sys::cuMemFreeHost(host.as_ptr() as *mut c_void);
+            }
+            return Err(e);
+        }
+        // SAFETY: the allocation holds `words.max(1)` words, page-aligned.
+        unsafe { std::ptr::write_bytes(host.as_ptr(), 0, words.max(1)) };
+        Ok(Buffer {
+            ptr: dev,
+            words,
+            mapping: None,
+            host: Some(host),
+        })
     }
 
     /// Waits for all queued work; a kernel fault shows up here.
@@ -424,17 +471,35 @@ impl Mapping {
     }
 }
 
-/// Device memory of 32-bit words.
+/// Device memory of 32-bit words, or page-locked host memory the device
+/// reaches (see [`Context::alloc_host`]).
 pub struct Buffer {
     ptr: sys::CUdeviceptr,
     words: usize,
     /// `Some` for memory mapped at several addresses (see
     /// [`Context::alloc_aliased`]), which its mapping frees.
     mapping: Option<Mapping>,
+    /// `Some` for page-locked host memory: its host address.
+    host: Option<std::ptr::NonNull<u32>>,
 }
+
+// SAFETY: the buffer owns its allocation; the host address of page-locked
+// memory is only handed out as atomics (`host_words`), which any thread
+// may use.
+unsafe impl Send for Buffer {}
+// SAFETY: see `Send`: shared use goes through atomics or the thread-safe
+// driver API.
+unsafe impl Sync for Buffer {}
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if let Some(host) = self.host {
+            // SAFETY: freeing our own page-locked allocation, once.
+            unsafe {
+                sys::cuMemFreeHost(host.as_ptr() as *mut std::ffi::c_void);
+            }
+            return;
+        }
         if self.mapping.is_some() {
             return;
         }
@@ -453,6 +518,7 @@ impl Buffer {
             ptr: mapping.bases()[0],
             words,
             mapping: Some(mapping),
+            host: None,
         }
     }
 
@@ -470,12 +536,32 @@ impl Buffer {
         }
     }
 
-    /// Queues a fill of `count` words from word `offset` with `value`.
+    /// The words of page-locked host memory as the host reaches them;
+    /// `None` for device memory. Atomics, because the GPU may use the
+    /// same words while a kernel runs.
+    pub fn host_words(&self) -> Option<&[AtomicU32]> {
+        // SAFETY: the allocation holds `words` words, is page-aligned
+        // (AtomicU32 has u32's layout), and lives as long as `self`; all
+        // access through the slice is atomic.
+        self.host.map(|h| unsafe {
+            std::slice::from_raw_parts(h.as_ptr() as *const AtomicU32, self.words)
+        })
+    }
+
+    /// Queues a fill of `count` words from word `offset` with `value`
+    /// (page-locked host memory: fills it now, from the host; the caller
+    /// runs no kernel on it meanwhile).
     pub fn fill(&self, offset: usize, count: usize, value: u32) -> Result<(), GpuError> {
         assert!(
             offset + count <= self.words,
             "fill past the end of a device buffer"
         );
+        if let Some(words) = self.host_words() {
+            for w in &words[offset..offset + count] {
+                w.store(value, Ordering::Relaxed);
+            }
+            return Ok(());
+        }
         // SAFETY: the range lies inside the allocation (asserted above).
         check("cuMemsetD32Async", unsafe {
             sys::cuMemsetD32Async(self.ptr + offset as u64 * 4, value, count, ptr::null_mut())
@@ -487,6 +573,12 @@ impl Buffer {
             data.len() <= self.words,
             "write past the end of a device buffer"
         );
+        if let Some(words) = self.host_words() {
+            for (w, v) in words.iter().zip(data) {
+                w.store(*v, Ordering::Relaxed);
+            }
+            return Ok(());
+        }
         // SAFETY: the range lies inside the allocation (asserted above).
         check("cuMemcpyHtoD", unsafe {
             sys::cuMemcpyHtoD_v2(self.ptr, data.as_ptr() as *const c_void, data.len() * 4)
@@ -494,6 +586,9 @@ impl Buffer {
     }
 
     pub fn read(&self) -> Result<Vec<u32>, GpuError> {
+        if let Some(words) = self.host_words() {
+            return Ok(words.iter().map(|w| w.load(Ordering::Relaxed)).collect());
+        }
         let mut out = vec![0u32; self.words];
         // SAFETY: `out` has exactly the buffer's size.
         check("cuMemcpyDtoH", unsafe {

@@ -5,13 +5,14 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob, PLACEMENT_WORDS};
+use litmus_core::ptx::layout::{counter, knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
 use super::driver::{Buffer, Context, Function, Module};
 use super::environment::Assign;
-use super::knobs::{splitmix, Knobs, Perm};
+use super::host_threads::{HostRoles, Play};
+use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
 /// What a GPU run saw.
@@ -33,6 +34,9 @@ pub struct HwResult {
     pub device: String,
     /// The knobs the run used.
     pub knobs: Knobs,
+    /// CPU threads that played the host roles each launch (0: the test
+    /// has none).
+    pub host_threads: u32,
 }
 
 impl HwResult {
@@ -51,6 +55,8 @@ pub struct PlacementReport {
     pub roles: usize,
     /// Distinct SMs the roles ran on.
     pub sms: usize,
+    /// Distinct CPU threads the host roles ran on (0: the test has none).
+    pub cpu_threads: usize,
 }
 
 /// A test's module, loaded (JIT-compiled) once and kept while the worker
@@ -99,10 +105,26 @@ struct Setup {
     table: Buffer,
     counters: Buffer,
     scratch: Buffer,
+    /// The host locations' page-locked buffer, laid out like `mem` (so
+    /// that the kernels' address arithmetic is the same for both; the
+    /// device slots of it, like the host slots of `mem`, go unused).
+    host_mem: Option<Buffer>,
+    /// The host roles and the start flag they raise, for a test with host
+    /// threads.
+    host: Option<(HostRoles, Buffer)>,
+    /// The knob words, which the host roles read too.
+    words: Vec<u32>,
     shared_bytes: u32,
     shape: Shape,
     n: usize,
 }
+
+/// Polls of the host threads' start flag before a GPU thread plays its
+/// roles anyway: a poll of page-locked memory crosses the bus (about a
+/// microsecond), so about a second; the host raises it within
+/// microseconds of the launch, and raises it even when its threads fail,
+/// so the bound only matters for a host that died.
+const HOST_WAIT_POLLS: u32 = 1 << 20;
 
 /// The launch shape of the test kernel.
 #[derive(Clone, Copy, Debug)]
@@ -122,7 +144,13 @@ impl Shape {
     /// modes, and makes room for what the test declares: CTAs wide enough
     /// for its declared warps, enough CTAs for its declared CTAs.
     fn of(layout: &Layout, k: &Knobs) -> Shape {
-        let instances = k.ctas * k.threads;
+        // The CPU plays an instance far slower than the GPU: a test with
+        // host threads runs fewer per launch (see `Knobs::host_instances`).
+        let instances = if layout.has_host_roles() {
+            k.instances_with_host() as u32
+        } else {
+            k.ctas * k.threads
+        };
         match &layout.mode {
             Mode::EveryRole => {
                 // A unit is a cluster (a single CTA without clusters): as
@@ -162,6 +190,25 @@ impl Setup {
                 "a power of two",
             ));
         }
+        // Knobs made in code skip `Knobs::from_env`'s checks: the host
+        // knobs shape the launch (a power of two of instances) and the
+        // host's shares (at least one thread).
+        if layout.has_host_roles() {
+            if !k.host_instances.is_power_of_two() {
+                return Err(GpuError::knob(
+                    "host_instances",
+                    k.host_instances.to_string(),
+                    "a power of two",
+                ));
+            }
+            if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
+                return Err(GpuError::knob(
+                    "host_threads",
+                    k.host_threads.to_string(),
+                    &format!("1 to {MAX_HOST_THREADS}"),
+                ));
+            }
+        }
         let (test_fn, classify_fn) = (kernels.test_fn, kernels.classify_fn);
         let shape = Shape::of(&layout, k);
         let n = (shape.units * shape.slots) as usize;
@@ -194,6 +241,7 @@ impl Setup {
         words[knob::SPIN_PCT] = env.spin_pct;
         words[knob::SHUFFLE_PCT] = env.shuffle_pct;
         words[knob::STRESS_CTAS] = stress_ctas(&layout, k).max(1);
+        words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
         // Odd multipliers: `x·m + a` is then a bijection modulo any power
         // of two, so every lane plays every role exactly once and every
         // instance has its own slot of every location.
@@ -236,10 +284,30 @@ impl Setup {
                 ctx.texture(base, mem_words)
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let host_mem = match layout.host_slots.is_empty() {
+            true => None,
+            false => Some(ctx.alloc_host(mem_words)?),
+        };
+        let host = match HostRoles::of(test, &layout)? {
+            Some(roles) => Some((roles, ctx.alloc_host(1)?)),
+            None => None,
+        };
+        // With host roles the registers buffer is page-locked host memory:
+        // host threads store their registers where the GPU roles store
+        // theirs (the classifier reads both through one device address),
+        // with no copy to merge host and GPU registers of one instance.
+        let regs_words = n * layout.stored_regs.len();
+        let regs = match host {
+            Some(_) => ctx.alloc_host(regs_words)?,
+            None => ctx.alloc(regs_words)?,
+        };
         Ok(Setup {
             mem,
             textures,
-            regs: ctx.alloc(n * layout.stored_regs.len())?,
+            regs,
+            host_mem,
+            host,
+            words,
             shfinal: ctx.alloc(n * layout.shared_locs.len())?,
             status: ctx.alloc(2 * n)?,
             table: ctx.alloc(k.table as usize * layout.entry_words())?,
@@ -260,8 +328,11 @@ impl Setup {
     fn reset(&self, test: &Test, k: &Knobs) -> Result<(), GpuError> {
         let span = self.n * k.stride as usize;
         for (j, loc) in self.layout.global_locs.iter().enumerate() {
-            self.mem
-                .fill(j * span, span, test.locations[*loc].init.value as u32)?;
+            let buffer = match &self.host_mem {
+                Some(host) if self.layout.in_host_memory(j) => host,
+                _ => &self.mem,
+            };
+            buffer.fill(j * span, span, test.locations[*loc].init.value as u32)?;
         }
         self.status.fill(0, 2 * self.n, 0)
     }
@@ -269,8 +340,16 @@ impl Setup {
     /// Queues launch number `index`: run the test, fold its outcomes
     /// (which resets memory for the next launch). The launch's seed, from
     /// which the kernel draws its environment, comes from the run's seed
-    /// and the index, so a run is reproduced by its knobs.
-    fn launch(&self, k: &Knobs, index: u64, place: u64) -> Result<(), GpuError> {
+    /// and the index, so a run is reproduced by its knobs. With host roles
+    /// the host threads play them while the test kernel runs, and the
+    /// launch waits for the classifier (see [`Setup::play_host`]).
+    fn launch(
+        &self,
+        ctx: &Context,
+        k: &Knobs,
+        index: u64,
+        place: Option<&Buffer>,
+    ) -> Result<(), GpuError> {
         let mut state = k.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let launch_seed = splitmix(&mut state) & 0xffff_ffff;
         let mut params = vec![
@@ -279,34 +358,107 @@ impl Setup {
             self.shfinal.ptr(),
             self.status.ptr(),
             self.knobs_buf.ptr(),
-            place,
+            place.map_or(0, Buffer::ptr),
             self.scratch.ptr(),
             launch_seed,
         ];
-        // A test with aliases takes the views' bases, then the textures.
+        // A test with aliases takes the views' bases, then the textures;
+        // one with host memory its buffer, one with host threads their
+        // start flag.
         params.extend((1..=self.layout.views.len()).filter_map(|v| self.mem.view(v)));
         params.extend(self.textures.iter().map(Texture::handle));
+        params.extend(self.host_mem.as_ref().map(Buffer::ptr));
+        if let Some((_, go)) = &self.host {
+            // Down before the kernel starts: its GPU roles wait for it.
+            go.fill(0, 1, 0)?;
+            params.push(go.ptr());
+        }
         self.test_fn.launch(
             self.shape.grid + stress_ctas(&self.layout, k),
             self.shape.block,
             self.shared_bytes,
             &params,
         )?;
+        self.play_host(ctx, k, place)?;
+        let mut classify = vec![
+            self.mem.ptr(),
+            self.regs.ptr(),
+            self.shfinal.ptr(),
+            self.status.ptr(),
+            self.knobs_buf.ptr(),
+            self.table.ptr(),
+            self.counters.ptr(),
+        ];
+        classify.extend(self.host_mem.as_ref().map(Buffer::ptr));
         self.classify_fn.launch(
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
             layout::CLASSIFY_BLOCK,
             0,
-            &[
-                self.mem.ptr(),
-                self.regs.ptr(),
-                self.shfinal.ptr(),
-                self.status.ptr(),
-                self.knobs_buf.ptr(),
-                self.table.ptr(),
-                self.counters.ptr(),
-            ],
-        )
+            &classify,
+        )?;
+        if self.host.is_some() {
+            // The classifier resets the host locations for the next
+            // launch, whose host threads must not start before it is done.
+            ctx.synchronize()?;
+        }
+        Ok(())
     }
+
+    /// With host roles: plays them on CPU threads while the test kernel
+    /// runs, then marks the instances in which one gave up on a loop
+    /// unfinished in the status words (GPU memory, so through a copy once
+    /// the kernel is done; only tests with loops ever need it).
+    fn play_host(&self, ctx: &Context, k: &Knobs, place: Option<&Buffer>) -> Result<(), GpuError> {
+        let Some((roles, go)) = &self.host else {
+            return Ok(());
+        };
+        let empty: [std::sync::atomic::AtomicU32; 0] = [];
+        let mem = match &self.host_mem {
+            Some(b) => host_words(b)?,
+            None => &empty,
+        };
+        let place = match place {
+            Some(b) => Some(host_words(b)?),
+            None => None,
+        };
+        let played = roles.play(&Play {
+            mem,
+            regs: host_words(&self.regs)?,
+            place,
+            go: &host_words(go)?[0],
+            words: &self.words,
+            n: self.n,
+            threads: k.host_threads as usize,
+            loop_bound: k.loop_bound,
+        });
+        let gave_up = match played {
+            Ok(g) => g,
+            Err(e) => {
+                // The kernel still runs (the flag is up): let it finish
+                // before the error tears the buffers down.
+                let _ = ctx.synchronize();
+                return Err(e);
+            }
+        };
+        if !gave_up.is_empty() {
+            ctx.synchronize()?;
+            let mut status = self.status.read()?;
+            for i in gave_up {
+                if let Some(w) = status.get_mut(i as usize) {
+                    *w = 1;
+                }
+            }
+            self.status.write(&status)?;
+        }
+        Ok(())
+    }
+}
+
+/// The host's view of page-locked memory; an error for device memory
+/// (a buffer the set-up should have put in host memory).
+fn host_words(b: &Buffer) -> Result<&[std::sync::atomic::AtomicU32], GpuError> {
+    b.host_words()
+        .ok_or_else(|| GpuError::Host("a host buffer is not in host memory".into()))
 }
 
 /// Stressing CTAs in a launch: the knobs' count, in whole clusters (a
@@ -343,7 +495,7 @@ pub(crate) fn run(
         if done {
             break;
         }
-        setup.launch(k, launches, 0)?;
+        setup.launch(ctx, k, launches, None)?;
         launches += 1;
     }
     ctx.synchronize()?;
@@ -386,13 +538,17 @@ pub(crate) fn run(
         wall,
         device: ctx.name.clone(),
         knobs: k.clone(),
+        host_threads: setup.host.as_ref().map_or(0, |(roles, _)| {
+            roles.cpu_threads(k.host_threads as usize) as u32
+        }),
     })
 }
 
 /// Runs one launch that records where each role of each instance ran, and
 /// checks the declared placement held for every instance: roles declared
 /// in one CTA ran in one CTA, roles declared in different CTAs did not, and
-/// likewise for declared warps; and every role of every instance ran once.
+/// likewise for declared warps; every host role ran on a host thread and
+/// every other role on the GPU; and every role of every instance ran once.
 pub(crate) fn check_placement(
     ctx: &Context,
     kernels: &Kernels,
@@ -401,16 +557,23 @@ pub(crate) fn check_placement(
 ) -> Result<PlacementReport, GpuError> {
     let setup = Setup::new(ctx, kernels, test, k)?;
     let roles = setup.layout.roles.len();
-    let place = ctx.alloc(setup.n * roles * PLACEMENT_WORDS)?;
-    place.fill(0, setup.n * roles * PLACEMENT_WORDS, u32::MAX)?;
+    let words = setup.n * roles * PLACEMENT_WORDS;
+    // Host threads write their records too: then the buffer is page-locked
+    // host memory both sides reach.
+    let place = match setup.host {
+        Some(_) => ctx.alloc_host(words)?,
+        None => ctx.alloc(words)?,
+    };
+    place.fill(0, words, u32::MAX)?;
     setup.reset(test, k)?;
-    setup.launch(k, 0, place.ptr())?;
+    setup.launch(ctx, k, 0, Some(&place))?;
     ctx.synchronize()?;
     let rec = place.read()?;
     let at = |i: usize, r: usize| {
         &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
     };
     let mut sms = std::collections::BTreeSet::new();
+    let mut cpus = std::collections::BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     for i in 0..setup.n {
         for a in 0..roles {
@@ -418,6 +581,26 @@ pub(crate) fn check_placement(
             if ra[0] == u32::MAX {
                 return Err(GpuError::Placement(format!(
                     "role {a} of instance {i} never ran"
+                )));
+            }
+            let on_host = ra[0] == HOST_PLACEMENT_TAG && ra[3] == HOST_PLACEMENT_TAG;
+            let name = &test.threads[a].name;
+            if setup.layout.roles[a].host {
+                // CPU threads r·T .. (r+1)·T play the r-th host role.
+                let r = setup.layout.roles[..a].iter().filter(|x| x.host).count();
+                let per_role = k.host_threads as usize;
+                let own = r * per_role..(r + 1) * per_role;
+                if !on_host || ra[2] != a as u32 || !own.contains(&(ra[1] as usize)) {
+                    return Err(GpuError::Placement(format!(
+                        "instance {i}: host thread `{name}` did not run on a host thread of its own (record {ra:?})"
+                    )));
+                }
+                cpus.insert(ra[1]);
+                continue;
+            }
+            if ra[0] == HOST_PLACEMENT_TAG || ra[3] == HOST_PLACEMENT_TAG {
+                return Err(GpuError::Placement(format!(
+                    "instance {i}: thread `{name}` is declared on the GPU but a host thread recorded it"
                 )));
             }
             if !seen.insert((ra[0], ra[1], a)) {
@@ -428,6 +611,9 @@ pub(crate) fn check_placement(
             }
             sms.insert(ra[3]);
             for b in a + 1..roles {
+                if setup.layout.roles[b].host {
+                    continue;
+                }
                 let rb = at(i, b);
                 let (da, db) = (&setup.layout.roles[a], &setup.layout.roles[b]);
                 let declared_same = da.cta_offset == db.cta_offset;
@@ -473,5 +659,6 @@ pub(crate) fn check_placement(
         instances: setup.n as u64,
         roles,
         sms: sms.len(),
+        cpu_threads: cpus.len(),
     })
 }

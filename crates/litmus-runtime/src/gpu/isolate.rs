@@ -345,6 +345,7 @@ impl Wire for HwResult {
         self.instances.put(w);
         (self.wall.as_nanos() as u64).put(w);
         self.device.put(w);
+        self.host_threads.put(w);
     }
     fn get(r: &mut &[u8]) -> Option<HwResult> {
         Some(HwResult {
@@ -354,6 +355,7 @@ impl Wire for HwResult {
             instances: Wire::get(r)?,
             wall: Duration::from_nanos(Wire::get(r)?),
             device: Wire::get(r)?,
+            host_threads: Wire::get(r)?,
             // The parent knows its knobs; see `gpu::run`.
             knobs: Knobs::default(),
         })
@@ -365,12 +367,14 @@ impl Wire for PlacementReport {
         self.instances.put(w);
         self.roles.put(w);
         self.sms.put(w);
+        self.cpu_threads.put(w);
     }
     fn get(r: &mut &[u8]) -> Option<PlacementReport> {
         Some(PlacementReport {
             instances: Wire::get(r)?,
             roles: Wire::get(r)?,
             sms: Wire::get(r)?,
+            cpu_threads: Wire::get(r)?,
         })
     }
 }
@@ -419,6 +423,7 @@ impl Wire for GpuError {
                 texels.put(w);
                 max.put(w);
             }
+            GpuError::Host(m) => strings(w, 14, &[m]),
         }
     }
     fn get(r: &mut &[u8]) -> Option<GpuError> {
@@ -463,6 +468,7 @@ impl Wire for GpuError {
                 texels: u64::get(r)?,
                 max: u64::get(r)?,
             },
+            14 => GpuError::Host(s(r)?),
             _ => return None,
         })
     }
@@ -511,6 +517,11 @@ mod tests {
             matches!(back, GpuError::TextureTooLarge { texels, max } if texels == 1 << 28 && max == 1 << 27)
         );
         assert_eq!(back.to_string(), text);
+        let host = GpuError::Host("a host thread panicked".into());
+        let back = round_trip(&Err::<u64, GpuError>(host))
+            .unwrap()
+            .unwrap_err();
+        assert!(matches!(&back, GpuError::Host(m) if m == "a host thread panicked"));
     }
 
     #[test]

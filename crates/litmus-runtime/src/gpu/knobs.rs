@@ -48,6 +48,18 @@ pub struct Knobs {
     /// The environment around the roles: stress patterns, pre-stress,
     /// shares of launches with the spin barrier or the CTA shuffle.
     pub env: Environment,
+    /// Instances per launch of a test with host threads
+    /// (`LITMUS_HOST_INSTANCES`, a power of two): the CPU plays an instance
+    /// far slower than the GPU, so these tests run fewer per launch than
+    /// `ctas × threads` (the smaller of the two). The default is the
+    /// GPU–host probe's (`shared/reference/probe/sys_probe.cu`), which saw
+    /// MP's weak outcome between an H100 and the host at it.
+    pub host_instances: u32,
+    /// CPU threads that share out the instances of each host role
+    /// (`LITMUS_HOST_THREADS`): CPU thread `t` of every host role plays the
+    /// same `t`-th share, in the same order, so the host roles of an
+    /// instance run at about the same time.
+    pub host_threads: u32,
     /// The tuning file whose entry set these knobs, if one did (named in
     /// the line that reproduces a run).
     pub tuning: Option<String>,
@@ -69,10 +81,15 @@ impl Default for Knobs {
             loop_bound: 1000,
             table: 4096,
             env: Environment::default(),
+            host_instances: 1 << 16,
+            host_threads: 4,
             tuning: None,
         }
     }
 }
+
+/// The most CPU threads per host role.
+pub const MAX_HOST_THREADS: u32 = 64;
 
 fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
     text.trim()
@@ -169,6 +186,19 @@ impl Knobs {
         if let Some(v) = var("LITMUS_LOOP_BOUND") {
             k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
         }
+        if let Some(v) = var("LITMUS_HOST_INSTANCES") {
+            k.host_instances = power_of_two("LITMUS_HOST_INSTANCES", &v, 32, MAX_INSTANCES as u32)?;
+        }
+        if let Some(v) = var("LITMUS_HOST_THREADS") {
+            k.host_threads = number("LITMUS_HOST_THREADS", &v)?;
+            if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
+                return Err(GpuError::knob(
+                    "LITMUS_HOST_THREADS",
+                    v,
+                    &format!("1 to {MAX_HOST_THREADS}"),
+                ));
+            }
+        }
         k.env = Environment::from_vars(var)?;
         if k.instances() > MAX_INSTANCES {
             return Err(GpuError::knob(
@@ -202,6 +232,12 @@ impl Knobs {
         differ("LITMUS_STRIDE", self.stride, d.stride);
         differ("LITMUS_SPIN", self.spin, d.spin);
         differ("LITMUS_LOOP_BOUND", self.loop_bound, d.loop_bound);
+        differ(
+            "LITMUS_HOST_INSTANCES",
+            self.host_instances,
+            d.host_instances,
+        );
+        differ("LITMUS_HOST_THREADS", self.host_threads, d.host_threads);
         if self.perm != d.perm {
             out.push(("LITMUS_PERM", "random".into()));
         }
@@ -218,6 +254,15 @@ impl Knobs {
     /// Test instances per launch.
     pub fn instances(&self) -> u64 {
         u64::from(self.ctas) * u64::from(self.threads)
+    }
+
+    /// Test instances per launch of a test with host threads: the smaller
+    /// of [`Knobs::instances`] and [`Knobs::host_instances`], but at least
+    /// one CTA's worth ([`Knobs::threads`]), the fewest a launch holds.
+    pub fn instances_with_host(&self) -> u64 {
+        self.instances()
+            .min(u64::from(self.host_instances))
+            .max(u64::from(self.threads))
     }
 }
 
@@ -252,6 +297,16 @@ impl fmt::Display for Knobs {
         )?;
         if self.stress_ctas > 0 {
             write!(f, " stress={}:{}", self.stress_ctas, self.stress_rounds)?;
+        }
+        // The host knobs only where they differ: the hardware line of a
+        // test with host threads says what they came to.
+        let d = Knobs::default();
+        if (self.host_instances, self.host_threads) != (d.host_instances, d.host_threads) {
+            write!(
+                f,
+                " host_instances={} host_threads={}",
+                self.host_instances, self.host_threads
+            )?;
         }
         if self.env != Environment::default() {
             write!(f, " {}", self.env)?;
@@ -324,6 +379,32 @@ mod tests {
     }
 
     #[test]
+    fn host_knobs_cap_the_instances_and_show_where_they_differ() {
+        let k = knobs(&[("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 1 << 16);
+        assert!(!k.to_string().contains("host"));
+        let k = knobs(&[
+            ("LITMUS_SEED", "1"),
+            ("LITMUS_HOST_INSTANCES", "256"),
+            ("LITMUS_HOST_THREADS", "2"),
+        ])
+        .unwrap();
+        assert_eq!((k.instances(), k.instances_with_host()), (1 << 17, 256));
+        assert!(k
+            .to_string()
+            .ends_with(" host_instances=256 host_threads=2"));
+        let env = k.env_assignments();
+        assert!(env.contains(&("LITMUS_HOST_INSTANCES", "256".into())));
+        assert!(env.contains(&("LITMUS_HOST_THREADS", "2".into())));
+        // More host instances than the GPU's: the GPU's count.
+        let k = knobs(&[("LITMUS_CTAS", "4"), ("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 4 * 64);
+        // Fewer than a CTA holds: one CTA.
+        let k = knobs(&[("LITMUS_HOST_INSTANCES", "32"), ("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 64);
+    }
+
+    #[test]
     fn empty_variables_keep_the_defaults() {
         let k = knobs(&[("LITMUS_CTAS", " "), ("LITMUS_SEED", "3")]).unwrap();
         assert_eq!(k.ctas, Knobs::default().ctas);
@@ -345,6 +426,9 @@ mod tests {
             ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
+            ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),
+            ("LITMUS_HOST_THREADS", "0", "1 to 64"),
+            ("LITMUS_HOST_THREADS", "65", "1 to 64"),
             ("LITMUS_LAUNCHES", "0", "at least 1"),
             ("LITMUS_CTAS", "67108864", "at most 2^24 instances"),
         ] {

@@ -22,6 +22,7 @@ mod driver;
 mod environment;
 mod fault;
 mod harness;
+mod host_threads;
 mod isolate;
 mod knobs;
 mod worker;
@@ -36,7 +37,7 @@ pub use environment::{Assign, Environment};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub(crate) use knobs::splitmix;
-pub use knobs::{Knobs, Perm, MAX_INSTANCES};
+pub use knobs::{Knobs, Perm, MAX_HOST_THREADS, MAX_INSTANCES};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -116,6 +117,10 @@ pub enum GpuError {
     /// panic, a deadline).
     #[error("{0}")]
     Worker(String),
+    /// A host thread of a test with host roles failed (could not start,
+    /// panicked, or found its program inconsistent with the layout).
+    #[error("host threads: {0}")]
+    Host(String),
     /// A tuning file's entry does not give valid knobs.
     #[error("{0}")]
     Tuning(String),

@@ -431,6 +431,8 @@ impl Wire for Knobs {
             e.pre_pct,
             e.spin_pct,
             e.shuffle_pct,
+            self.host_instances,
+            self.host_threads,
         ] {
             v.put(w);
         }
@@ -440,7 +442,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 19];
+        let mut u = [0u32; 21];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -472,6 +474,8 @@ impl Wire for Knobs {
                 spin_pct: u[17],
                 shuffle_pct: u[18],
             },
+            host_instances: u[19],
+            host_threads: u[20],
             budget_ms,
             seed,
             launches: (launches > 0).then_some(launches),
@@ -524,6 +528,8 @@ mod tests {
             ("LITMUS_STRESS_ASSIGN", "chunk"),
             ("LITMUS_PRE_STRESS", "9:ld-ld"),
             ("LITMUS_SHUFFLE_PCT", "40"),
+            ("LITMUS_HOST_INSTANCES", "2048"),
+            ("LITMUS_HOST_THREADS", "3"),
         ];
         let k = Knobs::from_vars(|name| {
             vars.iter()

@@ -28,8 +28,19 @@ pub fn hardware_line(report: &TestReport) -> String {
             } else {
                 String::new()
             };
+            // A test with host threads runs its own count per launch, on
+            // CPU threads the knobs alone do not tell.
+            let host = if r.host_threads > 0 {
+                format!(
+                    ", host roles on {} CPU threads, {} instances per launch",
+                    r.host_threads,
+                    r.instances / r.launches.max(1)
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "hardware: {} instances in {} launches on {} ({:.2e}/s){unfinished}, {}",
+                "hardware: {} instances in {} launches on {} ({:.2e}/s){unfinished}{host}, {}",
                 r.instances,
                 r.launches,
                 r.device,
