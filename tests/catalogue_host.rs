@@ -144,7 +144,9 @@ litmus! {
     /// `fetch_add(1, memory_order_relaxed)` (`Atom.add`, with no scope
     /// written: `.sys` on a host thread) and the GPU's
     /// `atom.relaxed.sys.add` are morally strong, so Atomicity forbids both
-    /// reading 0 (a lost update).
+    /// reading 0 (a lost update). Its hardware half runs only where the
+    /// GPU has native host atomics: over PCIe an H100 lost the update
+    /// (README, "Atomics across the bus"), and says `hardware: not run`.
     atom_add_sys_gpu_host;
     host c = 0;
     thread t0 @ cta 0 { r0 = Atom.relaxed.sys.add(c, 1); }

@@ -13,7 +13,7 @@ use litmus_model::outcome::format_outcome;
 use litmus_model::{check, explain_outcome, CheckResult, Model, Options};
 
 use crate::config::Config;
-use crate::gpu::{self, HwResult, Knobs};
+use crate::gpu::{self, GpuError, HwResult, Knobs};
 
 /// What happened on the hardware side.
 #[derive(Clone, Debug)]
@@ -359,6 +359,7 @@ fn run_hardware(
     };
     match gpu::run(test, code, &knobs) {
         Ok(r) => Hardware::Ran(Box::new(r)),
+        Err(e @ GpuError::Unfaithful(_)) => Hardware::NotRun(e.to_string()),
         Err(e) => fail(format!("hardware: {e}")),
     }
 }

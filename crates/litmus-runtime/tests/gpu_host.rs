@@ -6,7 +6,7 @@
 
 use litmus_core::ir::Test;
 use litmus_core::{ptx, text};
-use litmus_runtime::gpu::{self, Environment, Knobs};
+use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
 
 fn parse(src: &str) -> Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
@@ -179,24 +179,33 @@ fn host_memory_alone_is_read_and_reset_through_its_device_address() {
     }
 }
 
-/// A host RMW and a GPU RMW of one host counter, both `.sys`: both land in
-/// some instances (the counter ends 2), so the host's `fetch_add` and the
-/// GPU's `atom.sys` reach the same word.
+/// A host RMW and a GPU RMW of one host counter, both `.sys`. Where the
+/// GPU has native host atomics, both land in every instance (the counter
+/// never ends 1: Atomicity); elsewhere (PCIe: an H100 lost 582 of 1.3M
+/// updates here) the run refuses, naming the device attribute.
 #[test]
-fn host_and_gpu_rmws_reach_the_same_host_counter() {
+fn host_and_gpu_rmws_of_one_host_counter_are_atomic_or_refused() {
     let test = parse("PTX host_gpu_add\n{ host c=0; }\n P0@cta 0,gpu 0 | P1@host ;\n atom.relaxed.sys.add r0, c, 1 | atom.relaxed.sys.add r1, c, 1 ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0 /\\ c == 2)\n");
     let code = ptx::generate(&test).unwrap();
     if !hardware() {
         return;
     }
-    let r = gpu::run(&test, &code, &knobs(20)).unwrap_or_else(|e| panic!("{e}"));
-    let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>();
-    assert_eq!(total, r.instances);
-    println!("host/GPU add: {:?}", r.histogram);
-    // The outcome is (P0:r0, P1:r1, c).
-    assert!(
-        r.histogram.iter().any(|(v, _)| v[2] == 2),
-        "no instance saw both increments: {:?}",
-        r.histogram
-    );
+    match gpu::run(&test, &code, &knobs(20)) {
+        Err(GpuError::Unfaithful(why)) => {
+            assert!(why.contains("HOST_NATIVE_ATOMIC_SUPPORTED"), "{why}");
+            println!("host/GPU add: not run: {why}");
+        }
+        Ok(r) => {
+            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>();
+            assert_eq!(total, r.instances);
+            println!("host/GPU add: {:?}", r.histogram);
+            // The outcome is (P0:r0, P1:r1, c).
+            assert!(
+                r.histogram.iter().all(|(v, _)| v[2] == 2),
+                "an update was lost: {:?}",
+                r.histogram
+            );
+        }
+        Err(e) => panic!("{e}"),
+    }
 }

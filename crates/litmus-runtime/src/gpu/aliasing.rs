@@ -33,7 +33,7 @@ impl Texture {
 
 impl Context {
     /// A device attribute of the context's device.
-    fn attribute(&self, attr: sys::CUdevice_attribute) -> Result<i64, GpuError> {
+    pub(super) fn attribute(&self, attr: sys::CUdevice_attribute) -> Result<i64, GpuError> {
         let mut v = 0;
         // SAFETY: valid out-pointer and device.
         check("cuDeviceGetAttribute", unsafe {

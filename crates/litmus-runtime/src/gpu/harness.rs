@@ -1,6 +1,7 @@
 //! Runs a test's generated kernels: buffers, knobs, the launch loop, the
 //! histogram and the checks that nothing was lost and placement held.
 
+use cudarc::driver::sys;
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
@@ -11,7 +12,7 @@ use litmus_core::ptx::{layout, Layout};
 use super::aliasing::Texture;
 use super::driver::{Buffer, Context, Function, Module};
 use super::environment::Assign;
-use super::host_threads::{HostRoles, Play};
+use super::host_threads::{self, HostRoles, Play};
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
@@ -475,6 +476,12 @@ pub(crate) fn run(
     test: &Test,
     k: &Knobs,
 ) -> Result<HwResult, GpuError> {
+    if let Some(race) = host_threads::gpu_atomic_racing_the_host(test) {
+        let native = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED;
+        if ctx.attribute(native)? == 0 {
+            return Err(GpuError::Unfaithful(race));
+        }
+    }
     let setup = Setup::new(ctx, kernels, test, k)?;
     setup.reset(test, k)?;
     let start = Instant::now();

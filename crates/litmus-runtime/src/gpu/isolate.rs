@@ -424,6 +424,7 @@ impl Wire for GpuError {
                 max.put(w);
             }
             GpuError::Host(m) => strings(w, 14, &[m]),
+            GpuError::Unfaithful(m) => strings(w, 15, &[m]),
         }
     }
     fn get(r: &mut &[u8]) -> Option<GpuError> {
@@ -469,6 +470,7 @@ impl Wire for GpuError {
                 max: u64::get(r)?,
             },
             14 => GpuError::Host(s(r)?),
+            15 => GpuError::Unfaithful(s(r)?),
             _ => return None,
         })
     }

@@ -121,6 +121,11 @@ pub enum GpuError {
     /// panicked, or found its program inconsistent with the layout).
     #[error("host threads: {0}")]
     Host(String),
+    /// This machine cannot run the test's hardware half faithfully (its
+    /// GPU lacks what the test's semantics need); the runner reports the
+    /// hardware half as not run, with this reason.
+    #[error("{0}")]
+    Unfaithful(String),
     /// A tuning file's entry does not give valid knobs.
     #[error("{0}")]
     Tuning(String),
