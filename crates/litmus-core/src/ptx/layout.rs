@@ -75,6 +75,10 @@ pub mod knob {
     /// Polls of the host threads' start flag before the GPU roles start
     /// anyway (tests with host threads only; see [`super::HOST_START`]).
     pub const HOST_WAIT: usize = 22;
+    /// Nonzero: the harness fills the locations' GPU memory with their
+    /// initial values before each launch, and the classifier resets only
+    /// what it reads (see `classify.rs`).
+    pub const RESET_BY_FILL: usize = 23;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }
