@@ -749,7 +749,10 @@ mod tests {
         // x and y start at 0 and lie side by side: one fill of both.
         assert_eq!(fills_of(MP, n, 1), vec![(0, 2 * n, 0)]);
         let mp_init = MP.replace("y=0;", "y=7;");
-        assert_eq!(fills_of(&mp_init, n, 2), vec![(0, 2 * n, 0), (2 * n, 2 * n, 7)]);
+        assert_eq!(
+            fills_of(&mp_init, n, 2),
+            vec![(0, 2 * n, 0), (2 * n, 2 * n, 7)]
+        );
         // Too few instances, or too wide a stride: the classifier resets.
         assert!(fills_of(MP, n / 2, 1).is_empty());
         assert!(fills_of(MP, n, FILL_STRIDE + 1).is_empty());
