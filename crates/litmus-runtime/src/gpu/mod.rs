@@ -252,7 +252,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             let _ = prefetch(vec![ptx.to_string()]);
             let job = worker::Job::Run(text, ptx.to_string(), knobs.clone());
             match worker::call(&job, deadline(knobs)) {
-                Ok(worker::Answer::Run(r)) => Ok(r),
+                Ok(worker::Answer::Run(r)) => Ok(*r),
                 Ok(_) => Err(GpuError::Worker(
                     "the GPU worker answered another job".into(),
                 )),

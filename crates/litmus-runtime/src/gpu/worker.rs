@@ -52,7 +52,8 @@ pub(crate) enum Job {
 /// What the worker answers.
 pub(crate) enum Answer {
     Device(String),
-    Run(HwResult),
+    /// Boxed: a run's result is far larger than the other answers.
+    Run(Box<HwResult>),
     Placement(PlacementReport),
     /// How many of the prefetched modules were new.
     Prefetching(usize),
@@ -306,7 +307,9 @@ fn handle(
         .get_or_init(|| Kernels::load(ctx, ptx).map(Arc::new))
         .clone()?;
     match job {
-        Job::Run(..) => harness::run(ctx, &kernels, ptx, &test, knobs).map(Answer::Run),
+        Job::Run(..) => {
+            harness::run(ctx, &kernels, ptx, &test, knobs).map(|r| Answer::Run(Box::new(r)))
+        }
         Job::Placement(..) => {
             harness::check_placement(ctx, &kernels, ptx, &test, knobs).map(Answer::Placement)
         }
@@ -400,7 +403,7 @@ impl Wire for Answer {
     fn get(r: &mut &[u8]) -> Option<Answer> {
         Some(match u64::get(r)? {
             0 => Answer::Device(Wire::get(r)?),
-            1 => Answer::Run(Wire::get(r)?),
+            1 => Answer::Run(Box::new(Wire::get(r)?)),
             2 => Answer::Placement(Wire::get(r)?),
             3 => Answer::Prefetching(Wire::get(r)?),
             _ => return None,
