@@ -121,7 +121,10 @@ fn play_roles(
                 if layout.cluster_size == 1 && !layout.multi_gpu() {
                     return None;
                 }
-                let skip = out.fresh_label(&format!("other_rank{k}"));
+                let skip = match layout.cluster_size {
+                    1 => out.fresh_label(&format!("other_gpu{k}")),
+                    _ => out.fresh_label(&format!("other_rank{k}")),
+                };
                 if layout.cluster_size > 1 {
                     let p = out.pred();
                     out.ins(format!(

@@ -93,6 +93,14 @@ struct Opened {
     ctx: Context,
 }
 
+impl Drop for Opened {
+    fn drop(&mut self) {
+        // A module unloads from the current context: make it this one's
+        // before the fields go (the kernels first, then the context).
+        let _ = self.ctx.bind();
+    }
+}
+
 /// The contexts, kernels and streams of one run on the test's logical
 /// GPUs. Streams and events are declared before the contexts they belong
 /// to, so that they are destroyed first.

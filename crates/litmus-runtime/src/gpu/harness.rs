@@ -407,25 +407,17 @@ impl Setup {
             go.fill(s0, 0, 1, 0)?;
             params.push(go.ptr());
         }
-        devices.line_up()?;
-        let grid = self.shape.grid + stress_ctas(&self.layout, k);
-        for (g, f) in self.test_fns.iter().enumerate() {
-            let Some(f) = f else { continue };
-            let mut p = params.clone();
-            if self.layout.multi_gpu() {
-                // A kernel launches in the current context: its GPU's.
-                devices.ctx(g).bind()?;
-                p.push(g as u64);
+        let queued = self.queue_tests(devices, k, &params);
+        if let Err(e) = queued {
+            // Kernels queued before the failure wait for the flag: release
+            // them and let them finish before the error tears the buffers
+            // down.
+            if let Some(go) = &self.go {
+                host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
             }
-            f.launch(
-                devices.stream(g),
-                grid,
-                self.shape.block,
-                self.shared_bytes,
-                &p,
-            )?;
+            let _ = devices.synchronize();
+            return Err(e);
         }
-        devices.join()?;
         if self.layout.multi_gpu() {
             devices.ctx(0).bind()?;
         }
@@ -459,6 +451,31 @@ impl Setup {
             devices.synchronize()?;
         }
         Ok(())
+    }
+
+    /// Queues the test kernel on every logical GPU that plays roles, each
+    /// on its stream after logical GPU 0's fills, and orders logical GPU
+    /// 0's next work (the classifier) after all of them.
+    fn queue_tests(&self, devices: &Devices, k: &Knobs, params: &[u64]) -> Result<(), GpuError> {
+        devices.line_up()?;
+        let grid = self.shape.grid + stress_ctas(&self.layout, k);
+        for (g, f) in self.test_fns.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let mut p = params.to_vec();
+            if self.layout.multi_gpu() {
+                // A kernel launches in the current context: its GPU's.
+                devices.ctx(g).bind()?;
+                p.push(g as u64);
+            }
+            f.launch(
+                devices.stream(g),
+                grid,
+                self.shape.block,
+                self.shared_bytes,
+                &p,
+            )?;
+        }
+        devices.join()
     }
 
     /// With host roles: plays them on CPU threads while the test kernels
