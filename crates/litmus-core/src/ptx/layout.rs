@@ -72,8 +72,9 @@ pub mod knob {
     pub const SHUFFLE_PCT: usize = 20;
     /// Stressing CTAs in the launch: CTAs past the test's own.
     pub const STRESS_CTAS: usize = 21;
-    /// Polls of the host threads' start flag before the GPU roles start
-    /// anyway (tests with host threads only; see [`super::HOST_START`]).
+    /// Polls of the start flag before the GPU roles start anyway (tests
+    /// with host threads or on several GPUs only; see
+    /// [`super::HOST_START`]).
     pub const HOST_WAIT: usize = 22;
     /// Nonzero: the harness fills the locations' GPU memory with their
     /// initial values before each launch, and the classifier resets only
@@ -150,10 +151,11 @@ pub const HOST_PLACEMENT_TAG: u32 = 0xffff_fffe;
 /// `p_host`, the device address of the page-locked host memory that holds
 /// the test's host locations, when it has any.
 pub const HOST_MEMORY: &str = "p_host";
-/// `p_go`, the device address of the start flag the host threads raise in
-/// page-locked host memory, when the test has host threads: every GPU
-/// thread polls it, a bounded number of times ([`knob::HOST_WAIT`]),
-/// before its roles.
+/// `p_go`, the device address of the start flag in page-locked host
+/// memory, when the test has host threads (they raise it) or sits on
+/// several GPUs (the host raises it once every GPU's kernel is queued):
+/// every GPU thread polls it, a bounded number of times
+/// ([`knob::HOST_WAIT`]), before its roles.
 pub const HOST_START: &str = "p_go";
 /// `p_gpu`, the logical GPU a launch of the test kernel plays, in a test
 /// whose threads sit on several GPUs (after every other parameter): the

@@ -133,11 +133,12 @@ struct Setup {
     n: usize,
 }
 
-/// Polls of the host threads' start flag before a GPU thread plays its
-/// roles anyway: a poll of page-locked memory crosses the bus (about a
-/// microsecond), so about a second; the host raises it within
-/// microseconds of the launch, and raises it even when its threads fail,
-/// so the bound only matters for a host that died.
+/// Polls of the start flag before a GPU thread plays its roles anyway: a
+/// poll of page-locked memory crosses the bus (about a microsecond), so
+/// about a second; the host raises it within microseconds of the launch
+/// (of the last GPU's launch, on several GPUs), and raises it even when
+/// its threads or a launch fail, so the bound only matters for a host
+/// that died.
 const HOST_WAIT_POLLS: u32 = 1 << 20;
 
 /// The launch shape of the test kernel.
