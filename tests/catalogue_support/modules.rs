@@ -16,6 +16,8 @@ mod catalogue_atomics;
 mod catalogue_clusters;
 #[path = "../catalogue_coherence.rs"]
 mod catalogue_coherence;
+#[path = "../catalogue_gpus.rs"]
+mod catalogue_gpus;
 #[path = "../catalogue_host.rs"]
 mod catalogue_host;
 #[path = "../catalogue_mp.rs"]
@@ -33,6 +35,7 @@ fn every_catalogue_file_is_compared() {
         "catalogue_atomics.rs",
         "catalogue_clusters.rs",
         "catalogue_coherence.rs",
+        "catalogue_gpus.rs",
         "catalogue_host.rs",
         "catalogue_mp.rs",
         "catalogue_multi.rs",

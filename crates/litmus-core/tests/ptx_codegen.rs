@@ -171,7 +171,10 @@ fn what_the_harness_cannot_run_is_refused_with_the_reason() {
         assert!(matches!(e, PtxError::Unsupported(_)), "{e}");
         assert!(e.to_string().contains(needle), "{needle:?} not in: {e}");
     };
-    refused(&MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1"), "GPU 1");
+    refused(
+        &MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 8"),
+        "thread `P1` is placed on GPU 8: the harness runs at most 8 GPUs",
+    );
     // PTX 7.5 proxies: a surface cannot alias global memory (the other
     // refusals are in ptx_proxies.rs).
     refused(

@@ -189,10 +189,30 @@ exists (P1:r0 == 0) => forbidden",
     );
 }
 
-/// A test the harness cannot run (two GPUs) still compiles: its PTX is
-/// `None`, and the runtime says why the hardware half did not run.
+/// A test the harness cannot run (a thread on GPU 8, past the most GPUs
+/// it runs) still compiles: its PTX is `None`, and the runtime says why
+/// the hardware half did not run.
 #[test]
 fn a_test_the_harness_cannot_run_embeds_none() {
+    let ptx = same_ptx(
+        "nine_gpus;
+        global x = 0;
+        thread P0 @ cta 0, gpu 0 { St.relaxed.sys(x, 1); }
+        thread P1 @ cta 0, gpu 8 { r0 = Ld.relaxed.sys(x); }
+        exists (P1.r0 == 1) => allowed;",
+        r"PTX nine_gpus
+{ x=0; }
+ P0@cta 0,gpu 0        | P1@cta 0,gpu 8        ;
+ st.relaxed.sys x, 1   | ld.relaxed.sys r0, x  ;
+exists (P1:r0 == 1) => allowed",
+    );
+    assert_eq!(ptx, None);
+}
+
+/// A test on two GPUs: the macro embeds the same PTX as the file, one
+/// kernel that takes the start flag and the logical GPU it plays.
+#[test]
+fn a_test_on_two_gpus_embeds_one_kernel_for_both() {
     let ptx = same_ptx(
         "two_gpus;
         global x = 0;
@@ -204,8 +224,9 @@ fn a_test_the_harness_cannot_run_embeds_none() {
  P0@cta 0,gpu 0        | P1@cta 0,gpu 1        ;
  st.relaxed.sys x, 1   | ld.relaxed.sys r0, x  ;
 exists (P1:r0 == 1) => allowed",
-    );
-    assert_eq!(ptx, None);
+    )
+    .expect("the harness runs two GPUs");
+    assert!(ptx.contains(".param .u64 p_go,\n\t.param .u64 p_gpu\n)"));
 }
 
 /// A host thread and host memory: the harness runs them, and the macro

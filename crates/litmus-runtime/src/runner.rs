@@ -23,7 +23,9 @@ pub enum Hardware {
     Ran(Box<HwResult>),
     /// No GPU here (and none was required): the one line that says so.
     Skipped(String),
-    /// The GPU harness cannot run this test (e.g. threads on two GPUs); why.
+    /// The GPU harness cannot run this test here (shared memory on several
+    /// GPUs, a test on two GPUs on a machine with one and no device map,
+    /// ...); why.
     NotRun(String),
     /// The hardware half broke (a fault, a JIT error, a required GPU
     /// missing); the failure says how.

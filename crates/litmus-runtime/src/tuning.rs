@@ -256,6 +256,8 @@ impl TuningFile {
             seed: base.seed,
             budget_ms: base.budget_ms,
             launches: base.launches,
+            // Where the logical GPUs run is the machine's, not the test's.
+            gpu_map: base.gpu_map.clone(),
             tuning: Some(self.path.display().to_string()),
             ..tuned
         })

@@ -2,7 +2,7 @@
 
 mod cli_support;
 
-use cli_support::{bin, scratch, stderr, stdout, write, BROKEN, MP_RELACQ, TWO_GPUS};
+use cli_support::{bin, scratch, stderr, stdout, write, BROKEN, MP_RELACQ, NINE_GPUS};
 
 #[test]
 fn prints_the_generated_module() {
@@ -22,14 +22,14 @@ fn prints_the_generated_module() {
 #[test]
 fn a_test_the_harness_cannot_run_says_why() {
     let dir = scratch("ptx-unsupported");
-    let two = write(&dir, "two.litmus", TWO_GPUS);
+    let two = write(&dir, "two.litmus", NINE_GPUS);
     let out = bin().args(["ptx"]).arg(&two).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).is_empty());
     assert_eq!(
         stderr(&out),
         format!(
-            "{}:1:5: the GPU harness cannot run this test: thread `P1` is placed on GPU 1: the harness runs one GPU\n",
+            "{}:1:5: the GPU harness cannot run this test: thread `P1` is placed on GPU 8: the harness runs at most 8 GPUs\n",
             two.display()
         )
     );

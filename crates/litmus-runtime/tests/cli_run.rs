@@ -7,7 +7,7 @@ mod cli_support;
 use std::path::Path;
 
 use cli_support::{
-    attr, bin, elements, scratch, stderr, stdout, write, BROKEN, MP_RELACQ, MP_WRONG, TWO_GPUS,
+    attr, bin, elements, scratch, stderr, stdout, write, BROKEN, MP_RELACQ, MP_WRONG, NINE_GPUS,
 };
 use serde_json::Value;
 
@@ -148,13 +148,13 @@ fn bad_files_are_reported_and_the_others_still_run() {
 #[test]
 fn a_test_the_harness_cannot_run_says_why_and_passes_on_the_model() {
     let dir = scratch("notrun");
-    let f = write(&dir, "two.litmus", TWO_GPUS);
+    let f = write(&dir, "two.litmus", NINE_GPUS);
     let out = bin().args(["run"]).arg(&f).output().unwrap();
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains(
-            "litmus two-gpus: model ptx: allowed; hardware: not run, thread `P1` is placed on GPU 1"
+            "litmus nine-gpus: model ptx: allowed; hardware: not run, thread `P1` is placed on GPU 8"
         ),
         "{text}"
     );
@@ -185,7 +185,7 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
     let wrong = write(&dir, "wrong.litmus", MP_WRONG);
     let broken = write(&dir, "broken.litmus", BROKEN);
-    let two = write(&dir, "two.litmus", TWO_GPUS);
+    let two = write(&dir, "two.litmus", NINE_GPUS);
     let out = bin()
         .args(["run", "--launches", "2", "--seed", "11", "--report"])
         .arg(&reports)
@@ -238,7 +238,7 @@ fn reports_hold_a_json_record_per_test_and_a_junit_file() {
 
     let t = read_json(&reports.join(json_name(&two)));
     assert_eq!(t["hardware"]["status"], "not run");
-    assert!(t["hardware"]["reason"].as_str().unwrap().contains("GPU 1"));
+    assert!(t["hardware"]["reason"].as_str().unwrap().contains("GPU 8"));
     assert_eq!(t["declared_verdict"], Value::Null);
     assert_eq!(t["passed"], true);
 

@@ -325,7 +325,7 @@ fn outcomes_that_need_more_loop_iterations_are_not_violations() {
 
 /// A proxy test the GPU cannot build (a surface alias of global memory):
 /// the model `ptx-7.5` decides, and the hardware half is not run, with the
-/// reason, as for a test placed on two GPUs; nothing fails.
+/// reason, as for a test placed on nine GPUs; nothing fails.
 #[test]
 fn a_surface_alias_is_checked_by_the_model_and_not_run_on_the_hardware() {
     let test = text::parse("PTX mp_surface\n{ x=0; s @ surface aliases x; flag=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n sust.weak s, 2 | ld.acquire.gpu r0, flag ;\n st.release.gpu flag, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 != 2)\n").unwrap();

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::layout::{knob, Layout, Mode, HOST_MEMORY, HOST_START};
+use super::layout::{knob, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU};
 
 /// Registers every role needs: the thread's coordinates and the knobs.
 pub(crate) struct Common {
@@ -41,9 +41,12 @@ pub(crate) struct Common {
     /// The base of the host locations' page-locked buffer (global
     /// address), when the test has host locations.
     pub host: Option<String>,
-    /// The host threads' start flag (global address), when the test has
-    /// host threads.
+    /// The start flag (global address), when the test has host threads or
+    /// sits on several GPUs (see [`Layout::has_start_flag`]).
     pub go: Option<String>,
+    /// The logical GPU this launch plays (32-bit), in a test on several
+    /// GPUs.
+    pub gpu: Option<String>,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -143,8 +146,15 @@ impl Common {
         // Host memory and host threads: last too, for the same reason.
         let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
         let go = layout
-            .has_host_roles()
+            .has_start_flag()
             .then(|| global_param(out, HOST_START).1);
+        // The logical GPU: last of all, for the same reason.
+        let gpu = layout.multi_gpu().then(|| {
+            let (wide, r) = (out.r64(), out.r32());
+            out.ins(format!("ld.param.u64 {wide}, [{LOGICAL_GPU}]"));
+            out.ins(format!("cvt.u32.u64 {r}, {wide}"));
+            r
+        });
         Start {
             common: Common {
                 launch,
@@ -166,6 +176,7 @@ impl Common {
                 textures,
                 host,
                 go,
+                gpu,
             },
             shfinal,
             scratch,

@@ -11,8 +11,8 @@ use super::emit::Emitter;
 use super::environment;
 use super::instr::{emit_instr, RoleCtx};
 use super::layout::{
-    knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START, PLACEMENT_WORDS,
-    TEST_KERNEL,
+    knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
+    PLACEMENT_WORDS, TEST_KERNEL,
 };
 use super::PtxError;
 
@@ -72,8 +72,11 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     if !layout.host_slots.is_empty() {
         alias_params.push_str(&format!(",\n\t.param .u64 {HOST_MEMORY}"));
     }
-    if layout.has_host_roles() {
+    if layout.has_start_flag() {
         alias_params.push_str(&format!(",\n\t.param .u64 {HOST_START}"));
+    }
+    if layout.multi_gpu() {
+        alias_params.push_str(&format!(",\n\t.param .u64 {LOGICAL_GPU}"));
     }
     out.end_kernel(&format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
@@ -103,6 +106,7 @@ fn play_roles(
                     out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
                     out.ins(format!("or.pred {pd}, {pd}, {pw}"));
                     out.ins(format!("@{pd} bra {skip}"));
+                    gpu_gate(layout, common, k, &skip, out);
                     let plan = setup_role(test, layout, common, k, out)?;
                     role_body(test, layout, common, k, &plan, out)?;
                     store_registers(layout, common, k, &plan, out);
@@ -111,18 +115,25 @@ fn play_roles(
             }
         }
         _ => {
-            // In a cluster, a CTA plays the roles of its rank only.
+            // In a cluster, a CTA plays the roles of its rank only; on
+            // several GPUs, a launch the roles of its GPU only.
             let gate = |out: &mut Emitter, k: usize| {
-                if layout.cluster_size == 1 {
+                if layout.cluster_size == 1 && !layout.multi_gpu() {
                     return None;
                 }
-                let skip = out.fresh_label(&format!("other_rank{k}"));
-                let p = out.pred();
-                out.ins(format!(
-                    "setp.ne.u32 {p}, {}, {}",
-                    common.rank, layout.roles[k].rank
-                ));
-                out.ins(format!("@{p} bra {skip}"));
+                let skip = match layout.cluster_size {
+                    1 => out.fresh_label(&format!("other_gpu{k}")),
+                    _ => out.fresh_label(&format!("other_rank{k}")),
+                };
+                if layout.cluster_size > 1 {
+                    let p = out.pred();
+                    out.ins(format!(
+                        "setp.ne.u32 {p}, {}, {}",
+                        common.rank, layout.roles[k].rank
+                    ));
+                    out.ins(format!("@{p} bra {skip}"));
+                }
+                gpu_gate(layout, common, k, &skip, out);
                 Some(skip)
             };
             let end_gate = |out: &mut Emitter, skip: Option<String>| {
@@ -152,7 +163,16 @@ fn play_roles(
     Ok(())
 }
 
-/// In a test with host threads: polls the host's start flag until it is
+/// In a test on several GPUs: skips to `skip` unless this launch's GPU is
+/// role `k`'s.
+fn gpu_gate(layout: &Layout, c: &Common, k: usize, skip: &str, out: &mut Emitter) {
+    let Some(gpu) = &c.gpu else { return };
+    let p = out.pred();
+    out.ins(format!("setp.ne.u32 {p}, {gpu}, {}", layout.roles[k].gpu));
+    out.ins(format!("@{p} bra {skip}"));
+}
+
+/// In a test with host threads or on several GPUs: polls the start flag until it is
 /// up or [`knob::HOST_WAIT`] polls have gone by, so that the GPU roles run
 /// while the host threads do, and a host that never starts cannot hang
 /// the kernel.
@@ -168,7 +188,7 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
     ));
     out.ins(format!("mov.u32 {polls}, 0"));
     out.label(&lp);
-    // A `.sys` load: the flag is written by a CPU thread.
+    // A `.sys` load: the flag is written by a CPU thread (the host's).
     out.ins(format!("ld.relaxed.sys.global.u32 {v}, [{go}]"));
     let (up, more) = (out.pred(), out.pred());
     out.ins(format!("setp.ne.u32 {up}, {v}, 0"));
@@ -610,7 +630,13 @@ fn record_placement(layout: &Layout, c: &Common, k: usize, inst: &str, out: &mut
     ));
     out.ins(format!("mul.wide.u32 {a}, {idx}, {}", PLACEMENT_WORDS * 4));
     out.ins(format!("add.u64 {a}, {a}, {}", c.place));
-    out.ins(format!("mov.u32 {warp}, %warpid"));
+    // On several GPUs the third word is the logical GPU, which the
+    // placement check reads; `%warpid` is only informative (it changes as
+    // warps migrate), and one GPU keeps it.
+    match &c.gpu {
+        Some(gpu) => out.ins(format!("mov.u32 {warp}, {gpu}")),
+        None => out.ins(format!("mov.u32 {warp}, %warpid")),
+    }
     out.ins(format!("mov.u32 {sm}, %smid"));
     out.ins(format!(
         "st.global.v4.u32 [{a}], {{{}, {}, {warp}, {sm}}}",
@@ -633,10 +659,13 @@ fn spin_barrier(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
     out.ins(format!("add.u32 {slot}, {inst}, {}", c.knob[&knob::N]));
     out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
     out.ins(format!("add.u64 {a}, {a}, {}", c.status));
-    out.ins(format!("red.relaxed.gpu.global.add.u32 [{a}], 1"));
+    // Roles on several GPUs meet in GPU 0's memory: only `.sys` scope
+    // makes the count coherent across devices.
+    let scope = if layout.multi_gpu() { "sys" } else { "gpu" };
+    out.ins(format!("red.relaxed.{scope}.global.add.u32 [{a}], 1"));
     out.ins(format!("mov.u32 {polls}, 0"));
     out.label(&lp);
-    out.ins(format!("ld.relaxed.gpu.global.u32 {v}, [{a}]"));
+    out.ins(format!("ld.relaxed.{scope}.global.u32 {v}, [{a}]"));
     out.ins(format!("add.u32 {polls}, {polls}, 1"));
     let done = out.pred();
     let more = out.pred();

@@ -72,8 +72,9 @@ pub mod knob {
     pub const SHUFFLE_PCT: usize = 20;
     /// Stressing CTAs in the launch: CTAs past the test's own.
     pub const STRESS_CTAS: usize = 21;
-    /// Polls of the host threads' start flag before the GPU roles start
-    /// anyway (tests with host threads only; see [`super::HOST_START`]).
+    /// Polls of the start flag before the GPU roles start anyway (tests
+    /// with host threads or on several GPUs only; see
+    /// [`super::HOST_START`]).
     pub const HOST_WAIT: usize = 22;
     /// Nonzero: the harness fills the locations' GPU memory with their
     /// initial values before each launch, and the classifier resets only
@@ -135,7 +136,8 @@ pub mod counter {
 }
 
 /// Words recorded per role of each instance in placement-check mode:
-/// `%ctaid.x`, `%tid.x`, `%warpid`, `%smid` for a GPU role;
+/// `%ctaid.x`, `%tid.x`, `%warpid` (the logical GPU, in a test on several
+/// GPUs), `%smid` for a GPU role;
 /// [`HOST_PLACEMENT_TAG`], the CPU thread, the role, [`HOST_PLACEMENT_TAG`]
 /// for a host role.
 pub const PLACEMENT_WORDS: usize = 4;
@@ -149,11 +151,21 @@ pub const HOST_PLACEMENT_TAG: u32 = 0xffff_fffe;
 /// `p_host`, the device address of the page-locked host memory that holds
 /// the test's host locations, when it has any.
 pub const HOST_MEMORY: &str = "p_host";
-/// `p_go`, the device address of the start flag the host threads raise in
-/// page-locked host memory, when the test has host threads: every GPU
-/// thread polls it, a bounded number of times ([`knob::HOST_WAIT`]),
-/// before its roles.
+/// `p_go`, the device address of the start flag in page-locked host
+/// memory, when the test has host threads (they raise it) or sits on
+/// several GPUs (the host raises it once every GPU's kernel is queued):
+/// every GPU thread polls it, a bounded number of times
+/// ([`knob::HOST_WAIT`]), before its roles.
 pub const HOST_START: &str = "p_go";
+/// `p_gpu`, the logical GPU a launch of the test kernel plays, in a test
+/// whose threads sit on several GPUs (after every other parameter): the
+/// kernel is generated once, each GPU launches it, and each launch plays
+/// only the roles placed on its GPU.
+pub const LOGICAL_GPU: &str = "p_gpu";
+
+/// The most GPUs a test may place threads on: the largest machine the
+/// project is lent has eight.
+pub const MAX_GPUS: u32 = 8;
 
 /// One thread of the test as the harness places it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,6 +185,9 @@ pub struct Role {
     /// Whether the role runs on a host (CPU) thread: no GPU thread plays
     /// it, and its CTA, cluster and warp mean nothing (all 0).
     pub host: bool,
+    /// The logical GPU the role runs on (the test's `gpu` coordinate; 0
+    /// for a host role): only that GPU's launch plays it.
+    pub gpu: u32,
 }
 
 /// A shared location and the CTA offset of the roles that use it.
@@ -269,38 +284,55 @@ pub struct Layout {
     /// laid out like the device one, so every address computation is the
     /// same and only the base differs.
     pub host_slots: Vec<usize>,
+    /// Logical GPUs the test spans: one past the highest GPU a thread is
+    /// placed on (1 for a test on one GPU). Every buffer lives in logical
+    /// GPU 0's memory; the others reach it by peer access.
+    pub gpus: u32,
 }
 
 impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
         refuse_host(test)?;
-        if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != 0) {
+        let gpus = test
+            .threads
+            .iter()
+            .filter(|t| !t.placement.host)
+            .map(|t| t.placement.gpu.saturating_add(1))
+            .max()
+            .unwrap_or(1);
+        if gpus > MAX_GPUS {
+            let t = test
+                .threads
+                .iter()
+                .find(|t| !t.placement.host && t.placement.gpu >= MAX_GPUS);
             return Err(PtxError::Unsupported(format!(
-                "thread `{}` is placed on GPU {}: the harness runs one GPU",
-                t.name, t.placement.gpu
+                "thread `{}` is placed on GPU {}: the harness runs at most {MAX_GPUS} GPUs",
+                t.map_or("?", |t| t.name.text.as_str()),
+                gpus - 1
             )));
         }
         // A thread's cluster: the declared one, or, where none is declared,
-        // a cluster of its CTA alone.
+        // a cluster of its CTA alone; a CTA and a cluster belong to one GPU.
         let cluster_of = |t: &crate::ir::Thread| match t.placement.cluster {
-            Some(c) => (0, c),
-            None => (1, t.placement.cta),
+            Some(c) => (t.placement.gpu, 0, c),
+            None => (t.placement.gpu, 1, t.placement.cta),
         };
+        let cta_of = |t: &crate::ir::Thread| (t.placement.gpu, t.placement.cta);
         // Host threads are no part of the GPU's CTAs and clusters.
         let gpu_threads = || test.threads.iter().filter(|t| !t.placement.host);
-        let ctas: Vec<u32> = gpu_threads()
-            .map(|t| t.placement.cta)
+        let ctas: Vec<(u32, u32)> = gpu_threads()
+            .map(cta_of)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let clusters: Vec<(u32, u32)> = gpu_threads()
+        let clusters: Vec<(u32, u32, u32)> = gpu_threads()
             .map(cluster_of)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
         // The CTAs of each cluster, in order: a CTA's rank is its place here.
-        let mut members: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
+        let mut members: BTreeMap<(u32, u32, u32), BTreeSet<u32>> = BTreeMap::new();
         for t in gpu_threads() {
             members
                 .entry(cluster_of(t))
@@ -308,8 +340,8 @@ impl Layout {
                 .insert(t.placement.cta);
         }
         for t in gpu_threads() {
-            if let Some(other) = gpu_threads()
-                .find(|o| o.placement.cta == t.placement.cta && cluster_of(o) != cluster_of(t))
+            if let Some(other) =
+                gpu_threads().find(|o| cta_of(o) == cta_of(t) && cluster_of(o) != cluster_of(t))
             {
                 return Err(PtxError::Unsupported(format!(
                     "threads `{}` and `{}` share CTA {} but not a cluster: a CTA belongs to one cluster",
@@ -335,7 +367,8 @@ impl Layout {
             .iter()
             .map(|t| Role {
                 host: t.placement.host,
-                cta_offset: ctas.iter().position(|c| *c == t.placement.cta).unwrap_or(0) as u32,
+                gpu: if t.placement.host { 0 } else { t.placement.gpu },
+                cta_offset: ctas.iter().position(|c| *c == cta_of(t)).unwrap_or(0) as u32,
                 cluster_offset: clusters
                     .iter()
                     .position(|c| *c == cluster_of(t))
@@ -394,6 +427,7 @@ impl Layout {
             .map(|(j, _)| j)
             .collect();
         refuse_host_with(test, &mode, cluster_size, &host_slots, &plan)?;
+        refuse_gpus(gpus, &shared_locs, &plan)?;
         if cluster_size > 1 && mode != Mode::EveryRole {
             return Err(PtxError::Unsupported(
                 "CTA barriers in a test with clusters are not generated yet".into(),
@@ -432,7 +466,29 @@ impl Layout {
             cluster_size,
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
             host_slots,
+            gpus,
         })
+    }
+
+    /// Whether the test's threads sit on several GPUs.
+    pub fn multi_gpu(&self) -> bool {
+        self.gpus > 1
+    }
+
+    /// The roles logical GPU `g`'s launch plays: the GPU roles placed on
+    /// it, in `Test::threads` order.
+    pub fn roles_on(&self, g: u32) -> Vec<usize> {
+        (0..self.roles.len())
+            .filter(|&k| !self.roles[k].host && self.roles[k].gpu == g)
+            .collect()
+    }
+
+    /// Whether the kernel takes the start flag ([`HOST_START`]) and polls
+    /// it before its roles: with host threads, which raise it, and on
+    /// several GPUs, whose launches the host releases together once it
+    /// has queued them all.
+    pub fn has_start_flag(&self) -> bool {
+        self.has_host_roles() || self.multi_gpu()
     }
 
     /// Whether some role runs on a host thread.
@@ -533,6 +589,31 @@ fn refuse_host_with(
         return Err(PtxError::Unsupported(
             "host memory in a test with aliases: the harness maps aliases over GPU memory only"
                 .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// What the harness cannot run of a test on several GPUs: shared memory
+/// (every CTA of every GPU publishes its shared slots for the classifier,
+/// and only one GPU's hold the roles' values), and PTX 7.5 aliases (views
+/// are mapped, and textures made, for logical GPU 0's context alone).
+fn refuse_gpus(
+    gpus: u32,
+    shared_locs: &[SharedLoc],
+    plan: &super::proxies::Plan,
+) -> Result<(), PtxError> {
+    if gpus == 1 {
+        return Ok(());
+    }
+    if !shared_locs.is_empty() {
+        return Err(PtxError::Unsupported(
+            "shared memory in a test on several GPUs: the harness publishes shared locations from one GPU only".into(),
+        ));
+    }
+    if !plan.aliases.is_empty() {
+        return Err(PtxError::Unsupported(
+            "aliases in a test on several GPUs: the harness maps aliases for GPU 0 only".into(),
         ));
     }
     Ok(())

@@ -52,8 +52,8 @@ pub const PTX_TARGET: &str = "sm_90";
 /// Why a test has no PTX.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PtxError {
-    /// The test is valid, but the generated harness cannot run it (more than
-    /// one GPU, clusters, ...).
+    /// The test is valid, but the generated harness cannot run it (shared
+    /// memory on several GPUs, CTA barriers beside clusters, ...).
     #[error("the GPU harness cannot run this test: {0}")]
     Unsupported(String),
     /// The test fails validation; the message lists the errors.

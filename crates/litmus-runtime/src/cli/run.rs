@@ -121,6 +121,9 @@ ENVIRONMENT:
                         when CTAS x THREADS is smaller)
     LITMUS_HOST_THREADS    CPU threads sharing each host role's instances
                         (default 4)
+    LITMUS_GPU_MAP      the device of each logical GPU of a test on several
+                        GPUs, comma-separated (default: GPU k on device k;
+                        0,0 runs a two-GPU test on device 0)
 
 LITMUS7 FORMAT (--format litmus7), one block per file whose hardware half
 ran, as litmus7 prints it:

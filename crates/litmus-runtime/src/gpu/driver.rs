@@ -1,6 +1,7 @@
 //! A thin safe layer over the CUDA driver API (cudarc's `sys`, loaded at run
-//! time): a context of our own per run, modules loaded with the JIT log,
-//! device buffers, launches on the default stream.
+//! time): a context of our own per device, modules loaded with the JIT
+//! log, device buffers, streams and events, launches on explicit streams
+//! (so that the kernels of two logical GPUs on one device can overlap).
 //!
 //! Why not cudarc's safe layer: the hot loop issues thousands of launches,
 //! and the safe layer's per-argument event tracking costs more than the
@@ -75,6 +76,100 @@ pub struct Context {
     /// The device the context is on (for attributes and allocations).
     pub(super) dev: sys::CUdevice,
     pub name: String,
+    /// The device's ordinal (0 for the first).
+    pub ordinal: u32,
+}
+
+/// The number of devices the driver sees (initialising it first); 0 when
+/// the driver is there but no device is. [`GpuError::NoDriver`] without a
+/// driver.
+pub fn device_count() -> Result<u32, GpuError> {
+    if !driver_present() {
+        return Err(GpuError::NoDriver);
+    }
+    // SAFETY: plain driver calls with valid out-pointers.
+    unsafe {
+        // A driver without a device (a CI image with libcuda) answers
+        // NO_DEVICE here: that is no GPU, not a broken one.
+        let status = sys::cuInit(0);
+        if status == sys::CUresult::CUDA_ERROR_NO_DEVICE {
+            return Ok(0);
+        }
+        check("cuInit", status)?;
+        let mut count = 0;
+        check("cuDeviceGetCount", sys::cuDeviceGetCount(&mut count))?;
+        Ok(count.max(0) as u32)
+    }
+}
+
+/// A stream of one context's: launches and fills queued on it run in
+/// order; those on different streams may overlap.
+pub struct Stream {
+    stream: sys::CUstream,
+}
+
+// SAFETY: a stream handle belongs to its context, not to a thread; it is
+// only passed to thread-safe driver calls.
+unsafe impl Send for Stream {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Stream {}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: destroying our own stream, once; queued work still
+        // completes.
+        unsafe {
+            sys::cuStreamDestroy_v2(self.stream);
+        }
+    }
+}
+
+impl Stream {
+    /// Makes the work queued on this stream from now on wait for what
+    /// `event` last recorded, on any stream of any context (across devices
+    /// too).
+    pub fn wait(&self, event: &Event) -> Result<(), GpuError> {
+        // SAFETY: live stream and event.
+        check("cuStreamWaitEvent", unsafe {
+            sys::cuStreamWaitEvent(self.stream, event.event, 0)
+        })
+    }
+
+    /// Records `event` after the work queued on this stream so far.
+    pub fn record(&self, event: &Event) -> Result<(), GpuError> {
+        // SAFETY: live stream and event.
+        check("cuEventRecord", unsafe {
+            sys::cuEventRecord(event.event, self.stream)
+        })
+    }
+
+    /// Waits for the work queued on this stream; a kernel fault shows up
+    /// here.
+    pub fn synchronize(&self) -> Result<(), GpuError> {
+        // SAFETY: live stream.
+        check("cuStreamSynchronize", unsafe {
+            sys::cuStreamSynchronize(self.stream)
+        })
+    }
+}
+
+/// An event, for ordering one stream's work after another's.
+pub struct Event {
+    event: sys::CUevent,
+}
+
+// SAFETY: as for `Stream`.
+unsafe impl Send for Event {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Event {}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: destroying our own event, once.
+        unsafe {
+            sys::cuEventDestroy_v2(self.event);
+        }
+    }
 }
 
 // SAFETY: a CUDA context may be used from any thread once made current
@@ -89,25 +184,19 @@ unsafe impl Sync for Context {}
 impl Context {
     /// Opens device 0. `Ok(None)` when the driver is there but no device is.
     pub fn open() -> Result<Option<Context>, GpuError> {
-        if !driver_present() {
-            return Err(GpuError::NoDriver);
+        if device_count()? == 0 {
+            return Ok(None);
         }
+        Context::open_device(0).map(Some)
+    }
+
+    /// Opens a context of our own on device `ordinal` (after
+    /// [`device_count`] said it exists).
+    pub fn open_device(ordinal: u32) -> Result<Context, GpuError> {
         // SAFETY: plain driver calls with valid out-pointers.
         unsafe {
-            // A driver without a device (a CI image with libcuda) answers
-            // NO_DEVICE here: that is no GPU, not a broken one.
-            let status = sys::cuInit(0);
-            if status == sys::CUresult::CUDA_ERROR_NO_DEVICE {
-                return Ok(None);
-            }
-            check("cuInit", status)?;
-            let mut count = 0;
-            check("cuDeviceGetCount", sys::cuDeviceGetCount(&mut count))?;
-            if count == 0 {
-                return Ok(None);
-            }
             let mut dev = 0;
-            check("cuDeviceGet", sys::cuDeviceGet(&mut dev, 0))?;
+            check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal as i32))?;
             let mut raw = [0 as std::ffi::c_char; 256];
             check(
                 "cuDeviceGetName",
@@ -116,8 +205,63 @@ impl Context {
             let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
             let mut ctx = ptr::null_mut();
             check("cuCtxCreate", sys::cuCtxCreate_v2(&mut ctx, 0, dev))?;
-            Ok(Some(Context { ctx, dev, name }))
+            Ok(Context {
+                ctx,
+                dev,
+                name,
+                ordinal,
+            })
         }
+    }
+
+    /// Whether this context's device can reach `other`'s memory
+    /// (`cuDeviceCanAccessPeer`).
+    pub fn can_access_peer(&self, other: &Context) -> Result<bool, GpuError> {
+        let mut can = 0;
+        // SAFETY: valid out-pointer and device handles.
+        check("cuDeviceCanAccessPeer", unsafe {
+            sys::cuDeviceCanAccessPeer(&mut can, self.dev, other.dev)
+        })?;
+        Ok(can != 0)
+    }
+
+    /// Lets kernels of this context reach `other`'s allocations through
+    /// their (unified) addresses. Enabling it twice is no error.
+    pub fn enable_peer_access(&self, other: &Context) -> Result<(), GpuError> {
+        self.bind()?;
+        // SAFETY: both contexts are live; the call applies to the current one.
+        let status = unsafe { sys::cuCtxEnablePeerAccess(other.ctx, 0) };
+        if status == sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED {
+            return Ok(());
+        }
+        check("cuCtxEnablePeerAccess", status)
+    }
+
+    /// A stream of this context's.
+    pub fn stream(&self) -> Result<Stream, GpuError> {
+        self.bind()?;
+        let mut stream = ptr::null_mut();
+        // SAFETY: valid out-pointer; the stream is destroyed on drop.
+        // Flags 0: a blocking stream, ordered after the legacy default
+        // stream's work (the set-up's synchronous copies and memsets).
+        check("cuStreamCreate", unsafe {
+            sys::cuStreamCreate(&mut stream, 0)
+        })?;
+        Ok(Stream { stream })
+    }
+
+    /// An event of this context's, without timing (only for ordering).
+    pub fn event(&self) -> Result<Event, GpuError> {
+        self.bind()?;
+        let mut event = ptr::null_mut();
+        // SAFETY: valid out-pointer; the event is destroyed on drop.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(
+                &mut event,
+                sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32,
+            )
+        })?;
+        Ok(Event { event })
     }
 
     /// Makes this context current on the calling thread.
@@ -278,12 +422,6 @@ impl Context {
             host: Some(host),
         })
     }
-
-    /// Waits for all queued work; a kernel fault shows up here.
-    pub fn synchronize(&self) -> Result<(), GpuError> {
-        // SAFETY: plain driver call on the current context.
-        check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
-    }
 }
 
 impl Drop for Context {
@@ -391,10 +529,11 @@ unsafe impl Send for Function {}
 unsafe impl Sync for Function {}
 
 impl Function {
-    /// Queues a launch on the default stream; every parameter is a device
-    /// pointer (`u64`), as in both generated kernels.
+    /// Queues a launch on `stream`; every parameter is a device pointer
+    /// (`u64`), as in both generated kernels.
     pub fn launch(
         &self,
+        stream: &Stream,
         grid: u32,
         block: u32,
         shared_bytes: u32,
@@ -416,7 +555,7 @@ impl Function {
                 1,
                 1,
                 shared_bytes,
-                ptr::null_mut(),
+                stream.stream,
                 ptrs.as_mut_ptr(),
                 ptr::null_mut(),
             )
@@ -548,10 +687,16 @@ impl Buffer {
         })
     }
 
-    /// Queues a fill of `count` words from word `offset` with `value`
-    /// (page-locked host memory: fills it now, from the host; the caller
-    /// runs no kernel on it meanwhile).
-    pub fn fill(&self, offset: usize, count: usize, value: u32) -> Result<(), GpuError> {
+    /// Queues a fill of `count` words from word `offset` with `value` on
+    /// `stream` (page-locked host memory: fills it now, from the host; the
+    /// caller runs no kernel on it meanwhile).
+    pub fn fill(
+        &self,
+        stream: &Stream,
+        offset: usize,
+        count: usize,
+        value: u32,
+    ) -> Result<(), GpuError> {
         assert!(
             offset + count <= self.words,
             "fill past the end of a device buffer"
@@ -564,7 +709,7 @@ impl Buffer {
         }
         // SAFETY: the range lies inside the allocation (asserted above).
         check("cuMemsetD32Async", unsafe {
-            sys::cuMemsetD32Async(self.ptr + offset as u64 * 4, value, count, ptr::null_mut())
+            sys::cuMemsetD32Async(self.ptr + offset as u64 * 4, value, count, stream.stream)
         })
     }
 

@@ -11,6 +11,7 @@ use litmus_core::ptx::layout::{counter, knob, HOST_PLACEMENT_TAG, PLACEMENT_WORD
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
+use super::devices::Devices;
 use super::driver::{Buffer, Context, Function, Module};
 use super::environment::Assign;
 use super::host_threads::{self, HostRoles, Play};
@@ -55,8 +56,10 @@ pub struct PlacementReport {
     pub instances: u64,
     /// Roles per instance.
     pub roles: usize,
-    /// Distinct SMs the roles ran on.
+    /// Distinct SMs the roles ran on (on several GPUs, counted per GPU).
     pub sms: usize,
+    /// Distinct logical GPUs the GPU roles ran on.
+    pub gpus: usize,
     /// Distinct CPU threads the host roles ran on (0: the test has none).
     pub cpu_threads: usize,
 }
@@ -64,8 +67,8 @@ pub struct PlacementReport {
 /// A test's module, loaded (JIT-compiled) once and kept while the worker
 /// runs the same PTX again (tuning, the placement check before a run).
 pub(crate) struct Kernels {
-    test_fn: Function,
-    classify_fn: Function,
+    pub(super) test_fn: Function,
+    pub(super) classify_fn: Function,
     _module: Module,
 }
 
@@ -90,10 +93,13 @@ impl Kernels {
     }
 }
 
-/// The buffers and kernels of one test on one context.
+/// The buffers and kernels of one test on its GPUs; every buffer in logical
+/// GPU 0's memory (or page-locked host memory).
 struct Setup {
     layout: Layout,
-    test_fn: Function,
+    /// Per logical GPU: its test kernel, `None` for a GPU no role is
+    /// placed on (it launches nothing).
+    test_fns: Vec<Option<Function>>,
     classify_fn: Function,
     /// The texture objects of the test's texture aliases, in
     /// [`Layout::textures`] order (kernel parameters `p_tex0`...). Before
@@ -114,9 +120,12 @@ struct Setup {
     /// that the kernels' address arithmetic is the same for both; the
     /// device slots of it, like the host slots of `mem`, go unused).
     host_mem: Option<Buffer>,
-    /// The host roles and the start flag they raise, for a test with host
-    /// threads.
-    host: Option<(HostRoles, Buffer)>,
+    /// The host roles, for a test with host threads.
+    host: Option<HostRoles>,
+    /// The start flag in page-locked host memory, for a test with host
+    /// threads (they raise it) or on several GPUs (the host raises it once
+    /// every GPU's kernel is queued): every GPU role polls it first.
+    go: Option<Buffer>,
     /// The knob words, which the host roles read too.
     words: Vec<u32>,
     shared_bytes: u32,
@@ -124,11 +133,12 @@ struct Setup {
     n: usize,
 }
 
-/// Polls of the host threads' start flag before a GPU thread plays its
-/// roles anyway: a poll of page-locked memory crosses the bus (about a
-/// microsecond), so about a second; the host raises it within
-/// microseconds of the launch, and raises it even when its threads fail,
-/// so the bound only matters for a host that died.
+/// Polls of the start flag before a GPU thread plays its roles anyway: a
+/// poll of page-locked memory crosses the bus (about a microsecond), so
+/// about a second; the host raises it within microseconds of the launch
+/// (of the last GPU's launch, on several GPUs), and raises it even when
+/// its threads or a launch fail, so the bound only matters for a host
+/// that died.
 const HOST_WAIT_POLLS: u32 = 1 << 20;
 
 /// The launch shape of the test kernel.
@@ -186,7 +196,8 @@ impl Shape {
 }
 
 impl Setup {
-    fn new(ctx: &Context, kernels: &Kernels, test: &Test, k: &Knobs) -> Result<Setup, GpuError> {
+    fn new(devices: &Devices, test: &Test, k: &Knobs) -> Result<Setup, GpuError> {
+        let ctx = devices.ctx(0);
         let layout = Layout::of(test).map_err(GpuError::Ptx)?;
         if !k.table.is_power_of_two() {
             return Err(GpuError::knob(
@@ -214,13 +225,18 @@ impl Setup {
                 ));
             }
         }
-        let (test_fn, classify_fn) = (kernels.test_fn, kernels.classify_fn);
+        let test_fns: Vec<Option<Function>> = (0..devices.gpus())
+            .map(|g| (!layout.roles_on(g as u32).is_empty()).then(|| devices.test_fn(g)))
+            .collect();
+        let classify_fn = devices.classify_fn();
         let shape = Shape::of(&layout, k);
         let n = (shape.units * shape.slots) as usize;
         let stride = k.stride as usize;
         let shared_bytes = (layout.shared_locs.len() * shape.slots as usize * 4) as u32;
         if shared_bytes > 48 * 1024 {
-            test_fn.allow_shared(shared_bytes)?;
+            for f in test_fns.iter().flatten() {
+                f.allow_shared(shared_bytes)?;
+            }
         }
         let mut words = vec![0u32; layout.knob_words()];
         words[knob::CTA_MASK] = shape.units - 1;
@@ -295,9 +311,10 @@ impl Setup {
             true => None,
             false => Some(ctx.alloc_host(mem_words)?),
         };
-        let host = match HostRoles::of(test, &layout)? {
-            Some(roles) => Some((roles, ctx.alloc_host(1)?)),
-            None => None,
+        let host = HostRoles::of(test, &layout)?;
+        let go = match layout.has_start_flag() {
+            true => Some(ctx.alloc_host(1)?),
+            false => None,
         };
         // With host roles the registers buffer is page-locked host memory:
         // host threads store their registers where the GPU roles store
@@ -315,6 +332,7 @@ impl Setup {
             regs,
             host_mem,
             host,
+            go,
             words,
             shfinal: ctx.alloc(n * layout.shared_locs.len())?,
             status: ctx.alloc(2 * n)?,
@@ -323,7 +341,7 @@ impl Setup {
             scratch: ctx.alloc(k.env.scratch_words())?,
             knobs_buf,
             layout,
-            test_fn,
+            test_fns,
             classify_fn,
             shared_bytes,
             shape,
@@ -333,31 +351,37 @@ impl Setup {
 
     /// Sets every location to its initial value; after that the classifier
     /// resets what each launch changed.
-    fn reset(&self, test: &Test, k: &Knobs) -> Result<(), GpuError> {
+    fn reset(&self, devices: &Devices, test: &Test, k: &Knobs) -> Result<(), GpuError> {
+        let s0 = devices.stream(0);
         let span = self.n * k.stride as usize;
         for (j, loc) in self.layout.global_locs.iter().enumerate() {
             let buffer = match &self.host_mem {
                 Some(host) if self.layout.in_host_memory(j) => host,
                 _ => &self.mem,
             };
-            buffer.fill(j * span, span, test.locations[*loc].init.value as u32)?;
+            buffer.fill(s0, j * span, span, test.locations[*loc].init.value as u32)?;
         }
-        self.status.fill(0, 2 * self.n, 0)
+        self.status.fill(s0, 0, 2 * self.n, 0)
     }
 
     /// Queues launch number `index`: run the test, fold its outcomes
     /// (which resets memory for the next launch). The launch's seed, from
     /// which the kernel draws its environment, comes from the run's seed
     /// and the index, so a run is reproduced by its knobs. With host roles
-    /// the host threads play them while the test kernel runs, and the
-    /// launch waits for the classifier (see [`Setup::play_host`]).
+    /// the host threads play them while the test kernel runs; on several
+    /// GPUs each logical GPU launches the test kernel on its own stream,
+    /// the host raises the start flag once all are queued, and the
+    /// classifier on logical GPU 0 waits for every one. Either way the
+    /// launch waits for the classifier: the start flag lines the GPU roles
+    /// up only when they were queued on idle GPUs.
     fn launch(
         &self,
-        ctx: &Context,
+        devices: &Devices,
         k: &Knobs,
         index: u64,
         place: Option<&Buffer>,
     ) -> Result<(), GpuError> {
+        let s0 = devices.stream(0);
         let mut state = k.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let launch_seed = splitmix(&mut state) & 0xffff_ffff;
         let mut params = vec![
@@ -371,26 +395,38 @@ impl Setup {
             launch_seed,
         ];
         // A test with aliases takes the views' bases, then the textures;
-        // one with host memory its buffer, one with host threads their
-        // start flag.
+        // one with host memory its buffer, one with host threads or on
+        // several GPUs the start flag, one on several GPUs its logical GPU.
         params.extend((1..=self.layout.views.len()).filter_map(|v| self.mem.view(v)));
         params.extend(self.textures.iter().map(Texture::handle));
         params.extend(self.host_mem.as_ref().map(Buffer::ptr));
         for &(offset, words, value) in &self.fills {
-            self.mem.fill(offset, words, value)?;
+            self.mem.fill(s0, offset, words, value)?;
         }
-        if let Some((_, go)) = &self.host {
-            // Down before the kernel starts: its GPU roles wait for it.
-            go.fill(0, 1, 0)?;
+        if let Some(go) = &self.go {
+            // Down before the kernels start: their GPU roles wait for it.
+            go.fill(s0, 0, 1, 0)?;
             params.push(go.ptr());
         }
-        self.test_fn.launch(
-            self.shape.grid + stress_ctas(&self.layout, k),
-            self.shape.block,
-            self.shared_bytes,
-            &params,
-        )?;
-        self.play_host(ctx, k, place)?;
+        let queued = self.queue_tests(devices, k, &params);
+        if let Err(e) = queued {
+            // Kernels queued before the failure wait for the flag: release
+            // them and let them finish before the error tears the buffers
+            // down.
+            if let Some(go) = &self.go {
+                host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
+            }
+            let _ = devices.synchronize();
+            return Err(e);
+        }
+        if self.layout.multi_gpu() {
+            devices.ctx(0).bind()?;
+        }
+        self.play_host(devices, k, place)?;
+        if let (None, Some(go)) = (&self.host, &self.go) {
+            // Every GPU's kernel is queued: release them together.
+            host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
+        }
         let mut classify = vec![
             self.mem.ptr(),
             self.regs.ptr(),
@@ -402,25 +438,58 @@ impl Setup {
         ];
         classify.extend(self.host_mem.as_ref().map(Buffer::ptr));
         self.classify_fn.launch(
+            s0,
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
             layout::CLASSIFY_BLOCK,
             0,
             &classify,
         )?;
-        if self.host.is_some() {
-            // The classifier resets the host locations for the next
-            // launch, whose host threads must not start before it is done.
-            ctx.synchronize()?;
+        if self.go.is_some() {
+            // The next launch lowers the start flag, which no kernel of
+            // this one may still be waiting for; and the classifier resets
+            // the host locations, which the next host threads must not
+            // touch before it is done.
+            devices.synchronize()?;
         }
         Ok(())
     }
 
-    /// With host roles: plays them on CPU threads while the test kernel
-    /// runs, then marks the instances in which one gave up on a loop
+    /// Queues the test kernel on every logical GPU that plays roles, each
+    /// on its stream after logical GPU 0's fills, and orders logical GPU
+    /// 0's next work (the classifier) after all of them.
+    fn queue_tests(&self, devices: &Devices, k: &Knobs, params: &[u64]) -> Result<(), GpuError> {
+        devices.line_up()?;
+        let grid = self.shape.grid + stress_ctas(&self.layout, k);
+        for (g, f) in self.test_fns.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let mut p = params.to_vec();
+            if self.layout.multi_gpu() {
+                // A kernel launches in the current context: its GPU's.
+                devices.ctx(g).bind()?;
+                p.push(g as u64);
+            }
+            f.launch(
+                devices.stream(g),
+                grid,
+                self.shape.block,
+                self.shared_bytes,
+                &p,
+            )?;
+        }
+        devices.join()
+    }
+
+    /// With host roles: plays them on CPU threads while the test kernels
+    /// run, then marks the instances in which one gave up on a loop
     /// unfinished in the status words (GPU memory, so through a copy once
-    /// the kernel is done; only tests with loops ever need it).
-    fn play_host(&self, ctx: &Context, k: &Knobs, place: Option<&Buffer>) -> Result<(), GpuError> {
-        let Some((roles, go)) = &self.host else {
+    /// the kernels are done; only tests with loops ever need it).
+    fn play_host(
+        &self,
+        devices: &Devices,
+        k: &Knobs,
+        place: Option<&Buffer>,
+    ) -> Result<(), GpuError> {
+        let (Some(roles), Some(go)) = (&self.host, &self.go) else {
             return Ok(());
         };
         let empty: [std::sync::atomic::AtomicU32; 0] = [];
@@ -445,14 +514,14 @@ impl Setup {
         let gave_up = match played {
             Ok(g) => g,
             Err(e) => {
-                // The kernel still runs (the flag is up): let it finish
+                // The kernels still run (the flag is up): let them finish
                 // before the error tears the buffers down.
-                let _ = ctx.synchronize();
+                let _ = devices.synchronize();
                 return Err(e);
             }
         };
         if !gave_up.is_empty() {
-            ctx.synchronize()?;
+            devices.synchronize()?;
             let mut status = self.status.read()?;
             for i in gave_up {
                 if let Some(w) = status.get_mut(i as usize) {
@@ -526,20 +595,29 @@ fn stress_ctas(layout: &Layout, k: &Knobs) -> u32 {
 
 /// Runs the test for the knobs' launches or time budget and returns the
 /// histogram. Checks that every instance was counted exactly once.
+///
+/// `ctx` is the worker's context (device 0) and `kernels` the test's
+/// module loaded in it; a test on several GPUs, or a device map, may open
+/// contexts on other devices, which load `ptx` again.
 pub(crate) fn run(
     ctx: &Context,
     kernels: &Kernels,
+    ptx: &str,
     test: &Test,
     k: &Knobs,
 ) -> Result<HwResult, GpuError> {
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
     if let Some(race) = host_threads::gpu_atomic_racing_the_host(test) {
         let native = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED;
-        if ctx.attribute(native)? == 0 {
-            return Err(GpuError::Unfaithful(race));
+        for g in 0..devices.gpus() {
+            if devices.ctx(g).attribute(native)? == 0 {
+                return Err(GpuError::Unfaithful(race));
+            }
         }
     }
-    let setup = Setup::new(ctx, kernels, test, k)?;
-    setup.reset(test, k)?;
+    let setup = Setup::new(&devices, test, k)?;
+    setup.reset(&devices, test, k)?;
     let start = Instant::now();
     let budget = Duration::from_millis(k.budget_ms);
     let mut launches = 0u64;
@@ -550,7 +628,7 @@ pub(crate) fn run(
             // so the budget is not overrun by a deep launch queue.
             None => {
                 launches > 0 && launches.is_multiple_of(64) && {
-                    ctx.synchronize()?;
+                    devices.synchronize()?;
                     start.elapsed() >= budget
                 }
             }
@@ -558,10 +636,10 @@ pub(crate) fn run(
         if done {
             break;
         }
-        setup.launch(ctx, k, launches, None)?;
+        setup.launch(&devices, k, launches, None)?;
         launches += 1;
     }
-    ctx.synchronize()?;
+    devices.synchronize()?;
     let wall = start.elapsed();
 
     let words = setup.layout.entry_words();
@@ -599,11 +677,12 @@ pub(crate) fn run(
         launches,
         instances,
         wall,
-        device: ctx.name.clone(),
+        device: devices.describe(),
         knobs: k.clone(),
-        host_threads: setup.host.as_ref().map_or(0, |(roles, _)| {
-            roles.cpu_threads(k.host_threads as usize) as u32
-        }),
+        host_threads: setup
+            .host
+            .as_ref()
+            .map_or(0, |roles| roles.cpu_threads(k.host_threads as usize) as u32),
     })
 }
 
@@ -612,13 +691,22 @@ pub(crate) fn run(
 /// in one CTA ran in one CTA, roles declared in different CTAs did not, and
 /// likewise for declared warps; every host role ran on a host thread and
 /// every other role on the GPU; and every role of every instance ran once.
+///
+/// On several GPUs, also that every role ran on the logical GPU the test
+/// places it on (the third word of its record), and CTAs and clusters are
+/// compared only within one GPU. `ctx`, `kernels`, `ptx`: as for [`run`].
 pub(crate) fn check_placement(
     ctx: &Context,
     kernels: &Kernels,
+    ptx: &str,
     test: &Test,
     k: &Knobs,
 ) -> Result<PlacementReport, GpuError> {
-    let setup = Setup::new(ctx, kernels, test, k)?;
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
+    let ctx = devices.ctx(0);
+    let setup = Setup::new(&devices, test, k)?;
+    let multi = setup.layout.multi_gpu();
     let roles = setup.layout.roles.len();
     let words = setup.n * roles * PLACEMENT_WORDS;
     // Host threads write their records too: then the buffer is page-locked
@@ -627,15 +715,16 @@ pub(crate) fn check_placement(
         Some(_) => ctx.alloc_host(words)?,
         None => ctx.alloc(words)?,
     };
-    place.fill(0, words, u32::MAX)?;
-    setup.reset(test, k)?;
-    setup.launch(ctx, k, 0, Some(&place))?;
-    ctx.synchronize()?;
+    place.fill(devices.stream(0), 0, words, u32::MAX)?;
+    setup.reset(&devices, test, k)?;
+    setup.launch(&devices, k, 0, Some(&place))?;
+    devices.synchronize()?;
     let rec = place.read()?;
     let at = |i: usize, r: usize| {
         &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
     };
     let mut sms = std::collections::BTreeSet::new();
+    let mut gpus = std::collections::BTreeSet::new();
     let mut cpus = std::collections::BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     for i in 0..setup.n {
@@ -666,19 +755,34 @@ pub(crate) fn check_placement(
                     "instance {i}: thread `{name}` is declared on the GPU but a host thread recorded it"
                 )));
             }
-            if !seen.insert((ra[0], ra[1], a)) {
+            // On several GPUs the third word is the logical GPU the role
+            // ran on; on one it is `%warpid`, which no check reads.
+            let gpu_of = |r: &[u32]| if multi { r[2] } else { 0 };
+            if multi && ra[2] != setup.layout.roles[a].gpu {
+                return Err(GpuError::Placement(format!(
+                    "instance {i}: thread `{name}` is placed on GPU {} but ran on logical GPU {}",
+                    setup.layout.roles[a].gpu, ra[2]
+                )));
+            }
+            if !seen.insert((gpu_of(ra), ra[0], ra[1], a)) {
                 return Err(GpuError::Placement(format!(
                     "thread {} of CTA {} played role {a} twice",
                     ra[1], ra[0]
                 )));
             }
-            sms.insert(ra[3]);
+            sms.insert((gpu_of(ra), ra[3]));
+            gpus.insert(gpu_of(ra));
             for b in a + 1..roles {
                 if setup.layout.roles[b].host {
                     continue;
                 }
                 let rb = at(i, b);
                 let (da, db) = (&setup.layout.roles[a], &setup.layout.roles[b]);
+                if da.gpu != db.gpu {
+                    // Different GPUs share no CTA, cluster or warp; each
+                    // ran on its own GPU (checked above).
+                    continue;
+                }
                 let declared_same = da.cta_offset == db.cta_offset;
                 if declared_same != (ra[0] == rb[0]) {
                     return Err(GpuError::Placement(format!(
@@ -722,6 +826,7 @@ pub(crate) fn check_placement(
         instances: setup.n as u64,
         roles,
         sms: sms.len(),
+        gpus: gpus.len(),
         cpu_threads: cpus.len(),
     })
 }

@@ -367,6 +367,7 @@ impl Wire for PlacementReport {
         self.instances.put(w);
         self.roles.put(w);
         self.sms.put(w);
+        self.gpus.put(w);
         self.cpu_threads.put(w);
     }
     fn get(r: &mut &[u8]) -> Option<PlacementReport> {
@@ -374,6 +375,7 @@ impl Wire for PlacementReport {
             instances: Wire::get(r)?,
             roles: Wire::get(r)?,
             sms: Wire::get(r)?,
+            gpus: Wire::get(r)?,
             cpu_threads: Wire::get(r)?,
         })
     }

@@ -63,6 +63,10 @@ pub struct Knobs {
     /// The tuning file whose entry set these knobs, if one did (named in
     /// the line that reproduces a run).
     pub tuning: Option<String>,
+    /// Which physical device plays each logical GPU of a test on several
+    /// GPUs (`LITMUS_GPU_MAP`, e.g. `0,0`): logical GPU `k` runs on device
+    /// `map[k]`. `None`: the identity (logical GPU `k` on device `k`).
+    pub gpu_map: Option<Vec<u32>>,
 }
 
 impl Default for Knobs {
@@ -84,9 +88,13 @@ impl Default for Knobs {
             host_instances: 1 << 16,
             host_threads: 4,
             tuning: None,
+            gpu_map: None,
         }
     }
 }
+
+/// The variable of the device map ([`Knobs::gpu_map`]).
+pub const GPU_MAP_ENV: &str = "LITMUS_GPU_MAP";
 
 /// The most CPU threads per host role.
 pub const MAX_HOST_THREADS: u32 = 64;
@@ -199,6 +207,9 @@ impl Knobs {
                 ));
             }
         }
+        if let Some(v) = var(GPU_MAP_ENV) {
+            k.gpu_map = Some(super::devices::parse_gpu_map(&v)?);
+        }
         k.env = Environment::from_vars(var)?;
         if k.instances() > MAX_INSTANCES {
             return Err(GpuError::knob(
@@ -247,8 +258,20 @@ impl Knobs {
                 format!("{}:{}", self.stress_ctas, self.stress_rounds),
             ));
         }
+        if let Some(map) = &self.gpu_map {
+            out.push((GPU_MAP_ENV, super::devices::format_gpu_map(map)));
+        }
         out.extend(self.env.env_assignments());
         out
+    }
+
+    /// The physical device that plays logical GPU `g`: the map's entry, or
+    /// `g` itself without a map; `None` past a map's end.
+    pub fn device_of(&self, g: u32) -> Option<u32> {
+        match &self.gpu_map {
+            None => Some(g),
+            Some(map) => map.get(g as usize).copied(),
+        }
     }
 
     /// Test instances per launch.
@@ -307,6 +330,9 @@ impl fmt::Display for Knobs {
                 " host_instances={} host_threads={}",
                 self.host_instances, self.host_threads
             )?;
+        }
+        if let Some(map) = &self.gpu_map {
+            write!(f, " gpu_map={}", super::devices::format_gpu_map(map))?;
         }
         if self.env != Environment::default() {
             write!(f, " {}", self.env)?;
@@ -405,6 +431,21 @@ mod tests {
     }
 
     #[test]
+    fn the_device_map_reads_shows_and_reproduces() {
+        let k = knobs(&[("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.gpu_map, None);
+        assert_eq!((k.device_of(0), k.device_of(3)), (Some(0), Some(3)));
+        assert!(!k.to_string().contains("gpu_map"));
+        let k = knobs(&[("LITMUS_SEED", "1"), ("LITMUS_GPU_MAP", "0,0")]).unwrap();
+        assert_eq!(k.gpu_map, Some(vec![0, 0]));
+        assert_eq!((k.device_of(1), k.device_of(2)), (Some(0), None));
+        assert!(k.to_string().ends_with(" gpu_map=0,0"), "{k}");
+        assert!(k
+            .env_assignments()
+            .contains(&("LITMUS_GPU_MAP", "0,0".into())));
+    }
+
+    #[test]
     fn empty_variables_keep_the_defaults() {
         let k = knobs(&[("LITMUS_CTAS", " "), ("LITMUS_SEED", "3")]).unwrap();
         assert_eq!(k.ctas, Knobs::default().ctas);
@@ -431,6 +472,16 @@ mod tests {
             ("LITMUS_HOST_THREADS", "65", "1 to 64"),
             ("LITMUS_LAUNCHES", "0", "at least 1"),
             ("LITMUS_CTAS", "67108864", "at most 2^24 instances"),
+            (
+                "LITMUS_GPU_MAP",
+                "0,x",
+                "device ordinals separated by commas",
+            ),
+            (
+                "LITMUS_GPU_MAP",
+                "0,,1",
+                "device ordinals separated by commas",
+            ),
         ] {
             let e = knobs(&[(var, value)]).unwrap_err().to_string();
             assert!(

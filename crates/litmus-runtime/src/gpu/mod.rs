@@ -18,6 +18,7 @@
 //! ```
 
 mod aliasing;
+mod devices;
 mod driver;
 mod environment;
 mod fault;
@@ -37,7 +38,7 @@ pub use environment::{Assign, Environment};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub(crate) use knobs::splitmix;
-pub use knobs::{Knobs, Perm, MAX_HOST_THREADS, MAX_INSTANCES};
+pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -251,7 +252,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             let _ = prefetch(vec![ptx.to_string()]);
             let job = worker::Job::Run(text, ptx.to_string(), knobs.clone());
             match worker::call(&job, deadline(knobs)) {
-                Ok(worker::Answer::Run(r)) => Ok(r),
+                Ok(worker::Answer::Run(r)) => Ok(*r),
                 Ok(_) => Err(GpuError::Worker(
                     "the GPU worker answered another job".into(),
                 )),
@@ -259,7 +260,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             }
         }
         None => with_context(deadline(knobs), |ctx| {
-            harness::run(ctx, &harness::Kernels::load(ctx, ptx)?, test, knobs)
+            harness::run(ctx, &harness::Kernels::load(ctx, ptx)?, ptx, test, knobs)
         }),
     };
     let mut result = ran.map_err(|e| e.in_test(test))?;
@@ -283,7 +284,7 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
             Err(e) => Err(e),
         },
         None => with_context(SETUP_TIME, |ctx| {
-            harness::check_placement(ctx, &harness::Kernels::load(ctx, ptx)?, test, knobs)
+            harness::check_placement(ctx, &harness::Kernels::load(ctx, ptx)?, ptx, test, knobs)
         }),
     };
     checked.map_err(|e| e.in_test(test))

@@ -52,7 +52,8 @@ pub(crate) enum Job {
 /// What the worker answers.
 pub(crate) enum Answer {
     Device(String),
-    Run(HwResult),
+    /// Boxed: a run's result is far larger than the other answers.
+    Run(Box<HwResult>),
     Placement(PlacementReport),
     /// How many of the prefetched modules were new.
     Prefetching(usize),
@@ -306,9 +307,11 @@ fn handle(
         .get_or_init(|| Kernels::load(ctx, ptx).map(Arc::new))
         .clone()?;
     match job {
-        Job::Run(..) => harness::run(ctx, &kernels, &test, knobs).map(Answer::Run),
+        Job::Run(..) => {
+            harness::run(ctx, &kernels, ptx, &test, knobs).map(|r| Answer::Run(Box::new(r)))
+        }
         Job::Placement(..) => {
-            harness::check_placement(ctx, &kernels, &test, knobs).map(Answer::Placement)
+            harness::check_placement(ctx, &kernels, ptx, &test, knobs).map(Answer::Placement)
         }
         Job::Device | Job::Prefetch(_) => unreachable!("answered above"),
     }
@@ -400,7 +403,7 @@ impl Wire for Answer {
     fn get(r: &mut &[u8]) -> Option<Answer> {
         Some(match u64::get(r)? {
             0 => Answer::Device(Wire::get(r)?),
-            1 => Answer::Run(Wire::get(r)?),
+            1 => Answer::Run(Box::new(Wire::get(r)?)),
             2 => Answer::Placement(Wire::get(r)?),
             3 => Answer::Prefetching(Wire::get(r)?),
             _ => return None,
@@ -436,6 +439,8 @@ impl Wire for Knobs {
         ] {
             v.put(w);
         }
+        // No map and an empty one differ: an empty list means none.
+        self.gpu_map.clone().unwrap_or_default().put(w);
         self.budget_ms.put(w);
         self.seed.put(w);
         self.launches.unwrap_or(0).put(w);
@@ -446,6 +451,7 @@ impl Wire for Knobs {
         for x in &mut u {
             *x = u32::get(r)?;
         }
+        let gpu_map: Vec<u32> = Wire::get(r)?;
         let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
         let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
         Some(Knobs {
@@ -481,6 +487,7 @@ impl Wire for Knobs {
             launches: (launches > 0).then_some(launches),
             // The parent keeps its own record of where the knobs came from.
             tuning: None,
+            gpu_map: (!gpu_map.is_empty()).then_some(gpu_map),
         })
     }
 }
@@ -530,6 +537,7 @@ mod tests {
             ("LITMUS_SHUFFLE_PCT", "40"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
+            ("LITMUS_GPU_MAP", "0,0"),
         ];
         let k = Knobs::from_vars(|name| {
             vars.iter()

@@ -31,6 +31,11 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
     ),
     (
+        "LITMUS_GPU_MAP",
+        "0;1",
+        "bad value `0;1` for LITMUS_GPU_MAP: expected device ordinals separated by commas, one per logical GPU, at most 8 (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)",
+    ),
+    (
         "LITMUS_REQUIRE_GPU",
         "yes",
         "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",

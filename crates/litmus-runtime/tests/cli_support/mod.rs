@@ -83,10 +83,10 @@ pub const BROKEN: &str = "PTX broken
 exists (P0:r0 == 0)
 ";
 
-/// A thread on a second GPU: valid, but the harness runs one GPU.
-pub const TWO_GPUS: &str = "PTX two-gpus
+/// A thread on a ninth GPU: valid, but the harness runs at most eight.
+pub const NINE_GPUS: &str = "PTX nine-gpus
 { x=0; }
- P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 8 ;
  st.weak x, 1   | ld.weak r0, x  ;
 exists (P1:r0 == 1)
 ";

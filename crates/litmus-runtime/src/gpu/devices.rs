@@ -1,0 +1,356 @@
+//! The GPUs a test runs on: the device map (`LITMUS_GPU_MAP`) from the
+//! test's logical GPUs to the machine's physical devices, a context per
+//! physical device, peer access between them, and a stream per logical GPU.
+//!
+//! Every buffer lives in logical GPU 0's memory (the issue: "each location
+//! lives in the memory of the GPU the test says (default: GPU 0)"); the
+//! other GPUs' kernels reach it by peer access, through the unified
+//! addresses the driver gives every allocation. With a map that puts two
+//! logical GPUs on one device (`0,0`), that device runs both launches, on
+//! two streams of one context, so that the kernels can overlap: the way to
+//! exercise a test on several GPUs on a machine with one.
+
+use litmus_core::ptx::layout::MAX_GPUS;
+use litmus_core::ptx::Layout;
+
+use super::driver::{device_count, Context, Event, Function, Stream};
+use super::harness::Kernels;
+use super::knobs::{Knobs, GPU_MAP_ENV};
+use super::GpuError;
+
+/// Reads a device map: device ordinals separated by commas, one per
+/// logical GPU (`0,1`, `0,0`), at most [`MAX_GPUS`]; anything else is an
+/// error naming the variable.
+pub(crate) fn parse_gpu_map(text: &str) -> Result<Vec<u32>, GpuError> {
+    let bad = || {
+        GpuError::knob(
+            GPU_MAP_ENV,
+            text,
+            &format!("device ordinals separated by commas, one per logical GPU, at most {MAX_GPUS} (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)"),
+        )
+    };
+    let map = text
+        .split(',')
+        .map(|d| d.trim().parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<Vec<u32>, _>>()?;
+    if map.is_empty() || map.len() > MAX_GPUS as usize {
+        return Err(bad());
+    }
+    Ok(map)
+}
+
+/// Writes a device map as [`parse_gpu_map`] reads it.
+pub(crate) fn format_gpu_map(map: &[u32]) -> String {
+    map.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// The physical device of each logical GPU a launch of `layout` uses
+/// (index: logical GPU), checked against the machine's `count` devices. An
+/// error says, in one line, why this machine cannot run the test (the
+/// runner reports the hardware half as not run).
+pub(crate) fn physical_devices(layout: &Layout, k: &Knobs, count: u32) -> Result<Vec<u32>, String> {
+    let gpus = layout.gpus;
+    let mut out = Vec::with_capacity(gpus as usize);
+    for g in 0..gpus {
+        let Some(d) = k.device_of(g) else {
+            return Err(format!(
+                "the test places threads on {gpus} GPUs and {GPU_MAP_ENV}={} maps {}",
+                format_gpu_map(k.gpu_map.as_deref().unwrap_or_default()),
+                plural(k.gpu_map.as_ref().map_or(0, Vec::len) as u32, "logical GPU")
+            ));
+        };
+        if d >= count {
+            return Err(match &k.gpu_map {
+                None => format!(
+                    "the test places threads on {gpus} GPUs and this machine has {count} ({GPU_MAP_ENV}={} runs them all on device 0)",
+                    format_gpu_map(&vec![0; gpus as usize])
+                ),
+                Some(map) => format!(
+                    "{GPU_MAP_ENV}={} puts logical GPU {g} on device {d} and this machine has {}",
+                    format_gpu_map(map),
+                    plural(count, "device")
+                ),
+            });
+        }
+        out.push(d);
+    }
+    Ok(out)
+}
+
+fn plural(n: u32, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// A context the run opened itself (a physical device other than the
+/// worker's), with the test's kernels loaded in it. The kernels first, so
+/// that they are unloaded before the context goes.
+struct Opened {
+    kernels: Kernels,
+    ctx: Context,
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        // A module unloads from the current context: make it this one's
+        // before the fields go (the kernels first, then the context).
+        let _ = self.ctx.bind();
+    }
+}
+
+/// The contexts, kernels and streams of one run on the test's logical
+/// GPUs. Streams and events are declared before the contexts they belong
+/// to, so that they are destroyed first.
+pub(crate) struct Devices<'a> {
+    /// One stream per logical GPU, on its device's context.
+    streams: Vec<Stream>,
+    /// Recorded on logical GPU 0's stream before a launch's test kernels:
+    /// the other GPUs' kernels wait for it (the previous launch's
+    /// classifier reset the memory they use).
+    ready: Event,
+    /// Per logical GPU past 0: recorded after its test kernel, waited for
+    /// by logical GPU 0's classifier.
+    done: Vec<Event>,
+    /// The worker's context (device 0) and its kernels.
+    primary: &'a Context,
+    primary_kernels: &'a Kernels,
+    /// Per logical GPU: `None` on the worker's context, else an index into
+    /// `opened`.
+    of_logical: Vec<Option<usize>>,
+    /// The physical device of each logical GPU.
+    ordinals: Vec<u32>,
+    opened: Vec<Opened>,
+}
+
+impl<'a> Devices<'a> {
+    /// Opens what a run of `layout` needs: a context per physical device
+    /// the map names (the worker's for device 0), the kernels in each,
+    /// peer access both ways between logical GPU 0's device and every
+    /// other, a stream per logical GPU. [`GpuError::Unfaithful`] when the
+    /// machine has too few devices for the map, or two of them cannot
+    /// reach each other's memory.
+    pub(crate) fn open(
+        primary: &'a Context,
+        primary_kernels: &'a Kernels,
+        ptx: &str,
+        layout: &Layout,
+        k: &Knobs,
+    ) -> Result<Devices<'a>, GpuError> {
+        let ordinals = if layout.gpus == 1 && k.gpu_map.is_none() {
+            // The common case asks the driver nothing.
+            vec![primary.ordinal]
+        } else {
+            physical_devices(layout, k, device_count()?).map_err(GpuError::Unfaithful)?
+        };
+        let mut opened: Vec<Opened> = Vec::new();
+        let mut of_logical = Vec::with_capacity(ordinals.len());
+        for &d in &ordinals {
+            if d == primary.ordinal {
+                of_logical.push(None);
+                continue;
+            }
+            let i = match opened.iter().position(|o| o.ctx.ordinal == d) {
+                Some(i) => i,
+                None => {
+                    let ctx = Context::open_device(d)?;
+                    let kernels = Kernels::load(&ctx, ptx)?;
+                    opened.push(Opened { kernels, ctx });
+                    opened.len() - 1
+                }
+            };
+            of_logical.push(Some(i));
+        }
+        let ctx_of = |g: usize| match of_logical[g] {
+            None => primary,
+            Some(i) => &opened[i].ctx,
+        };
+        let home = ctx_of(0);
+        for g in 1..ordinals.len() {
+            let other = ctx_of(g);
+            if other.ordinal == home.ordinal {
+                continue;
+            }
+            for (a, b) in [(home, other), (other, home)] {
+                if !a.can_access_peer(b)? {
+                    return Err(GpuError::Unfaithful(format!(
+                        "device {} cannot reach device {}'s memory (cuDeviceCanAccessPeer): the test's GPUs share its locations by peer access",
+                        a.ordinal, b.ordinal
+                    )));
+                }
+                a.enable_peer_access(b)?;
+            }
+        }
+        let streams = (0..ordinals.len())
+            .map(|g| ctx_of(g).stream())
+            .collect::<Result<Vec<_>, _>>()?;
+        let done = (0..ordinals.len())
+            .map(|g| ctx_of(g).event())
+            .collect::<Result<Vec<_>, _>>()?;
+        let ready = home.event()?;
+        Ok(Devices {
+            streams,
+            ready,
+            done,
+            primary,
+            primary_kernels,
+            of_logical,
+            ordinals,
+            opened,
+        })
+    }
+
+    /// Logical GPUs.
+    pub(crate) fn gpus(&self) -> usize {
+        self.ordinals.len()
+    }
+
+    /// Logical GPU `g`'s context.
+    pub(crate) fn ctx(&self, g: usize) -> &Context {
+        match self.of_logical[g] {
+            None => self.primary,
+            Some(i) => &self.opened[i].ctx,
+        }
+    }
+
+    fn kernels(&self, g: usize) -> &Kernels {
+        match self.of_logical[g] {
+            None => self.primary_kernels,
+            Some(i) => &self.opened[i].kernels,
+        }
+    }
+
+    /// The test kernel as loaded in logical GPU `g`'s context.
+    pub(crate) fn test_fn(&self, g: usize) -> Function {
+        self.kernels(g).test_fn
+    }
+
+    /// The classifier, which runs on logical GPU 0.
+    pub(crate) fn classify_fn(&self) -> Function {
+        self.kernels(0).classify_fn
+    }
+
+    /// Logical GPU `g`'s stream.
+    pub(crate) fn stream(&self, g: usize) -> &Stream {
+        &self.streams[g]
+    }
+
+    /// Orders the test kernels the other logical GPUs queue next after
+    /// what logical GPU 0's stream holds now (the fills and the previous
+    /// classifier).
+    pub(crate) fn line_up(&self) -> Result<(), GpuError> {
+        if self.gpus() == 1 {
+            return Ok(());
+        }
+        self.streams[0].record(&self.ready)?;
+        for s in &self.streams[1..] {
+            s.wait(&self.ready)?;
+        }
+        Ok(())
+    }
+
+    /// Orders what logical GPU 0 queues next (the classifier) after the
+    /// test kernels the other logical GPUs queued.
+    pub(crate) fn join(&self) -> Result<(), GpuError> {
+        for g in 1..self.gpus() {
+            self.streams[g].record(&self.done[g])?;
+            self.streams[0].wait(&self.done[g])?;
+        }
+        Ok(())
+    }
+
+    /// Waits for everything queued on every logical GPU; a kernel fault
+    /// shows up here.
+    pub(crate) fn synchronize(&self) -> Result<(), GpuError> {
+        for s in &self.streams {
+            s.synchronize()?;
+        }
+        // The copies that follow (histogram, records) run in the current
+        // context: logical GPU 0's, where the buffers are.
+        self.ctx(0).bind()
+    }
+
+    /// The device line of a result: the GPU's name, and on several GPUs
+    /// the physical device of each logical one.
+    pub(crate) fn describe(&self) -> String {
+        let mut names: Vec<&str> = (0..self.gpus())
+            .map(|g| self.ctx(g).name.as_str())
+            .collect();
+        names.dedup();
+        if self.gpus() == 1 && self.ordinals[0] == self.primary.ordinal {
+            return names.join(" + ");
+        }
+        format!(
+            "{} (logical GPUs on devices {})",
+            names.join(" + "),
+            format_gpu_map(&self.ordinals)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_core::text;
+
+    const MP_TWO: &str = "PTX MP-two\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    fn layout(src: &str) -> Layout {
+        Layout::of(&text::parse(src).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_map_is_device_ordinals_separated_by_commas() {
+        assert_eq!(parse_gpu_map("0,1").unwrap(), vec![0, 1]);
+        assert_eq!(parse_gpu_map(" 0 , 0 ").unwrap(), vec![0, 0]);
+        assert_eq!(parse_gpu_map("3").unwrap(), vec![3]);
+        assert_eq!(format_gpu_map(&[1, 0, 1]), "1,0,1");
+        for bad in ["", "0,", "a,b", "-1", "0;1", "0,1,2,3,4,5,6,7,8"] {
+            let e = parse_gpu_map(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("LITMUS_GPU_MAP") && e.contains("device ordinals separated by commas"),
+                "{bad:?}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_map_sends_each_logical_gpu_to_its_device_or_says_why_not() {
+        let two = layout(MP_TWO);
+        let k = |map: Option<Vec<u32>>| Knobs {
+            gpu_map: map,
+            ..Knobs::default()
+        };
+        // Identity: two devices needed.
+        assert_eq!(physical_devices(&two, &k(None), 2).unwrap(), vec![0, 1]);
+        assert_eq!(
+            physical_devices(&two, &k(None), 1).unwrap_err(),
+            "the test places threads on 2 GPUs and this machine has 1 (LITMUS_GPU_MAP=0,0 runs them all on device 0)"
+        );
+        // Both logical GPUs on device 0.
+        assert_eq!(
+            physical_devices(&two, &k(Some(vec![0, 0])), 1).unwrap(),
+            vec![0, 0]
+        );
+        assert_eq!(
+            physical_devices(&two, &k(Some(vec![1, 0])), 2).unwrap(),
+            vec![1, 0]
+        );
+        assert_eq!(
+            physical_devices(&two, &k(Some(vec![0, 1])), 1).unwrap_err(),
+            "LITMUS_GPU_MAP=0,1 puts logical GPU 1 on device 1 and this machine has 1 device"
+        );
+        assert_eq!(
+            physical_devices(&two, &k(Some(vec![0])), 4).unwrap_err(),
+            "the test places threads on 2 GPUs and LITMUS_GPU_MAP=0 maps 1 logical GPU"
+        );
+        // A test on one GPU uses the map's first entry.
+        let one = layout(&MP_TWO.replace("P1@cta 0,gpu 1", "P1@cta 1,gpu 0"));
+        assert_eq!(
+            physical_devices(&one, &k(Some(vec![1, 0])), 2).unwrap(),
+            vec![1]
+        );
+    }
+}
