@@ -178,9 +178,7 @@ fn gpu_gate(layout: &Layout, c: &Common, k: usize, skip: &str, out: &mut Emitter
 /// the kernel.
 ///
 /// One lane of each warp polls and the others wait for it: the flag is in
-/// page-locked host memory, and a poll by every thread was a read across
-/// the bus each, which cost a launch of 131,072 instances on two logical
-/// GPUs about 8 ms on an H100.
+/// page-locked host memory, where every poll is a read across the bus.
 fn wait_for_host(c: &Common, out: &mut Emitter) {
     let Some(go) = &c.go else { return };
     let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
