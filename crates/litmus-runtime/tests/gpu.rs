@@ -2,28 +2,14 @@
 //! that it skipped (and fails when `LITMUS_REQUIRE_GPU=1`); on the GPU
 //! machine: `../shared/tools/gpu-pack`, then `bash .gpu/run.sh`.
 
+mod gpu_support;
+
+use gpu_support::{generated, hardware, parse};
 use litmus_core::ir::Test;
 use litmus_core::{ptx, text};
 use litmus_runtime::gpu::{self, GpuError, Knobs};
 
 const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
-
-fn parse(src: &str) -> Test {
-    text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
-}
-
-/// Whether to go on: says in one line when it skips, panics with the
-/// reason when a GPU is required.
-fn hardware() -> bool {
-    match gpu::hardware_wanted() {
-        Ok(None) => true,
-        Ok(Some(why)) => {
-            println!("hardware: skipped, {why}");
-            false
-        }
-        Err(e) => panic!("hardware: {e}"),
-    }
-}
 
 fn knobs(launches: u64) -> Knobs {
     Knobs {

@@ -6,6 +6,9 @@
 //! fails when `LITMUS_REQUIRE_GPU=1`); on the GPU machine:
 //! `../shared/tools/gpu-pack`, then `bash .gpu/run.sh`.
 
+mod gpu_support;
+
+use gpu_support::{generated, hardware, parse};
 use litmus_core::ir::Test;
 use litmus_core::{ptx, text};
 use litmus_model::{model_by_name, Options};
@@ -13,23 +16,6 @@ use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
 use litmus_runtime::report;
 use litmus_runtime::runner::{run_test, Hardware, Source};
 use litmus_runtime::Config;
-
-fn parse(src: &str) -> Test {
-    text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
-}
-
-/// Whether to go on: says in one line when it skips, panics with the
-/// reason when a GPU is required.
-fn hardware() -> bool {
-    match gpu::hardware_wanted() {
-        Ok(None) => true,
-        Ok(Some(why)) => {
-            println!("hardware: skipped, {why}");
-            false
-        }
-        Err(e) => panic!("hardware: {e}"),
-    }
-}
 
 /// Both logical GPUs on device 0.
 fn one_device(launches: u64) -> Knobs {
@@ -61,14 +47,7 @@ const MP_TWO_HOST: &str = "PTX mp_two_gpus_host\n{ host x=0; host y=0; z=0; }\n 
 #[test]
 fn two_logical_gpus_on_one_device_count_every_instance_and_keep_placement() {
     // The tests generate without a GPU too.
-    let tests: Vec<(Test, String)> = [MP_TWO, SB_TWO, IRIW_TWO, MP_TWO_HOST]
-        .into_iter()
-        .map(|src| {
-            let test = parse(src);
-            let code = ptx::generate(&test).unwrap_or_else(|e| panic!("{}: {e}", test.name));
-            (test, code)
-        })
-        .collect();
+    let tests = generated(&[MP_TWO, SB_TWO, IRIW_TWO, MP_TWO_HOST]);
     if !hardware() {
         return;
     }

@@ -4,26 +4,12 @@
 //! fails when `LITMUS_REQUIRE_GPU=1`); on the GPU machine:
 //! `../shared/tools/gpu-pack`, then `bash .gpu/run.sh`.
 
+mod gpu_support;
+
+use gpu_support::{generated, hardware, parse};
 use litmus_core::ir::Test;
 use litmus_core::{ptx, text};
 use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
-
-fn parse(src: &str) -> Test {
-    text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
-}
-
-/// Whether to go on: says in one line when it skips, panics with the
-/// reason when a GPU is required.
-fn hardware() -> bool {
-    match gpu::hardware_wanted() {
-        Ok(None) => true,
-        Ok(Some(why)) => {
-            println!("hardware: skipped, {why}");
-            false
-        }
-        Err(e) => panic!("hardware: {e}"),
-    }
-}
 
 fn knobs(launches: u64) -> Knobs {
     Knobs {
@@ -53,14 +39,7 @@ const HOST_WAITS: &str = "PTX host_waits\n{ host x=0; host y=0; }\n P0@cta 0,gpu
 #[test]
 fn host_threads_keep_every_instance_counted_and_placement_held() {
     // The tests generate without a GPU too.
-    let tests: Vec<(Test, String)> = [MP_GPU_HOST, MP_HOST_GPU, IRIW_HOST, HOST_WAITS]
-        .into_iter()
-        .map(|src| {
-            let test = parse(src);
-            let code = ptx::generate(&test).unwrap_or_else(|e| panic!("{}: {e}", test.name));
-            (test, code)
-        })
-        .collect();
+    let tests = generated(&[MP_GPU_HOST, MP_HOST_GPU, IRIW_HOST, HOST_WAITS]);
     if !hardware() {
         return;
     }
