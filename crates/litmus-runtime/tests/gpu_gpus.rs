@@ -9,8 +9,7 @@
 mod gpu_support;
 
 use gpu_support::{generated, hardware, parse};
-use litmus_core::ir::Test;
-use litmus_core::{ptx, text};
+use litmus_core::ptx;
 use litmus_model::{model_by_name, Options};
 use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
 use litmus_runtime::report;
