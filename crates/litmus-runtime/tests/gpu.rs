@@ -4,9 +4,9 @@
 
 mod gpu_support;
 
-use gpu_support::{generated, hardware, parse};
+use gpu_support::{hardware, parse};
 use litmus_core::ir::Test;
-use litmus_core::{ptx, text};
+use litmus_core::ptx;
 use litmus_runtime::gpu::{self, GpuError, Knobs};
 
 const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";

@@ -7,8 +7,7 @@
 mod gpu_support;
 
 use gpu_support::{generated, hardware, parse};
-use litmus_core::ir::Test;
-use litmus_core::{ptx, text};
+use litmus_core::ptx;
 use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
 
 fn knobs(launches: u64) -> Knobs {
