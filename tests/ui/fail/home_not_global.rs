@@ -17,4 +17,17 @@ litmus! {
     exists (x == 1) => allowed;
 }
 
+litmus! {
+    gpu 1 x = 0;
+    thread t0 @ cta 0 { St(x, 1); }
+    exists (x == 1) => allowed;
+}
+
+litmus! {
+    home_too_large;
+    gpu 4294967296 x = 0;
+    thread t0 @ cta 0 { St(x, 1); }
+    exists (x == 1) => allowed;
+}
+
 fn main() {}

@@ -198,7 +198,9 @@ fn header(input: ParseStream, _: &mut Ctx) -> syn::Result<(Vec<Attribute>, Ident
     let attrs = input.call(Attribute::parse_outer)?;
     let ident = if input.peek(syn::Ident) {
         let ident = input.call(Ident::parse_any)?;
-        if is_item_keyword(&ident) {
+        // `gpu` is a declaration only before a number (`gpu 1 x = 0;`): a
+        // test may be called `gpu`.
+        if is_item_keyword(&ident) || (ident == "gpu" && input.peek(syn::LitInt)) {
             return Err(syn::Error::new(
                 ident.span(),
                 "expected the test's name first (`my_test;`), before the locations and threads",
