@@ -126,7 +126,7 @@ fn the_classifier_always_resets_slots_off_gpu_0() {
         let stores: Vec<&str> = classify
             .lines()
             .map(str::trim)
-            .filter(|l| l.contains("st.global.u32") && !l.contains("p_"))
+            .filter(|l| l.contains("st.global.u32"))
             .collect();
         stores.iter().filter(|l| l.starts_with("@!")).count()
     };
