@@ -4,9 +4,13 @@
 //! pairs order nothing between the two GPUs; `.sys` reaches both. The
 //! release/acquire and `__threadfence_system()` MP variants and both fenced
 //! SB variants are in `catalogue_mp.rs` and `catalogue_sb_lb.rs`; these
-//! complete the set. Locations live in GPU 0's memory. On a machine with
-//! one GPU the hardware half says it did not run, unless
-//! `LITMUS_GPU_MAP=0,0` runs both logical GPUs there.
+//! complete the set. Locations live in GPU 0's memory unless a test says
+//! otherwise (`gpu 1 x = 0;`): the placement MP variants at the end put
+//! them in the reader's or the writer's memory, as `probe/sys_probe.cu`
+//! did (`../shared/reference/gpu-notes.md`). On a machine with one GPU the
+//! hardware half says it did not run, unless `LITMUS_GPU_MAP=0,0` runs
+//! both logical GPUs there (and "GPU 1's memory" is then a second buffer
+//! on device 0).
 
 use gpu_litmus::litmus;
 
@@ -95,4 +99,55 @@ litmus! {
     thread t2 @ gpu 1, cta 1 { St.relaxed.sys(y, 1); }
     thread t3 @ gpu 0, cta 1 { r0 = Ld.relaxed.sys(y); Fence.sc.sys; r1 = Ld.relaxed.sys(x); }
     exists (t1.r0 == 1 && t1.r1 == 0 && t3.r0 == 1 && t3.r1 == 0) => forbidden;
+}
+
+// Message passing with the locations in other GPUs' memory. Where memory
+// lives changes no PTX semantics (scopes follow the threads), so each
+// keeps the verdict of `mp_relaxed_sys_two_gpus`; on the hardware the flag
+// and the data cross the link in different directions.
+
+litmus! {
+    /// Relaxed `.sys`, the data in the reader's memory (GPU 1) and the flag
+    /// in the writer's (GPU 0): the stale read is allowed.
+    mp_relaxed_sys_data_at_reader;
+    gpu 1 x = 0;
+    gpu 0 y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); St.relaxed.sys(y, 1); }
+    thread t1 @ gpu 1, cta 0 { r0 = Ld.relaxed.sys(y); r1 = Ld.relaxed.sys(x); }
+    exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+}
+
+litmus! {
+    /// Relaxed `.sys`, the data in the writer's memory (GPU 0) and the flag
+    /// in the reader's (GPU 1), the probe's "x in GPU 0's, y in GPU 1's"
+    /// row (4.6e-3 of instances on two H200s): allowed.
+    mp_relaxed_sys_flag_at_reader;
+    global x = 0;
+    gpu 1 y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); St.relaxed.sys(y, 1); }
+    thread t1 @ gpu 1, cta 0 { r0 = Ld.relaxed.sys(y); r1 = Ld.relaxed.sys(x); }
+    exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+}
+
+litmus! {
+    /// Relaxed `.sys`, both in the reader's memory (GPU 1), the probe's "x
+    /// and y in GPU 1's memory" row (3.5e-3 of instances on two H200s):
+    /// allowed.
+    mp_relaxed_sys_both_at_reader;
+    gpu 1 x = 0, y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); St.relaxed.sys(y, 1); }
+    thread t1 @ gpu 1, cta 0 { r0 = Ld.relaxed.sys(y); r1 = Ld.relaxed.sys(x); }
+    exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+}
+
+litmus! {
+    /// `fence.sc.sys` on both sides, the data in the reader's memory and
+    /// the flag in the writer's: the fences still synchronise and the
+    /// stale read is forbidden wherever the memory lives.
+    mp_fence_sc_sys_data_at_reader;
+    gpu 1 x = 0;
+    global y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); Fence.sc.sys; St.relaxed.sys(y, 1); }
+    thread t1 @ gpu 1, cta 0 { r0 = Ld.relaxed.sys(y); Fence.sc.sys; r1 = Ld.relaxed.sys(x); }
+    exists (t1.r0 == 1 && t1.r1 == 0) => forbidden;
 }

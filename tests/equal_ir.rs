@@ -226,3 +226,21 @@ fn mp_host_consumer() {
     assert_eq!(access.scope, Some(gpu_litmus::core::instr::Scope::Sys));
     assert_same(t, "mp_host_consumer.litmus");
 }
+
+#[test]
+fn mp_homes() {
+    let t = litmus_ir! {
+        /// MP across two GPUs: the data in the reader's memory, the flag in
+        /// the writer's, `gpu 0` written out once to show it is the default.
+        mp_homes;
+        gpu 1 x = 0;
+        gpu 0 y = 0;
+        global z = 0;
+        thread t0 @ cta 0, gpu 0 { St.relaxed.sys(x, 1); St.relaxed.sys(y, 1); }
+        thread t1 @ cta 0, gpu 1 { r0 = Ld.relaxed.sys(y); r1 = Ld.relaxed.sys(x); St(z, 1); }
+        exists (t1.r0 == 1 && t1.r1 == 0) => allowed;
+    };
+    let homes: Vec<u32> = t.locations.iter().map(|l| l.gpu).collect();
+    assert_eq!(homes, [1, 0, 0]);
+    assert_same(t, "mp_homes.litmus");
+}

@@ -83,6 +83,7 @@ fn seed_sketch_builds_the_expected_ir() {
         .map(|l| Location {
             name: n(l),
             space: Space::Global,
+            gpu: 0,
             init: imm(0),
             alias: None,
         })
@@ -432,6 +433,7 @@ fn spaces_and_placements() {
     let loc = |name: &str, space, init| Location {
         name: n(name),
         space,
+        gpu: 0,
         init: imm(init),
         alias: None,
     };

@@ -215,6 +215,13 @@ pub struct Location {
     pub name: Name,
     /// Which memory it lives in.
     pub space: Space,
+    /// The logical GPU whose global memory holds the location (`gpu 1 x = 0`
+    /// in `litmus!`, `gpu 1 x=0;` in `.litmus`); 0 unless written. Threads
+    /// on other GPUs reach it through peer access. Only global memory has
+    /// a home GPU: validation refuses anything but 0 on shared, cluster
+    /// or host memory and on an alias (whose memory is its target's). The
+    /// model ignores it: where memory lives changes no PTX semantics.
+    pub gpu: u32,
     /// Its value before any thread runs (unused for an alias, whose
     /// memory is its target's).
     pub init: Imm,

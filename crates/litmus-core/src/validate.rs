@@ -237,6 +237,28 @@ pub enum ValidationErrorKind {
         /// The location.
         loc: String,
     },
+    /// A home GPU other than 0 on shared, cluster-shared or host memory,
+    /// which belongs to a CTA, a cluster or the host, never to a GPU's
+    /// global memory.
+    #[error("`{loc}` is {memory}, which is in no GPU's global memory: only a global location takes `gpu {gpu}`")]
+    HomeNotGlobal {
+        /// The location.
+        loc: String,
+        /// Its memory, in words.
+        memory: &'static str,
+        /// The GPU written.
+        gpu: u32,
+    },
+    /// A home GPU other than 0 on an alias, whose memory is its target's.
+    #[error("`{loc}` is an alias of `{target}` and lives where `{target}` does: write `gpu {gpu}` on `{target}` instead")]
+    HomeOnAlias {
+        /// The alias.
+        loc: String,
+        /// The location it aliases.
+        target: String,
+        /// The GPU written.
+        gpu: u32,
+    },
     /// A warp index past 31.
     #[error(
         "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
@@ -251,6 +273,7 @@ pub enum ValidationErrorKind {
 
 use ValidationErrorKind as K;
 
+mod home;
 mod host;
 mod proxy;
 
@@ -319,6 +342,7 @@ impl Validator<'_> {
             self.value(&loc.init);
         }
         self.aliases();
+        self.homes();
         let clusters = test.threads.iter().any(|t| t.placement.cluster.is_some());
         for thread in &test.threads {
             self.thread(thread, clusters);

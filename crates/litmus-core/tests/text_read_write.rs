@@ -67,6 +67,7 @@ fn message_passing_equals_hand_built_ir() {
         want.locations.push(Location {
             name: n(x),
             space: Space::Global,
+            gpu: 0,
             init: imm(0),
             alias: None,
         });

@@ -75,6 +75,7 @@ impl Variant {
             .map(|l| Location {
                 name: name(location_name(l)),
                 space,
+                gpu: 0,
                 init: imm(0),
                 alias: None,
             })

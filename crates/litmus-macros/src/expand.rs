@@ -148,11 +148,12 @@ fn location(l: &Location) -> TokenStream {
         Space::Host => quote!(Host),
     };
     let init = imm(&l.init);
+    let gpu = l.gpu;
     let alias = option(l.alias.as_ref(), |a| {
         let (p, target) = (proxy(a.proxy), name(&a.target));
         quote!(#c::proxy::Alias { proxy: #p, target: #target })
     });
-    quote!(#c::ir::Location { name: #loc_name, space: #c::ir::Space::#space, init: #init, alias: #alias })
+    quote!(#c::ir::Location { name: #loc_name, space: #c::ir::Space::#space, gpu: #gpu, init: #init, alias: #alias })
 }
 
 fn proxy(p: Proxy) -> TokenStream {

@@ -38,6 +38,7 @@
 //! | CTA shared memory | `shared s = 1;` | `Space::Shared` |
 //! | cluster shared memory | `cluster_shared d = 0;` | `Space::SharedCluster` |
 //! | page-locked host memory | `host h = 0;` | `Space::Host` (global memory to the model) |
+//! | another GPU's global memory | `gpu 1 x = 0, y;` | `Space::Global`, `Location::gpu` 1 (GPU 0 unless written; the model ignores it, the harness allocates there) |
 //! | PTX 7.5 aliases | `alias y = generic(x), s = surface(x), t = texture(y), c = constant(x);` | `Location::alias` (`y @ generic aliases x` in the dialect) |
 //! | thread | `thread t0 @ cta 0 { .. }` | `Thread`, `Placement::cta(0)` |
 //! | placement | `@ gpu 1, cluster 0, cta 2, warp 1` | any order, comma separated, `cta` required |

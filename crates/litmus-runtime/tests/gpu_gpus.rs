@@ -223,3 +223,84 @@ fn without_a_map_a_two_gpu_test_runs_across_devices_or_says_why_not() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// MP across two GPUs with `x`, the data, in GPU 1's memory (the reader's)
+/// and `y`, the flag, in GPU 0's (the writer's); initial values other than
+/// 0 so that a slot never filled (a fresh buffer reads 0) shows.
+const MP_HOMES: &str = "PTX mp_homes\n{ gpu 1 x=5; y=3; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 5)\n";
+
+/// The same with `x` in the final condition: the classifier on GPU 0 reads
+/// and resets it in GPU 1's memory by an exchange.
+const MP_HOMES_FINAL: &str = "PTX mp_homes_final\n{ gpu 1 x=5; y=3; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (x == 1 /\\ P1:r0 == 1 /\\ P1:r1 == 5)\n";
+
+/// A location in GPU 1's memory (a second buffer on device 0 under the map
+/// `0,0`): every instance is counted once, and every value read is the
+/// initial value or the one written, in small launches (the classifier
+/// resets every slot) and in large ones (the harness refills GPU 0's slots
+/// and the classifier still resets GPU 1's).
+#[test]
+fn a_location_in_gpu_1s_memory_counts_every_instance_and_reads_only_written_values() {
+    let tests = generated(&[MP_HOMES, MP_HOMES_FINAL]);
+    for (test, code) in &tests {
+        assert!(code.contains("p_mem1"), "{}: no GPU 1 buffer", test.name);
+    }
+    if !hardware() {
+        return;
+    }
+    let variants = [
+        ("defaults", one_device(16)),
+        (
+            "2^20 instances a launch (GPU 0's slots refilled)",
+            Knobs {
+                ctas: 4096,
+                threads: 256,
+                ..one_device(4)
+            },
+        ),
+    ];
+    for (test, code) in &tests {
+        let observables = litmus_core::outcome::observables(test);
+        // What each observable may read: the initial value or the one
+        // written (and `x` at the end is always the write).
+        let may = |o: &litmus_core::outcome::Observable| -> &'static [u32] {
+            match o {
+                litmus_core::outcome::Observable::Reg { reg, .. } if reg == "r0" => &[3, 1],
+                litmus_core::outcome::Observable::Reg { .. } => &[5, 1],
+                litmus_core::outcome::Observable::Loc { .. } => &[1],
+            }
+        };
+        for (what, k) in &variants {
+            let r =
+                gpu::run(test, code, k).unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
+            let launches = k.launches.unwrap();
+            assert_eq!(r.launches, launches, "{} ({what})", test.name);
+            assert_eq!(
+                r.instances,
+                launches * k.instances(),
+                "{} ({what})",
+                test.name
+            );
+            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+            assert_eq!(total, r.instances, "{} ({what}): instances lost", test.name);
+            for (values, _) in &r.histogram {
+                assert_eq!(values.len(), observables.len());
+                for (v, o) in values.iter().zip(&observables) {
+                    assert!(
+                        may(o).contains(v),
+                        "{} ({what}): impossible outcome {values:?}",
+                        test.name
+                    );
+                }
+            }
+            println!(
+                "{} ({what}): {} instances in {} launches ({:.2e}/s) on {}, {:?}",
+                test.name,
+                r.instances,
+                r.launches,
+                r.rate(),
+                r.device,
+                r.histogram
+            );
+        }
+    }
+}

@@ -20,7 +20,9 @@ use super::cta_table::CtaTable;
 use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
 use super::kernel::global_addr;
-use super::layout::{counter, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY};
+use super::layout::{
+    counter, gpu_memory_param, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY,
+};
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
@@ -38,6 +40,13 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     } else {
         param(out, HOST_MEMORY)
     };
+    // Likewise the other GPUs' location buffers, reached by peer access
+    // from GPU 0, where the classifier runs.
+    let remote: Vec<String> = layout
+        .remote_homes()
+        .into_iter()
+        .map(|g| param(out, &gpu_memory_param(g)))
+        .collect();
     let done = out.fresh_label("done");
     // Past the first barrier, a thread with nothing (more) to count jumps
     // here: every thread of the CTA must reach the second barrier.
@@ -62,6 +71,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         filled: load_knob(out, knob::RESET_BY_FILL),
         mem,
         host,
+        remote,
         regs,
         shfinal,
         status,
@@ -98,11 +108,14 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         out,
     );
 
-    let host_param = if layout.host_slots.is_empty() {
+    let mut host_param = if layout.host_slots.is_empty() {
         String::new()
     } else {
         format!(",\n\t.param .u64 {HOST_MEMORY}")
     };
+    for g in layout.remote_homes() {
+        host_param.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
+    }
     out.end_kernel(&format!(
         ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
     ));
@@ -122,6 +135,9 @@ struct Classify {
     mem: String,
     /// The host buffer's base (empty without host locations).
     host: String,
+    /// The bases of the other GPUs' location buffers, in
+    /// [`Layout::remote_homes`] order.
+    remote: Vec<String>,
     regs: String,
     shfinal: String,
     status: String,
@@ -146,12 +162,14 @@ fn read_and_reset(
     // The instance's slots of the global locations: read for the outcome,
     // then reset to their initial values for the next launch, which saves
     // a memset per location per launch.
+    let mut memory = vec![k.mem.as_str(), k.host.as_str()];
+    memory.extend(k.remote.iter().map(String::as_str));
     let slots: Vec<String> = (0..layout.global_locs.len())
         .map(|j| {
             global_addr(
                 layout,
                 &k.knobs,
-                [&k.mem, &k.host],
+                &memory,
                 [n, &k.n_mask, &k.stride],
                 j,
                 gid,
@@ -189,16 +207,18 @@ fn read_and_reset(
         inits: &inits,
     };
     let (values, exchanged) = read_outcome(layout, &at, out);
-    // Slots in GPU memory that the harness refills need no store here: at
-    // small strides one fill of the whole buffer costs less than a
-    // scattered store per instance (see `harness.rs`).
+    // Slots in GPU 0's memory that the harness refills need no store here:
+    // at small strides one fill of the whole buffer costs less than a
+    // scattered store per instance (see `harness.rs`). The harness fills
+    // no other GPU's buffer between launches (its fills run on GPU 0's
+    // stream), so those slots are always stored.
     let refilled = out.pred();
     out.ins(format!("setp.ne.u32 {refilled}, {}, 0", k.filled));
     for (j, slot) in slots.iter().enumerate() {
         if exchanged[j] {
             continue;
         }
-        let guard = if layout.in_host_memory(j) {
+        let guard = if layout.in_host_memory(j) || layout.in_remote_memory(j) {
             String::new()
         } else {
             format!("@!{refilled} ")

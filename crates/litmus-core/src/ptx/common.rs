@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::layout::{knob, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU};
+use super::layout::{gpu_memory_param, knob, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU};
 
 /// Registers every role needs: the thread's coordinates and the knobs.
 pub(crate) struct Common {
@@ -47,6 +47,9 @@ pub(crate) struct Common {
     /// The logical GPU this launch plays (32-bit), in a test on several
     /// GPUs.
     pub gpu: Option<String>,
+    /// The bases of the location buffers of [`Layout::remote_homes`], in
+    /// that order: empty unless a location lives off GPU 0.
+    pub remote: Vec<String>,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -83,10 +86,13 @@ pub(crate) struct Start {
 }
 
 impl Common {
-    /// The location buffers' bases: the device one, and the host one (or
-    /// the empty string, for a test without host memory).
-    pub(crate) fn memory(&self) -> [&str; 2] {
-        [&self.mem, self.host.as_deref().unwrap_or("")]
+    /// The location buffers' bases, indexed by [`Layout::memory_of`]:
+    /// logical GPU 0's, the host one (or the empty string, for a test
+    /// without host memory), then the other GPUs' that hold locations.
+    pub(crate) fn memory(&self) -> Vec<&str> {
+        let mut bases = vec![self.mem.as_str(), self.host.as_deref().unwrap_or("")];
+        bases.extend(self.remote.iter().map(String::as_str));
+        bases
     }
 
     /// Emits the kernel's start: parameters, coordinates, knobs, unit.
@@ -155,6 +161,13 @@ impl Common {
             out.ins(format!("cvt.u32.u64 {r}, {wide}"));
             r
         });
+        // Other GPUs' location buffers: after everything, so that a test
+        // with every location on GPU 0 keeps its registers' names.
+        let remote = layout
+            .remote_homes()
+            .into_iter()
+            .map(|g| global_param(out, &gpu_memory_param(g)).1)
+            .collect();
         Start {
             common: Common {
                 launch,
@@ -177,6 +190,7 @@ impl Common {
                 host,
                 go,
                 gpu,
+                remote,
             },
             shfinal,
             scratch,

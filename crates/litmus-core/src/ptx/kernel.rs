@@ -11,8 +11,8 @@ use super::emit::Emitter;
 use super::environment;
 use super::instr::{emit_instr, RoleCtx};
 use super::layout::{
-    knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
-    PLACEMENT_WORDS, TEST_KERNEL,
+    gpu_memory_param, knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START,
+    LOGICAL_GPU, PLACEMENT_WORDS, TEST_KERNEL,
 };
 use super::PtxError;
 
@@ -77,6 +77,10 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     }
     if layout.multi_gpu() {
         alias_params.push_str(&format!(",\n\t.param .u64 {LOGICAL_GPU}"));
+    }
+    // And only a test with a location off GPU 0 takes that GPU's buffer.
+    for g in layout.remote_homes() {
+        alias_params.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
     out.end_kernel(&format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
@@ -420,7 +424,7 @@ fn setup_role(
             match alias.reach {
                 Reach::View(v) => {
                     let a =
-                        global_addr(layout, &c.knobs, c.memory(), knobs, alias.slot, &inst, out);
+                        global_addr(layout, &c.knobs, &c.memory(), knobs, alias.slot, &inst, out);
                     if v > 0 {
                         out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
                     }
@@ -439,7 +443,7 @@ fn setup_role(
         } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
             (
                 Space::Global,
-                global_addr(layout, &c.knobs, c.memory(), knobs, j, &inst, out),
+                global_addr(layout, &c.knobs, &c.memory(), knobs, j, &inst, out),
             )
         } else {
             let s = layout
@@ -575,20 +579,25 @@ fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: 
 
 /// The address of instance `inst`'s slot of global location slot `j`:
 /// `mem + (j·N + perm_j(inst))·stride·4`, given the registers holding the
-/// knobs N, N - 1 and the stride; `mem` is `memory[0]`, the device buffer,
-/// or for a slot in host memory `memory[1]`, the host buffer (laid out
+/// knobs N, N - 1 and the stride; `mem` is `memory[layout.memory_of(j)]`:
+/// logical GPU 0's buffer, the host buffer or another GPU's (all laid out
 /// the same).
 pub(crate) fn global_addr(
     layout: &Layout,
     knobs: &str,
-    memory: [&str; 2],
+    memory: &[&str],
     [n, n_mask, stride]: [&str; 3],
     j: usize,
     inst: &str,
     out: &mut Emitter,
 ) -> String {
     let slot = global_slot(layout, knobs, [n, n_mask, stride], j, inst, out);
-    let mem = memory[usize::from(layout.in_host_memory(j))];
+    // `memory` holds every base `memory_of` can name (see `Common::memory`).
+    let mem = memory
+        .get(layout.memory_of(j))
+        .or(memory.first())
+        .copied()
+        .unwrap_or_default();
     let a = out.r64();
     out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
     out.ins(format!("shl.b64 {a}, {a}, 2"));

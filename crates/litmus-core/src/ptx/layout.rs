@@ -163,6 +163,15 @@ pub const HOST_START: &str = "p_go";
 /// only the roles placed on its GPU.
 pub const LOGICAL_GPU: &str = "p_gpu";
 
+/// The kernel parameter holding the base of logical GPU `g`'s location
+/// buffer, for `g` among [`Layout::remote_homes`] (after [`LOGICAL_GPU`],
+/// in ascending order): `p_mem1`, `p_mem2`... Logical GPU 0's is `p_mem`.
+/// Each is a device address of that GPU's memory, which every other GPU
+/// reaches through peer access (unified addressing).
+pub fn gpu_memory_param(g: u32) -> String {
+    format!("p_mem{g}")
+}
+
 /// The most GPUs a test may place threads on: the largest machine the
 /// project is lent has eight.
 pub const MAX_GPUS: u32 = 8;
@@ -285,9 +294,16 @@ pub struct Layout {
     /// same and only the base differs.
     pub host_slots: Vec<usize>,
     /// Logical GPUs the test spans: one past the highest GPU a thread is
-    /// placed on (1 for a test on one GPU). Every buffer lives in logical
-    /// GPU 0's memory; the others reach it by peer access.
+    /// placed on (1 for a test on one GPU). Every buffer but the location
+    /// buffers of [`Layout::remote_homes`] lives in logical GPU 0's memory;
+    /// the others reach it by peer access.
     pub gpus: u32,
+    /// Per slot (index into `global_locs`): the logical GPU whose memory
+    /// holds it ([`crate::ir::Location::gpu`]); 0 for a slot in host
+    /// memory. Each GPU's location buffer is laid out like logical GPU
+    /// 0's, as the host one is, so a slot keeps its index and only the
+    /// base differs.
+    pub homes: Vec<u32>,
 }
 
 impl Layout {
@@ -426,6 +442,15 @@ impl Layout {
             .filter(|(_, l)| test.locations[**l].space == Space::Host)
             .map(|(j, _)| j)
             .collect();
+        let homes: Vec<u32> = global_locs
+            .iter()
+            .enumerate()
+            .map(|(j, l)| match host_slots.contains(&j) {
+                true => 0,
+                false => test.locations[*l].gpu,
+            })
+            .collect();
+        refuse_homes(test, &global_locs, &homes, gpus)?;
         refuse_host_with(test, &mode, cluster_size, &host_slots, &plan)?;
         refuse_gpus(gpus, &shared_locs, &plan)?;
         if cluster_size > 1 && mode != Mode::EveryRole {
@@ -467,6 +492,7 @@ impl Layout {
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
             host_slots,
             gpus,
+            homes,
         })
     }
 
@@ -504,6 +530,36 @@ impl Layout {
     /// Whether global slot `j` lives in page-locked host memory.
     pub fn in_host_memory(&self, j: usize) -> bool {
         self.host_slots.contains(&j)
+    }
+
+    /// The logical GPUs other than 0 whose memory holds some location, in
+    /// ascending order: each takes a buffer of its own and a kernel
+    /// parameter ([`gpu_memory_param`]). Empty for a test whose locations
+    /// all live on GPU 0 (or the host), whose kernels stay as they were.
+    pub fn remote_homes(&self) -> Vec<u32> {
+        let homes: BTreeSet<u32> = self.homes.iter().copied().filter(|&g| g != 0).collect();
+        homes.into_iter().collect()
+    }
+
+    /// Which base global slot `j`'s address adds to, as an index into the
+    /// bases in parameter order: 0 for logical GPU 0's buffer (`p_mem`), 1
+    /// for the host buffer ([`HOST_MEMORY`]), `2 + i` for the `i`th of
+    /// [`Layout::remote_homes`].
+    pub fn memory_of(&self, j: usize) -> usize {
+        if self.in_host_memory(j) {
+            return 1;
+        }
+        let home = self.homes.get(j).copied().unwrap_or(0);
+        match self.remote_homes().iter().position(|&g| g == home) {
+            Some(i) => 2 + i,
+            None => 0,
+        }
+    }
+
+    /// Whether global slot `j` lives in the memory of a logical GPU other
+    /// than 0 (a peer's memory to the classifier, which runs on GPU 0).
+    pub fn in_remote_memory(&self, j: usize) -> bool {
+        !self.in_host_memory(j) && self.homes.get(j).is_some_and(|&g| g != 0)
     }
 
     /// Whether the location buffer needs the virtual memory management
@@ -590,6 +646,26 @@ fn refuse_host_with(
             "host memory in a test with aliases: the harness maps aliases over GPU memory only"
                 .into(),
         ));
+    }
+    Ok(())
+}
+
+/// A location whose home GPU runs none of the test's threads: the harness
+/// opens a device per logical GPU that plays roles, so there would be no
+/// context to allocate its memory in.
+fn refuse_homes(
+    test: &Test,
+    global_locs: &[usize],
+    homes: &[u32],
+    gpus: u32,
+) -> Result<(), PtxError> {
+    for (&l, &home) in global_locs.iter().zip(homes) {
+        if home >= gpus {
+            return Err(PtxError::Unsupported(format!(
+                "location `{}` lives in GPU {home}'s memory, but no thread runs on GPU {home}: the harness allocates memory only on the GPUs up to the highest that runs a thread",
+                test.locations[l].name
+            )));
+        }
     }
     Ok(())
 }

@@ -20,7 +20,7 @@
 //! use litmus_core::ir::*;
 //! use litmus_core::instr::*;
 //! let mut t = Test::new("st");
-//! t.locations.push(Location { name: Name::new("x", Origin::NONE), space: Space::Global, init: Imm::new(0, Origin::NONE), alias: None });
+//! t.locations.push(Location { name: Name::new("x", Origin::NONE), space: Space::Global, gpu: 0, init: Imm::new(0, Origin::NONE), alias: None });
 //! t.threads.push(Thread { name: Name::new("P0", Origin::NONE), placement: Placement::cta(0), init: vec![],
 //!     body: vec![Instr::new(InstrKind::Store { loc: Name::new("x", Origin::NONE),
 //!         value: Operand::Imm(Imm::new(1, Origin::NONE)), access: Access::WEAK, cache: None }, Origin::NONE)] });

@@ -32,6 +32,7 @@ pub(crate) fn declare_used_locations(test: &mut Test) {
         .map(|name| Location {
             name: name.clone(),
             space: Space::Global,
+            gpu: 0,
             init: Imm {
                 value: 0,
                 origin: name.origin,

@@ -66,6 +66,7 @@
 //! | shared location | `shared x=0;` in the init block (`global x=0;` is also read) |
 //! | cluster-shared location | `shared::cluster x=0;` |
 //! | location in page-locked host memory | `host x=0;` |
+//! | location in another GPU's global memory | `gpu 1 x=0;` (the words of a thread's `@gpu 1`; GPU 0 is the default and is not written; Dat3M has no such form) |
 //! | host (CPU) thread | `P2@host` (`host` stands alone: a host thread has no CTA, cluster, GPU or warp); its strong accesses may leave the scope out, which means `.sys` (for `atom` and `red` too, where a GPU thread's default is `.gpu`), and take only `.sys` otherwise (see [`crate::validate()`]) |
 //! | warp and cluster placement | `P0@cta 0,gpu 0,warp 1,cluster 0` (keys in any order, each at most once; `cta` and `gpu` default to 0, so a thread with no `@...` runs in CTA 0 of GPU 0) |
 //! | thread names other than `P<n>` | any identifier: `t0@cta 0,gpu 0`, `t0:r0` in the condition |

@@ -269,6 +269,8 @@ impl<'s> Parser<'_, 's> {
         let (t, next) = (self.cur.peek(), self.cur.peek_at(1));
         match t.tok {
             Tok::Ident("shared" | "global" | "host") => true,
+            // `gpu 1 x=0;`: a location in logical GPU 1's memory.
+            Tok::Ident("gpu") if matches!(next.tok, Tok::Int(_)) => true,
             // `P0@cta 0` (a thread header) also starts `name @`.
             Tok::Ident(_) if next.is(Punct::At) => self.cur.peek_at(3).is_word("aliases"),
             Tok::Ident(_) => next.is(Punct::Eq) || next.is(Punct::Colon),
@@ -296,9 +298,11 @@ impl<'s> Parser<'_, 's> {
         locations: &mut Vec<Location>,
         inits: &mut Vec<PendingInit>,
     ) -> Option<()> {
+        let home = self.home()?;
         let space = self.space();
         let t = self.cur.peek();
         let thread = match t.tok {
+            _ if home.is_some() => None,
             _ if space != Space::Global || !self.cur.peek_at(1).is(Punct::Colon) => None,
             Tok::Ident(w) => Some(ThreadRef::Name(Name::new(w, Origin(t.offset)))),
             Tok::Int(i) => Some(ThreadRef::Index(i, t.offset)),
@@ -322,6 +326,7 @@ impl<'s> Parser<'_, 's> {
             locations.push(Location {
                 name,
                 space,
+                gpu: home.unwrap_or(0),
                 init: Imm::new(0, Origin::NONE),
                 alias: Some(alias),
             });
@@ -331,6 +336,7 @@ impl<'s> Parser<'_, 's> {
         locations.push(Location {
             name,
             space,
+            gpu: home.unwrap_or(0),
             init: value,
             alias: None,
         });
@@ -366,6 +372,30 @@ impl<'s> Parser<'_, 's> {
 
     /// `shared`, `shared::cluster`, `host` or `global` before a location
     /// name; the keyword only counts when a name follows it.
+    /// `gpu N` before a location: the logical GPU whose memory holds it.
+    /// `Some(None)` when none is written (GPU 0); `None` after an error.
+    /// A space keyword may follow (`gpu 1 shared s=0;` reads, and
+    /// validation says why it is wrong), so the reader stays simple and
+    /// the one error lives in one place.
+    fn home(&mut self) -> Option<Option<u32>> {
+        let t = self.cur.peek();
+        let v = self.cur.peek_at(1);
+        let Tok::Int(value) = v.tok else {
+            return Some(None);
+        };
+        if !t.is_word("gpu") {
+            return Some(None);
+        }
+        self.cur.bump();
+        self.cur.bump();
+        let Ok(n) = u32::try_from(value) else {
+            self.errors
+                .push(v.offset, SyntaxError::PlacementRange { what: "gpu", value });
+            return None;
+        };
+        Some(Some(n))
+    }
+
     fn space(&mut self) -> Space {
         let t = self.cur.peek();
         let name_follows = |c: &Cursor<'_, '_>, at| matches!(c.peek_at(at).tok, Tok::Ident(_));

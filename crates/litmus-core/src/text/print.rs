@@ -34,18 +34,25 @@ pub fn print(test: &Test) -> String {
             Space::SharedCluster => "shared::cluster ",
             Space::Host => "host ",
         };
+        // GPU 0 is the default and is not written, so files without
+        // several GPUs print as before.
+        let home = if loc.gpu == 0 {
+            String::new()
+        } else {
+            format!("gpu {} ", loc.gpu)
+        };
         match &loc.alias {
             Some(a) => {
                 let _ = writeln!(
                     out,
-                    "{} @ {} aliases {};",
+                    "{home}{} @ {} aliases {};",
                     loc.name,
                     a.proxy.as_str(),
                     a.target
                 );
             }
             None => {
-                let _ = writeln!(out, "{space}{}={};", loc.name, loc.init.value);
+                let _ = writeln!(out, "{home}{space}{}={};", loc.name, loc.init.value);
             }
         }
     }

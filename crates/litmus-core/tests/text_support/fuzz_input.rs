@@ -131,6 +131,11 @@ const TOKENS: &[&str] = &[
     "host ",
     "@host",
     "host",
+    // A location's home GPU, valid and not.
+    "gpu 1 x=0;",
+    "gpu 2 ",
+    "gpu 1 shared ",
+    "gpu 4294967296 ",
     "0",
     "1",
     "-1",

@@ -114,7 +114,7 @@ pub(crate) fn parse(input: TokenStream, cx: &mut Ctx) -> Option<Parsed> {
             continue;
         }
         match word.as_str() {
-            "global" | "shared" | "cluster_shared" | "host" => {
+            "global" | "shared" | "cluster_shared" | "host" | "gpu" => {
                 if let Some(mut locs) = cx.parse_piece(item, locations_decl) {
                     locations.append(&mut locs);
                 }
@@ -198,7 +198,9 @@ fn header(input: ParseStream, _: &mut Ctx) -> syn::Result<(Vec<Attribute>, Ident
     let attrs = input.call(Attribute::parse_outer)?;
     let ident = if input.peek(syn::Ident) {
         let ident = input.call(Ident::parse_any)?;
-        if is_item_keyword(&ident) {
+        // `gpu` is a declaration only before a number (`gpu 1 x = 0;`): a
+        // test may be called `gpu`.
+        if is_item_keyword(&ident) || (ident == "gpu" && input.peek(syn::LitInt)) {
             return Err(syn::Error::new(
                 ident.span(),
                 "expected the test's name first (`my_test;`), before the locations and threads",
@@ -229,9 +231,35 @@ fn is_item_keyword(ident: &Ident) -> bool {
 }
 
 /// `global x = 0, y;` (a missing value is 0), `shared s = 1;`,
-/// `cluster_shared d = 0;`, `host h = 0;` (page-locked host memory).
+/// `cluster_shared d = 0;`, `host h = 0;` (page-locked host memory),
+/// `gpu 1 x = 0;` (global memory of logical GPU 1). A space keyword may
+/// follow `gpu N` (`gpu 1 shared s;`) so that validation, not the parser,
+/// says why only global memory has a home GPU.
 fn locations_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<Location>> {
-    let kw: Ident = input.parse()?;
+    let mut kw: Ident = input.parse()?;
+    let mut gpu = 0;
+    if kw == "gpu" {
+        let n: syn::LitInt = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), "expected the GPU's number (`gpu 1 x = 0;`)"))?;
+        gpu = n.base10_parse::<u32>().map_err(|_| {
+            syn::Error::new(
+                n.span(),
+                "expected a GPU number that fits 32 bits unsigned (0 ..= 4294967295)",
+            )
+        })?;
+        // A keyword counts only before a name: `gpu 1 host = 0;` declares
+        // a location called `host`.
+        let fork = input.fork();
+        let space_follows = fork.call(Ident::parse_any).is_ok_and(|w| {
+            ["global", "shared", "cluster_shared", "host"]
+                .iter()
+                .any(|k| w == k)
+        }) && fork.peek(syn::Ident);
+        if space_follows {
+            kw = input.parse()?;
+        }
+    }
     let space = match kw.to_string().as_str() {
         "shared" => Space::Shared,
         "cluster_shared" => Space::SharedCluster,
@@ -253,6 +281,7 @@ fn locations_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<Location>
         out.push(Location {
             name,
             space,
+            gpu,
             init,
             alias: None,
         });

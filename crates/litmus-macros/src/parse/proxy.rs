@@ -60,6 +60,7 @@ pub(super) fn aliases_decl(input: ParseStream, cx: &mut Ctx) -> syn::Result<Vec<
         out.push(Location {
             name,
             space: Space::Global,
+            gpu: 0,
             init: Imm::new(0, litmus_core::ir::Origin::NONE),
             alias: Some(Alias { proxy, target }),
         });

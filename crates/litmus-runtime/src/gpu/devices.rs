@@ -129,7 +129,8 @@ impl<'a> Devices<'a> {
     /// Opens what a run of `layout` needs: a context per physical device
     /// the map names (the worker's for device 0), the kernels in each,
     /// peer access both ways between logical GPU 0's device and every
-    /// other, a stream per logical GPU. [`GpuError::Unfaithful`] when the
+    /// other (between every two devices when a location lives off GPU
+    /// 0), a stream per logical GPU. [`GpuError::Unfaithful`] when the
     /// machine has too few devices for the map, or two of them cannot
     /// reach each other's memory.
     pub(crate) fn open(
@@ -168,12 +169,21 @@ impl<'a> Devices<'a> {
             Some(i) => &opened[i].ctx,
         };
         let home = ctx_of(0);
-        for g in 1..ordinals.len() {
-            let other = ctx_of(g);
-            if other.ordinal == home.ordinal {
+        // Every GPU reaches logical GPU 0's buffers; where a location lives
+        // in another GPU's memory ([`Layout::remote_homes`]), every GPU
+        // reaches every other's too.
+        let pairs: Vec<(usize, usize)> = match layout.remote_homes().is_empty() {
+            true => (1..ordinals.len()).map(|g| (0, g)).collect(),
+            false => (0..ordinals.len())
+                .flat_map(|a| (a + 1..ordinals.len()).map(move |b| (a, b)))
+                .collect(),
+        };
+        for (ga, gb) in pairs {
+            let (one, other) = (ctx_of(ga), ctx_of(gb));
+            if other.ordinal == one.ordinal {
                 continue;
             }
-            for (a, b) in [(home, other), (other, home)] {
+            for (a, b) in [(one, other), (other, one)] {
                 if !a.can_access_peer(b)? {
                     return Err(GpuError::Unfaithful(format!(
                         "device {} cannot reach device {}'s memory (cuDeviceCanAccessPeer): the test's GPUs share its locations by peer access",

@@ -94,7 +94,8 @@ impl Kernels {
 }
 
 /// The buffers and kernels of one test on its GPUs; every buffer in logical
-/// GPU 0's memory (or page-locked host memory).
+/// GPU 0's memory (or page-locked host memory) but the location buffers of
+/// the other GPUs that hold locations.
 struct Setup {
     layout: Layout,
     /// Per logical GPU: its test kernel, `None` for a GPU no role is
@@ -106,6 +107,11 @@ struct Setup {
     /// `mem`, so that they are destroyed before the memory they read.
     textures: Vec<Texture>,
     mem: Buffer,
+    /// Per logical GPU of [`Layout::remote_homes`], in that order: its
+    /// location buffer, in its own memory and laid out like `mem` (only
+    /// the slots of the locations it holds are used). Kernel parameters
+    /// `p_mem1`...; every GPU reaches it by peer access.
+    remote_mem: Vec<Buffer>,
     /// The fills that reset the locations' GPU memory before each launch
     /// (word offset, words, value); empty when the classifier resets them.
     fills: Vec<(usize, usize, u32)>,
@@ -297,6 +303,14 @@ impl Setup {
         // Each texture spans the whole buffer, seen through its view, so
         // that its base is the mapping's (aligned) base and a slot's word
         // index is its texel.
+        // Each in its GPU's context (which `alloc` makes current); the rest
+        // of the set-up allocates in logical GPU 0's again.
+        let remote_mem = layout
+            .remote_homes()
+            .into_iter()
+            .map(|g| devices.ctx(g as usize).alloc(mem_words))
+            .collect::<Result<Vec<_>, _>>()?;
+        ctx.bind()?;
         let textures = layout
             .textures
             .iter()
@@ -327,6 +341,7 @@ impl Setup {
         };
         Ok(Setup {
             mem,
+            remote_mem,
             fills,
             textures,
             regs,
@@ -354,12 +369,33 @@ impl Setup {
     fn reset(&self, devices: &Devices, test: &Test, k: &Knobs) -> Result<(), GpuError> {
         let s0 = devices.stream(0);
         let span = self.n * k.stride as usize;
+        let remote = self.layout.remote_homes();
         for (j, loc) in self.layout.global_locs.iter().enumerate() {
+            let value = test.locations[*loc].init.value as u32;
+            if self.layout.in_remote_memory(j) {
+                // On the stream of the GPU that holds it, in its context.
+                let g = self.layout.homes[j];
+                let i = remote.iter().position(|&h| h == g);
+                let Some(buffer) = i.and_then(|i| self.remote_mem.get(i)) else {
+                    return Err(GpuError::Worker(format!(
+                        "no location buffer on logical GPU {g}"
+                    )));
+                };
+                devices.ctx(g as usize).bind()?;
+                buffer.fill(devices.stream(g as usize), j * span, span, value)?;
+                continue;
+            }
             let buffer = match &self.host_mem {
                 Some(host) if self.layout.in_host_memory(j) => host,
                 _ => &self.mem,
             };
-            buffer.fill(s0, j * span, span, test.locations[*loc].init.value as u32)?;
+            buffer.fill(s0, j * span, span, value)?;
+        }
+        if !remote.is_empty() {
+            // The other GPUs' fills are done before GPU 0's first kernel,
+            // which does not wait on their streams; this also makes logical
+            // GPU 0's context current again.
+            devices.synchronize()?;
         }
         self.status.fill(s0, 0, 2 * self.n, 0)
     }
@@ -437,6 +473,7 @@ impl Setup {
             self.counters.ptr(),
         ];
         classify.extend(self.host_mem.as_ref().map(Buffer::ptr));
+        classify.extend(self.remote_mem.iter().map(Buffer::ptr));
         self.classify_fn.launch(
             s0,
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
@@ -468,6 +505,8 @@ impl Setup {
                 devices.ctx(g).bind()?;
                 p.push(g as u64);
             }
+            // After the logical GPU: the other GPUs' location buffers.
+            p.extend(self.remote_mem.iter().map(Buffer::ptr));
             f.launch(
                 devices.stream(g),
                 grid,
@@ -556,8 +595,10 @@ const FILL_MIN_INSTANCES: usize = 1 << 20;
 /// The fills that reset the locations in GPU memory before each launch
 /// (word offset, words, value), neighbouring locations with one initial
 /// value in one fill. None past [`FILL_STRIDE`] or below
-/// [`FILL_MIN_INSTANCES`], and none for slots in host memory or in the
-/// final condition, which the classifier resets as it reads them.
+/// [`FILL_MIN_INSTANCES`], and none for slots in host memory, in another
+/// GPU's memory (the fills run on logical GPU 0's stream, into its buffer)
+/// or in the final condition, which the classifier resets as it reads
+/// them.
 fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usize, u32)> {
     let mut fills: Vec<(usize, usize, u32)> = Vec::new();
     if k.stride > FILL_STRIDE || n < FILL_MIN_INSTANCES {
@@ -573,7 +614,7 @@ fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usi
         .collect();
     let span = n * k.stride as usize;
     for (j, loc) in layout.global_locs.iter().enumerate() {
-        if layout.in_host_memory(j) || observed.contains(&j) {
+        if layout.in_host_memory(j) || layout.in_remote_memory(j) || observed.contains(&j) {
             continue;
         }
         let value = test.locations[*loc].init.value as u32;
