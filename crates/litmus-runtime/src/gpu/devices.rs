@@ -1,48 +1,22 @@
-//! The GPUs a test runs on: the device map (`LITMUS_GPU_MAP`) from the
-//! test's logical GPUs to the machine's physical devices, a context per
-//! physical device, peer access between them, and a stream per logical GPU.
+//! The GPUs a test runs on: the physical device of each of the test's
+//! logical GPUs (through the device map, `LITMUS_GPU_MAP`, read in
+//! `knobs.rs`), a context per physical device, peer access between them,
+//! and a stream per logical GPU.
 //!
-//! Every buffer lives in logical GPU 0's memory (the issue: "each location
-//! lives in the memory of the GPU the test says (default: GPU 0)"); the
-//! other GPUs' kernels reach it by peer access, through the unified
-//! addresses the driver gives every allocation. With a map that puts two
-//! logical GPUs on one device (`0,0`), that device runs both launches, on
-//! two streams of one context, so that the kernels can overlap: the way to
-//! exercise a test on several GPUs on a machine with one.
+//! Every buffer lives in logical GPU 0's memory, but for the locations a
+//! test puts in another GPU's memory (`gpu 1 x = 0`); the other GPUs'
+//! kernels reach them by peer access, through the unified addresses the
+//! driver gives every allocation. With a map that puts two logical GPUs on
+//! one device (`0,0`), that device runs both launches, on two streams of
+//! one context, so that the kernels can overlap: the way to exercise a
+//! test on several GPUs on a machine with one.
 
-use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Layout;
 
 use super::driver::{device_count, Context, Event, Function, Stream};
-use super::harness::Kernels;
-use super::knobs::{Knobs, GPU_MAP_ENV};
+use super::kernels::Kernels;
+use super::knobs::{format_gpu_map, Knobs, GPU_MAP_ENV};
 use super::GpuError;
-
-/// Reads a device map: device ordinals separated by commas, one per
-/// logical GPU (`0,1`, `0,0`), at most [`MAX_GPUS`]; anything else is an
-/// error naming the variable.
-pub(crate) fn parse_gpu_map(text: &str) -> Result<Vec<u32>, GpuError> {
-    let bad = || {
-        GpuError::knob(
-            GPU_MAP_ENV,
-            text,
-            &format!("device ordinals separated by commas, one per logical GPU, at most {MAX_GPUS} (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)"),
-        )
-    };
-    let map = text
-        .split(',')
-        .map(|d| d.trim().parse::<u32>().map_err(|_| bad()))
-        .collect::<Result<Vec<u32>, _>>()?;
-    if map.is_empty() || map.len() > MAX_GPUS as usize {
-        return Err(bad());
-    }
-    Ok(map)
-}
-
-/// Writes a device map as [`parse_gpu_map`] reads it.
-pub(crate) fn format_gpu_map(map: &[u32]) -> String {
-    map.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-}
 
 /// The physical device of each logical GPU a launch of `layout` uses
 /// (index: logical GPU), checked against the machine's `count` devices. An
@@ -309,21 +283,6 @@ mod tests {
 
     fn layout(src: &str) -> Layout {
         Layout::of(&text::parse(src).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn a_map_is_device_ordinals_separated_by_commas() {
-        assert_eq!(parse_gpu_map("0,1").unwrap(), vec![0, 1]);
-        assert_eq!(parse_gpu_map(" 0 , 0 ").unwrap(), vec![0, 0]);
-        assert_eq!(parse_gpu_map("3").unwrap(), vec![3]);
-        assert_eq!(format_gpu_map(&[1, 0, 1]), "1,0,1");
-        for bad in ["", "0,", "a,b", "-1", "0;1", "0,1,2,3,4,5,6,7,8"] {
-            let e = parse_gpu_map(bad).unwrap_err().to_string();
-            assert!(
-                e.contains("LITMUS_GPU_MAP") && e.contains("device ordinals separated by commas"),
-                "{bad:?}: {e}"
-            );
-        }
     }
 
     #[test]

@@ -12,9 +12,10 @@ use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
 use super::devices::Devices;
-use super::driver::{Buffer, Context, Function, Module};
+use super::driver::{Buffer, Context, Function};
 use super::environment::Assign;
 use super::host_threads::{self, HostRoles, Play};
+use super::kernels::Kernels;
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
@@ -62,35 +63,6 @@ pub struct PlacementReport {
     pub gpus: usize,
     /// Distinct CPU threads the host roles ran on (0: the test has none).
     pub cpu_threads: usize,
-}
-
-/// A test's module, loaded (JIT-compiled) once and kept while the worker
-/// runs the same PTX again (tuning, the placement check before a run).
-pub(crate) struct Kernels {
-    pub(super) test_fn: Function,
-    pub(super) classify_fn: Function,
-    _module: Module,
-}
-
-impl Kernels {
-    /// JIT-compiles `ptx` and finds its two kernels.
-    pub(crate) fn load(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
-        Kernels::of(ctx.load(ptx)?)
-    }
-
-    /// Compiles `ptx` through the driver's linker, then loads the image:
-    /// for threads that compile while the context runs other work.
-    pub(crate) fn compile(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
-        Kernels::of(ctx.load_image(&ctx.compile(ptx)?)?)
-    }
-
-    fn of(module: Module) -> Result<Kernels, GpuError> {
-        Ok(Kernels {
-            test_fn: module.function(layout::TEST_KERNEL)?,
-            classify_fn: module.function(layout::CLASSIFY_KERNEL)?,
-            _module: module,
-        })
-    }
 }
 
 /// The buffers and kernels of one test on its GPUs; every buffer in logical

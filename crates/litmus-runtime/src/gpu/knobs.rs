@@ -5,6 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::environment::Environment;
 use super::GpuError;
+use litmus_core::ptx::layout::MAX_GPUS;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
 /// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
@@ -208,7 +209,7 @@ impl Knobs {
             }
         }
         if let Some(v) = var(GPU_MAP_ENV) {
-            k.gpu_map = Some(super::devices::parse_gpu_map(&v)?);
+            k.gpu_map = Some(parse_gpu_map(&v)?);
         }
         k.env = Environment::from_vars(var)?;
         if k.instances() > MAX_INSTANCES {
@@ -259,7 +260,7 @@ impl Knobs {
             ));
         }
         if let Some(map) = &self.gpu_map {
-            out.push((GPU_MAP_ENV, super::devices::format_gpu_map(map)));
+            out.push((GPU_MAP_ENV, format_gpu_map(map)));
         }
         out.extend(self.env.env_assignments());
         out
@@ -332,7 +333,7 @@ impl fmt::Display for Knobs {
             )?;
         }
         if let Some(map) = &self.gpu_map {
-            write!(f, " gpu_map={}", super::devices::format_gpu_map(map))?;
+            write!(f, " gpu_map={}", format_gpu_map(map))?;
         }
         if self.env != Environment::default() {
             write!(f, " {}", self.env)?;
@@ -365,9 +366,50 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Reads a device map: device ordinals separated by commas, one per
+/// logical GPU (`0,1`, `0,0`), at most [`MAX_GPUS`]; anything else is an
+/// error naming the variable.
+pub(crate) fn parse_gpu_map(text: &str) -> Result<Vec<u32>, GpuError> {
+    let bad = || {
+        GpuError::knob(
+            GPU_MAP_ENV,
+            text,
+            &format!("device ordinals separated by commas, one per logical GPU, at most {MAX_GPUS} (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)"),
+        )
+    };
+    let map = text
+        .split(',')
+        .map(|d| d.trim().parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<Vec<u32>, _>>()?;
+    if map.is_empty() || map.len() > MAX_GPUS as usize {
+        return Err(bad());
+    }
+    Ok(map)
+}
+
+/// Writes a device map as [`parse_gpu_map`] reads it.
+pub(crate) fn format_gpu_map(map: &[u32]) -> String {
+    map.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_map_is_device_ordinals_separated_by_commas() {
+        assert_eq!(parse_gpu_map("0,1").unwrap(), vec![0, 1]);
+        assert_eq!(parse_gpu_map(" 0 , 0 ").unwrap(), vec![0, 0]);
+        assert_eq!(parse_gpu_map("3").unwrap(), vec![3]);
+        assert_eq!(format_gpu_map(&[1, 0, 1]), "1,0,1");
+        for bad in ["", "0,", "a,b", "-1", "0;1", "0,1,2,3,4,5,6,7,8"] {
+            let e = parse_gpu_map(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("LITMUS_GPU_MAP") && e.contains("device ordinals separated by commas"),
+                "{bad:?}: {e}"
+            );
+        }
+    }
 
     fn knobs(vars: &[(&str, &str)]) -> Result<Knobs, GpuError> {
         let map: std::collections::HashMap<String, String> = vars

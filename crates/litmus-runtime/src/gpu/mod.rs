@@ -25,6 +25,7 @@ mod fault;
 mod harness;
 mod host_threads;
 mod isolate;
+mod kernels;
 mod knobs;
 mod worker;
 
@@ -260,7 +261,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             }
         }
         None => with_context(deadline(knobs), |ctx| {
-            harness::run(ctx, &harness::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+            harness::run(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
         }),
     };
     let mut result = ran.map_err(|e| e.in_test(test))?;
@@ -284,7 +285,7 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
             Err(e) => Err(e),
         },
         None => with_context(SETUP_TIME, |ctx| {
-            harness::check_placement(ctx, &harness::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+            harness::check_placement(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
         }),
     };
     checked.map_err(|e| e.in_test(test))

@@ -32,8 +32,9 @@ use litmus_core::ir::Test;
 
 use super::driver::Context;
 use super::environment::{Assign, Environment};
-use super::harness::{self, Kernels};
+use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
+use super::kernels::Kernels;
 use super::knobs::{Knobs, Perm};
 use super::{GpuError, HwResult, PlacementReport};
 
