@@ -145,3 +145,23 @@ fn a_home_no_thread_runs_on_is_refused() {
         "{e}"
     );
 }
+
+/// A final value in another GPU's memory is read with a load and reset by
+/// a store, as in host memory: the exchange the classifier uses on GPU 0's
+/// memory would be an atomic across the bus to a peer, which need not be
+/// one. A final value in GPU 0's memory keeps the exchange.
+#[test]
+fn the_classifier_reads_a_peer_gpus_final_value_without_an_atomic() {
+    let src = MP_HOMES.replace(
+        "exists (P1:r0 == 1 /\\ P1:r1 == 0)",
+        "exists (x == 1 /\\ y == 1)",
+    );
+    let code = ptx::generate(&parse(&src)).unwrap();
+    let classify = &code[code.find(".entry litmus_classify").unwrap()..];
+    let exchanges = classify
+        .lines()
+        .filter(|l| l.contains("atom.global.exch.b32"))
+        .count();
+    // y (GPU 0) is exchanged; x (GPU 1) is loaded, then stored.
+    assert_eq!(exchanges, 1, "{classify}");
+}

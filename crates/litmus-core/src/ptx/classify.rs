@@ -334,7 +334,7 @@ struct Instance<'a> {
 }
 
 /// The outcome, one word per observable, in the registers returned, and
-/// which location slots reading it has already reset (those in GPU
+/// which location slots reading it has already reset (those in GPU 0's
 /// memory).
 ///
 /// A global location's final value is read and reset in one exchange: a
@@ -364,9 +364,11 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
                 Some(v) => v.clone(),
                 None => {
                     let v = out.r32();
-                    if layout.in_host_memory(j) {
-                        // Over the bus an atomic need not be one, and the
-                        // slot is not hot: a load, reset by a store below.
+                    if layout.in_host_memory(j) || layout.in_remote_memory(j) {
+                        // Over the bus (to the host, or to a peer GPU
+                        // without native peer atomics) an atomic need not
+                        // be one, and the slot is not hot: a load, reset
+                        // by a store below.
                         out.ins(format!("ld.global.u32 {v}, [{}]", slots[j]));
                     } else {
                         out.ins(format!(
@@ -418,7 +420,7 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
         values.push(v);
     }
     let exchanged = (0..slots.len())
-        .map(|j| exchanged[j].is_some() && !layout.in_host_memory(j))
+        .map(|j| exchanged[j].is_some() && !layout.in_host_memory(j) && !layout.in_remote_memory(j))
         .collect();
     (values, exchanged)
 }
