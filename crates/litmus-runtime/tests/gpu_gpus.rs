@@ -8,7 +8,7 @@
 
 mod gpu_support;
 
-use gpu_support::{generated, hardware, parse};
+use gpu_support::{counted_run, generated, hardware, parse};
 use litmus_core::ptx;
 use litmus_model::{model_by_name, Options};
 use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
@@ -89,13 +89,13 @@ fn two_logical_gpus_on_one_device_count_every_instance_and_keep_placement() {
             } else {
                 k.instances()
             };
-            let r =
-                gpu::run(test, code, k).unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
-            let launches = k.launches.unwrap();
-            assert_eq!(r.launches, launches, "{} ({what})", test.name);
-            assert_eq!(r.instances, launches * per_launch, "{} ({what})", test.name);
-            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
-            assert_eq!(total, r.instances, "{} ({what}): instances lost", test.name);
+            let r = counted_run(
+                test,
+                code,
+                k,
+                per_launch,
+                &format!("{} ({what})", test.name),
+            );
             assert!(
                 r.device.contains("logical GPUs on devices 0,0"),
                 "{}",
@@ -270,18 +270,13 @@ fn a_location_in_gpu_1s_memory_counts_every_instance_and_reads_only_written_valu
             }
         };
         for (what, k) in &variants {
-            let r =
-                gpu::run(test, code, k).unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
-            let launches = k.launches.unwrap();
-            assert_eq!(r.launches, launches, "{} ({what})", test.name);
-            assert_eq!(
-                r.instances,
-                launches * k.instances(),
-                "{} ({what})",
-                test.name
+            let r = counted_run(
+                test,
+                code,
+                k,
+                k.instances(),
+                &format!("{} ({what})", test.name),
             );
-            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
-            assert_eq!(total, r.instances, "{} ({what}): instances lost", test.name);
             for (values, _) in &r.histogram {
                 assert_eq!(values.len(), observables.len());
                 for (v, o) in values.iter().zip(&observables) {

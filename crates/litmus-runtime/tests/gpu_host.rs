@@ -6,7 +6,7 @@
 
 mod gpu_support;
 
-use gpu_support::{generated, hardware, parse};
+use gpu_support::{counted_run, generated, hardware, parse};
 use litmus_core::ptx;
 use litmus_runtime::gpu::{self, Environment, GpuError, Knobs};
 
@@ -80,13 +80,13 @@ fn host_threads_keep_every_instance_counted_and_placement_held() {
         let host_roles = test.threads.iter().filter(|t| t.placement.host).count() as u32;
         for (what, k) in &variants {
             let per_launch = k.instances_with_host();
-            let r =
-                gpu::run(test, code, k).unwrap_or_else(|e| panic!("{} ({what}): {e}", test.name));
-            let launches = k.launches.unwrap();
-            assert_eq!(r.launches, launches, "{} ({what})", test.name);
-            assert_eq!(r.instances, launches * per_launch, "{} ({what})", test.name);
-            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
-            assert_eq!(total, r.instances, "{} ({what}): instances lost", test.name);
+            let r = counted_run(
+                test,
+                code,
+                k,
+                per_launch,
+                &format!("{} ({what})", test.name),
+            );
             assert_eq!(r.host_threads, host_roles * k.host_threads);
             for (values, _) in &r.histogram {
                 assert!(

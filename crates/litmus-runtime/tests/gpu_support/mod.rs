@@ -35,3 +35,25 @@ pub fn generated(srcs: &[&str]) -> Vec<(Test, String)> {
         })
         .collect()
 }
+
+/// Runs `test` for the knobs' fixed launches and checks that nothing was
+/// lost: the launches asked for ran, each with `per_launch` instances, and
+/// the histogram with the unfinished instances counts every one of them.
+/// `what` names the run in the messages.
+pub fn counted_run(
+    test: &Test,
+    code: &str,
+    k: &gpu::Knobs,
+    per_launch: u64,
+    what: &str,
+) -> gpu::HwResult {
+    let r = gpu::run(test, code, k).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let launches = k
+        .launches
+        .expect("a counted run has a fixed number of launches");
+    assert_eq!(r.launches, launches, "{what}");
+    assert_eq!(r.instances, launches * per_launch, "{what}");
+    let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+    assert_eq!(total, r.instances, "{what}: instances lost");
+    r
+}
