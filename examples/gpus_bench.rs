@@ -14,8 +14,11 @@
 
 use std::process::ExitCode;
 
-use gpu_litmus::core::{outcome, ptx, text};
-use gpu_litmus::runtime::{gpu, Config};
+use gpu_litmus::runtime::gpu;
+
+mod bench_support;
+
+use bench_support::{prepared, weak, Args};
 
 /// (name, `.litmus` text): the weak outcome is the one the condition names.
 const TESTS: &[(&str, &str)] = &[
@@ -28,63 +31,30 @@ const TESTS: &[(&str, &str)] = &[
 ];
 
 fn main() -> ExitCode {
-    let mut budget_ms = None;
-    let mut filter = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--budget-ms" => match args.next().and_then(|v| v.parse().ok()) {
-                Some(v) => budget_ms = Some(v),
-                None => {
-                    eprintln!("gpus_bench: --budget-ms needs a number of milliseconds");
-                    return ExitCode::FAILURE;
-                }
-            },
-            "-h" | "--help" => {
-                println!("usage: gpus_bench [--budget-ms N] [NAME_FILTER]");
-                return ExitCode::SUCCESS;
-            }
-            other => filter = Some(other.to_string()),
-        }
-    }
-    // Every LITMUS_* variable is checked, as by every other entry point.
-    let mut knobs = match Config::from_env() {
-        Ok(config) => config.knobs,
-        Err(e) => {
-            eprintln!("gpus_bench: {e}");
-            return ExitCode::FAILURE;
-        }
+    let bench = "gpus_bench";
+    let args = match Args::read(bench, "gpus_bench [--budget-ms N] [NAME_FILTER]", |_, _| {
+        None
+    }) {
+        Ok(a) => a,
+        Err(code) => return code,
     };
-    if let Some(ms) = budget_ms {
-        knobs.budget_ms = ms;
-    }
-    println!("knobs: {knobs}");
+    let knobs = match args.knobs(bench) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
     println!(
         "{:<18} {:>12} {:>12} {:>11} {:>9} {:>8} {:>9}  device",
         "test", "instances/s", "weak/s", "weak frac", "weak", "launches", "ms/launch"
     );
     let mut failed = false;
     for (name, src) in TESTS {
-        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+        if args.skips(name) {
             continue;
         }
-        let test = match text::parse(src) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{name}: {}", e.render(name));
-                failed = true;
-                continue;
-            }
+        let Some((test, code)) = prepared(name, src) else {
+            failed = true;
+            continue;
         };
-        let code = match ptx::generate(&test) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                failed = true;
-                continue;
-            }
-        };
-        let obs = outcome::observables(&test);
         let result = match gpu::run(&test, &code, &knobs) {
             Ok(r) => r,
             Err(e) if e.is_absent() => {
@@ -101,12 +71,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let weak: u64 = result
-            .histogram
-            .iter()
-            .filter(|(values, _)| outcome::eval(&test, &obs, values))
-            .map(|(_, c)| c)
-            .sum();
+        let weak = weak(&test, &result);
         let secs = result.wall.as_secs_f64();
         println!(
             "{:<18} {:>12.3e} {:>12.3e} {:>11.3e} {:>9} {:>8} {:>9.3}  {}",

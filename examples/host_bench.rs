@@ -17,8 +17,11 @@
 
 use std::process::ExitCode;
 
-use gpu_litmus::core::{outcome, ptx, text};
-use gpu_litmus::runtime::{gpu, Config};
+use gpu_litmus::runtime::gpu;
+
+mod bench_support;
+
+use bench_support::{prepared, weak, Args};
 
 /// (name, `.litmus` text): the weak outcome is the one the condition names.
 const TESTS: &[(&str, &str)] = &[
@@ -35,56 +38,37 @@ const TESTS: &[(&str, &str)] = &[
 const DEFAULT_SWEEP: [u32; 3] = [4096, 16384, 65536];
 
 fn main() -> ExitCode {
-    let mut budget_ms = None;
+    let bench = "host_bench";
     let mut sweep = DEFAULT_SWEEP.to_vec();
-    let mut filter = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--budget-ms" => match args.next().and_then(|v| v.parse().ok()) {
-                Some(v) => budget_ms = Some(v),
-                None => {
-                    eprintln!("host_bench: --budget-ms needs a number of milliseconds");
-                    return ExitCode::FAILURE;
-                }
-            },
-            "--host-instances" => {
-                let list: Option<Vec<u32>> = args.next().and_then(|v| {
-                    v.split(',')
-                        .map(|n| n.trim().parse().ok().filter(|n: &u32| n.is_power_of_two()))
-                        .collect()
-                });
-                match list {
-                    Some(l) if !l.is_empty() => sweep = l,
-                    _ => {
-                        eprintln!(
-                            "host_bench: --host-instances needs powers of two, comma-separated"
-                        );
-                        return ExitCode::FAILURE;
-                    }
-                }
+    let args = Args::read(
+        bench,
+        "host_bench [--budget-ms N] [--host-instances A,B,..] [NAME_FILTER]",
+        |arg, rest| {
+            if arg != "--host-instances" {
+                return None;
             }
-            "-h" | "--help" => {
-                println!(
-                    "usage: host_bench [--budget-ms N] [--host-instances A,B,..] [NAME_FILTER]"
-                );
-                return ExitCode::SUCCESS;
-            }
-            other => filter = Some(other.to_string()),
-        }
-    }
-    // Every LITMUS_* variable is checked, as by every other entry point.
-    let mut knobs = match Config::from_env() {
-        Ok(config) => config.knobs,
-        Err(e) => {
-            eprintln!("host_bench: {e}");
-            return ExitCode::FAILURE;
-        }
+            let list: Option<Vec<u32>> = rest.next().and_then(|v| {
+                v.split(',')
+                    .map(|n| n.trim().parse().ok().filter(|n: &u32| n.is_power_of_two()))
+                    .collect()
+            });
+            Some(match list {
+                Some(l) if !l.is_empty() => {
+                    sweep = l;
+                    Ok(())
+                }
+                _ => Err("--host-instances needs powers of two, comma-separated".into()),
+            })
+        },
+    );
+    let args = match args {
+        Ok(a) => a,
+        Err(code) => return code,
     };
-    if let Some(ms) = budget_ms {
-        knobs.budget_ms = ms;
-    }
-    println!("knobs: {knobs}");
+    let knobs = match args.knobs(bench) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
     println!(
         "{:<20} {:>8} {:>4} {:>12} {:>12} {:>11} {:>9} {:>8} {:>9}  device",
         "test",
@@ -99,26 +83,13 @@ fn main() -> ExitCode {
     );
     let mut failed = false;
     for (name, src) in TESTS {
-        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+        if args.skips(name) {
             continue;
         }
-        let test = match text::parse(src) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{name}: {}", e.render(name));
-                failed = true;
-                continue;
-            }
+        let Some((test, code)) = prepared(name, src) else {
+            failed = true;
+            continue;
         };
-        let code = match ptx::generate(&test) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                failed = true;
-                continue;
-            }
-        };
-        let obs = outcome::observables(&test);
         // Host instances shape only tests with host threads.
         let has_host = test.threads.iter().any(|t| t.placement.host);
         let counts = if has_host { &sweep[..] } else { &sweep[..1] };
@@ -139,12 +110,7 @@ fn main() -> ExitCode {
                     continue;
                 }
             };
-            let weak: u64 = result
-                .histogram
-                .iter()
-                .filter(|(values, _)| outcome::eval(&test, &obs, values))
-                .map(|(_, c)| c)
-                .sum();
+            let weak = weak(&test, &result);
             let secs = result.wall.as_secs_f64();
             println!(
                 "{:<20} {:>8} {:>4} {:>12.3e} {:>12.3e} {:>11.3e} {:>9} {:>8} {:>9.3}  {}",
