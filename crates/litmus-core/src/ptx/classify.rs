@@ -207,21 +207,19 @@ fn read_and_reset(
         inits: &inits,
     };
     let (values, exchanged) = read_outcome(layout, &at, out);
-    // Slots in GPU 0's memory that the harness refills need no store here:
-    // at small strides one fill of the whole buffer costs less than a
-    // scattered store per instance (see `harness.rs`). The harness fills
-    // no other GPU's buffer between launches (its fills run on GPU 0's
-    // stream), so those slots are always stored.
+    // Slots the harness refills (`Layout::refillable`) need no store here
+    // when it does: at small strides one fill of the whole buffer costs
+    // less than a scattered store per instance (see `harness.rs`).
     let refilled = out.pred();
     out.ins(format!("setp.ne.u32 {refilled}, {}, 0", k.filled));
     for (j, slot) in slots.iter().enumerate() {
         if exchanged[j] {
             continue;
         }
-        let guard = if layout.in_host_memory(j) || layout.in_remote_memory(j) {
-            String::new()
-        } else {
+        let guard = if layout.refillable(j) {
             format!("@!{refilled} ")
+        } else {
+            String::new()
         };
         out.ins(format!("{guard}st.global.u32 [{slot}], {}", inits[j]));
     }

@@ -562,6 +562,24 @@ impl Layout {
         !self.in_host_memory(j) && self.homes.get(j).is_some_and(|&g| g != 0)
     }
 
+    /// Whether global slot `j`'s final value is in the final condition.
+    pub fn observed(&self, j: usize) -> bool {
+        self.observables.iter().any(|o| match o {
+            Observable::Loc { loc } => self.slot_of.get(*loc).copied().flatten() == Some(j),
+            Observable::Reg { .. } => false,
+        })
+    }
+
+    /// Whether the harness may reset global slot `j` between launches with
+    /// a fill of GPU 0's buffer (in large launches: see the harness's
+    /// `refills`) rather than the classifier with a store: a slot in GPU
+    /// 0's memory that the classifier does not read. The classifier resets
+    /// the slots it reads as it reads them, and every slot in host or
+    /// another GPU's memory; the two sides take this one rule.
+    pub fn refillable(&self, j: usize) -> bool {
+        !self.in_host_memory(j) && !self.in_remote_memory(j) && !self.observed(j)
+    }
+
     /// Whether the location buffer needs the virtual memory management
     /// API: a second mapping for a generic alias, or the alignment a
     /// texture over it needs.

@@ -5,7 +5,6 @@ use cudarc::driver::sys;
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
-use litmus_core::outcome::Observable;
 use litmus_core::ptx::layout::Mode;
 use litmus_core::ptx::layout::{counter, knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
 use litmus_core::ptx::{layout, Layout};
@@ -576,17 +575,9 @@ fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usi
     if k.stride > FILL_STRIDE || n < FILL_MIN_INSTANCES {
         return fills;
     }
-    let observed: Vec<usize> = layout
-        .observables
-        .iter()
-        .filter_map(|o| match o {
-            Observable::Loc { loc } => layout.slot_of.get(*loc).copied().flatten(),
-            Observable::Reg { .. } => None,
-        })
-        .collect();
     let span = n * k.stride as usize;
     for (j, loc) in layout.global_locs.iter().enumerate() {
-        if layout.in_host_memory(j) || layout.in_remote_memory(j) || observed.contains(&j) {
+        if !layout.refillable(j) {
             continue;
         }
         let value = test.locations[*loc].init.value as u32;
