@@ -17,7 +17,7 @@
 
 use std::process::ExitCode;
 
-use gpu_litmus::runtime::gpu;
+use gpu_litmus::hw as gpu;
 
 mod bench_support;
 

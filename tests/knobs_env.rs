@@ -19,7 +19,7 @@ litmus! {
 
 litmus_files!(mod knob_probe_files = "tests/litmus/files/mp_relaxed_gpu.litmus");
 
-#[path = "../crates/litmus-runtime/tests/cli_support/bad_knobs.rs"]
+#[path = "../crates/litmus-cli/tests/cli_support/bad_knobs.rs"]
 mod bad_knobs;
 
 /// Runs the test `name` of this binary in a child process with `var=value`

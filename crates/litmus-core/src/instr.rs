@@ -4,7 +4,7 @@
 //! decided by [`crate::validate()`], so that a mistake gets a message rather
 //! than being unrepresentable.
 
-use crate::ir::{Imm, Name, Operand, Origin};
+use crate::operand::{Imm, Name, Operand, Origin};
 use crate::proxy::{Proxy, ProxyFenceKind};
 
 /// Memory-ordering semantics (`.weak`, `.relaxed`, ...).

@@ -10,112 +10,8 @@
 //! take part in equality, so the same test written with `litmus!` and as a
 //! `.litmus` file compares equal.
 
-use crate::instr::Instr;
-
-/// A literal as written. Validation checks that it fits 32 bits
-/// ([`VALUE_RANGE`]); back ends then work modulo 2^32.
-pub type Value = i64;
-
-/// The literals that fit 32 bits, read as signed or as unsigned:
-/// `-2^31 ..= 2^32 - 1`. `-1` and `0xffffffff` are the same word.
-pub const VALUE_RANGE: std::ops::RangeInclusive<Value> = -(1 << 31)..=u32::MAX as Value;
-
-/// Where an IR node came from, in the terms of the front end that built it:
-/// the text reader stores a byte offset into the file, the macro an index
-/// into its table of token spans. [`Origin::NONE`] marks built nodes.
-///
-/// Two origins always compare equal: positions are not part of a test's
-/// meaning.
-#[derive(Clone, Copy, Debug, Eq)]
-pub struct Origin(pub u32);
-
-impl Origin {
-    /// The origin of a node that no source text produced.
-    pub const NONE: Origin = Origin(u32::MAX);
-
-    /// Whether this origin points somewhere.
-    pub fn is_some(self) -> bool {
-        self.0 != u32::MAX
-    }
-}
-
-impl Default for Origin {
-    fn default() -> Self {
-        Origin::NONE
-    }
-}
-
-impl PartialEq for Origin {
-    fn eq(&self, _: &Origin) -> bool {
-        true
-    }
-}
-
-// Consistent with `PartialEq`: every origin hashes alike.
-impl std::hash::Hash for Origin {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
-
-/// An identifier as written (a location, a register, a label or a thread),
-/// with where it was written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Name {
-    /// The identifier's spelling.
-    pub text: String,
-    /// Where it was written.
-    pub origin: Origin,
-}
-
-impl Name {
-    /// A name spelled `text`, written at `origin`.
-    pub fn new(text: impl Into<String>, origin: Origin) -> Name {
-        Name {
-            text: text.into(),
-            origin,
-        }
-    }
-}
-
-impl std::fmt::Display for Name {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-/// An integer literal with where it was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Imm {
-    /// The literal as written, before reduction modulo 2^32.
-    pub value: Value,
-    /// Where it was written.
-    pub origin: Origin,
-}
-
-impl Imm {
-    /// A literal `value` written at `origin`.
-    pub fn new(value: Value, origin: Origin) -> Imm {
-        Imm { value, origin }
-    }
-}
-
-/// A source operand of an instruction: a register or a literal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Operand {
-    /// A register's current value.
-    Reg(Name),
-    /// A literal.
-    Imm(Imm),
-}
-
-impl Operand {
-    /// Where the operand was written.
-    pub fn origin(&self) -> Origin {
-        match self {
-            Operand::Reg(n) => n.origin,
-            Operand::Imm(i) => i.origin,
-        }
-    }
-}
+use crate::instr::{Instr, InstrKind};
+pub use crate::operand::{Imm, Name, Operand, Origin, Value, VALUE_RANGE};
 
 /// One litmus test.
 ///
@@ -169,6 +65,47 @@ impl Test {
     /// The thread called `name`, if the test has one.
     pub fn thread(&self, name: &str) -> Option<&Thread> {
         self.threads.iter().find(|t| t.name.text == name)
+    }
+
+    /// The first thing in `test` that needs PTX 7.5's proxies, in words
+    /// (`` location `y` is a generic alias of `x` ``, `` `tld` in thread `P1` ``),
+    /// or `None` for a proxy-free test: a proxy instruction, or an access to
+    /// (or a condition on) an alias. An alias declared and never used changes
+    /// nothing. Back ends that know nothing of proxies refuse a test with this
+    /// reason rather than read its aliases as separate memory.
+    pub fn first_proxy_use(&self) -> Option<String> {
+        let test = self;
+        let alias = |name: &Name| {
+            let a = test.location(&name.text)?.alias.as_ref()?;
+            Some(format!(
+                "location `{name}` is a {} alias of `{}`",
+                a.proxy.as_str(),
+                a.target
+            ))
+        };
+        let in_threads = test.threads.iter().find_map(|t| {
+            t.body.iter().find_map(|i| {
+                let word = match &i.kind {
+                    InstrKind::ProxyLoad { proxy, .. } => proxy.load_word().to_string(),
+                    InstrKind::ProxyStore { proxy, .. } => {
+                        proxy.store_word().unwrap_or("a proxy store").to_string()
+                    }
+                    InstrKind::ProxyFence(k) => format!("fence.proxy.{}", k.as_str()),
+                    other => return other.loc().and_then(alias),
+                };
+                Some(format!("`{word}` in thread `{}`", t.name))
+            })
+        });
+        in_threads.or_else(|| {
+            test.condition
+                .expr
+                .terms()
+                .into_iter()
+                .find_map(|t| match t {
+                    Term::Loc(l) => alias(l),
+                    _ => None,
+                })
+        })
     }
 }
 
@@ -350,6 +287,30 @@ pub enum Expr {
     And(Box<Expr>, Box<Expr>),
     /// Disjunction.
     Or(Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    /// Every term of the expression, left to right.
+    pub fn terms(&self) -> Vec<&Term> {
+        let mut out = Vec::new();
+        self.collect_terms(&mut out);
+        out
+    }
+
+    fn collect_terms<'e>(&'e self, out: &mut Vec<&'e Term>) {
+        match self {
+            Expr::True => {}
+            Expr::Cmp { lhs, rhs, .. } => {
+                out.push(lhs);
+                out.push(rhs);
+            }
+            Expr::Not(e) => e.collect_terms(out),
+            Expr::And(a, b) | Expr::Or(a, b) => {
+                a.collect_terms(out);
+                b.collect_terms(out);
+            }
+        }
+    }
 }
 
 /// A comparison operator of a condition.

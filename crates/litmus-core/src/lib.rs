@@ -10,6 +10,7 @@
 pub mod corpus;
 pub mod instr;
 pub mod ir;
+pub mod operand;
 pub mod outcome;
 pub mod proxy;
 pub mod ptx;

@@ -4,7 +4,7 @@
 //! different proxies, or through different aliases, are ordered only by a
 //! proxy fence (`fence.proxy.<kind>`).
 
-use crate::ir::Name;
+use crate::operand::Name;
 
 /// The path by which an access reaches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,44 +121,4 @@ impl ProxyFenceKind {
 
     /// The kinds in words, for error messages.
     pub const EXPECTED: &'static str = ".alias, .surface, .texture or .constant";
-}
-
-/// The first thing in `test` that needs PTX 7.5's proxies, in words
-/// (`` location `y` is a generic alias of `x` ``, `` `tld` in thread `P1` ``),
-/// or `None` for a proxy-free test: a proxy instruction, or an access to
-/// (or a condition on) an alias. An alias declared and never used changes
-/// nothing. Back ends that know nothing of proxies refuse a test with this
-/// reason rather than read its aliases as separate memory.
-pub fn first_proxy_use(test: &crate::ir::Test) -> Option<String> {
-    use crate::instr::InstrKind;
-    use crate::ir::Term;
-    let alias = |name: &Name| {
-        let a = test.location(&name.text)?.alias.as_ref()?;
-        Some(format!(
-            "location `{name}` is a {} alias of `{}`",
-            a.proxy.as_str(),
-            a.target
-        ))
-    };
-    let in_threads = test.threads.iter().find_map(|t| {
-        t.body.iter().find_map(|i| {
-            let word = match &i.kind {
-                InstrKind::ProxyLoad { proxy, .. } => proxy.load_word().to_string(),
-                InstrKind::ProxyStore { proxy, .. } => {
-                    proxy.store_word().unwrap_or("a proxy store").to_string()
-                }
-                InstrKind::ProxyFence(k) => format!("fence.proxy.{}", k.as_str()),
-                other => return other.loc().and_then(alias),
-            };
-            Some(format!("`{word}` in thread `{}`", t.name))
-        })
-    });
-    in_threads.or_else(|| {
-        let mut terms = Vec::new();
-        crate::validate::collect_terms(&test.condition.expr, &mut terms);
-        terms.into_iter().find_map(|t| match t {
-            Term::Loc(l) => alias(l),
-            _ => None,
-        })
-    })
 }

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::instr::{Access, AtomOp, CacheOp, FenceSpelling, InstrKind, Scope, Sem};
-use crate::ir::{Expr, Imm, Location, Name, Operand, Origin, Space, Term, Test, Thread};
+use crate::ir::{Imm, Location, Name, Operand, Origin, Space, Term, Test, Thread};
 
 /// One mistake in a test.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -521,22 +521,12 @@ impl Validator<'_> {
                     self.push(K::MissingLabel(target.text.clone()), target.origin);
                 }
             }
-            InstrKind::ProxyLoad { access, .. } => self.access(
-                kind_word(kind),
-                *access,
-                origin,
-                clusters,
-                proxy::PROXY_SEMS,
-            ),
+            InstrKind::ProxyLoad { access, .. } => {
+                self.access(kind_word(kind), *access, origin, clusters, PROXY_SEMS)
+            }
             InstrKind::ProxyStore { access, value, .. } => {
                 self.operand(value);
-                self.access(
-                    kind_word(kind),
-                    *access,
-                    origin,
-                    clusters,
-                    proxy::PROXY_SEMS,
-                )
+                self.access(kind_word(kind), *access, origin, clusters, PROXY_SEMS)
             }
             InstrKind::Label(_) | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
         }
@@ -655,9 +645,7 @@ impl Validator<'_> {
     }
 
     fn condition(&mut self) {
-        let mut terms = Vec::new();
-        collect_terms(&self.test.condition.expr, &mut terms);
-        for term in terms {
+        for term in self.test.condition.expr.terms() {
             match term {
                 Term::Imm(imm) => self.value(imm),
                 Term::Loc(loc) => self.known_location(loc),
@@ -681,22 +669,6 @@ impl Validator<'_> {
                     }
                 }
             }
-        }
-    }
-}
-
-/// Every term of `expr`, left to right.
-pub fn collect_terms<'e>(expr: &'e Expr, out: &mut Vec<&'e Term>) {
-    match expr {
-        Expr::True => {}
-        Expr::Cmp { lhs, rhs, .. } => {
-            out.push(lhs);
-            out.push(rhs);
-        }
-        Expr::Not(e) => collect_terms(e, out),
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            collect_terms(a, out);
-            collect_terms(b, out);
         }
     }
 }
@@ -727,4 +699,10 @@ const ATOM_SEMS: Allowed = (
 const FENCE_SEMS: Allowed = (
     &[Sem::Sc, Sem::AcqRel, Sem::Acquire, Sem::Release],
     "fences take .sc, .acq_rel, .acquire or .release",
+);
+
+/// Surface, texture and constant accesses have no strong forms.
+const PROXY_SEMS: Allowed = (
+    &[Sem::Weak],
+    "surface, texture and constant accesses are .weak only",
 );

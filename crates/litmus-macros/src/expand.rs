@@ -40,7 +40,7 @@ pub(crate) fn test_fn(parsed: &Parsed, ptx: Option<&str>) -> TokenStream {
         #(#attrs)*
         fn #ident() {
             let test = #test;
-            ::gpu_litmus::__private::litmus_runtime::run_litmus(&test, #ptx);
+            ::gpu_litmus::__private::litmus_runner::run_litmus(&test, #ptx);
         }
     }
 }

@@ -183,7 +183,7 @@ fn test_fn(ident: &str, test: &Test) -> syn::Result<TokenStream> {
         #[allow(non_snake_case)]
         fn #ident() {
             let test = #expr;
-            ::gpu_litmus::__private::litmus_runtime::run_litmus(&test, #ptx);
+            ::gpu_litmus::__private::litmus_runner::run_litmus(&test, #ptx);
         }
     })
 }

@@ -90,7 +90,7 @@ fn try_expand(input: TokenStream, root: &Path) -> syn::Result<TokenStream> {
             #[test]
             #[allow(non_snake_case)]
             fn #ident() {
-                ::gpu_litmus::__private::litmus_runtime::run_litmus_text(
+                ::gpu_litmus::__private::litmus_runner::run_litmus_text(
                     #rel,
                     ::core::include_str!(#absolute),
                 );

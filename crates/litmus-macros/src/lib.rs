@@ -191,7 +191,7 @@
 //! #[test]
 //! fn name() {
 //!     let test = /* the IR, as the expression litmus_ir! gives */;
-//!     ::gpu_litmus::__private::litmus_runtime::run_litmus(
+//!     ::gpu_litmus::__private::litmus_runner::run_litmus(
 //!         &test,
 //!         ::core::option::Option::Some("// gpu-litmus: test `name`, ..\n.version 8.6\n.."),
 //!     );
@@ -234,7 +234,7 @@
 //! #[test]
 //! #[allow(non_snake_case)]
 //! fn MP_rel_acq() {
-//!     ::gpu_litmus::__private::litmus_runtime::run_litmus_text(
+//!     ::gpu_litmus::__private::litmus_runner::run_litmus_text(
 //!         "tests/litmus/MP+rel-acq.litmus",
 //!         ::core::include_str!("/abs/path/to/crate/tests/litmus/MP+rel-acq.litmus"),
 //!     );

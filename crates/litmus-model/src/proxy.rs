@@ -97,17 +97,19 @@ pub(crate) fn addresses(test: &Test, name: &str) -> Result<(usize, usize), PathE
 /// declared location, and an alias has no memory of its own).
 pub(crate) fn unsupported(test: &Test, model: &str, proxies: bool) -> Option<PathError> {
     if !proxies {
-        return litmus_core::proxy::first_proxy_use(test).map(|what| PathError::Proxies {
+        return test.first_proxy_use().map(|what| PathError::Proxies {
             what,
             model: model.to_string(),
         });
     }
-    let mut terms = Vec::new();
-    litmus_core::validate::collect_terms(&test.condition.expr, &mut terms);
-    terms.into_iter().find_map(|t| match t {
-        Term::Loc(l) if test.location(&l.text).is_some_and(|d| d.alias.is_some()) => {
-            Some(PathError::AliasInCondition(l.text.clone()))
-        }
-        _ => None,
-    })
+    test.condition
+        .expr
+        .terms()
+        .into_iter()
+        .find_map(|t| match t {
+            Term::Loc(l) if test.location(&l.text).is_some_and(|d| d.alias.is_some()) => {
+                Some(PathError::AliasInCondition(l.text.clone()))
+            }
+            _ => None,
+        })
 }

@@ -116,7 +116,7 @@ fn ptx75_is_ptx_on_every_proxy_free_repo_file() {
         .into_iter()
         .filter(|f| {
             let src = std::fs::read_to_string(f).unwrap_or_default();
-            text::parse(&src).is_ok_and(|t| litmus_core::proxy::first_proxy_use(&t).is_none())
+            text::parse(&src).is_ok_and(|t| t.first_proxy_use().is_none())
         })
         .collect();
     assert!(files.len() > 10, "{} files", files.len());

@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 
 use crate::ir::{Imm, Location, Space, Term, Test};
-use crate::validate::collect_terms;
 
 /// Declares, at the end of `test.locations` and in the order of their first
 /// use (the threads' accesses, then the condition), every location that an
@@ -20,8 +19,7 @@ pub(crate) fn declare_used_locations(test: &mut Test) {
         .iter()
         .flat_map(|t| &t.body)
         .filter_map(|i| i.kind.loc());
-    let mut terms = Vec::new();
-    collect_terms(&test.condition.expr, &mut terms);
+    let terms = test.condition.expr.terms();
     let in_condition = terms.into_iter().filter_map(|t| match t {
         Term::Loc(name) => Some(name),
         _ => None,

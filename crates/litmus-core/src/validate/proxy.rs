@@ -3,16 +3,10 @@
 
 use std::collections::HashSet;
 
-use super::{Allowed, Validator, K};
-use crate::instr::{InstrKind, Sem};
+use super::{Validator, K};
+use crate::instr::InstrKind;
 use crate::ir::{Name, Origin};
 use crate::proxy::Proxy;
-
-/// Surface, texture and constant accesses have no strong forms.
-pub(super) const PROXY_SEMS: Allowed = (
-    &[Sem::Weak],
-    "surface, texture and constant accesses are .weak only",
-);
 
 impl Validator<'_> {
     /// Every alias names a declared location, is not itself shared

@@ -1,0 +1,277 @@
+//! `gpu-litmus campaign`: runs a set of tests (folders are searched for
+//! `.litmus` files) on the GPU and says, per test, whether its weak
+//! outcome (the outcomes its condition describes) was seen and at what
+//! rate, with the rate's Wilson interval, and whether anything the model
+//! forbids was seen; then one summary. It is `run` for families: one line a
+//! test instead of an outcome table.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use litmus_core::ir::Verdict;
+use litmus_evidence::stats::{wilson, Z95};
+use litmus_runner::runner::{self, Hardware, TestReport};
+use serde_json::json;
+
+use super::args::{request, Format};
+use super::load::{litmus_files, load};
+use super::prefetch::Prefetch;
+use super::progress::Progress;
+use super::run::parse_args;
+use super::{EXIT_FAILED, EXIT_OK};
+
+const HELP: &str = "gpu-litmus campaign: run a set of tests on the GPU, one line a test
+
+USAGE:
+    gpu-litmus campaign [OPTIONS] DIR|FILE...
+
+Runs every .litmus file given, and every .litmus file under each folder
+given (sorted by path), with the model and on the GPU, as `run` does, and
+prints one line per test:
+
+    FILE: weak K/N (RATE [LOW, HIGH]) PER_S/s; forbidden seen F; passed|FAILED ...
+
+where K counts the instances whose outcome satisfies the test's condition
+(its weak outcome, for the classic shapes), N the instances run, RATE =
+K/N with its 95% Wilson interval, PER_S weak outcomes per second of GPU
+time, and F the instances whose outcome the model forbids (any F > 0 fails
+the test). A last line sums up: tests, passed and failed, in how many of
+the tests whose condition the model allows the weak outcome was seen, in
+how many a forbidden outcome was seen, GPU time and wall time. A test that
+fails for any reason `run` knows (a verdict mismatch, a fault) fails here
+too, and the campaign goes on with the next test.
+
+OPTIONS:
+    Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
+    --seed, --report, --format, --loop-bound, --tuning); with --format json,
+    one JSON object per test and line, then {\"summary\": {...}}. While a
+    test runs, the GPU worker compiles the next 8 tests' modules.
+    -h, --help          print this help
+
+ENVIRONMENT:
+    As for `gpu-litmus run` (LITMUS_* knobs, LITMUS_REQUIRE_GPU, ...).
+
+EXIT STATUS:
+    0  every test passed; 1  some test failed or a file could not be read;
+    2  the command line is wrong
+";
+
+const USAGE: &str = "USAGE:
+    gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
+                        [--report DIR] [--format text|json] [--loop-bound N]
+                        DIR|FILE...
+
+For more, try `gpu-litmus campaign --help`.";
+
+/// What a campaign counts over its tests.
+#[derive(Default)]
+struct Tally {
+    tests: usize,
+    failed: usize,
+    /// Tests whose condition the model allows, and those of them whose
+    /// weak outcome the GPU showed.
+    allowed: usize,
+    allowed_seen: usize,
+    forbidden_seen: usize,
+    gpu: Duration,
+}
+
+/// Runs `gpu-litmus campaign` with `args` (after the subcommand name).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    // One line a test: litmus7's histogram blocks are `run`'s.
+    if !matches!(opts.format, Format::Text | Format::Json) {
+        let _ = writeln!(
+            err,
+            "error: campaign prints text or json; for litmus7's blocks use `gpu-litmus run --format litmus7`\n\n{USAGE}"
+        );
+        return super::EXIT_USAGE;
+    }
+    let json = opts.format == Format::Json;
+    let files = match litmus_files(&opts.files) {
+        Ok(files) => files,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_FAILED;
+        }
+    };
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    let mut ahead = Prefetch::new(&files);
+    let mut progress = Progress::new(files.len(), std::io::stderr().is_terminal());
+    for (i, file) in files.iter().enumerate() {
+        progress.start(err, i, file);
+        ahead.after(i);
+        let begun = Instant::now();
+        let line = match load(file) {
+            Ok(l) => {
+                let report = runner::run_test(
+                    &l.test,
+                    None,
+                    &opts.config,
+                    runner::Source::File(file.clone()),
+                );
+                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+                    litmus_runner::report::write(dir, &report, begun.elapsed())
+                        .err()
+                        .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
+                });
+                line(file, &report, unwritten, json, &mut tally)
+            }
+            Err(msg) => {
+                tally.tests += 1;
+                tally.failed += 1;
+                if json {
+                    format!("{}\n", json!({ "file": file, "error": msg }))
+                } else {
+                    format!("{msg}\n")
+                }
+            }
+        };
+        progress.clear(err);
+        if out.write_all(line.as_bytes()).is_err() {
+            return EXIT_FAILED;
+        }
+    }
+    progress.clear(err);
+    let wall = start.elapsed();
+    let _ = if !json {
+        writeln!(
+            out,
+            "campaign: {} tests, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
+            tally.tests,
+            tally.tests - tally.failed,
+            tally.failed,
+            tally.allowed_seen,
+            tally.allowed,
+            tally.forbidden_seen,
+            tally.gpu.as_secs_f64(),
+            wall.as_secs_f64()
+        )
+    } else {
+        writeln!(
+            out,
+            "{}",
+            json!({ "summary": {
+                "tests": tally.tests,
+                "passed": tally.tests - tally.failed,
+                "failed": tally.failed,
+                "allowed": tally.allowed,
+                "allowed_seen": tally.allowed_seen,
+                "forbidden_seen": tally.forbidden_seen,
+                "gpu_seconds": tally.gpu.as_secs_f64(),
+                "wall_seconds": wall.as_secs_f64(),
+            }})
+        )
+    };
+    if tally.failed == 0 {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// One test's line, counted into `tally`.
+fn line(
+    file: &str,
+    report: &TestReport,
+    unwritten: Option<String>,
+    json: bool,
+    tally: &mut Tally,
+) -> String {
+    tally.tests += 1;
+    let passed = report.passed() && unwritten.is_none();
+    if !passed {
+        tally.failed += 1;
+    }
+    let condition_allowed = match report.computed {
+        Some(Verdict::Allowed) => true,
+        Some(Verdict::Forbidden) | None => false,
+    };
+    let forbidden: u64 = report
+        .rows
+        .iter()
+        .filter(|r| r.is_violation())
+        .filter_map(|r| r.seen)
+        .sum();
+    let ran = match &report.hardware {
+        Hardware::Ran(r) => Some(r),
+        _ => None,
+    };
+    if let Some(r) = ran {
+        tally.gpu += r.wall;
+        if forbidden > 0 {
+            tally.forbidden_seen += 1;
+        }
+    }
+    let weak: u64 = report
+        .rows
+        .iter()
+        .filter(|r| r.satisfies_condition)
+        .filter_map(|r| r.seen)
+        .sum();
+    if condition_allowed && ran.is_some() {
+        tally.allowed += 1;
+        if weak > 0 {
+            tally.allowed_seen += 1;
+        }
+    }
+    let failures: Vec<String> = report.failures.iter().map(|f| f.to_string()).collect();
+    let mut failures = failures.join("; ");
+    if let Some(u) = &unwritten {
+        if !failures.is_empty() {
+            failures.push_str("; ");
+        }
+        failures.push_str(u);
+    }
+    match (json, ran) {
+        (true, _) => {
+            let mut record = json!({
+                "file": file,
+                "test": report.test,
+                "passed": passed,
+                "model": report.model,
+                "condition_allowed": condition_allowed,
+                "failures": failures,
+            });
+            if let Some(r) = ran {
+                let (lo, hi) = wilson(weak, r.instances, Z95);
+                record["weak"] = json!(weak);
+                record["instances"] = json!(r.instances);
+                record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
+                record["rate_low"] = json!(lo);
+                record["rate_high"] = json!(hi);
+                record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
+                record["forbidden_seen"] = json!(forbidden);
+                record["gpu_seconds"] = json!(r.wall.as_secs_f64());
+                record["device"] = json!(r.device);
+                record["knobs"] = json!(r.knobs.to_string());
+            } else {
+                record["hardware"] = json!(litmus_runner::report::text::summary(report));
+            }
+            format!("{record}\n")
+        }
+        (false, Some(r)) => {
+            let (lo, hi) = wilson(weak, r.instances, Z95);
+            format!(
+                "{file}: weak {weak}/{} ({:.2e} [{lo:.2e}, {hi:.2e}]) {:.2e}/s; forbidden seen {forbidden}; {}\n",
+                r.instances,
+                weak as f64 / r.instances.max(1) as f64,
+                weak as f64 / r.wall.as_secs_f64().max(1e-9),
+                if passed { "passed".to_string() } else { format!("FAILED: {failures}") }
+            )
+        }
+        (false, None) => format!(
+            "{file}: {}{}\n",
+            litmus_runner::report::text::summary(report),
+            if passed {
+                String::new()
+            } else {
+                format!("; FAILED: {failures}")
+            }
+        ),
+    }
+}

@@ -1,0 +1,343 @@
+//! `gpu-litmus check`: checks `.litmus` files with a memory model alone.
+
+mod termination;
+
+use std::io::Write;
+use std::time::Instant;
+
+use litmus_core::ir::Test;
+use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
+use litmus_runner::report;
+use serde_json::{json, Map, Value};
+
+use super::args::{number, request, Args, Format, Parsed};
+use super::load::load;
+use super::{EXIT_FAILED, EXIT_OK};
+
+const HELP: &str = "gpu-litmus check: check .litmus files with a memory model alone (no GPU)
+
+USAGE:
+    gpu-litmus check [OPTIONS] FILE...
+
+For each file, enumerates the candidate executions of the test, keeps those
+the model allows, and reports the allowed outcomes and whether the test's
+claim holds (exists: the condition is reachable; ~exists: it is not;
+forall: every allowed outcome satisfies it). A verdict declared in the file
+(`=> allowed` / `=> forbidden`) that the model contradicts fails the file.
+
+OPTIONS:
+    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, or a .cat file
+                        (default: $LITMUS_MODEL, else ptx)
+    --format FORMAT     text (default), json or herd.
+                        json: one JSON object per file and line, with the
+                        fields file, name, model, quantifier,
+                        condition_reachable, claim_holds, verdict, bounded,
+                        allowed_outcomes, consistent_executions,
+                        candidate_executions, micros (and declared_verdict
+                        when the file declares one); a file that cannot be
+                        read, parsed or checked gives {\"file\", \"error\"}.
+                        herd: herd7's result block per test, to compare
+                        with herd7's output line by line (mcompare7 reads
+                        it); see HERD FORMAT below
+    --loop-bound N      the model's loop bound: how many times a loop body
+                        may run in an execution the model considers
+                        (default 1: an execution that takes a backward jump
+                        is dropped, and the result says it was bounded).
+                        Not LITMUS_LOOP_BOUND, which bounds how long a role
+                        may spin on the GPU (default 1000)
+    --max-steps N       search budget per file (default 20000000); a test
+                        over budget is an error saying how far it got
+    --termination       check termination instead (Dat3M's TERMINATION):
+                        per file `terminates`, or `may hang:` and where a
+                        thread spins forever on final values or waits
+                        forever at a barrier. json: file, name, model,
+                        terminates, stuck (null, or per thread: thread,
+                        kind spin|barrier, instruction, label and reads, or
+                        barrier), bounded, consistent_executions, micros
+                        (and declared_termination). A declared `=> terminates`
+                        or `=> may hang` that the model contradicts fails the
+                        file
+    --all-executions    enumerate every consistent execution, so that the
+                        execution counts are complete (by default the search
+                        stops at one consistent execution per outcome: the
+                        same outcomes and verdicts, much faster)
+    -h, --help          print this help
+
+HERD FORMAT (--format herd), one block per file, as herd7 prints it:
+    Test MP Allowed
+    States 3
+    1:r0=0; 1:r1=0;
+    1:r0=0; 1:r1=1;
+    1:r0=1; 1:r1=1;
+    No
+    Witnesses
+    Positive: 0 Negative: 3
+    Condition exists (1:r0=1 /\\ 1:r1=0)
+    Observation MP Never 0 3
+    Time MP 0.00
+    (then an empty line). Allowed, Forbidden or Required for exists, ~exists
+    or forall; each final state the model allows, registers as
+    THREAD-NUMBER:REG and locations as [x]; Ok or No: whether the claim
+    holds (Loop Ok, Loop No: loops were cut at the loop bound); Positive and
+    Negative: executions whose final state satisfies the condition's
+    expression or not (swapped for ~exists); Observation: Never, Sometimes
+    or Always, with the same two counts unswapped. No Hash= line. A file
+    that cannot be read or checked, or whose declared verdict the model
+    contradicts, is said on stderr.
+
+EXIT STATUS:
+    0  every file was checked and no declared verdict was contradicted
+    1  some file failed (unreadable, invalid, over budget, or its declared
+       verdict disagrees with the model); the other files are still checked
+    2  the command line is wrong
+";
+
+const USAGE: &str = "USAGE:
+    gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
+                     [--max-steps N] [--all-executions] [--termination] FILE...
+
+For more, try `gpu-litmus check --help`.";
+
+struct Request {
+    model: &'static dyn Model,
+    format: Format,
+    options: Options,
+    files: Vec<String>,
+    termination: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
+    let mut model_name: Option<String> = None;
+    let mut format = Format::Text;
+    let mut options = Options::default();
+    let mut files = Vec::new();
+    let mut termination = false;
+    let mut scan = Args::new(args);
+    while let Some((flag, inline)) = scan.next_flag(&mut files) {
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "--model" => model_name = Some(scan.value(&flag, inline)?),
+            "--format" => {
+                let formats = [Format::Text, Format::Json, Format::Herd];
+                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
+            }
+            "--loop-bound" => {
+                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
+            }
+            "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--all-executions" if inline.is_some() => {
+                return Err("`--all-executions` takes no value".into())
+            }
+            "--all-executions" => options.all_executions = true,
+            "--termination" if inline.is_some() => {
+                return Err("`--termination` takes no value".into())
+            }
+            "--termination" => termination = true,
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let model = match model_name {
+        Some(name) => model_by_name(&name),
+        None => model_from_env(),
+    }
+    .map_err(|e| e.to_string())?;
+    if files.is_empty() {
+        return Err("no files to check".to_string());
+    }
+    if termination && format == Format::Herd {
+        return Err("`--termination` has no herd format; use text or json".into());
+    }
+    // herd7's Positive and Negative count every consistent execution: only
+    // the full enumeration has them all.
+    if format == Format::Herd {
+        options.all_executions = true;
+    }
+    Ok(Parsed::Work(Request {
+        model,
+        format,
+        options,
+        files,
+        termination,
+    }))
+}
+
+/// Runs `gpu-litmus check` with `args` (after the subcommand name).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let req = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    if req.termination {
+        return termination::run(&req.files, req.model, &req.options, req.format, out);
+    }
+    let mut status = EXIT_OK;
+    // Files are independent: check them on every core, report in order.
+    let check_one = |i: usize| {
+        let start = Instant::now();
+        let report = check_file(&req.files[i], &req);
+        (report, start.elapsed().as_micros())
+    };
+    super::parallel::in_order(
+        req.files.len(),
+        super::parallel::cores(),
+        check_one,
+        |i, (report, micros)| {
+            let file = &req.files[i];
+            if !report.ok() {
+                status = EXIT_FAILED;
+            }
+            let written = match req.format {
+                Format::Json => writeln!(out, "{}", report.json(file, req.model, micros)),
+                Format::Herd => {
+                    // stdout stays herd7's blocks alone; what they cannot
+                    // say goes to stderr.
+                    if let Some(note) = report.herd_note(file) {
+                        let _ = write!(err, "{note}");
+                    }
+                    write!(out, "{}", report.herd())
+                }
+                _ => write!(out, "{}", report.text(file, req.model, micros)),
+            };
+            // stdout gone (a closed pipe): nothing more can be reported.
+            written.is_ok() || {
+                status = EXIT_FAILED;
+                false
+            }
+        },
+    );
+    status
+}
+
+enum Report {
+    Checked {
+        test: Box<Test>,
+        result: CheckResult,
+    },
+    Failed(String),
+}
+
+impl Report {
+    fn ok(&self) -> bool {
+        match self {
+            Report::Checked { test, result } => {
+                test.verdict.is_none_or(|d| d.verdict == result.verdict())
+            }
+            Report::Failed(_) => false,
+        }
+    }
+
+    fn json(&self, file: &str, model: &dyn Model, micros: u128) -> Value {
+        let (test, r) = match self {
+            Report::Failed(msg) => return json!({ "file": file, "error": msg }),
+            Report::Checked { test, result } => (test, result),
+        };
+        let outcomes: Vec<Value> = r
+            .allowed
+            .iter()
+            .map(|o| {
+                let mut m = Map::new();
+                for (obs, v) in r.observables.iter().zip(o) {
+                    m.insert(obs.display(test), json!(v));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        let mut v = json!({
+            "file": file,
+            "name": test.name.text,
+            "model": model.name(),
+            "quantifier": r.quantifier.as_str(),
+            "condition_reachable": r.condition_reachable,
+            "claim_holds": r.claim_holds,
+            "verdict": r.verdict().as_str(),
+            "bounded": r.bounded,
+            "allowed_outcomes": outcomes,
+            "consistent_executions": r.consistent_executions,
+            "candidate_executions": r.candidate_executions,
+            "micros": micros as u64,
+        });
+        if let Some(d) = test.verdict {
+            v["declared_verdict"] = json!(d.verdict.as_str());
+        }
+        v
+    }
+
+    /// herd7's block; nothing for a file that could not be checked.
+    fn herd(&self) -> String {
+        match self {
+            Report::Checked { test, result } => report::herd::block(test, result),
+            Report::Failed(_) => String::new(),
+        }
+    }
+
+    /// What herd7's block leaves out: why a file could not be checked, a
+    /// declared verdict the model contradicts.
+    fn herd_note(&self, file: &str) -> Option<String> {
+        match self {
+            Report::Failed(msg) => Some(format!("{msg}\n")),
+            Report::Checked { test, result } => {
+                let declared = test.verdict?.verdict;
+                (declared != result.verdict()).then(|| {
+                    format!(
+                        "{file}: declared `=> {}` but the model says {}\n",
+                        declared.as_str(),
+                        result.verdict().as_str()
+                    )
+                })
+            }
+        }
+    }
+
+    fn text(&self, file: &str, model: &dyn Model, micros: u128) -> String {
+        let (test, r) = match self {
+            Report::Failed(msg) => return format!("{msg}\n"),
+            Report::Checked { test, result } => (test, result),
+        };
+        let claim = if r.claim_holds {
+            "holds"
+        } else {
+            "does not hold"
+        };
+        let mut s = format!(
+            "{file}: {} under {}: `{}` claim {claim} (outcome {}); {} allowed outcome{}; {} consistent of {} candidate executions{}; {:.3} ms\n",
+            test.name.text,
+            model.name(),
+            r.quantifier.as_str(),
+            r.verdict().as_str(),
+            r.allowed.len(),
+            if r.allowed.len() == 1 { "" } else { "s" },
+            r.consistent_executions,
+            r.candidate_executions,
+            if r.bounded { " (loops cut at the loop bound)" } else { "" },
+            micros as f64 / 1000.0,
+        );
+        if let Some(d) = test.verdict {
+            if d.verdict != r.verdict() {
+                s.push_str(&format!(
+                    "  declared `=> {}` but the model says {}\n",
+                    d.verdict.as_str(),
+                    r.verdict().as_str()
+                ));
+            }
+        }
+        for line in r.outcome_lines(test) {
+            s.push_str(&format!("  {line}\n"));
+        }
+        s
+    }
+}
+
+fn check_file(file: &str, req: &Request) -> Report {
+    let loaded = match load(file) {
+        Ok(l) => l,
+        Err(msg) => return Report::Failed(msg),
+    };
+    match check(&loaded.test, req.model, &req.options) {
+        Ok(result) => Report::Checked {
+            test: Box::new(loaded.test),
+            result,
+        },
+        // The error is about the whole test: it points at the header.
+        Err(e) => Report::Failed(format!("{file}:{}: {e}", loaded.header())),
+    }
+}

@@ -1,0 +1,118 @@
+//! `gpu-litmus report`: recorded evidence as one self-contained HTML page.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use litmus_evidence::html;
+use litmus_model::{model_by_name, Model, Options};
+
+use super::args::{number, request, Args, Parsed};
+use super::gate::{non_empty, read_evidence};
+use super::{EXIT_FAILED, EXIT_OK};
+
+const HELP: &str = "gpu-litmus report: recorded hardware evidence as one HTML page
+
+USAGE:
+    gpu-litmus report --evidence DIR --html OUT.html [--model NAME]
+
+Writes one self-contained page (no network needed to open it): the tests of
+the evidence grouped by family (the name up to its first `_`, `+`, `-` or
+`.`), then by placement and by the widest fence scope; for each test every
+outcome the model allows or the hardware showed, how often it was seen and
+at what rate (with a 95% Wilson interval), on which devices, and the
+model's verdict. Observed outcomes the model forbids come first, in red.
+Lines of the evidence that are not records are listed at the top.
+
+OPTIONS:
+    --evidence PATH     an evidence folder or file (repeatable; required)
+    --html FILE         the page to write (required)
+    --model NAME        the model whose verdicts are shown: ptx (default),
+                        sc, ptx-2015
+    --loop-bound N      the model's loop bound (default 1)
+    -h, --help          print this help
+
+EXIT STATUS:
+    0  the page was written
+    1  the evidence could not be read or the page not written
+    2  the command line is wrong
+";
+
+const USAGE: &str = "USAGE:
+    gpu-litmus report --evidence DIR --html OUT.html [--model NAME] [--loop-bound N]
+
+For more, try `gpu-litmus report --help`.";
+
+struct ReportOptions {
+    evidence: Vec<PathBuf>,
+    html: PathBuf,
+    model: &'static dyn Model,
+    options: Options,
+}
+
+fn parse_args(args: &[String]) -> Result<Parsed<ReportOptions>, String> {
+    let mut evidence = Vec::new();
+    let mut html = None;
+    let mut model = model_by_name("ptx").map_err(|e| e.to_string())?;
+    let mut options = Options::default();
+    let mut rest = Vec::new();
+    let mut scan = Args::new(args);
+    while let Some((flag, inline)) = scan.next_flag(&mut rest) {
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "--evidence" => {
+                evidence.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
+            }
+            "--html" => html = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?)),
+            "--model" => {
+                model = model_by_name(&scan.value(&flag, inline)?).map_err(|e| e.to_string())?
+            }
+            "--loop-bound" => {
+                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    if let Some(extra) = rest.first() {
+        return Err(format!(
+            "unexpected argument `{extra}`: evidence is given with --evidence"
+        ));
+    }
+    if evidence.is_empty() {
+        return Err("`--evidence` is required: a folder of recorded evidence".into());
+    }
+    let html = html.ok_or("`--html` is required: the page to write")?;
+    Ok(Parsed::Work(ReportOptions {
+        evidence,
+        html,
+        model,
+        options,
+    }))
+}
+
+/// Runs `gpu-litmus report` with `args` (after the subcommand name).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Some(evidence) = read_evidence(&opts.evidence, err) else {
+        return EXIT_FAILED;
+    };
+    for p in &evidence.problems {
+        let level = if p.is_error() { "error" } else { "warning" };
+        let _ = writeln!(err, "{level}: {p}");
+    }
+    let page = html::page(&evidence, opts.model, &opts.options);
+    if let Err(e) = std::fs::write(&opts.html, page) {
+        let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
+        return EXIT_FAILED;
+    }
+    let _ = writeln!(
+        out,
+        "{}: {} records from {} files",
+        opts.html.display(),
+        evidence.records.len(),
+        evidence.files
+    );
+    EXIT_OK
+}

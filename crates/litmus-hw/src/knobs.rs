@@ -1,0 +1,535 @@
+//! The harness's knobs, their defaults, and their environment overrides.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::environment::Environment;
+use super::GpuError;
+use litmus_core::ptx::layout::MAX_GPUS;
+
+/// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
+/// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
+/// 64-thread CTAs and a stride of 4 words beat the hand-written reference
+/// harness of `gpu-notes.md` on instances/s and on every weak rate; the
+/// spin barrier raised MP and SB rates but cost throughput and hid IRIW
+/// and WRC, so it is off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knobs {
+    /// CTAs per launch (a power of two). With `threads`, sets the instances
+    /// per launch; a test that declares more CTAs or warps than fit gets
+    /// fewer, wider CTAs or more CTAs, with as many instances.
+    pub ctas: u32,
+    /// Threads per CTA (a power of two, at least 32).
+    pub threads: u32,
+    /// Stop after this many launches (`LITMUS_LAUNCHES`)...
+    pub launches: Option<u64>,
+    /// ...or else after this much wall time (`LITMUS_BUDGET_MS`).
+    pub budget_ms: u64,
+    /// Seeds the permutations of roles over lanes and of locations over
+    /// memory (`LITMUS_SEED`); printed with every result.
+    pub seed: u64,
+    /// How roles and locations are permuted (`LITMUS_PERM`).
+    pub perm: Perm,
+    /// Words between two slots of a location (`LITMUS_STRIDE`).
+    pub stride: u32,
+    /// Polls of the bounded spin barrier before each role; 0 turns it off
+    /// (`LITMUS_SPIN`).
+    pub spin: u32,
+    /// Extra CTAs that stress memory while the test runs, and the
+    /// load-store rounds each of their threads makes (`LITMUS_STRESS`,
+    /// `CTAS:ROUNDS`; `0` turns it off).
+    pub stress_ctas: u32,
+    /// See `stress_ctas`.
+    pub stress_rounds: u32,
+    /// Backward branches a role may take before it gives up and its
+    /// instance is counted as unfinished (`LITMUS_LOOP_BOUND`).
+    pub loop_bound: u32,
+    /// Entries of the on-GPU histogram (a power of two).
+    pub table: u32,
+    /// The environment around the roles: stress patterns, pre-stress,
+    /// shares of launches with the spin barrier or the CTA shuffle.
+    pub env: Environment,
+    /// Instances per launch of a test with host threads
+    /// (`LITMUS_HOST_INSTANCES`, a power of two): the CPU plays an instance
+    /// far slower than the GPU, so these tests run fewer per launch than
+    /// `ctas × threads` (the smaller of the two). The default is the
+    /// GPU–host probe's (`shared/reference/probe/sys_probe.cu`), which saw
+    /// MP's weak outcome between an H100 and the host at it.
+    pub host_instances: u32,
+    /// CPU threads that share out the instances of each host role
+    /// (`LITMUS_HOST_THREADS`): CPU thread `t` of every host role plays the
+    /// same `t`-th share, in the same order, so the host roles of an
+    /// instance run at about the same time.
+    pub host_threads: u32,
+    /// The tuning file whose entry set these knobs, if one did (named in
+    /// the line that reproduces a run).
+    pub tuning: Option<String>,
+    /// Which physical device plays each logical GPU of a test on several
+    /// GPUs (`LITMUS_GPU_MAP`, e.g. `0,0`): logical GPU `k` runs on device
+    /// `map[k]`. `None`: the identity (logical GPU `k` on device `k`).
+    pub gpu_map: Option<Vec<u32>>,
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs {
+            ctas: 2048,
+            threads: 64,
+            launches: None,
+            budget_ms: 1000,
+            seed: 0,
+            perm: Perm::Fixed,
+            stride: 4,
+            spin: 0,
+            stress_ctas: 0,
+            stress_rounds: 0,
+            loop_bound: 1000,
+            table: 4096,
+            env: Environment::default(),
+            host_instances: 1 << 16,
+            host_threads: 4,
+            tuning: None,
+            gpu_map: None,
+        }
+    }
+}
+
+/// The variable of the device map ([`Knobs::gpu_map`]).
+pub const GPU_MAP_ENV: &str = "LITMUS_GPU_MAP";
+
+/// The most CPU threads per host role.
+pub const MAX_HOST_THREADS: u32 = 64;
+
+fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
+    text.trim()
+        .parse()
+        .map_err(|_| GpuError::knob(name, text.to_string(), "a non-negative integer"))
+}
+
+/// A power of two in `min..=max`, read from `text`; anything else (a
+/// word, a negative number, 300) gets the one message saying what is
+/// accepted.
+fn power_of_two(name: &'static str, text: &str, min: u32, max: u32) -> Result<u32, GpuError> {
+    match text.trim().parse::<u32>() {
+        Ok(v) if v.is_power_of_two() && (min..=max).contains(&v) => Ok(v),
+        _ if max == u32::MAX => Err(GpuError::knob(name, text, "a power of two")),
+        _ => Err(GpuError::knob(
+            name,
+            text,
+            &format!("a power of two from {min} to {max}"),
+        )),
+    }
+}
+
+impl Knobs {
+    /// The defaults with the environment's overrides; a bad value is an
+    /// error naming the variable. Without `LITMUS_SEED` the seed comes from
+    /// the clock.
+    pub fn from_env() -> Result<Knobs, GpuError> {
+        Knobs::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Knobs::from_env`] over any source of variables (tests give a map).
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Knobs, GpuError> {
+        let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let mut k = Knobs {
+            seed: clock_seed(),
+            ..Knobs::default()
+        };
+        if let Some(v) = var("LITMUS_CTAS") {
+            k.ctas = power_of_two("LITMUS_CTAS", &v, 1, u32::MAX)?;
+        }
+        if let Some(v) = var("LITMUS_THREADS") {
+            k.threads = power_of_two("LITMUS_THREADS", &v, 32, 1024)?;
+        }
+        if let Some(v) = var("LITMUS_LAUNCHES") {
+            let n: u64 = number("LITMUS_LAUNCHES", &v)?;
+            if n == 0 {
+                return Err(GpuError::knob("LITMUS_LAUNCHES", v, "at least 1"));
+            }
+            k.launches = Some(n);
+        }
+        if let Some(v) = var("LITMUS_BUDGET_MS") {
+            k.budget_ms = number("LITMUS_BUDGET_MS", &v)?;
+        }
+        if let Some(v) = var("LITMUS_SEED") {
+            k.seed = number("LITMUS_SEED", &v)?;
+        }
+        if let Some(v) = var("LITMUS_PERM") {
+            k.perm = match v.trim() {
+                "fixed" => Perm::Fixed,
+                "random" => Perm::Random,
+                _ => return Err(GpuError::knob("LITMUS_PERM", v, "`fixed` or `random`")),
+            };
+        }
+        if let Some(v) = var("LITMUS_STRIDE") {
+            k.stride = number("LITMUS_STRIDE", &v)?;
+            if k.stride == 0 {
+                return Err(GpuError::knob("LITMUS_STRIDE", v, "at least 1"));
+            }
+        }
+        if let Some(v) = var("LITMUS_SPIN") {
+            k.spin = number("LITMUS_SPIN", &v)?;
+        }
+        if let Some(v) = var("LITMUS_STRESS") {
+            let bad = |_| {
+                GpuError::knob(
+                    "LITMUS_STRESS",
+                    &v,
+                    "CTAS or CTAS:ROUNDS, non-negative integers",
+                )
+            };
+            let (ctas, rounds) = match v.split_once(':') {
+                Some((c, r)) => (
+                    number("LITMUS_STRESS", c).map_err(bad)?,
+                    number("LITMUS_STRESS", r).map_err(bad)?,
+                ),
+                None => {
+                    let c = number("LITMUS_STRESS", &v).map_err(bad)?;
+                    (c, if c == 0 { 0 } else { 64 })
+                }
+            };
+            k.stress_ctas = ctas;
+            k.stress_rounds = rounds;
+        }
+        if let Some(v) = var("LITMUS_LOOP_BOUND") {
+            k.loop_bound = number("LITMUS_LOOP_BOUND", &v)?;
+        }
+        if let Some(v) = var("LITMUS_HOST_INSTANCES") {
+            k.host_instances = power_of_two("LITMUS_HOST_INSTANCES", &v, 32, MAX_INSTANCES as u32)?;
+        }
+        if let Some(v) = var("LITMUS_HOST_THREADS") {
+            k.host_threads = number("LITMUS_HOST_THREADS", &v)?;
+            if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
+                return Err(GpuError::knob(
+                    "LITMUS_HOST_THREADS",
+                    v,
+                    &format!("1 to {MAX_HOST_THREADS}"),
+                ));
+            }
+        }
+        if let Some(v) = var(GPU_MAP_ENV) {
+            k.gpu_map = Some(parse_gpu_map(&v)?);
+        }
+        k.env = Environment::from_vars(var)?;
+        if k.instances() > MAX_INSTANCES {
+            return Err(GpuError::knob(
+                "LITMUS_CTAS",
+                format!("{} (x LITMUS_THREADS={})", k.ctas, k.threads),
+                "at most 2^24 instances per launch (CTAs x threads)",
+            ));
+        }
+        Ok(k)
+    }
+
+    /// The environment that reproduces these knobs: the seed, the budget,
+    /// and every knob that differs from its default.
+    pub fn env_assignments(&self) -> Vec<(&'static str, String)> {
+        let d = Knobs::default();
+        let mut out = vec![("LITMUS_SEED", self.seed.to_string())];
+        if let Some(file) = &self.tuning {
+            out.insert(0, ("LITMUS_TUNING", file.clone()));
+        }
+        match self.launches {
+            Some(n) => out.push(("LITMUS_LAUNCHES", n.to_string())),
+            None => out.push(("LITMUS_BUDGET_MS", self.budget_ms.to_string())),
+        }
+        let mut differ = |var, value: u32, default: u32| {
+            if value != default {
+                out.push((var, value.to_string()));
+            }
+        };
+        differ("LITMUS_CTAS", self.ctas, d.ctas);
+        differ("LITMUS_THREADS", self.threads, d.threads);
+        differ("LITMUS_STRIDE", self.stride, d.stride);
+        differ("LITMUS_SPIN", self.spin, d.spin);
+        differ("LITMUS_LOOP_BOUND", self.loop_bound, d.loop_bound);
+        differ(
+            "LITMUS_HOST_INSTANCES",
+            self.host_instances,
+            d.host_instances,
+        );
+        differ("LITMUS_HOST_THREADS", self.host_threads, d.host_threads);
+        if self.perm != d.perm {
+            out.push(("LITMUS_PERM", "random".into()));
+        }
+        if self.stress_ctas != d.stress_ctas {
+            out.push((
+                "LITMUS_STRESS",
+                format!("{}:{}", self.stress_ctas, self.stress_rounds),
+            ));
+        }
+        if let Some(map) = &self.gpu_map {
+            out.push((GPU_MAP_ENV, format_gpu_map(map)));
+        }
+        out.extend(self.env.env_assignments());
+        out
+    }
+
+    /// The physical device that plays logical GPU `g`: the map's entry, or
+    /// `g` itself without a map; `None` past a map's end.
+    pub fn device_of(&self, g: u32) -> Option<u32> {
+        match &self.gpu_map {
+            None => Some(g),
+            Some(map) => map.get(g as usize).copied(),
+        }
+    }
+
+    /// Test instances per launch.
+    pub fn instances(&self) -> u64 {
+        u64::from(self.ctas) * u64::from(self.threads)
+    }
+
+    /// Test instances per launch of a test with host threads: the smaller
+    /// of [`Knobs::instances`] and [`Knobs::host_instances`], but at least
+    /// one CTA's worth ([`Knobs::threads`]), the fewest a launch holds.
+    pub fn instances_with_host(&self) -> u64 {
+        self.instances()
+            .min(u64::from(self.host_instances))
+            .max(u64::from(self.threads))
+    }
+}
+
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    (nanos as u64 ^ (nanos >> 64) as u64) % 1_000_000_007
+}
+
+impl fmt::Display for Knobs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "seed={} perm={} ctas={} threads={}",
+            self.seed,
+            match self.perm {
+                Perm::Fixed => "fixed",
+                Perm::Random => "random",
+            },
+            self.ctas,
+            self.threads
+        )?;
+        match self.launches {
+            Some(n) => write!(f, " launches={n}")?,
+            None => write!(f, " budget_ms={}", self.budget_ms)?,
+        }
+        write!(
+            f,
+            " stride={} spin={} loop_bound={}",
+            self.stride, self.spin, self.loop_bound
+        )?;
+        if self.stress_ctas > 0 {
+            write!(f, " stress={}:{}", self.stress_ctas, self.stress_rounds)?;
+        }
+        // The host knobs only where they differ: the hardware line of a
+        // test with host threads says what they came to.
+        let d = Knobs::default();
+        if (self.host_instances, self.host_threads) != (d.host_instances, d.host_threads) {
+            write!(
+                f,
+                " host_instances={} host_threads={}",
+                self.host_instances, self.host_threads
+            )?;
+        }
+        if let Some(map) = &self.gpu_map {
+            write!(f, " gpu_map={}", format_gpu_map(map))?;
+        }
+        if self.env != Environment::default() {
+            write!(f, " {}", self.env)?;
+        }
+        Ok(())
+    }
+}
+
+/// The most instances one launch may hold: indices stay well inside 32
+/// bits, and buffers inside any GPU's memory.
+pub const MAX_INSTANCES: u64 = 1 << 24;
+
+/// How the harness spreads roles over lanes and locations over memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Perm {
+    /// The hand-tuned reference harness's constants: role `k`'s lane is
+    /// `lane·(2k+1)·37 + 11k`, the first location's slot is the instance
+    /// itself, location `j`'s `instance·2654435761 + (seed ^ j·0x9e3779b9)`.
+    Fixed,
+    /// Every multiplier and addend drawn from the seed.
+    Random,
+}
+
+/// splitmix64: the permutation constants come from the seed.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Reads a device map: device ordinals separated by commas, one per
+/// logical GPU (`0,1`, `0,0`), at most [`MAX_GPUS`]; anything else is an
+/// error naming the variable.
+pub(crate) fn parse_gpu_map(text: &str) -> Result<Vec<u32>, GpuError> {
+    let bad = || {
+        GpuError::knob(
+            GPU_MAP_ENV,
+            text,
+            &format!("device ordinals separated by commas, one per logical GPU, at most {MAX_GPUS} (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)"),
+        )
+    };
+    let map = text
+        .split(',')
+        .map(|d| d.trim().parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<Vec<u32>, _>>()?;
+    if map.is_empty() || map.len() > MAX_GPUS as usize {
+        return Err(bad());
+    }
+    Ok(map)
+}
+
+/// Writes a device map as [`parse_gpu_map`] reads it.
+pub(crate) fn format_gpu_map(map: &[u32]) -> String {
+    map.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_is_device_ordinals_separated_by_commas() {
+        assert_eq!(parse_gpu_map("0,1").unwrap(), vec![0, 1]);
+        assert_eq!(parse_gpu_map(" 0 , 0 ").unwrap(), vec![0, 0]);
+        assert_eq!(parse_gpu_map("3").unwrap(), vec![3]);
+        assert_eq!(format_gpu_map(&[1, 0, 1]), "1,0,1");
+        for bad in ["", "0,", "a,b", "-1", "0;1", "0,1,2,3,4,5,6,7,8"] {
+            let e = parse_gpu_map(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("LITMUS_GPU_MAP") && e.contains("device ordinals separated by commas"),
+                "{bad:?}: {e}"
+            );
+        }
+    }
+
+    fn knobs(vars: &[(&str, &str)]) -> Result<Knobs, GpuError> {
+        let map: std::collections::HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Knobs::from_vars(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn every_variable_overrides_its_knob() {
+        let k = knobs(&[
+            ("LITMUS_CTAS", "512"),
+            ("LITMUS_THREADS", "128"),
+            ("LITMUS_LAUNCHES", "9"),
+            ("LITMUS_BUDGET_MS", "250"),
+            ("LITMUS_SEED", "77"),
+            ("LITMUS_PERM", "random"),
+            ("LITMUS_STRIDE", "8"),
+            ("LITMUS_SPIN", "100"),
+            ("LITMUS_STRESS", "16:32"),
+            ("LITMUS_LOOP_BOUND", "5"),
+        ])
+        .unwrap();
+        assert_eq!(
+            (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
+            (512, 128, Some(9), 250, 77)
+        );
+        assert_eq!(
+            (k.perm, k.stride, k.spin, k.loop_bound),
+            (Perm::Random, 8, 100, 5)
+        );
+        assert_eq!((k.stress_ctas, k.stress_rounds), (16, 32));
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32");
+    }
+
+    #[test]
+    fn host_knobs_cap_the_instances_and_show_where_they_differ() {
+        let k = knobs(&[("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 1 << 16);
+        assert!(!k.to_string().contains("host"));
+        let k = knobs(&[
+            ("LITMUS_SEED", "1"),
+            ("LITMUS_HOST_INSTANCES", "256"),
+            ("LITMUS_HOST_THREADS", "2"),
+        ])
+        .unwrap();
+        assert_eq!((k.instances(), k.instances_with_host()), (1 << 17, 256));
+        assert!(k
+            .to_string()
+            .ends_with(" host_instances=256 host_threads=2"));
+        let env = k.env_assignments();
+        assert!(env.contains(&("LITMUS_HOST_INSTANCES", "256".into())));
+        assert!(env.contains(&("LITMUS_HOST_THREADS", "2".into())));
+        // More host instances than the GPU's: the GPU's count.
+        let k = knobs(&[("LITMUS_CTAS", "4"), ("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 4 * 64);
+        // Fewer than a CTA holds: one CTA.
+        let k = knobs(&[("LITMUS_HOST_INSTANCES", "32"), ("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.instances_with_host(), 64);
+    }
+
+    #[test]
+    fn the_device_map_reads_shows_and_reproduces() {
+        let k = knobs(&[("LITMUS_SEED", "1")]).unwrap();
+        assert_eq!(k.gpu_map, None);
+        assert_eq!((k.device_of(0), k.device_of(3)), (Some(0), Some(3)));
+        assert!(!k.to_string().contains("gpu_map"));
+        let k = knobs(&[("LITMUS_SEED", "1"), ("LITMUS_GPU_MAP", "0,0")]).unwrap();
+        assert_eq!(k.gpu_map, Some(vec![0, 0]));
+        assert_eq!((k.device_of(1), k.device_of(2)), (Some(0), None));
+        assert!(k.to_string().ends_with(" gpu_map=0,0"), "{k}");
+        assert!(k
+            .env_assignments()
+            .contains(&("LITMUS_GPU_MAP", "0,0".into())));
+    }
+
+    #[test]
+    fn empty_variables_keep_the_defaults() {
+        let k = knobs(&[("LITMUS_CTAS", " "), ("LITMUS_SEED", "3")]).unwrap();
+        assert_eq!(k.ctas, Knobs::default().ctas);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable_and_what_was_expected() {
+        for (var, value, expected) in [
+            ("LITMUS_CTAS", "300", "a power of two"),
+            ("LITMUS_THREADS", "16", "a power of two from 32 to 1024"),
+            ("LITMUS_THREADS", "2048", "a power of two from 32 to 1024"),
+            ("LITMUS_CTAS", "abc", "a power of two"),
+            ("LITMUS_CTAS", "-4", "a power of two"),
+            ("LITMUS_SEED", "foo", "a non-negative integer"),
+            ("LITMUS_BUDGET_MS", "-1", "a non-negative integer"),
+            ("LITMUS_STRESS", "x:y", "CTAS or CTAS:ROUNDS"),
+            ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
+            ("LITMUS_SEED", "-1", "a non-negative integer"),
+            ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
+            ("LITMUS_STRIDE", "0", "at least 1"),
+            ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
+            ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),
+            ("LITMUS_HOST_THREADS", "0", "1 to 64"),
+            ("LITMUS_HOST_THREADS", "65", "1 to 64"),
+            ("LITMUS_LAUNCHES", "0", "at least 1"),
+            ("LITMUS_CTAS", "67108864", "at most 2^24 instances"),
+            (
+                "LITMUS_GPU_MAP",
+                "0,x",
+                "device ordinals separated by commas",
+            ),
+            (
+                "LITMUS_GPU_MAP",
+                "0,,1",
+                "device ordinals separated by commas",
+            ),
+        ] {
+            let e = knobs(&[(var, value)]).unwrap_err().to_string();
+            assert!(
+                e.contains(var) && e.contains(value) && e.contains(expected),
+                "{var}={value}: {e}"
+            );
+        }
+    }
+}

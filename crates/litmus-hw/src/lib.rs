@@ -1,0 +1,335 @@
+//! The GPU half: finds a GPU without panicking, runs a test's generated PTX
+//! and returns its histogram.
+//!
+//! Runs are serialised (cargo runs tests on several threads; sharing the
+//! GPU would blur the figures), and each happens in a child process of its
+//! own, because a kernel fault poisons CUDA for the whole process that saw
+//! it (`isolate`).
+//!
+//! ```no_run
+//! use litmus_hw::{self as gpu, Knobs};
+//! # let test = litmus_core::ir::Test::new("t");
+//! let ptx = litmus_core::ptx::generate(&test).unwrap();
+//! match gpu::run(&test, &ptx, &Knobs::from_env().unwrap()) {
+//!     Ok(result) => println!("{} outcomes", result.histogram.len()),
+//!     Err(gpu::GpuError::NoDriver | gpu::GpuError::NoDevice) => println!("hardware: skipped"),
+//!     Err(e) => panic!("{e}"),
+//! }
+//! ```
+
+mod aliasing;
+mod devices;
+mod driver;
+mod environment;
+mod fault;
+mod harness;
+mod host_threads;
+mod isolate;
+mod kernels;
+mod knobs;
+mod worker;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use litmus_core::ir::Test;
+use litmus_core::ptx::{Layout, PtxError};
+
+pub use environment::{Assign, Environment};
+pub use fault::INJECT_FAULT_ENV;
+pub use harness::{HwResult, PlacementReport};
+pub use knobs::splitmix;
+pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES};
+
+/// Why a GPU run did not give a histogram.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum GpuError {
+    /// libcuda could not be loaded: no NVIDIA driver here.
+    #[error("no CUDA driver (libcuda could not be loaded)")]
+    NoDriver,
+    /// The driver loaded but reports no device.
+    #[error("no CUDA device (the driver reports none)")]
+    NoDevice,
+    /// A driver call failed (not a kernel fault).
+    #[error("{call} failed: {name}: {text}")]
+    Driver {
+        /// The driver function called (`cuModuleLoadData`, ...).
+        call: String,
+        /// The CUDA error's name (`CUDA_ERROR_...`).
+        name: String,
+        /// The driver's description of it.
+        text: String,
+    },
+    /// A kernel faulted (illegal address, launch timeout, ...); the context
+    /// is gone, so the run stops.
+    #[error(
+        "test `{test}`: the kernel faulted ({call}: {name}: {text}); the CUDA context was reset"
+    )]
+    Fault {
+        /// The test that was running (empty inside the driver layer).
+        test: String,
+        /// The driver function that reported it.
+        call: String,
+        /// The CUDA error's name.
+        name: String,
+        /// The driver's description of it.
+        text: String,
+    },
+    /// The driver's JIT rejected the generated PTX.
+    #[error("the driver rejected the PTX ({code}); JIT log:\n{log}")]
+    Jit {
+        /// The driver's error, or why the PTX could not be handed over.
+        code: String,
+        /// The JIT's log (may be empty).
+        log: String,
+    },
+    /// The test has no PTX.
+    #[error(transparent)]
+    Ptx(PtxError),
+    /// A knob's environment variable holds a bad value.
+    #[error("bad value `{value}` for {var}: expected {expected}")]
+    Knob {
+        /// The variable (`LITMUS_STRIDE`, ...).
+        var: String,
+        /// The value it holds.
+        value: String,
+        /// What it must hold.
+        expected: String,
+    },
+    /// The histogram does not count every instance exactly once.
+    #[error("instances lost or counted twice: ran {expected}, the histogram counts {counted}")]
+    Lost {
+        /// Instances run.
+        expected: u64,
+        /// Instances the histogram counts.
+        counted: u64,
+    },
+    /// The on-GPU histogram ran out of entries.
+    #[error("more distinct outcomes than the histogram's {entries} entries: {overflow} instances not classified")]
+    TableFull {
+        /// The histogram's entries ([`Knobs::table`]).
+        entries: u32,
+        /// Instances whose outcome found no entry.
+        overflow: u64,
+    },
+    /// A role ran in another CTA or warp than the test declares.
+    #[error("placement did not hold: {0}")]
+    Placement(String),
+    /// The worker process that runs the GPU half failed (fork, pipe, a
+    /// panic, a deadline).
+    #[error("{0}")]
+    Worker(String),
+    /// A host thread of a test with host roles failed (could not start,
+    /// panicked, or found its program inconsistent with the layout).
+    #[error("host threads: {0}")]
+    Host(String),
+    /// This machine cannot run the test's hardware half faithfully (its
+    /// GPU lacks what the test's semantics need); the runner reports the
+    /// hardware half as not run, with this reason.
+    #[error("{0}")]
+    Unfaithful(String),
+    /// A tuning file's entry does not give valid knobs.
+    #[error("{0}")]
+    Tuning(String),
+    /// A texture alias's texture would pass the device's limit on a 1D
+    /// linear texture (it spans the location buffer).
+    #[error("a texture alias spans the location buffer, {texels} words, past this GPU's limit of {max} texels for a 1D linear texture: run fewer instances (LITMUS_CTAS × LITMUS_THREADS) or a smaller LITMUS_STRIDE")]
+    TextureTooLarge {
+        /// Words the texture would span.
+        texels: u64,
+        /// The device's `MAXIMUM_TEXTURE1D_LINEAR_WIDTH`.
+        max: u64,
+    },
+    /// `LITMUS_REQUIRE_GPU=1` asks for a GPU and there is none.
+    #[error("required by LITMUS_REQUIRE_GPU=1, but {reason}")]
+    Required {
+        /// Why there is no GPU.
+        reason: String,
+    },
+}
+
+impl GpuError {
+    /// A bad knob value.
+    pub fn knob(var: &str, value: impl ToString, expected: &str) -> GpuError {
+        GpuError::Knob {
+            var: var.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+
+    /// Names the test a fault happened in.
+    fn in_test(self, test: &Test) -> GpuError {
+        match self {
+            GpuError::Fault {
+                call, name, text, ..
+            } => GpuError::Fault {
+                test: test.name.text.clone(),
+                call,
+                name,
+                text,
+            },
+            other => other,
+        }
+    }
+
+    /// Whether the error only says that there is no GPU here.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, GpuError::NoDriver | GpuError::NoDevice)
+    }
+}
+
+/// Time for opening the GPU, loading a module and one launch: generous, so
+/// that only a hung kernel runs past it.
+const SETUP_TIME: Duration = Duration::from_secs(120);
+
+/// How long a run may take before it counts as hung: set-up, plus twice its
+/// budget (a fixed number of launches counts a millisecond each, far more
+/// than one takes).
+fn deadline(knobs: &Knobs) -> Duration {
+    let work = match knobs.launches {
+        Some(n) => Duration::from_millis(n),
+        None => Duration::from_millis(knobs.budget_ms),
+    };
+    SETUP_TIME + work * 2
+}
+
+/// Serialises the one-off runs in a fresh child (tests that cannot travel
+/// to the worker as text) with each other; the worker's own lock
+/// serialises its jobs.
+static ONE_OFF: Mutex<()> = Mutex::new(());
+
+/// Runs `f` with a fresh context on device 0, in a child process of its
+/// own (see `isolate`): the way for a test whose IR the text format cannot
+/// carry to the worker.
+fn with_context<T: isolate::Wire>(
+    deadline: Duration,
+    f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
+) -> Result<T, GpuError> {
+    let _serial = ONE_OFF
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    isolate::in_child(deadline, || {
+        let ctx = driver::Context::open()?.ok_or(GpuError::NoDevice)?;
+        ctx.bind()?;
+        f(&ctx)
+    })
+}
+
+/// The name of the GPU the harness would use.
+pub fn device() -> Result<String, GpuError> {
+    match worker::call(&worker::Job::Device, SETUP_TIME)? {
+        worker::Answer::Device(name) => Ok(name),
+        _ => Err(GpuError::Worker(
+            "the GPU worker answered another job".into(),
+        )),
+    }
+}
+
+/// Asks the GPU worker to compile these modules (PTX texts of tests about
+/// to run) in the background, so that their runs find them loaded: a
+/// campaign hides the driver's JIT behind the kernels of the test before.
+/// Only a hint: without a GPU it does nothing but say so.
+pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
+    match worker::call(&worker::Job::Prefetch(modules), SETUP_TIME)? {
+        worker::Answer::Prefetching(n) => Ok(n),
+        _ => Err(GpuError::Worker(
+            "the GPU worker answered another job".into(),
+        )),
+    }
+}
+
+/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
+/// the persistent worker (see `worker`).
+pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
+    Layout::of(test).map_err(GpuError::Ptx)?;
+    let ptx = &*fault::injected(&test.name.text, ptx).map_err(|e| e.in_test(test))?;
+    let ran = match worker::as_text(test) {
+        Some(text) => {
+            // The tests of a binary run on several threads but one at a
+            // time on the GPU: asking for the module first lets the worker
+            // compile it on another thread while the tests ahead of this
+            // one run. Only a hint; the run compiles what is missing.
+            let _ = prefetch(vec![ptx.to_string()]);
+            let job = worker::Job::Run(text, ptx.to_string(), knobs.clone());
+            match worker::call(&job, deadline(knobs)) {
+                Ok(worker::Answer::Run(r)) => Ok(*r),
+                Ok(_) => Err(GpuError::Worker(
+                    "the GPU worker answered another job".into(),
+                )),
+                Err(e) => Err(e),
+            }
+        }
+        None => with_context(deadline(knobs), |ctx| {
+            harness::run(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+        }),
+    };
+    let mut result = ran.map_err(|e| e.in_test(test))?;
+    result.knobs = knobs.clone();
+    Ok(result)
+}
+
+/// Runs one launch recording where every role of every instance ran, and
+/// checks that the test's declared placement held.
+pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
+    Layout::of(test).map_err(GpuError::Ptx)?;
+    let checked = match worker::as_text(test) {
+        Some(text) => match worker::call(
+            &worker::Job::Placement(text, ptx.to_string(), knobs.clone()),
+            SETUP_TIME,
+        ) {
+            Ok(worker::Answer::Placement(r)) => Ok(r),
+            Ok(_) => Err(GpuError::Worker(
+                "the GPU worker answered another job".into(),
+            )),
+            Err(e) => Err(e),
+        },
+        None => with_context(SETUP_TIME, |ctx| {
+            harness::check_placement(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+        }),
+    };
+    checked.map_err(|e| e.in_test(test))
+}
+
+/// Decides whether the hardware half of a test runs here: `Ok(None)` when a
+/// GPU is there; `Ok(Some(why))` when there is none and none is required
+/// (the caller says in one line that it skipped); `Err` with the reason
+/// when `LITMUS_REQUIRE_GPU=1` asks for a GPU, or when the driver is there
+/// but broken. Asked once per process: each question costs a child process.
+pub fn hardware_wanted() -> Result<Option<String>, GpuError> {
+    static ANSWER: std::sync::OnceLock<Result<Option<String>, GpuError>> =
+        std::sync::OnceLock::new();
+    ANSWER
+        .get_or_init(|| match device() {
+            Ok(_) => Ok(None),
+            Err(e) if e.is_absent() => match gpu_required_var() {
+                Ok(true) => Err(GpuError::Required {
+                    reason: e.to_string(),
+                }),
+                Ok(false) => Ok(Some(e.to_string())),
+                Err(bad) => Err(bad),
+            },
+            Err(e) => Err(e),
+        })
+        .clone()
+}
+
+/// Whether `LITMUS_REQUIRE_GPU=1` asks for a missing GPU to be a failure
+/// (a bad value counts as no here; [`gpu_required_var`] reports it).
+pub fn gpu_required() -> bool {
+    gpu_required_var().unwrap_or(false)
+}
+
+/// `LITMUS_REQUIRE_GPU` read strictly: unset, empty or `0` is no, `1` yes,
+/// anything else an error (a `yes` that silently meant no would let a GPU
+/// runner without a GPU pass).
+pub fn gpu_required_var() -> Result<bool, GpuError> {
+    match std::env::var("LITMUS_REQUIRE_GPU") {
+        Err(_) => Ok(false),
+        Ok(v) => match v.trim() {
+            "" | "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(GpuError::knob("LITMUS_REQUIRE_GPU", v, "`1` or `0`")),
+        },
+    }
+}

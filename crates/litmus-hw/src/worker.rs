@@ -1,0 +1,562 @@
+//! The persistent GPU worker: one child process that keeps its CUDA
+//! context and the modules it loaded across the runs of a test binary or a
+//! CLI command.
+//!
+//! A run in a fresh child (`isolate::in_child`) pays for the fork, the
+//! driver's start, the context and the JIT every time: about 0.4 s, more
+//! than a short budget's kernels. The worker pays them once. It still
+//! isolates faults the same way: after a kernel fault the worker answers
+//! that run's error and exits (the context is poisoned for that process),
+//! and the next run starts a new worker; a worker that does not answer by
+//! the run's deadline is killed and replaced. So a fault or a hang still
+//! costs only the test it happened in.
+//!
+//! The driver's JIT of a test's module is most of what a new test costs
+//! (about 70 ms on the H100). A campaign knows its next tests: it asks the
+//! worker to prefetch their modules, which the worker compiles on helper
+//! threads while its main thread runs the current test's kernels.
+//!
+//! Jobs cross the pipe as data: the test as its `.litmus` text (the text
+//! format prints every IR feature and reads it back to an equal test; the
+//! caller checks that before it sends a job, and otherwise runs in a fresh
+//! child), the PTX, and the knobs.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::FromRawFd;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use litmus_core::ir::Test;
+
+use super::driver::Context;
+use super::environment::{Assign, Environment};
+use super::harness;
+use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
+use super::kernels::Kernels;
+use super::knobs::{Knobs, Perm};
+use super::{GpuError, HwResult, PlacementReport};
+
+/// What the worker is asked to do.
+pub(crate) enum Job {
+    /// The device's name (opens the context: is there a GPU?).
+    Device,
+    /// A run: the test's text, its PTX, the knobs.
+    Run(String, String, Knobs),
+    /// A placement check, same inputs.
+    Placement(String, String, Knobs),
+    /// Modules to compile ahead, in the background (answered at once).
+    Prefetch(Vec<String>),
+}
+
+/// What the worker answers.
+pub(crate) enum Answer {
+    Device(String),
+    /// Boxed: a run's result is far larger than the other answers.
+    Run(Box<HwResult>),
+    Placement(PlacementReport),
+    /// How many of the prefetched modules were new.
+    Prefetching(usize),
+}
+
+/// Modules kept loaded: enough for a tuning search over a few tests, a
+/// campaign's prefetch window, and one module asked for ahead by each
+/// thread of a test binary (see `gpu::run`), small enough that a long
+/// campaign does not fill device memory with modules.
+const CACHED_MODULES: usize = 32;
+
+/// A module, loaded or being loaded: whoever needs it first compiles it,
+/// and the others wait for that (a run whose module a helper thread is
+/// still compiling waits for it rather than compiling it again).
+type Slot = Arc<OnceLock<Result<Arc<Kernels>, GpuError>>>;
+
+/// The worker's modules by PTX text, oldest first. An evicted module
+/// stays alive while a run still holds it.
+#[derive(Default)]
+struct Cache {
+    order: VecDeque<String>,
+    slots: HashMap<String, Slot>,
+}
+
+impl Cache {
+    /// The slot of `ptx`, and whether it is new.
+    fn slot(&mut self, ptx: &str) -> (Slot, bool) {
+        if let Some(slot) = self.slots.get(ptx) {
+            return (slot.clone(), false);
+        }
+        if self.order.len() == CACHED_MODULES {
+            if let Some(old) = self.order.pop_front() {
+                self.slots.remove(&old);
+            }
+        }
+        let slot = Slot::default();
+        self.order.push_back(ptx.to_string());
+        self.slots.insert(ptx.to_string(), slot.clone());
+        (slot, true)
+    }
+}
+
+/// A live worker: its pid and the two pipe ends the parent holds.
+struct Worker {
+    pid: libc::pid_t,
+    to_child: File,
+    from_child: File,
+}
+
+/// The process's worker, started on first use; also what serialises GPU
+/// runs (cargo runs tests on several threads, and runs sharing the GPU
+/// would blur each other's figures).
+static WORKER: Mutex<Option<Worker>> = Mutex::new(None);
+
+/// Runs `job` on the worker, starting one if there is none, and waits at
+/// most `deadline` for its answer.
+pub(crate) fn call(job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
+    let mut slot = WORKER.lock().unwrap_or_else(|p| p.into_inner());
+    let mut request = Vec::new();
+    job.put(&mut request);
+    let frame = framed(&request);
+    // A worker that exited since the last job (it does after a fault) is
+    // found when the write fails: start another and send it again.
+    let mut worker = match slot.take() {
+        Some(w) if (&w.to_child).write_all(&frame).is_ok() => w,
+        stale => {
+            if let Some(w) = stale {
+                w.reap(false);
+            }
+            let mut w = Worker::start()?;
+            if let Err(e) = w.to_child.write_all(&frame) {
+                w.reap(true);
+                return Err(GpuError::Worker(format!(
+                    "cannot send a job to the GPU worker: {e}"
+                )));
+            }
+            w
+        }
+    };
+    let mut bytes = Vec::new();
+    match read_frame(
+        &mut worker.from_child,
+        &mut bytes,
+        Instant::now() + deadline,
+    ) {
+        Err(None) => {
+            worker.reap(true);
+            return Err(GpuError::Worker(format!(
+                "the GPU run did not finish within {} s (a hung kernel, or the worker stuck before reaching the GPU); the worker was killed and will be replaced",
+                deadline.as_secs_f64()
+            )));
+        }
+        Err(Some(e)) => {
+            let status = worker.reap(false);
+            return Err(GpuError::Worker(format!(
+                "the GPU worker {status} before it answered ({e})"
+            )));
+        }
+        Ok(()) => {}
+    }
+    let answer = Result::<Answer, GpuError>::get(&mut bytes.as_slice());
+    match answer {
+        Some(Err(e @ GpuError::Fault { .. })) => {
+            // The worker exits after a fault; the next job starts another.
+            worker.reap(false);
+            Err(e)
+        }
+        Some(answer) => {
+            *slot = Some(worker);
+            answer
+        }
+        None => {
+            worker.reap(true);
+            Err(GpuError::Worker(
+                "the GPU worker's answer could not be read".into(),
+            ))
+        }
+    }
+}
+
+/// A message with its length in front.
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 8);
+    (body.len() as u64).put(&mut out);
+    out.extend_from_slice(body);
+    out
+}
+
+impl Worker {
+    /// Forks the worker. The child serves jobs until its request pipe
+    /// closes (the parent exited or replaced it), or a fault.
+    fn start() -> Result<Worker, GpuError> {
+        let (req_read, req_write) = pipe()?;
+        let (ans_read, ans_write) = match pipe() {
+            Ok(p) => p,
+            Err(e) => {
+                close(&[req_read, req_write]);
+                return Err(e);
+            }
+        };
+        // SAFETY: as in `isolate::in_child`: the child runs only the job
+        // loop and `_exit`s; see there for what a fork of a multi-threaded
+        // process may meet.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            let e = std::io::Error::last_os_error();
+            close(&[req_read, req_write, ans_read, ans_write]);
+            return Err(GpuError::Worker(format!("fork failed: {e}")));
+        }
+        if pid == 0 {
+            close_inherited(&[req_read, ans_write]);
+            // SAFETY: the child owns these ends from here on.
+            let (input, output) =
+                unsafe { (File::from_raw_fd(req_read), File::from_raw_fd(ans_write)) };
+            serve(input, output);
+            // SAFETY: leave without destructors or atexit handlers (see
+            // `isolate`).
+            unsafe { libc::_exit(0) };
+        }
+        close(&[req_read, ans_write]);
+        // SAFETY: the parent owns these ends from here on.
+        let (to_child, from_child) =
+            unsafe { (File::from_raw_fd(req_write), File::from_raw_fd(ans_read)) };
+        Ok(Worker {
+            pid,
+            to_child,
+            from_child,
+        })
+    }
+
+    /// Ends the worker (killing it first when `kill`) and says how it
+    /// ended.
+    fn reap(self, kill: bool) -> String {
+        drop(self.to_child);
+        let mut status = 0;
+        // SAFETY: signalling and reaping our own child.
+        unsafe {
+            if kill {
+                libc::kill(self.pid, libc::SIGKILL);
+            }
+            libc::waitpid(self.pid, &mut status, 0);
+        }
+        if libc::WIFSIGNALED(status) {
+            format!("was killed by signal {}", libc::WTERMSIG(status))
+        } else {
+            format!("exited (status {})", libc::WEXITSTATUS(status))
+        }
+    }
+}
+
+fn close(fds: &[i32]) {
+    for fd in fds {
+        // SAFETY: closing descriptors this process opened and no one else
+        // holds.
+        unsafe { libc::close(*fd) };
+    }
+}
+
+/// The worker's loop: one job at a time, answered in order.
+fn serve(mut input: File, mut output: File) {
+    let mut ctx: Option<Arc<Context>> = None;
+    let cache = Arc::new(Mutex::new(Cache::default()));
+    loop {
+        let mut len = [0u8; 8];
+        if input.read_exact(&mut len).is_err() {
+            return;
+        }
+        let mut body = vec![0u8; u64::from_le_bytes(len) as usize];
+        if input.read_exact(&mut body).is_err() {
+            return;
+        }
+        let answer = caught(|| {
+            let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
+                GpuError::Worker("the GPU worker got a job it cannot read".into())
+            })?;
+            handle(&job, &mut ctx, &cache)
+        });
+        let fault = matches!(answer, Err(GpuError::Fault { .. }));
+        let mut reply = Vec::new();
+        answer.put(&mut reply);
+        if output.write_all(&framed(&reply)).is_err() || fault {
+            return;
+        }
+    }
+}
+
+/// Runs one job on the worker's context, opening it on first use.
+fn handle(
+    job: &Job,
+    ctx: &mut Option<Arc<Context>>,
+    cache: &Arc<Mutex<Cache>>,
+) -> Result<Answer, GpuError> {
+    if ctx.is_none() {
+        *ctx = Some(Arc::new(Context::open()?.ok_or(GpuError::NoDevice)?));
+    }
+    let ctx = ctx.as_ref().expect("opened above");
+    ctx.bind()?;
+    let (text, ptx, knobs) = match job {
+        Job::Device => return Ok(Answer::Device(ctx.name.clone())),
+        Job::Prefetch(modules) => return Ok(Answer::Prefetching(prefetch(ctx, cache, modules))),
+        Job::Run(text, ptx, knobs) | Job::Placement(text, ptx, knobs) => (text, ptx, knobs),
+    };
+    let test = litmus_core::text::parse(text).map_err(|e| {
+        GpuError::Worker(format!(
+            "the GPU worker cannot read the test it was sent: {}",
+            e.render("<job>")
+        ))
+    })?;
+    let (slot, _) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+    let kernels = slot
+        .get_or_init(|| Kernels::load(ctx, ptx).map(Arc::new))
+        .clone()?;
+    match job {
+        Job::Run(..) => {
+            harness::run(ctx, &kernels, ptx, &test, knobs).map(|r| Answer::Run(Box::new(r)))
+        }
+        Job::Placement(..) => {
+            harness::check_placement(ctx, &kernels, ptx, &test, knobs).map(Answer::Placement)
+        }
+        Job::Device | Job::Prefetch(_) => unreachable!("answered above"),
+    }
+}
+
+/// Starts compiling each module of `modules` not yet cached, one helper
+/// thread each; returns how many it started.
+fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -> usize {
+    let mut started = 0;
+    for ptx in modules {
+        let (slot, new) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+        if !new {
+            continue;
+        }
+        let (ctx, ptx) = (ctx.clone(), ptx.clone());
+        // A failure is kept in the slot: the run that needs the module
+        // reports it (a JIT error with its log).
+        std::thread::spawn(move || {
+            slot.get_or_init(|| Kernels::compile(&ctx, &ptx).map(Arc::new));
+        });
+        started += 1;
+    }
+    started
+}
+
+/// Whether `test` can travel to the worker as text: it prints and reads
+/// back to an equal test.
+pub(crate) fn as_text(test: &Test) -> Option<String> {
+    let text = litmus_core::text::print(test);
+    match litmus_core::text::parse(&text) {
+        Ok(back) if back == *test => Some(text),
+        _ => None,
+    }
+}
+
+impl Wire for Job {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Job::Device => 0u64.put(w),
+            Job::Prefetch(modules) => {
+                3u64.put(w);
+                modules.put(w);
+            }
+            Job::Run(t, p, k) | Job::Placement(t, p, k) => {
+                (if matches!(self, Job::Run(..)) {
+                    1u64
+                } else {
+                    2
+                })
+                .put(w);
+                t.put(w);
+                p.put(w);
+                k.put(w);
+            }
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Job> {
+        Some(match u64::get(r)? {
+            0 => Job::Device,
+            1 => Job::Run(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            2 => Job::Placement(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            3 => Job::Prefetch(Wire::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Wire for Answer {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Answer::Device(name) => {
+                0u64.put(w);
+                name.put(w);
+            }
+            Answer::Run(result) => {
+                1u64.put(w);
+                result.put(w);
+            }
+            Answer::Placement(report) => {
+                2u64.put(w);
+                report.put(w);
+            }
+            Answer::Prefetching(n) => {
+                3u64.put(w);
+                n.put(w);
+            }
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<Answer> {
+        Some(match u64::get(r)? {
+            0 => Answer::Device(Wire::get(r)?),
+            1 => Answer::Run(Box::new(Wire::get(r)?)),
+            2 => Answer::Placement(Wire::get(r)?),
+            3 => Answer::Prefetching(Wire::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Wire for Knobs {
+    fn put(&self, w: &mut Vec<u8>) {
+        let e = &self.env;
+        for v in [
+            self.ctas,
+            self.threads,
+            self.stride,
+            self.spin,
+            self.stress_ctas,
+            self.stress_rounds,
+            self.loop_bound,
+            self.table,
+            (self.perm == Perm::Random) as u32,
+            e.stress_pattern as u32,
+            e.stress_lines,
+            e.stress_line_words,
+            (e.stress_assign == Assign::Chunk) as u32,
+            e.stress_pct,
+            e.pre_stress,
+            e.pre_pattern as u32,
+            e.pre_pct,
+            e.spin_pct,
+            e.shuffle_pct,
+            self.host_instances,
+            self.host_threads,
+        ] {
+            v.put(w);
+        }
+        // No map and an empty one differ: an empty list means none.
+        self.gpu_map.clone().unwrap_or_default().put(w);
+        self.budget_ms.put(w);
+        self.seed.put(w);
+        self.launches.unwrap_or(0).put(w);
+    }
+    fn get(r: &mut &[u8]) -> Option<Knobs> {
+        use litmus_core::ptx::layout::StressPattern;
+        let mut u = [0u32; 21];
+        for x in &mut u {
+            *x = u32::get(r)?;
+        }
+        let gpu_map: Vec<u32> = Wire::get(r)?;
+        let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
+        let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
+        Some(Knobs {
+            ctas: u[0],
+            threads: u[1],
+            stride: u[2],
+            spin: u[3],
+            stress_ctas: u[4],
+            stress_rounds: u[5],
+            loop_bound: u[6],
+            table: u[7],
+            perm: if u[8] == 1 { Perm::Random } else { Perm::Fixed },
+            env: Environment {
+                stress_pattern: pattern(u[9])?,
+                stress_lines: u[10],
+                stress_line_words: u[11],
+                stress_assign: if u[12] == 1 {
+                    Assign::Chunk
+                } else {
+                    Assign::RoundRobin
+                },
+                stress_pct: u[13],
+                pre_stress: u[14],
+                pre_pattern: pattern(u[15])?,
+                pre_pct: u[16],
+                spin_pct: u[17],
+                shuffle_pct: u[18],
+            },
+            host_instances: u[19],
+            host_threads: u[20],
+            budget_ms,
+            seed,
+            launches: (launches > 0).then_some(launches),
+            // The parent keeps its own record of where the knobs came from.
+            tuning: None,
+            gpu_map: (!gpu_map.is_empty()).then_some(gpu_map),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The worker lives as long as the process: it must not hold a pipe
+    /// another thread made for a program it starts, or that thread waits
+    /// for end-of-file for ever (as `Command::output` did in a test binary
+    /// whose GPU tests started the worker at that moment).
+    #[test]
+    fn the_worker_holds_no_descriptor_but_its_own_pipes() {
+        let mut fds = [0; 2];
+        // SAFETY: room for two descriptors; a plain pipe, inheritable, as
+        // a pipe is between its creation and its program's start.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let worker = Worker::start().unwrap();
+        close(&[fds[1]]);
+        // SAFETY: we own the read end.
+        let mut read_end = unsafe { File::from_raw_fd(fds[0]) };
+        let mut got = Vec::new();
+        let ended = crate::isolate::read_frame(
+            &mut read_end,
+            &mut got,
+            Instant::now() + Duration::from_secs(10),
+        );
+        worker.reap(true);
+        // End-of-file before a whole message: the only writer was ours.
+        assert!(
+            matches!(ended, Err(Some(ref e)) if e.kind() == std::io::ErrorKind::UnexpectedEof),
+            "the worker kept the pipe open: {ended:?}"
+        );
+    }
+
+    #[test]
+    fn knobs_cross_the_pipe_unchanged() {
+        let vars = [
+            ("LITMUS_SEED", "99"),
+            ("LITMUS_LAUNCHES", "7"),
+            ("LITMUS_PERM", "random"),
+            ("LITMUS_STRESS", "64:12"),
+            ("LITMUS_STRESS_PATTERN", "st-ld"),
+            ("LITMUS_STRESS_ASSIGN", "chunk"),
+            ("LITMUS_PRE_STRESS", "9:ld-ld"),
+            ("LITMUS_SHUFFLE_PCT", "40"),
+            ("LITMUS_HOST_INSTANCES", "2048"),
+            ("LITMUS_HOST_THREADS", "3"),
+            ("LITMUS_GPU_MAP", "0,0"),
+        ];
+        let k = Knobs::from_vars(|name| {
+            vars.iter()
+                .find(|(v, _)| *v == name)
+                .map(|(_, x)| x.to_string())
+        })
+        .unwrap();
+        let mut w = Vec::new();
+        k.put(&mut w);
+        let back = Knobs::get(&mut w.as_slice()).unwrap();
+        assert_eq!(back, k);
+        let mut w = Vec::new();
+        Job::Run("t".into(), "ptx".into(), k.clone()).put(&mut w);
+        match Job::get(&mut w.as_slice()) {
+            Some(Job::Run(t, p, back)) => {
+                assert_eq!((t.as_str(), p.as_str(), back), ("t", "ptx", k))
+            }
+            _ => panic!("not a run"),
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! How a run is configured: the model, the GPU knobs, where reports go.
+//! Everything comes from the environment, so that a whole suite of cargo
+//! tests is steered without touching its code. Every variable is checked
+//! when the configuration is made, with or without a GPU: a typo in a GPU
+//! runner's settings fails on a laptop and in CI too, not only on the
+//! runner.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use litmus_model::{model_from_env, Model, Options, UnknownModel};
+
+use litmus_hw::{gpu_required_var, GpuError, Knobs};
+use litmus_tune::tuning::TuningFile;
+
+pub use litmus_evidence::store::EVIDENCE_ENV;
+
+/// Where reports go (`LITMUS_REPORT_DIR`).
+pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
+
+/// The configuration of one test run.
+pub struct Config {
+    /// The memory model the model half checks against.
+    pub model: &'static dyn Model,
+    /// The model checker's budgets and loop bound.
+    pub options: Options,
+    /// The GPU knobs (checked when the configuration is made, whether or
+    /// not the hardware half runs).
+    pub knobs: Knobs,
+    /// Where reports are written (`LITMUS_REPORT_DIR`); `None`: nowhere.
+    pub report_dir: Option<PathBuf>,
+    /// Where hardware runs record their evidence (`LITMUS_EVIDENCE`);
+    /// `None`: nowhere.
+    pub evidence_dir: Option<PathBuf>,
+    /// Whether the hardware half runs at all (tools that want the model's
+    /// judgement alone say no).
+    pub hardware: bool,
+    /// The tuning file whose entries set per-test knobs (`LITMUS_TUNING`,
+    /// or `litmus-tuning.toml` in the current folder), checked when the
+    /// configuration is made, like the knobs.
+    pub tuning: Option<Arc<TuningFile>>,
+}
+
+/// Why the environment's configuration is wrong; each error names the
+/// variable, its value and what it accepts.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `LITMUS_MODEL` names no model.
+    #[error(transparent)]
+    Model(#[from] UnknownModel),
+    /// A knob's variable (`LITMUS_CTAS`, ...) or `LITMUS_REQUIRE_GPU` holds
+    /// a bad value.
+    #[error(transparent)]
+    Knob(#[from] GpuError),
+}
+
+impl Config {
+    /// The configuration the environment asks for: `LITMUS_MODEL`, the
+    /// knobs' variables (see [`Knobs::from_env`]), `LITMUS_REQUIRE_GPU` and
+    /// `LITMUS_REPORT_DIR`. A bad value is an error naming the variable.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        let model = model_from_env()?;
+        Ok(Config::with_model(model)?)
+    }
+
+    /// The environment's configuration with `model` in place of
+    /// `LITMUS_MODEL`'s (a command-line `--model` wins over the variable,
+    /// even over a bad one). A bad knob is an error naming the variable.
+    pub fn with_model(model: &'static dyn Model) -> Result<Config, GpuError> {
+        gpu_required_var()?;
+        Ok(Config {
+            model,
+            options: Options::default(),
+            knobs: Knobs::from_env()?,
+            report_dir: std::env::var_os(REPORT_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            evidence_dir: std::env::var_os(EVIDENCE_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            hardware: true,
+            tuning: TuningFile::from_env()
+                .map_err(|e| GpuError::Tuning(e.to_string()))?
+                .map(Arc::new),
+        })
+    }
+
+    /// The knobs test `name` runs with: the environment's, under its
+    /// tuning entry when the tuning file has one.
+    pub fn knobs_for(&self, name: &str) -> Result<Knobs, GpuError> {
+        match &self.tuning {
+            None => Ok(self.knobs.clone()),
+            Some(file) => file.knobs_for(name, &self.knobs, |var| std::env::var(var).ok()),
+        }
+    }
+}

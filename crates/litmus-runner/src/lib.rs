@@ -1,0 +1,90 @@
+//! The runner of gpu-litmus: puts the model checker and the hardware side
+//! by side and turns their results into a verdict.
+//!
+//! - [`run_litmus`] and [`run_litmus_text`]: what the `litmus!` and
+//!   `litmus_files!` macros expand to; each is one cargo test.
+//! - [`runner::run_test`]: the same as a value ([`runner::TestReport`]), for
+//!   tools.
+//! - [`config`]: the run's configuration, read from the environment.
+//! - [`report`]: a run's reports (text, JSON, JUnit, litmus7, herd).
+//! - [`tune_in_place`]: `LITMUS_TUNE=1`, tests that tune themselves.
+//!
+//! The floors below keep their own crates: the hardware (`litmus-hw`), the
+//! evidence and its gate (`litmus-evidence`), the tuner (`litmus-tune`).
+//! They are re-exported here under the names they had when they were
+//! modules of this crate (`gpu`, `evidence`, `tune`, `tuning`, `stats`), so
+//! that code written against those paths keeps building.
+
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod report;
+pub mod runner;
+pub mod tune_in_place;
+
+pub use litmus_evidence as evidence;
+pub use litmus_evidence::stats;
+pub use litmus_hw as gpu;
+pub use litmus_tune as tune;
+pub use litmus_tune::tuning;
+
+use std::io::Write;
+use std::time::Instant;
+
+use litmus_core::ir::Test;
+
+pub use config::Config;
+pub use runner::{run_test, Source, TestReport};
+
+/// Runs one litmus test as a cargo test: the entry point that `litmus!`
+/// expands to, with the PTX it generated at compile time (`None` when the
+/// GPU harness cannot run the test). Panics (fails the test) with the whole
+/// story when the model's verdict is not the declared one, when the
+/// hardware shows an outcome the model forbids, or when the hardware half
+/// breaks.
+pub fn run_litmus(test: &Test, ptx: Option<&str>) {
+    let start = Instant::now();
+    let mut config =
+        Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    match tune_in_place::tune_from_env(test, ptx, &mut config) {
+        Ok(None) => {}
+        Ok(Some(line)) => {
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }
+        Err(e) => panic!("litmus test `{}`: {e}", test.name),
+    }
+    // libtest names each test's thread after the test's path: exactly
+    // what `cargo test NAME -- --exact` takes, and unique in the binary.
+    let id = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .unwrap_or(&test.name.text)
+        .to_string();
+    let report = run_test(test, ptx, &config, runner::Source::CargoTest(id));
+    // Straight to the stream, past cargo's capture: the hardware line must
+    // show even when the test passes ("hardware: skipped, ...").
+    let _ = writeln!(std::io::stderr(), "{}", report::text::summary(&report));
+    if let Some(dir) = &config.report_dir {
+        if let Err(e) = report::write(dir, &report, start.elapsed()) {
+            panic!(
+                "litmus test `{}`: cannot write reports to {} ({}): {e}",
+                test.name,
+                dir.display(),
+                config::REPORT_DIR_ENV
+            );
+        }
+    }
+    if !report.passed() {
+        panic!("{}", report::text::failure_message(&report));
+    }
+}
+
+/// Runs a `.litmus` file's text as a cargo test: what `litmus_files!`
+/// expands to. `path` names the file in messages. A file that does not
+/// parse fails with every error at `path:line:column`.
+pub fn run_litmus_text(path: &str, text: &str) {
+    match litmus_core::text::parse(text) {
+        Ok(test) => run_litmus(&test, None),
+        Err(e) => panic!("{}", e.render(path)),
+    }
+}

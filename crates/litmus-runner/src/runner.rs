@@ -1,0 +1,432 @@
+//! One test, model and hardware side by side: the model's allowed outcomes,
+//! the declared verdict against the model's, the GPU histogram against the
+//! allowed set. The result is a [`TestReport`]; [`crate::report`] renders
+//! it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use litmus_core::ir::{Test, Verdict};
+use litmus_core::outcome::eval;
+use litmus_core::ptx::{self, PtxError};
+use litmus_model::outcome::format_outcome;
+use litmus_model::{check, CheckResult};
+
+use crate::config::Config;
+use litmus_evidence::judge::forbidden_reasons;
+use litmus_evidence::{Record, Run};
+use litmus_hw::{self as gpu, GpuError, HwResult, Knobs};
+
+/// What happened on the hardware side.
+#[derive(Clone, Debug)]
+pub enum Hardware {
+    /// The kernels ran; their histogram (boxed: a run's result is ten
+    /// times the size of the other variants).
+    Ran(Box<HwResult>),
+    /// No GPU here (and none was required): the one line that says so.
+    Skipped(String),
+    /// The GPU harness cannot run this test here (shared memory on several
+    /// GPUs, a test on two GPUs on a machine with one and no device map,
+    /// ...); why.
+    NotRun(String),
+    /// The hardware half broke (a fault, a JIT error, a required GPU
+    /// missing); the failure says how.
+    Failed(String),
+    /// The hardware half was not asked for (model-only runs).
+    Off,
+}
+
+/// One row of the outcome table: an outcome the model allows or the
+/// hardware showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeRow {
+    /// Values of the observables, in order.
+    pub values: Vec<u32>,
+    /// `P1:r0=1; P1:r1=0`.
+    pub text: String,
+    /// Whether the model allows it (within the loop bound the test is
+    /// judged at).
+    pub allowed: bool,
+    /// The model allows it only with more loop iterations than its bound:
+    /// the hardware's spin loops are not bounded so tightly, so it is no
+    /// failure.
+    pub beyond_loop_bound: bool,
+    /// How often the hardware showed it (`None`: the hardware did not run).
+    pub seen: Option<u64>,
+    /// Whether it satisfies the condition's expression.
+    pub satisfies_condition: bool,
+    /// For a forbidden outcome the hardware showed: the model's
+    /// explanation (axiom and witness).
+    pub explanation: Option<String>,
+}
+
+impl OutcomeRow {
+    /// A forbidden outcome the hardware showed: what fails a test.
+    pub fn is_violation(&self) -> bool {
+        !self.allowed && !self.beyond_loop_bound && self.seen.unwrap_or(0) > 0
+    }
+}
+
+/// Why a test failed. A test passes when this list is empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The model's verdict is not the declared one.
+    VerdictMismatch {
+        /// The verdict the test declares.
+        declared: Verdict,
+        /// The model's verdict.
+        computed: Verdict,
+    },
+    /// The hardware showed outcomes the model forbids: how many kinds and
+    /// how many times in all.
+    ForbiddenObserved {
+        /// Distinct forbidden outcomes seen.
+        outcomes: usize,
+        /// Instances that showed one of them.
+        count: u64,
+    },
+    /// The model contradicts the declared termination (`=> terminates` /
+    /// `=> may hang`).
+    TerminationMismatch {
+        /// Whether the test declares that it terminates.
+        declared: bool,
+        /// The model's non-terminating execution, when it found one.
+        hang: Option<String>,
+    },
+    /// The model could not check the test (budget, invalid test, ...).
+    Model(String),
+    /// The hardware half went wrong (fault, JIT error, lost instances, a
+    /// required GPU missing).
+    Hardware(String),
+    /// The hardware's histogram could not be recorded as evidence
+    /// (`LITMUS_EVIDENCE`, `--evidence`).
+    Evidence(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::VerdictMismatch { declared, computed } => write!(
+                f,
+                "declared {}, but the model says {}",
+                declared.as_str(),
+                computed.as_str()
+            ),
+            Failure::ForbiddenObserved { outcomes, count } => write!(
+                f,
+                "the hardware showed {outcomes} outcome{} the model forbids ({count} time{})",
+                if *outcomes == 1 { "" } else { "s" },
+                if *count == 1 { "" } else { "s" }
+            ),
+            Failure::TerminationMismatch { hang: Some(h), .. } => {
+                write!(
+                    f,
+                    "declared terminates, but the model says it may hang: {h}"
+                )
+            }
+            Failure::TerminationMismatch { hang: None, .. } => {
+                write!(f, "declared may hang, but the model says it terminates")
+            }
+            Failure::Model(m) => write!(f, "model: {m}"),
+            Failure::Hardware(m) | Failure::Evidence(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// How to run a test again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A cargo test, by its path as cargo names it (`catalogue::mp`).
+    CargoTest(String),
+    /// A `.litmus` file given to `gpu-litmus run`.
+    File(String),
+}
+
+/// Everything known about one run of one test.
+#[derive(Clone, Debug)]
+pub struct TestReport {
+    /// The test's own name (`litmus!` name or `PTX` header).
+    pub test: String,
+    /// Where the test came from; also what identifies it in reports, since
+    /// two files may hold tests of one name.
+    pub source: Source,
+    /// The model's name.
+    pub model: &'static str,
+    /// The verdict the test declares, if it does.
+    pub declared: Option<Verdict>,
+    /// The model's verdict (`None` when the model could not check it).
+    pub computed: Option<Verdict>,
+    /// Observables as written in the condition (`P1:r0`, `x`).
+    pub observables: Vec<String>,
+    /// Model-allowed outcomes and hardware outcomes, allowed first.
+    pub rows: Vec<OutcomeRow>,
+    /// The model checker's counts, when it ran.
+    pub model_stats: Option<ModelStats>,
+    /// What the hardware half did.
+    pub hardware: Hardware,
+    /// Empty when the test passed.
+    pub failures: Vec<Failure>,
+    /// The knobs the hardware half used or would have used.
+    pub knobs: Option<Knobs>,
+    /// The model's loop bound (to run the test again the same way).
+    pub loop_bound: u32,
+}
+
+/// The model checker's counts.
+#[derive(Clone, Debug)]
+pub struct ModelStats {
+    /// As in [`litmus_model::CheckResult::candidate_executions`].
+    pub candidate_executions: u64,
+    /// As in [`litmus_model::CheckResult::consistent_executions`].
+    pub consistent_executions: u64,
+    /// Some execution needed more loop iterations than the bound.
+    pub bounded: bool,
+    /// Wall time the model check took.
+    pub elapsed: Duration,
+}
+
+impl TestReport {
+    /// Whether the test holds: no failure of any kind.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// What names this test in reports: the cargo test path or the file.
+    pub fn id(&self) -> &str {
+        match &self.source {
+            Source::CargoTest(id) | Source::File(id) => id,
+        }
+    }
+
+    /// Whether the hardware showed an outcome satisfying the condition
+    /// (`None` when it did not run).
+    pub fn condition_seen(&self) -> Option<bool> {
+        match self.hardware {
+            Hardware::Ran(_) => Some(
+                self.rows
+                    .iter()
+                    .any(|r| r.satisfies_condition && r.seen.unwrap_or(0) > 0),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Allowed outcomes the hardware ran but never showed.
+    pub fn allowed_unseen(&self) -> Vec<&OutcomeRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.allowed && r.seen == Some(0))
+            .collect()
+    }
+}
+
+/// Runs `test`: the hardware when `config` asks for it and a GPU is there,
+/// then the model, and compares them. `ptx_text` is the kernel text the
+/// macro generated; `None` generates it here.
+pub fn run_test(
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    source: Source,
+) -> TestReport {
+    let mut failures = Vec::new();
+    let hardware = if config.hardware {
+        run_hardware(test, ptx_text, config, &mut failures)
+    } else {
+        Hardware::Off
+    };
+    if let (Hardware::Ran(hw), Some(dir)) = (&hardware, &config.evidence_dir) {
+        let source = match &source {
+            Source::CargoTest(id) | Source::File(id) => id,
+        };
+        if let Err(e) = litmus_evidence::store::append(dir, record_of(test, hw, source)) {
+            failures.push(Failure::Evidence(format!(
+                "cannot record evidence in {}: {e}",
+                dir.display()
+            )));
+        }
+    }
+    judge(test, config, hardware, failures, source)
+}
+
+/// The evidence record of a hardware run of `test` from `source`.
+pub fn record_of(test: &Test, hw: &HwResult, source: &str) -> Record {
+    let knobs = hw.knobs.to_string();
+    let run = Run {
+        histogram: &hw.histogram,
+        instances: hw.instances,
+        unfinished: hw.unfinished,
+        device: &hw.device,
+        knobs: &knobs,
+        seed: hw.knobs.seed,
+    };
+    Record::of_run(test, &run, source)
+}
+
+/// Checks `test` with the model and judges the hardware's result against
+/// it. `failures` are those the hardware half already had.
+pub fn judge(
+    test: &Test,
+    config: &Config,
+    hardware: Hardware,
+    failures: Vec<Failure>,
+    source: Source,
+) -> TestReport {
+    // The knobs the hardware used (a tuning entry's, maybe), else those it
+    // would have used.
+    let knobs = match &hardware {
+        Hardware::Ran(r) => Some(r.knobs.clone()),
+        _ => config.knobs_for(&test.name.text).ok(),
+    };
+    let mut report = TestReport {
+        test: test.name.text.clone(),
+        source,
+        model: config.model.name(),
+        declared: test.verdict.map(|v| v.verdict),
+        computed: None,
+        observables: Vec::new(),
+        rows: Vec::new(),
+        model_stats: None,
+        hardware,
+        failures,
+        knobs,
+        loop_bound: config.options.loop_bound,
+    };
+    let result = match check(test, config.model, &config.options) {
+        Ok(r) => r,
+        Err(e) => {
+            report.failures.push(Failure::Model(e.to_string()));
+            return report;
+        }
+    };
+    report.computed = Some(result.verdict());
+    report.observables = result.observables.iter().map(|o| o.display(test)).collect();
+    report.model_stats = Some(ModelStats {
+        candidate_executions: result.candidate_executions,
+        consistent_executions: result.consistent_executions,
+        bounded: result.bounded,
+        elapsed: result.elapsed,
+    });
+    if let Some(declared) = report.declared {
+        if declared != result.verdict() {
+            report.failures.push(Failure::VerdictMismatch {
+                declared,
+                computed: result.verdict(),
+            });
+        }
+    }
+    report.failures.extend(termination_failure(test, config));
+    report.rows = rows(test, config, &result, &report.hardware);
+    let forbidden: Vec<&OutcomeRow> = report.rows.iter().filter(|r| r.is_violation()).collect();
+    if !forbidden.is_empty() {
+        report.failures.push(Failure::ForbiddenObserved {
+            outcomes: forbidden.len(),
+            count: forbidden.iter().map(|r| r.seen.unwrap_or(0)).sum(),
+        });
+    }
+    report
+}
+
+/// What contradicts the test's declared termination, if it declares one.
+fn termination_failure(test: &Test, config: &Config) -> Option<Failure> {
+    let declared = test.termination?.terminates;
+    match litmus_model::check_termination(test, config.model, &config.options) {
+        Ok(t) if t.terminates() == declared => None,
+        Ok(t) => Some(Failure::TerminationMismatch {
+            declared,
+            hang: t.hang.map(|h| h.to_string()),
+        }),
+        Err(e) => Some(Failure::Model(format!("termination: {e}"))),
+    }
+}
+
+fn run_hardware(
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    failures: &mut Vec<Failure>,
+) -> Hardware {
+    let mut fail = |message: String| {
+        failures.push(Failure::Hardware(message.clone()));
+        Hardware::Failed(message)
+    };
+    // The macro embeds no PTX exactly when the harness cannot run the test;
+    // generating here then says why.
+    let generated;
+    let code = match ptx_text {
+        Some(text) => text,
+        None => match ptx::generate(test) {
+            Ok(text) => {
+                generated = text;
+                &generated
+            }
+            Err(PtxError::Unsupported(why)) => return Hardware::NotRun(why),
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    match gpu::hardware_wanted() {
+        Ok(None) => {}
+        Ok(Some(why)) => return Hardware::Skipped(why),
+        Err(e) => return fail(format!("hardware: {e}")),
+    }
+    let knobs = match config.knobs_for(&test.name.text) {
+        Ok(k) => k,
+        Err(e) => return fail(format!("hardware: {e}")),
+    };
+    match gpu::run(test, code, &knobs) {
+        Ok(r) => Hardware::Ran(Box::new(r)),
+        Err(e @ GpuError::Unfaithful(_)) => Hardware::NotRun(e.to_string()),
+        Err(e) => fail(format!("hardware: {e}")),
+    }
+}
+
+/// The outcome table: every allowed outcome, then every outcome only the
+/// hardware showed. An outcome outside the allowed set of a bounded
+/// check is checked again with larger loop bounds (the hardware's loops
+/// may have iterated more); one that stays out gets the model's
+/// explanation.
+fn rows(test: &Test, config: &Config, result: &CheckResult, hw: &Hardware) -> Vec<OutcomeRow> {
+    let obs = &result.observables;
+    let seen: BTreeMap<&[u32], u64> = match hw {
+        Hardware::Ran(r) => r
+            .histogram
+            .iter()
+            .map(|(v, c)| (v.as_slice(), *c))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+    let ran = matches!(hw, Hardware::Ran(_));
+    let mut rows: Vec<OutcomeRow> = result
+        .allowed
+        .iter()
+        .map(|values| OutcomeRow {
+            text: format_outcome(test, obs, values),
+            allowed: true,
+            beyond_loop_bound: false,
+            seen: ran.then(|| seen.get(values.as_slice()).copied().unwrap_or(0)),
+            satisfies_condition: eval(test, obs, values),
+            explanation: None,
+            values: values.clone(),
+        })
+        .collect();
+    let outside: Vec<(&[u32], u64)> = seen
+        .iter()
+        .filter(|(v, _)| !result.allowed.contains(**v))
+        .map(|(v, c)| (*v, *c))
+        .collect();
+    let values: Vec<&[u32]> = outside.iter().map(|(v, _)| *v).collect();
+    let reasons = forbidden_reasons(test, config.model, &config.options, result.bounded, &values);
+    for ((values, count), explanation) in outside.into_iter().zip(reasons) {
+        let beyond_loop_bound = explanation.is_none();
+        rows.push(OutcomeRow {
+            text: format_outcome(test, obs, values),
+            allowed: false,
+            beyond_loop_bound,
+            seen: Some(count),
+            satisfies_condition: eval(test, obs, values),
+            explanation,
+            values: values.to_vec(),
+        });
+    }
+    rows
+}

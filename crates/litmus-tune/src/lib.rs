@@ -1,0 +1,115 @@
+//! Per-test tuning of the GPU's environment: a search over the knobs the
+//! published tuned harnesses search (`shared/reference/tuning.md`), ranked
+//! by how fast each configuration shows the test's weak outcome.
+//!
+//! - [`space`]: the search space and how a configuration is drawn from it;
+//! - [`search`]: successive halving over drawn configurations;
+//! - [`target`]: which outcomes count as the weak outcome of a test;
+//! - [`tuning`]: the tuning file, the winners that every run reads.
+//!
+//! `gpu-litmus tune` drives it and writes the winners to a tuning file;
+//! `LITMUS_TUNE=1` makes `litmus!` tests tune themselves (the runner's
+//! `tune_in_place`).
+
+pub mod search;
+pub mod space;
+pub mod target;
+pub mod tuning;
+
+pub use search::{tune, Plan, Trial};
+pub use target::Target;
+
+use litmus_core::ir::Test;
+
+use crate::tuning::{Entry, TuningFile};
+use litmus_hw::Knobs;
+use litmus_model::{Model, Options};
+
+/// Winners of the tests tuned before that a search tries first.
+pub const STARTS: usize = 4;
+
+/// Tunes `test` (its PTX `ptx`) within `budget_ms` of GPU time over
+/// `configs` configurations: `base`, the [`STARTS`] best winners of the
+/// tests already `tuned` (its siblings, in a family), and draws around
+/// `base`. Returns the tuning entry of the
+/// best configuration, and a line that says what it found (the best rate,
+/// its knobs, the defaults' rate). When no configuration showed the weak
+/// outcome, the entry keeps `base`'s knobs and says so with a zero rate.
+pub fn tune_test(
+    test: &Test,
+    ptx: &str,
+    (model, options): (&dyn Model, &Options),
+    base: &Knobs,
+    budget_ms: u64,
+    configs: usize,
+    tuned: Option<&TuningFile>,
+) -> Result<(Entry, String), String> {
+    let target = Target::of(test, model, options).map_err(|e| format!("model: {e}"))?;
+    // Each test its own draws, the same for a given seed.
+    let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
+    plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS));
+    let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
+    let best = &trials[0];
+    if best.weak == 0 {
+        let line = format!(
+            "{} never seen in {} configurations ({} instances); the entry keeps the defaults",
+            target.describe(),
+            trials.len(),
+            trials.iter().map(|t| t.instances).sum::<u64>()
+        );
+        return Ok((Entry::new(base, &best.device, 0.0, 0, best.instances), line));
+    }
+    let defaults = trials.iter().find(|t| same_environment(&t.knobs, base));
+    let defaults = defaults.map_or("the defaults did not run".to_string(), |d| {
+        format!(
+            "defaults: {} of {} ({:.3e}/s)",
+            d.weak,
+            d.instances,
+            d.score()
+        )
+    });
+    let line = format!(
+        "best {:.3e} weak/s (lower bound; {} of {} in {:.2} s) with {}; {defaults}",
+        best.score(),
+        best.weak,
+        best.instances,
+        best.gpu.as_secs_f64(),
+        describe(&best.knobs)
+    );
+    let entry = Entry::new(
+        &best.knobs,
+        &best.device,
+        best.score(),
+        best.weak,
+        best.instances,
+    );
+    Ok((entry, line))
+}
+
+/// Knobs as a tuning entry holds them: the tunable ones off their
+/// defaults.
+fn describe(k: &Knobs) -> String {
+    let entry = Entry::new(k, "", 0.0, 0, 0);
+    if entry.knobs.is_empty() {
+        return "the defaults".into();
+    }
+    let pairs: Vec<String> = entry
+        .knobs
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    pairs.join(" ")
+}
+
+/// Whether two knobs set the same environment (seed and budget aside).
+fn same_environment(a: &Knobs, b: &Knobs) -> bool {
+    Entry::new(a, "", 0.0, 0, 0).knobs == Entry::new(b, "", 0.0, 0, 0).knobs
+}
+
+/// FNV-1a: a stable hash of a test's name, so that each test draws its own
+/// configurations from one seed.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
