@@ -14,7 +14,7 @@
 //! let test = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
 //! let run = Run { histogram: &[(vec![1, 0], 3), (vec![0, 0], 97)], instances: 100, unfinished: 0, device: "NVIDIA H100", knobs: "ctas=4", seed: 7 };
 //! let record = Record::of_run(&test, &run, "mp.litmus");
-//! assert_eq!(record.histogram[0].text, "P1:r0=1; P1:r1=0;");
+//! assert_eq!(record.histogram[0].text, "P1:r0=1; P1:r1=0");
 //! ```
 
 pub mod file_names;
@@ -27,63 +27,5 @@ pub mod record;
 pub mod stats;
 pub mod store;
 
-use std::time::SystemTime;
-
-use litmus_core::ir::Test;
-use litmus_core::outcome::observables;
-use litmus_model::outcome::format_outcome;
-
 pub use read::{Evidence, Problem, ProblemKind, ReadError};
-pub use record::{ir_hash, Observation, Record, RecordError};
-
-/// What one hardware run showed, as the harness that made it reports it.
-#[derive(Clone, Copy, Debug)]
-pub struct Run<'a> {
-    /// Outcome (values of the test's observables, in order) and its count.
-    pub histogram: &'a [(Vec<u32>, u64)],
-    /// Instances run.
-    pub instances: u64,
-    /// Instances in which some role gave up on a loop.
-    pub unfinished: u64,
-    /// The GPU's name.
-    pub device: &'a str,
-    /// The knobs, as `gpu-litmus run` prints them.
-    pub knobs: &'a str,
-    /// The seed that reproduces the run.
-    pub seed: u64,
-}
-
-impl Record {
-    /// The record of one hardware run of `test` from `source` (its `run`
-    /// and `seq` are set when a [`store::Writer`] appends it).
-    pub fn of_run(test: &Test, hw: &Run, source: &str) -> Record {
-        let obs = observables(test);
-        Record {
-            run: String::new(),
-            seq: 0,
-            test: test.name.text.clone(),
-            ir_hash: ir_hash(test),
-            source: source.to_string(),
-            text: Some(litmus_core::text::print(test)),
-            observables: obs.iter().map(|o| o.display(test)).collect(),
-            histogram: hw
-                .histogram
-                .iter()
-                .map(|(values, count)| Observation {
-                    text: format_outcome(test, &obs, values),
-                    values: values.clone(),
-                    count: *count,
-                })
-                .collect(),
-            instances: hw.instances,
-            unfinished: hw.unfinished,
-            device: hw.device.to_string(),
-            driver: store::driver_version(),
-            knobs: Some(hw.knobs.to_string()),
-            seed: Some(hw.seed),
-            date: store::rfc3339(SystemTime::now()),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            harness: "gpu-litmus".to_string(),
-        }
-    }
-}
+pub use record::{ir_hash, Observation, Record, RecordError, Run};

@@ -3,7 +3,13 @@
 
 use serde_json::{json, Map, Value};
 
+use std::time::SystemTime;
+
 use litmus_core::ir::Test;
+use litmus_core::outcome::observables;
+use litmus_model::outcome::format_outcome;
+
+use crate::store;
 
 /// The format tag every record carries, so that a later change of layout
 /// is recognised instead of misread.
@@ -256,6 +262,58 @@ fn array<'a>(
             field,
             expected: "an array",
         })
+}
+
+/// What one hardware run showed, as the harness that made it reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    /// Outcome (values of the test's observables, in order) and its count.
+    pub histogram: &'a [(Vec<u32>, u64)],
+    /// Instances run.
+    pub instances: u64,
+    /// Instances in which some role gave up on a loop.
+    pub unfinished: u64,
+    /// The GPU's name.
+    pub device: &'a str,
+    /// The knobs, as `gpu-litmus run` prints them.
+    pub knobs: &'a str,
+    /// The seed that reproduces the run.
+    pub seed: u64,
+}
+
+impl Record {
+    /// The record of one hardware run of `test` from `source` (its `run`
+    /// and `seq` are set when a [`store::Writer`] appends it).
+    pub fn of_run(test: &Test, hw: &Run, source: &str) -> Record {
+        let obs = observables(test);
+        Record {
+            run: String::new(),
+            seq: 0,
+            test: test.name.text.clone(),
+            ir_hash: ir_hash(test),
+            source: source.to_string(),
+            text: Some(litmus_core::text::print(test)),
+            observables: obs.iter().map(|o| o.display(test)).collect(),
+            histogram: hw
+                .histogram
+                .iter()
+                .map(|(values, count)| Observation {
+                    text: format_outcome(test, &obs, values),
+                    values: values.clone(),
+                    count: *count,
+                })
+                .collect(),
+            instances: hw.instances,
+            unfinished: hw.unfinished,
+            device: hw.device.to_string(),
+            driver: store::driver_version(),
+            knobs: Some(hw.knobs.to_string()),
+            seed: Some(hw.seed),
+            date: store::rfc3339(SystemTime::now()),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            harness: "gpu-litmus".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
