@@ -44,8 +44,14 @@ pub fn variants(skeleton: &Skeleton, spec: &FamilySpec) -> Result<Vec<Variant>, 
         match f {
             None => fences.push(None),
             Some(sem) => {
-                for threads in fence_sets.iter().cloned() {
-                    fences.push(Some(FenceChoice { sem: *sem, threads }));
+                for &scope in &spec.fence_scopes {
+                    for threads in fence_sets.iter().cloned() {
+                        fences.push(Some(FenceChoice {
+                            sem: *sem,
+                            scope,
+                            threads,
+                        }));
+                    }
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! | shape | `MP`, or a cycle's edges joined by `-` |
 //! | placement | `cta01_2_3`: thread digits grouped by CTA (`gpu0_1`: by GPU) |
 //! | accesses | the scope for relaxed ones (`gpu`), `rel_acq.gpu` for release stores and acquire loads, `weak` for plain ones |
-//! | fences | `fence.<sem>.<scope>@<threads>`, absent when none |
+//! | fences | `fence.<sem>.<scope>@<threads>` (the fences' own scope), absent when none |
 //! | memory | `shared`, absent for global memory |
 
 use crate::skeleton::Skeleton;
@@ -30,8 +30,9 @@ pub fn name(skeleton: &Skeleton, variant: &Variant) -> String {
     });
     if let Some(f) = &variant.fence {
         let threads: Vec<String> = f.threads.iter().map(|t| t.to_string()).collect();
+        let fence_scope = f.scope.map_or(scope, |s| s.as_str());
         parts.push(format!(
-            "fence.{}.{scope}@{}",
+            "fence.{}.{fence_scope}@{}",
             f.sem.as_str(),
             threads.join(",")
         ));

@@ -19,6 +19,9 @@ pub struct FamilySpec {
     pub scopes: Vec<Scope>,
     /// `fences`: `none` (`None`), `sc`, `acq_rel`, `acquire`, `release`.
     pub fences: Vec<Option<Sem>>,
+    /// `fence-scopes`: `same` (`None`: the accesses' scope), `cta`,
+    /// `cluster`, `gpu`, `sys`.
+    pub fence_scopes: Vec<Option<Scope>>,
     /// `fence-threads`: which threads get the fences.
     pub fence_threads: FenceThreads,
     /// `sem`: `relaxed`, `acq_rel` (release stores, acquire loads), `weak`.
@@ -35,6 +38,7 @@ impl Default for FamilySpec {
             placements: vec![PlacementSpec::InterCta],
             scopes: vec![Scope::Gpu],
             fences: vec![None],
+            fence_scopes: vec![None],
             fence_threads: FenceThreads::All,
             sems: vec![SemChoice::Relaxed],
             memories: vec![Memory::Global],
@@ -43,10 +47,11 @@ impl Default for FamilySpec {
 }
 
 /// The option names [`FamilySpec::set`] takes.
-pub const OPTIONS: [&str; 6] = [
+pub const OPTIONS: [&str; 7] = [
     "placements",
     "scopes",
     "fences",
+    "fence-scopes",
     "fence-threads",
     "sem",
     "memory",
@@ -69,6 +74,7 @@ impl FamilySpec {
                 })?
             }
             "fences" => self.fences = list("fences", value, fence)?,
+            "fence-scopes" => self.fence_scopes = list("fence-scopes", value, fence_scope)?,
             "fence-threads" => self.fence_threads = FenceThreads::parse(value)?,
             "sem" => self.sems = list("sem", value, sem)?,
             "memory" => self.memories = list("memory", value, memory)?,
@@ -105,6 +111,19 @@ fn list<T>(
             item(v)
         })
         .collect()
+}
+
+fn fence_scope(v: &str) -> Result<Option<Scope>, GenError> {
+    match v {
+        "same" => Ok(None),
+        _ => Scope::from_ptx(v).map(Some).ok_or_else(|| {
+            GenError::option(
+                "fence-scopes",
+                v,
+                "not a fence scope; the fence scopes are same (the accesses' scope), cta, cluster, gpu, sys",
+            )
+        }),
+    }
 }
 
 fn fence(v: &str) -> Result<Option<Sem>, GenError> {

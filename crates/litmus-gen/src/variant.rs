@@ -28,6 +28,9 @@ pub enum SemChoice {
 pub struct FenceChoice {
     /// `Sc`, `AcqRel`, `Acquire` or `Release`.
     pub sem: Sem,
+    /// The fences' scope; `None`: the variant's scope (that of the
+    /// accesses).
+    pub scope: Option<Scope>,
     /// The threads fenced, ascending.
     pub threads: Vec<usize>,
 }
@@ -159,8 +162,9 @@ impl Variant {
 /// order of definition and labels `LC0`, `LC1`, ...
 struct ThreadBuilder<'a> {
     variant: &'a Variant,
-    /// The semantics of the fences the variant adds to this thread.
-    fence: Option<Sem>,
+    /// The semantics and scope of the fences the variant adds to this
+    /// thread.
+    fence: Option<(Sem, Scope)>,
     body: Vec<Instr>,
     regs: usize,
     labels: usize,
@@ -178,7 +182,7 @@ impl<'a> ThreadBuilder<'a> {
                 .fence
                 .as_ref()
                 .filter(|f| f.threads.contains(&t))
-                .map(|f| f.sem),
+                .map(|f| (f.sem, f.scope.unwrap_or(variant.scope))),
             body: Vec::new(),
             regs: 0,
             labels: 0,
@@ -209,8 +213,8 @@ impl<'a> ThreadBuilder<'a> {
         match step {
             Step::Fence { sem, scope } => self.fence(*sem, *scope),
             Step::Access(event) => {
-                if let (Some(sem), true) = (self.fence, self.accesses > 0) {
-                    self.fence(sem, self.variant.scope);
+                if let (Some((sem, scope)), true) = (self.fence, self.accesses > 0) {
+                    self.fence(sem, scope);
                 }
                 self.accesses += 1;
                 self.access(event);

@@ -11,6 +11,7 @@
 //! `LITMUS_TUNE=1` makes `litmus!` tests tune themselves (the runner's
 //! `tune_in_place`).
 
+pub mod family;
 pub mod search;
 pub mod space;
 pub mod target;
@@ -49,17 +50,38 @@ pub fn tune_test(
     let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
     plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS));
     let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
-    let best = &trials[0];
+    let base_trial = trials.iter().find(|t| same_environment(&t.knobs, base));
+    let instances = trials.iter().map(|t| t.instances).sum();
+    Ok(entry_of(
+        &trials[0],
+        base_trial,
+        (trials.len(), instances),
+        base,
+        &target,
+    ))
+}
+
+/// A search's tuning entry and the line that says what it found: `best`
+/// (the best configuration tried), `defaults` (the base's own trial, if it
+/// ran), after `configs` configurations ran `instances` instances in all.
+/// When nothing showed the weak outcome, the entry keeps `base`'s knobs
+/// and says so with a zero rate.
+pub fn entry_of(
+    best: &Trial,
+    defaults: Option<&Trial>,
+    (configs, instances): (usize, u64),
+    base: &Knobs,
+    target: &Target,
+) -> (Entry, String) {
     if best.weak == 0 {
         let line = format!(
             "{} never seen in {} configurations ({} instances); the entry keeps the defaults",
             target.describe(),
-            trials.len(),
-            trials.iter().map(|t| t.instances).sum::<u64>()
+            configs,
+            instances
         );
-        return Ok((Entry::new(base, &best.device, 0.0, 0, best.instances), line));
+        return (Entry::new(base, &best.device, 0.0, 0, best.instances), line);
     }
-    let defaults = trials.iter().find(|t| same_environment(&t.knobs, base));
     let defaults = defaults.map_or("the defaults did not run".to_string(), |d| {
         format!(
             "defaults: {} of {} ({:.3e}/s)",
@@ -83,7 +105,7 @@ pub fn tune_test(
         best.weak,
         best.instances,
     );
-    Ok((entry, line))
+    (entry, line)
 }
 
 /// Knobs as a tuning entry holds them: the tunable ones off their

@@ -49,6 +49,8 @@ OPTIONS:
                            CTAs in one cluster
     --fences LIST          none (default), sc, acq_rel, acquire, release:
                            fence.<sem>.<scope> between consecutive accesses
+    --fence-scopes LIST    same (default: the accesses' scope), cta, cluster,
+                           gpu, sys: the scope of the added fences
     --fence-threads SETS   all (default: every thread with two accesses),
                            each (every non-empty subset of them), or sets
                            like 1,3 (several separated by /)
@@ -74,7 +76,7 @@ EXAMPLE:
 ";
 
 const USAGE: &str = "USAGE:
-    gpu-litmus gen [--placements LIST] [--scopes LIST] [--fences LIST]
+    gpu-litmus gen [--placements LIST] [--scopes LIST] [--fences LIST] [--fence-scopes LIST]
                    [--fence-threads SETS] [--sem LIST] [--memory LIST]
                    [--model NAME] [--cycle TEXT]... --out DIR [SHAPE...]
 

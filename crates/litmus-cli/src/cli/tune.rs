@@ -1,49 +1,64 @@
 //! `gpu-litmus tune`: searches the GPU's environment per test and writes
 //! the winners to a tuning file that every later run of the test picks up.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
+use litmus_core::ir::Test;
 use litmus_core::ptx::{self, PtxError};
 use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
-use litmus_tune::tuning::{Entry, TuningFile, CONVENTIONAL_FILE};
+use litmus_tune::entry_of;
+use litmus_tune::family::{search_family, FamilyPlan, Subject};
+use litmus_tune::target::Target;
+use litmus_tune::tuning::{TuningFile, CONVENTIONAL_FILE};
 
 use super::args::{number, request, Args, Parsed};
 use super::load::{litmus_files, load};
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus tune: search the GPU's environment for each test's weak outcome
+const HELP: &str = "gpu-litmus tune: search the GPU's environment for a set of tests' weak outcomes
 
 USAGE:
     gpu-litmus tune [OPTIONS] DIR|FILE...
 
-For each test (folders are searched for .litmus files), draws --configs
-configurations of the environment (CTAs and threads, stride, permutation,
-memory stress by extra CTAs with its pattern, lines, line size and
-assignment, pre-stress by the testing threads, the spin barrier and the CTA
-shuffle in a share of launches; the current knobs are always one of them,
-and the best 4 configurations of the tests already in the tuning file that
-showed their weak outcome come next, as the published harnesses reuse a
-family's winners) and runs them by successive halving: all of them
-briefly, the better half twice as long, and so on, within --budget-ms of
-GPU time per test. A configuration scores the lower 95% Wilson bound of
-the fraction of instances that showed the test's weak outcome, times its
-instances per second. The weak outcome is the condition's outcome when the
-model allows it, else every outcome SC forbids.
+Treats the tests given (folders are searched for .litmus files) as one
+problem, as a family's variants share their good environments. One pool
+of --configs configurations of the environment is drawn for the whole set
+(CTAs and threads, stride, permutation, memory stress by extra CTAs with
+its pattern, lines, line size and assignment, pre-stress by the testing
+threads, the spin barrier and the CTA shuffle in a share of launches): the
+current knobs first, then the winners already in the tuning file, then
+draws from the seed. The search runs in waves: in each, every test whose
+weak outcome has not shown yet runs one short trial (--budget-ms over
+--configs, at least 5 ms of GPU time) of the configuration it has not tried
+that has shown the most other tests' weak outcomes (each test counting one
+over the number of configurations that showed it), so a configuration that
+shows one variant is tried next on the others. A test whose weak outcome
+shows spends a quarter of its budget refining its best configurations
+(again, twice as long) and stops; what it did not spend goes to the tests
+still unseen. A test that has tried the whole pool goes round again with
+slices twice as long. The set's budget is --budget-ms times the tests.
+
+A configuration scores the lower 95% Wilson bound of the fraction of
+instances that showed the test's weak outcome, times its instances per
+second. The weak outcome is the condition's outcome when the model allows
+it, else every outcome SC forbids.
 
 The best configuration of each test is written to the tuning file (merged
-with the entries already there; written after every test, so an
-interrupted search keeps what it found). A test whose weak outcome no
-configuration showed gets an entry with the defaults and a zero rate, so
-the file records that it was searched. `run`, `campaign`, `litmus!` and
-`litmus_files!` tests pick the entries up.
+with the entries already there), after the waves at most once a second and
+at the end, so an interrupted search keeps what it found. A test whose weak
+outcome no configuration showed gets an entry with the defaults and a zero
+rate, so the file records that it was searched. `run`, `campaign`,
+`litmus!` and `litmus_files!` tests pick the entries up.
 
 OPTIONS:
-    --budget-ms N       GPU time per test for the whole search (default 4000)
-    --configs N         configurations drawn per test, at least 2 (default 16)
-    --seed N            seeds the draws (default: $LITMUS_SEED, else the clock)
+    --budget-ms N       GPU time per test, on average over the set (default 2000)
+    --configs N         configurations in the shared pool, at least 2 (default 64)
+    --seed N            seeds the pool, each test's order and each trial
+                        (default: $LITMUS_SEED, else the clock)
     --out FILE          the tuning file (default: $LITMUS_TUNING, else
                         litmus-tuning.toml)
     --model NAME        the model that decides the weak outcome (default:
@@ -75,7 +90,7 @@ struct Options {
 }
 
 fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
-    let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (4000, 16, None, None, None);
+    let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (2000, 64, None, None, None);
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
@@ -152,24 +167,18 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ..TuningFile::default()
         }
     };
+    let prepared = prepare(&files, &opts);
     let mut failed = false;
-    for file in &files {
-        let line = match tune_one(file, &opts, &tuning) {
-            Ok((Some((name, entry)), text)) => {
-                tuning.tests.insert(name, entry);
-                if let Err(e) = tuning.write() {
-                    let _ = writeln!(err, "error: {e}");
-                    return EXIT_FAILED;
-                }
-                text
-            }
-            Ok((None, text)) => text,
-            Err(msg) => {
-                failed = true;
-                msg
-            }
-        };
-        let _ = writeln!(out, "{line}");
+    for line in &prepared.lines {
+        failed |= line.failed;
+        let _ = writeln!(out, "{}", line.text);
+    }
+    match search(&prepared, &opts, &mut tuning, out, err) {
+        Ok(search_failed) => failed |= search_failed,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_FAILED;
+        }
     }
     let _ = writeln!(
         out,
@@ -185,37 +194,194 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
 }
 
-/// A test's name and tuning entry, if it gets one, and the line that says
-/// what the search found.
-type Tuned = (Option<(String, Entry)>, String);
+/// Tests whose modules the worker compiles ahead of the search.
+const AHEAD: usize = 4;
 
-/// Tunes one file, trying the winners of the tests already in `tuned`
-/// first; `Err` is the line that says why it failed.
-fn tune_one(file: &str, opts: &Options, tuned: &TuningFile) -> Result<Tuned, String> {
-    let loaded = load(file)?;
-    let test = &loaded.test;
-    let code = match ptx::generate(test) {
-        Ok(code) => code,
-        Err(PtxError::Unsupported(why)) => {
-            return Ok((
-                None,
-                format!("{file}: not tuned, the GPU harness cannot run it: {why}"),
-            ))
-        }
-        Err(e) => return Err(format!("{file}: {e}")),
+/// A test ready to search: its file, its IR and PTX, its weak outcome.
+struct Ready {
+    file: String,
+    test: Test,
+    ptx: String,
+    target: Target,
+}
+
+/// A line printed before the search: a test that cannot be searched.
+struct Line {
+    text: String,
+    failed: bool,
+}
+
+/// The tests read, generated and given their weak outcome, and the lines
+/// for those that could not be.
+struct Prepared {
+    ready: Vec<Ready>,
+    lines: Vec<Line>,
+}
+
+/// Reads every file, generates its PTX and decides its weak outcome.
+fn prepare(files: &[String], opts: &Options) -> Prepared {
+    let mut p = Prepared {
+        ready: Vec::new(),
+        lines: Vec::new(),
     };
-    let (entry, text) = litmus_tune::tune_test(
-        test,
-        &code,
-        (opts.config.model, &opts.config.options),
+    for file in files {
+        let loaded = match load(file) {
+            Ok(l) => l,
+            Err(text) => {
+                p.lines.push(Line { text, failed: true });
+                continue;
+            }
+        };
+        let test = loaded.test;
+        let ptx = match ptx::generate(&test) {
+            Ok(code) => code,
+            Err(PtxError::Unsupported(why)) => {
+                p.lines.push(Line {
+                    text: format!("{file}: not tuned, the GPU harness cannot run it: {why}"),
+                    failed: false,
+                });
+                continue;
+            }
+            Err(e) => {
+                p.lines.push(Line {
+                    text: format!("{file}: {e}"),
+                    failed: true,
+                });
+                continue;
+            }
+        };
+        match Target::of(&test, opts.config.model, &opts.config.options) {
+            Ok(target) => p.ready.push(Ready {
+                file: file.clone(),
+                test,
+                ptx,
+                target,
+            }),
+            Err(e) => p.lines.push(Line {
+                text: format!("{file}: model: {e}"),
+                failed: true,
+            }),
+        }
+    }
+    p
+}
+
+/// Runs the family-wide search over the prepared tests, writing the
+/// tuning file as it goes and one line per test at the end; says whether
+/// some test could not run at all.
+fn search(
+    prepared: &Prepared,
+    opts: &Options,
+    tuning: &mut TuningFile,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, String> {
+    let subjects: Vec<Subject> = prepared
+        .ready
+        .iter()
+        .map(|r| Subject {
+            test: &r.test,
+            ptx: &r.ptx,
+            target: r.target.clone(),
+        })
+        .collect();
+    let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
+    plan.starts = tuning.winners(&opts.base, opts.configs / 4);
+    let bar = std::io::stderr().is_terminal();
+    // The worker keeps a few dozen modules: while a test takes its turn,
+    // it compiles the next tests' (a hint; without it a run compiles its own).
+    let mut current = usize::MAX;
+    let mut last_write = Instant::now();
+    let mut write_error = None;
+    let found = search_family(
+        &subjects,
         &opts.base,
-        opts.budget_ms,
-        opts.configs,
-        Some(tuned),
-    )
-    .map_err(|e| format!("{file}: {e}"))?;
-    Ok((
-        Some((test.name.text.clone(), entry)),
-        format!("{file}: {text}"),
-    ))
+        &plan,
+        |s, k| {
+            let i = subjects.iter().position(|x| std::ptr::eq(x.test, s.test));
+            if let Some(i) = i.filter(|i| *i != current) {
+                current = i;
+                let next = subjects
+                    .iter()
+                    .cycle()
+                    .skip(i + 1)
+                    .take(AHEAD.min(subjects.len() - 1));
+                let _ = gpu::prefetch(next.map(|x| x.ptx.to_string()).collect());
+            }
+            gpu::run(s.test, s.ptx, k)
+        },
+        |p, found| {
+            if bar {
+                let _ = write!(
+                    err,
+                    "\r\x1b[K[wave {}] seen {}/{}, GPU {:.1}/{:.1} s",
+                    p.wave,
+                    p.seen,
+                    p.tests,
+                    p.spent.as_secs_f64(),
+                    p.budget.as_secs_f64()
+                );
+                let _ = err.flush();
+            }
+            if last_write.elapsed() >= Duration::from_secs(1) {
+                last_write = Instant::now();
+                let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
+                for (r, f) in seen {
+                    let (entry, _) = entry_of(
+                        &f.best,
+                        f.base.as_ref(),
+                        (f.configs, f.instances),
+                        &opts.base,
+                        &r.target,
+                    );
+                    tuning.tests.insert(r.test.name.text.clone(), entry);
+                }
+                if let Err(e) = tuning.write() {
+                    write_error.get_or_insert(e.to_string());
+                }
+            }
+        },
+    );
+    if bar {
+        let _ = write!(err, "\r\x1b[K");
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let mut failed = false;
+    for (r, f) in prepared.ready.iter().zip(&found) {
+        if let Some(e) = &f.error {
+            failed = true;
+            let _ = writeln!(out, "{}: {e}", r.file);
+            continue;
+        }
+        let (entry, text) = entry_of(
+            &f.best,
+            f.base.as_ref(),
+            (f.configs, f.instances),
+            &opts.base,
+            &r.target,
+        );
+        tuning.tests.insert(r.test.name.text.clone(), entry);
+        let _ = writeln!(
+            out,
+            "{}: {text} [{} configurations, {} trials, {:.2} s of GPU time]",
+            r.file,
+            f.configs,
+            f.trials,
+            f.gpu.as_secs_f64()
+        );
+    }
+    tuning.write().map_err(|e| e.to_string())?;
+    let seen = found.iter().filter(|f| f.seen()).count();
+    let gpu: f64 = found.iter().map(|f| f.gpu.as_secs_f64()).sum();
+    let _ = writeln!(
+        out,
+        "tune: weak outcome seen in {seen} of {} tests searched, {:.1} s of GPU time ({:.2} s a test), a pool of {} configurations",
+        found.len(),
+        gpu,
+        gpu / found.len().max(1) as f64,
+        plan.pool
+    );
+    Ok(failed)
 }

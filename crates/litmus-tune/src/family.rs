@@ -1,0 +1,644 @@
+//! The family-wide search: the tests given are one problem. A rare weak
+//! outcome is found by trying many environments briefly, not a few for
+//! long (its rate moves over orders of magnitude between environments),
+//! and the variants of a family share their good environments. So:
+//!
+//! 1. **One pool** of configurations is drawn for the whole set (the base,
+//!    the tuning file's winners, then draws from the seed): every test
+//!    draws from the same pool, so what one variant learns about a
+//!    configuration tells the others.
+//! 2. **Breadth first, in waves.** Each wave gives every test still
+//!    searching a turn of a few short trials (a *slice* of GPU time each)
+//!    of the pool configurations it has not tried that rank first for it. The rank is
+//!    the configuration's *credit*: the tests it has shown their weak
+//!    outcome in, each weighted by how few configurations showed that test
+//!    (a configuration that shows a rare variant is worth more than one of
+//!    fifty that show MP). Ties, which is everything at the start, go by an
+//!    order drawn per test, so the tests of a wave try different
+//!    configurations and the credit spreads in the first waves.
+//! 3. **The budget flows to the unseen.** The budget is the set's: tests
+//!    × the per-test budget. A test whose weak outcome has shown stops
+//!    searching after a short refinement (its best configurations again,
+//!    twice as long, for the tuning entry's rate), and what it did not
+//!    spend stays with the tests still unseen. A test that has tried the
+//!    whole pool starts over with slices twice as long.
+//!
+//! Why not a bandit per test, or successive halving per test (the older
+//! `search`): both spend most of a test's budget on its first few
+//! configurations, and with nothing seen there is nothing to halve on;
+//! here every unseen test sees the whole pool before any slice grows, and
+//! a configuration is promoted by what it showed anywhere in the family.
+//! The score of a configuration for a test stays the lower 95% Wilson bound
+//! of its weak rate times its instances per second ([`Trial::score`]).
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use litmus_core::ir::Test;
+use litmus_hw::{GpuError, HwResult, Knobs};
+
+use crate::search::Trial;
+use crate::space::draw;
+use crate::target::Target;
+
+/// One test of the set: what runs and what counts as its weak outcome.
+pub struct Subject<'a> {
+    /// The test.
+    pub test: &'a Test,
+    /// Its PTX.
+    pub ptx: &'a str,
+    /// Its weak outcome.
+    pub target: Target,
+}
+
+/// How a family-wide search is shaped.
+#[derive(Clone, Debug)]
+pub struct FamilyPlan {
+    /// GPU time per test; the set's budget is this times the tests.
+    pub budget_ms: u64,
+    /// Configurations in the shared pool (the base is one of them).
+    pub pool: usize,
+    /// GPU time of one trial in the first pass over the pool; doubled on
+    /// every later pass.
+    pub slice_ms: u64,
+    /// Share of its own budget that a test whose weak outcome has shown
+    /// may spend on refining its best configurations.
+    pub refine_share: f64,
+    /// Trials a test runs in a row in each wave: the GPU keeps a test's
+    /// module loaded between them (a module compiled again for every
+    /// trial of a large set would cost more than the trial).
+    pub turn: usize,
+    /// Seeds the pool's draws, each test's order and each trial's run.
+    pub seed: u64,
+    /// Configurations to put in the pool right after the base: the tuning
+    /// file's winners (at most a quarter of the pool).
+    pub starts: Vec<Knobs>,
+}
+
+impl FamilyPlan {
+    /// A plan in which each test can try `pool` configurations within
+    /// `budget_ms` in its first pass (the slice is the budget over the
+    /// pool, at least 5 ms).
+    pub fn within(budget_ms: u64, pool: usize, seed: u64) -> FamilyPlan {
+        let pool = pool.max(2);
+        FamilyPlan {
+            budget_ms,
+            pool,
+            slice_ms: (budget_ms / pool as u64).max(5),
+            refine_share: 0.25,
+            turn: 8,
+            seed,
+            starts: Vec::new(),
+        }
+    }
+}
+
+/// What the search did for one test.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Its best configuration, with what it showed (by [`Trial::score`];
+    /// when nothing showed, the fastest).
+    pub best: Trial,
+    /// What the base configuration (pool index 0, the knobs a run
+    /// without tuning uses) showed, if it ran.
+    pub base: Option<Trial>,
+    /// Distinct configurations tried.
+    pub configs: usize,
+    /// Trials run (a configuration may run again in a later pass).
+    pub trials: usize,
+    /// Weak outcomes over all its trials.
+    pub weak: u64,
+    /// Instances over all its trials.
+    pub instances: u64,
+    /// GPU time over all its trials.
+    pub gpu: Duration,
+    /// Why the test could not run at all (every trial failed), if so.
+    pub error: Option<GpuError>,
+}
+
+impl Found {
+    /// Whether its weak outcome showed in some trial.
+    pub fn seen(&self) -> bool {
+        self.weak > 0
+    }
+}
+
+/// What a wave tells the caller: tests seen so far, tests in the set,
+/// GPU time spent and the set's budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Waves finished.
+    pub wave: usize,
+    /// Tests whose weak outcome has shown.
+    pub seen: usize,
+    /// Tests in the set.
+    pub tests: usize,
+    /// GPU time spent.
+    pub spent: Duration,
+    /// The set's GPU budget.
+    pub budget: Duration,
+}
+
+/// A test's state during the search.
+struct State {
+    /// Its trial per pool configuration (`None`: not tried yet).
+    trials: Vec<Option<Trial>>,
+    /// Pool indices in this test's tie-breaking order.
+    order: Vec<usize>,
+    /// Passes over the pool finished (the slice is doubled per pass).
+    pass: u32,
+    /// Pool indices tried in the current pass.
+    this_pass: BTreeSet<usize>,
+    runs: usize,
+    weak: u64,
+    instances: u64,
+    gpu: Duration,
+    /// GPU time spent since the weak outcome first showed.
+    refining: Duration,
+    /// Set when the test is done: seen and refined, or every trial failed.
+    done: bool,
+    /// Pool indices whose trial failed for this test: not tried again.
+    failed: BTreeSet<usize>,
+    last_error: Option<GpuError>,
+}
+
+/// Searches the environment for every test of `subjects` at once (see the
+/// module's doc), running each trial through `run` (the GPU harness, or a
+/// stand-in in tests). `progress` hears after every wave. Returns what was
+/// found per test, in the subjects' order.
+pub fn search_family(
+    subjects: &[Subject],
+    base: &Knobs,
+    plan: &FamilyPlan,
+    mut run: impl FnMut(&Subject, &Knobs) -> Result<HwResult, GpuError>,
+    mut progress: impl FnMut(&Progress, &[Found]),
+) -> Vec<Found> {
+    let pool = pool(base, plan);
+    let mut states: Vec<State> = (0..subjects.len())
+        .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
+        .collect();
+    // Tests in which each pool configuration showed the weak outcome.
+    let mut shown_by: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pool.len()];
+    let budget = Duration::from_millis(plan.budget_ms) * subjects.len() as u32;
+    let refine = Duration::from_millis((plan.budget_ms as f64 * plan.refine_share) as u64);
+    let mut spent = Duration::ZERO;
+    let mut wave = 0;
+    let mut credit = vec![0.0; pool.len()];
+    while spent < budget {
+        let mut ran_any = false;
+        for (t, subject) in subjects.iter().enumerate() {
+            for _ in 0..plan.turn.max(1) {
+                if spent >= budget || states[t].done {
+                    break;
+                }
+                let Some((c, ms)) = states[t].next(&credit, plan.slice_ms) else {
+                    states[t].done = true;
+                    break;
+                };
+                let knobs = Knobs {
+                    budget_ms: ms,
+                    launches: None,
+                    seed: plan.seed
+                        ^ mix(((t as u64) << 32) ^ ((states[t].runs as u64) << 16) ^ c as u64),
+                    ..pool[c].clone()
+                };
+                ran_any = true;
+                match run(subject, &knobs) {
+                    Ok(r) => {
+                        spent += r.wall;
+                        // A showing changes the credit at once: the next
+                        // test already tries the configuration.
+                        if states[t].record(c, &pool[c], &r, subject) && shown_by[c].insert(t) {
+                            credit = credit_of(&shown_by, subjects.len());
+                        }
+                    }
+                    Err(e) => states[t].fail(c, e),
+                }
+                states[t].settle(refine);
+            }
+        }
+        wave += 1;
+        let found: Vec<Found> = states.iter().map(State::found).collect();
+        progress(
+            &Progress {
+                wave,
+                seen: found.iter().filter(|f| f.seen()).count(),
+                tests: subjects.len(),
+                spent,
+                budget,
+            },
+            &found,
+        );
+        if !ran_any {
+            break;
+        }
+    }
+    states.iter().map(State::found).collect()
+}
+
+/// The shared pool: the base, the starting points (at most a quarter,
+/// none twice), then draws around the base from the plan's seed.
+pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
+    let mut out = vec![base.clone()];
+    for k in plan.starts.iter() {
+        if out.len() > plan.pool / 4 {
+            break;
+        }
+        if !out.contains(k) {
+            out.push(k.clone());
+        }
+    }
+    let mut state = plan.seed;
+    let mut tries = 0;
+    while out.len() < plan.pool && tries < plan.pool * 16 {
+        let k = draw(&mut state, base);
+        if !out.contains(&k) {
+            out.push(k);
+        }
+        tries += 1;
+    }
+    out
+}
+
+/// Each configuration's credit: the sum, over the tests it showed, of one
+/// over the number of configurations that showed that test.
+fn credit_of(shown_by: &[BTreeSet<usize>], tests: usize) -> Vec<f64> {
+    let mut showers = vec![0usize; tests];
+    for set in shown_by {
+        for &t in set {
+            showers[t] += 1;
+        }
+    }
+    shown_by
+        .iter()
+        .map(|set| set.iter().map(|&t| 1.0 / showers[t] as f64).sum())
+        .collect()
+}
+
+impl State {
+    fn new(pool: usize, seed: u64) -> State {
+        // The base first for every test (it is what runs without tuning,
+        // and the campaign compares against it), then a shuffled order.
+        let mut order: Vec<usize> = (1..pool).collect();
+        let mut s = seed;
+        for i in (1..order.len()).rev() {
+            let j = (litmus_hw::splitmix(&mut s) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        order.insert(0, 0);
+        State {
+            trials: vec![None; pool],
+            order,
+            pass: 0,
+            this_pass: BTreeSet::new(),
+            runs: 0,
+            weak: 0,
+            instances: 0,
+            gpu: Duration::ZERO,
+            refining: Duration::ZERO,
+            done: false,
+            failed: BTreeSet::new(),
+            last_error: None,
+        }
+    }
+
+    /// The next trial: the pool configuration and its slice. While unseen:
+    /// the untried one (in this pass) of most credit, ties in this test's
+    /// order; a finished pass starts the next with twice the slice. Once
+    /// seen: its configurations that showed the weak outcome, best first,
+    /// at twice the slice they last ran.
+    fn next(&mut self, credit: &[f64], slice_ms: u64) -> Option<(usize, u64)> {
+        if self.weak > 0 {
+            return self.next_refinement(slice_ms);
+        }
+        let usable: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|c| !self.failed.contains(c))
+            .collect();
+        if usable.is_empty() {
+            return None;
+        }
+        if usable.iter().all(|c| self.this_pass.contains(c)) {
+            self.pass += 1;
+            self.this_pass.clear();
+        }
+        let c = usable
+            .into_iter()
+            .filter(|c| !self.this_pass.contains(c))
+            .enumerate()
+            .max_by(|(ia, a), (ib, b)| credit[*a].total_cmp(&credit[*b]).then(ib.cmp(ia)))
+            .map(|(_, c)| c)?;
+        self.this_pass.insert(c);
+        Some((c, slice_ms << self.pass.min(10)))
+    }
+
+    /// A seen test's refinement: its best configuration that showed the
+    /// weak outcome, again for twice as long as it has run so far.
+    fn next_refinement(&self, slice_ms: u64) -> Option<(usize, u64)> {
+        let (c, t) = self
+            .trials
+            .iter()
+            .enumerate()
+            .filter_map(|(c, t)| t.as_ref().filter(|t| t.weak > 0).map(|t| (c, t)))
+            .max_by(|a, b| a.1.score().total_cmp(&b.1.score()))?;
+        let ms = (t.gpu.as_millis() as u64).max(slice_ms) * 2;
+        Some((c, ms))
+    }
+
+    /// Adds a run's counts; says whether the run showed the weak outcome.
+    fn record(&mut self, c: usize, knobs: &Knobs, r: &HwResult, subject: &Subject) -> bool {
+        let was_seen = self.weak > 0;
+        let trial = self.trials[c].get_or_insert_with(|| Trial {
+            knobs: knobs.clone(),
+            weak: 0,
+            instances: 0,
+            gpu: Duration::ZERO,
+            device: String::new(),
+        });
+        let weak: u64 = r
+            .histogram
+            .iter()
+            .filter(|(v, _)| subject.target.hits(subject.test, v))
+            .map(|(_, n)| n)
+            .sum();
+        trial.weak += weak;
+        trial.instances += r.instances;
+        trial.gpu += r.wall;
+        trial.device.clone_from(&r.device);
+        self.runs += 1;
+        self.weak += weak;
+        self.instances += r.instances;
+        self.gpu += r.wall;
+        if was_seen {
+            self.refining += r.wall;
+        }
+        weak > 0
+    }
+
+    /// A failed trial: the configuration does not fit the test (or the
+    /// GPU faulted in it); it is not tried again for this test.
+    fn fail(&mut self, c: usize, e: GpuError) {
+        self.failed.insert(c);
+        self.runs += 1;
+        self.last_error = Some(e);
+    }
+
+    /// Marks the test done when it is seen and refined.
+    fn settle(&mut self, refine: Duration) {
+        if self.weak > 0 && self.refining >= refine {
+            self.done = true;
+        }
+    }
+
+    fn found(&self) -> Found {
+        let ran: Vec<&Trial> = self.trials.iter().flatten().collect();
+        let best = ran
+            .iter()
+            .max_by(|a, b| {
+                a.score()
+                    .total_cmp(&b.score())
+                    .then(a.weak.cmp(&b.weak))
+                    .then(a.rate().total_cmp(&b.rate()))
+            })
+            .map(|t| (*t).clone());
+        Found {
+            best: best.unwrap_or_else(|| Trial {
+                knobs: Knobs::default(),
+                weak: 0,
+                instances: 0,
+                gpu: Duration::ZERO,
+                device: String::new(),
+            }),
+            base: self.trials[0].clone(),
+            configs: ran.len(),
+            trials: self.runs,
+            weak: self.weak,
+            instances: self.instances,
+            gpu: self.gpu,
+            error: if ran.is_empty() {
+                self.last_error.clone()
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// SplitMix64's finaliser: spreads an index into a seed.
+fn mix(x: u64) -> u64 {
+    let mut s = x;
+    litmus_hw::splitmix(&mut s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_core::outcome::observables;
+
+    const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    /// A stand-in GPU: test `t` under pool configuration `c` shows its
+    /// weak outcome in `rate(t, c)` of its instances, a million instances
+    /// per millisecond of budget; it records every (test, config) run.
+    struct FakeGpu<'a> {
+        pool: Vec<Knobs>,
+        rate: &'a dyn Fn(usize, usize) -> f64,
+        runs: Vec<(usize, usize, u64)>,
+    }
+
+    impl FakeGpu<'_> {
+        fn run(&mut self, tests: &[Test], s: &Subject, k: &Knobs) -> Result<HwResult, GpuError> {
+            let t = tests.iter().position(|x| std::ptr::eq(x, s.test)).unwrap();
+            let plain = Knobs {
+                budget_ms: self.pool[0].budget_ms,
+                launches: self.pool[0].launches,
+                seed: self.pool[0].seed,
+                ..k.clone()
+            };
+            let c = self
+                .pool
+                .iter()
+                .position(|p| *p == plain)
+                .expect("a trial runs a pool configuration");
+            self.runs.push((t, c, k.budget_ms));
+            let instances = k.budget_ms * 1_000_000;
+            let weak = ((self.rate)(t, c) * instances as f64) as u64;
+            Ok(HwResult {
+                histogram: vec![(vec![1, 0], weak), (vec![1, 1], instances - weak)],
+                unfinished: 0,
+                launches: k.budget_ms,
+                instances,
+                wall: Duration::from_millis(k.budget_ms),
+                device: "fake".into(),
+                knobs: k.clone(),
+                host_threads: 0,
+            })
+        }
+    }
+
+    fn tests(n: usize) -> Vec<Test> {
+        (0..n)
+            .map(|i| {
+                let mut t = litmus_core::text::parse(MP).unwrap();
+                t.name.text = format!("mp{i}");
+                t
+            })
+            .collect()
+    }
+
+    fn subjects(tests: &[Test]) -> Vec<Subject<'_>> {
+        tests
+            .iter()
+            .map(|t| Subject {
+                test: t,
+                ptx: "",
+                target: Target::Condition(observables(t)),
+            })
+            .collect()
+    }
+
+    fn search(
+        n: usize,
+        plan: &FamilyPlan,
+        rate: &dyn Fn(usize, usize) -> f64,
+    ) -> (Vec<Found>, Vec<(usize, usize, u64)>) {
+        let tests = tests(n);
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let mut gpu = FakeGpu {
+            pool: pool(&base, plan),
+            rate,
+            runs: Vec::new(),
+        };
+        let found = search_family(
+            &subjects,
+            &base,
+            plan,
+            |s, k| gpu.run(&tests, s, k),
+            |_, _| {},
+        );
+        (found, gpu.runs)
+    }
+
+    #[test]
+    fn an_unseen_test_tries_the_whole_pool_before_any_slice_grows() {
+        let plan = FamilyPlan::within(640, 64, 3);
+        assert_eq!(plan.slice_ms, 10);
+        let (found, runs) = search(3, &plan, &|_, _| 0.0);
+        for (t, f) in found.iter().enumerate() {
+            assert!(!f.seen());
+            assert_eq!(f.configs, 64, "test {t} tried {} configurations", f.configs);
+            let mine: Vec<_> = runs.iter().filter(|r| r.0 == t).collect();
+            assert_eq!(mine.len(), 64);
+            assert!(mine.iter().all(|r| r.2 == 10), "first pass, first slice");
+            // The base first: what runs untuned is always measured.
+            assert_eq!(mine[0].1, 0);
+        }
+        // The tests do not walk the pool in one order: the credit spreads.
+        let second: BTreeSet<usize> = (0..3)
+            .map(|t| runs.iter().filter(|r| r.0 == t).nth(1).unwrap().1)
+            .collect();
+        assert!(second.len() > 1, "{second:?}");
+    }
+
+    #[test]
+    fn a_configuration_that_showed_one_variant_is_tried_next_on_the_others() {
+        // Only configuration 40 shows anything, in every test.
+        let plan = FamilyPlan::within(10 * 64, 64, 5);
+        let (found, runs) = search(8, &plan, &|_, c| if c == 40 { 1e-3 } else { 0.0 });
+        assert!(found.iter().all(Found::seen));
+        let first_hit = runs.iter().position(|r| r.1 == 40).unwrap();
+        let hitter = runs[first_hit].0;
+        // After the first hit, every other test's next trial is 40.
+        for t in (0..8).filter(|t| *t != hitter) {
+            let next = runs[first_hit + 1..].iter().find(|r| r.0 == t).unwrap();
+            assert_eq!(next.1, 40, "test {t}");
+        }
+        // The winner is the tuning entry.
+        assert!(found
+            .iter()
+            .all(|f| f.best.weak > 0
+                && f.best.knobs.stride == pool(&Knobs::default(), &plan)[40].stride));
+    }
+
+    #[test]
+    fn the_budget_flows_to_the_tests_still_unseen() {
+        // Tests 0..7 show under the base at once; test 7 only under the
+        // pool's last configuration, which its own budget (20 slices)
+        // would never reach, but the set's budget does.
+        let plan = FamilyPlan::within(200, 64, 11);
+        assert_eq!(plan.slice_ms, 5);
+        let last = 63;
+        let (found, runs) = search(8, &plan, &|t, c| match (t, c) {
+            (7, c) if c == last => 1e-4,
+            (7, _) => 0.0,
+            (_, 0) => 1e-2,
+            _ => 0.0,
+        });
+        assert!(
+            found.iter().all(Found::seen),
+            "{:?}",
+            found.iter().map(Found::seen).collect::<Vec<_>>()
+        );
+        let spent7: u64 = runs.iter().filter(|r| r.0 == 7).map(|r| r.2).sum();
+        assert!(
+            spent7 > 200,
+            "test 7 spent {spent7} ms, more than its own 200"
+        );
+        // Seen tests stopped after their refinement: a quarter of their
+        // budget, give or take one doubled trial.
+        for t in 0..7 {
+            let spent: u64 = runs.iter().filter(|r| r.0 == t).map(|r| r.2).sum();
+            assert!(spent <= 5 + 50 + 80, "test {t} spent {spent}");
+        }
+        let total: u64 = runs.iter().map(|r| r.2).sum();
+        assert!(total <= 8 * 200 + 640, "{total}");
+    }
+
+    #[test]
+    fn a_configuration_that_fails_is_not_tried_again_and_a_test_that_never_runs_says_why() {
+        let tests = tests(2);
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let plan = FamilyPlan::within(100, 8, 1);
+        let mut calls = Vec::new();
+        let found = search_family(
+            &subjects,
+            &base,
+            &plan,
+            |s, k| {
+                calls.push((s.test.name.text.clone(), k.to_string()));
+                Err(GpuError::Worker(format!("no {}", s.test.name)))
+            },
+            |_, _| {},
+        );
+        // Each test tried each configuration once, then stopped.
+        assert_eq!(calls.len(), 16);
+        let distinct: BTreeSet<_> = calls.iter().collect();
+        assert_eq!(distinct.len(), 16);
+        for f in &found {
+            assert!(!f.seen());
+            assert!(matches!(&f.error, Some(GpuError::Worker(m)) if m.starts_with("no mp")));
+        }
+    }
+
+    #[test]
+    fn the_pool_holds_the_base_then_the_winners_then_distinct_draws() {
+        let base = Knobs::default();
+        let w = Knobs {
+            stride: 16,
+            ..Knobs::default()
+        };
+        let mut plan = FamilyPlan::within(1000, 16, 9);
+        plan.starts = vec![w.clone(), base.clone(), w.clone()];
+        let p = pool(&base, &plan);
+        assert_eq!(p.len(), 16);
+        assert_eq!((&p[0], &p[1]), (&base, &w));
+        let distinct: BTreeSet<String> = p.iter().map(|k| k.to_string()).collect();
+        assert_eq!(distinct.len(), 16);
+        // The same seed draws the same pool.
+        assert_eq!(pool(&base, &plan), p);
+    }
+}
