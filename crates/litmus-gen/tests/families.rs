@@ -255,3 +255,37 @@ fn every_option_makes_valid_tests_with_distinct_names() {
     validate(t).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(t.threads.iter().all(|th| th.placement.cluster == Some(0)));
 }
+
+/// `fence-scopes` gives the added fences a scope of their own: gpu-scope
+/// accesses with a CTA fence, named for the fence's scope.
+#[test]
+fn fence_scopes_set_the_fences_scope_apart_from_the_accesses() {
+    let mut spec = FamilySpec::default();
+    spec.set("fences", "sc").unwrap();
+    spec.set("fence-scopes", "cta,same").unwrap();
+    spec.set("fence-threads", "1").unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let fam = litmus_gen::family(&shape("MP").unwrap(), &spec, &mut seen).unwrap();
+    let names: Vec<&str> = fam.tests.iter().map(|t| t.name.text.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().any(|n| n.ends_with("+gpu+fence.sc.cta@1")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.ends_with("+gpu+fence.sc.gpu@1")),
+        "{names:?}"
+    );
+    let cta = fam
+        .tests
+        .iter()
+        .find(|t| t.name.text.ends_with("cta@1"))
+        .unwrap();
+    let text = litmus_core::text::print(cta);
+    assert!(
+        text.contains("fence.sc.cta") && text.contains("ld.relaxed.gpu"),
+        "{text}"
+    );
+    let err = spec.set("fence-scopes", "warp").unwrap_err().to_string();
+    assert!(err.contains("not a fence scope"), "{err}");
+}
