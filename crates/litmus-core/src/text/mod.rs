@@ -92,6 +92,7 @@
 mod condition;
 mod cursor;
 mod error;
+mod gpu_ptx;
 mod implicit;
 mod instr;
 mod lex;
