@@ -18,10 +18,10 @@ use crate::text::error::{Errors, SyntaxError, TextError};
 use crate::text::lex::{self, Punct, Tok, Token};
 use crate::text::{gpu_ptx, implicit, instr};
 
-/// Reads a test without validating it: the text is well formed, but may
-/// read a register before writing it, say. Locations used but not declared
-/// are declared (global, 0), as herd7 and Dat3M read them. Most callers
-/// want [`crate::text::parse`].
+/// Reads a test, in either dialect, without validating it: the text is
+/// well formed, but may read a register before writing it, say. Locations
+/// used but not declared are declared (global, 0), as herd7 and Dat3M read
+/// them. Most callers want [`crate::text::parse`].
 pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
     let mut errors = Errors::new();
     if src.len() >= u32::MAX as usize {
@@ -29,7 +29,7 @@ pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
         return Err(errors.into_text_error(""));
     }
     if starts_with_word(src, gpu_ptx::KEYWORD) {
-        return gpu_ptx::parse_unvalidated(src, errors);
+        return gpu_ptx::parse_unvalidated(src);
     }
     let (name, rest) = header(src, "PTX", "the test name after `PTX`", &mut errors);
     let toks = lex::lex(src, rest, &mut errors);

@@ -38,9 +38,9 @@ pub(crate) const KEYWORD: &str = "GPU_PTX";
 const SCOPE_TREE: &str = "scopeTree";
 
 /// Reads a GPU_PTX test without validating it (see
-/// [`crate::text::parse_unvalidated`]). `errors` holds what was found
-/// before the dialect was known (nothing, today).
-pub(crate) fn parse_unvalidated(src: &str, mut errors: Errors) -> Result<Test, TextError> {
+/// [`crate::text::parse_unvalidated`], which has checked its size).
+pub(crate) fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
+    let mut errors = Errors::new();
     let (name, rest) = header(src, KEYWORD, "the test name after `GPU_PTX`", &mut errors);
     let toks = lex::lex_herd(src, rest, &mut errors);
     let (eof, body) = toks.split_last().expect("the lexer always ends with Eof");
@@ -262,11 +262,12 @@ impl<'s> Reader<'_, 's> {
     /// Checks each `.global`/`.shared` qualifier against where its location
     /// lives.
     fn check_spaces(&mut self, uses: &[SpaceUse], locations: &[Location]) {
+        let mut spaces: HashMap<&str, Space> = HashMap::new();
+        for l in locations.iter().rev() {
+            spaces.insert(&l.name.text, l.space);
+        }
         for u in uses {
-            let space = locations
-                .iter()
-                .find(|l| l.name.text == u.loc)
-                .map_or(Space::Global, |l| l.space);
+            let space = spaces.get(u.loc.as_str()).copied().unwrap_or_default();
             if space != u.space {
                 self.errors.push(
                     u.offset,
@@ -370,6 +371,11 @@ fn check_expr(
 ) {
     // An explicit stack: the condition parser bounds the depth, but a
     // loop costs nothing.
+    let index: HashMap<&str, usize> = threads
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.text.as_str(), i))
+        .collect();
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match e {
@@ -382,8 +388,8 @@ fn check_expr(
             Expr::Cmp { lhs, rhs, .. } => {
                 for term in [lhs, rhs] {
                     if let Term::Reg { thread, reg } = term {
-                        let index = threads.iter().position(|t| t.name.text == thread.text);
-                        let held = index.and_then(|i| registers.get(i)?.addresses.get(&reg.text));
+                        let index = index.get(thread.text.as_str());
+                        let held = index.and_then(|&i| registers.get(i)?.addresses.get(&reg.text));
                         if let Some(loc) = held {
                             bad.push((
                                 reg.origin.0,
@@ -423,13 +429,14 @@ fn check_expr(
 /// in the memory the map gives it (global unless it says otherwise).
 fn locations(declared: Vec<Location>, regs: &[InitReg], map: &[(Name, Space)]) -> Vec<Location> {
     let mut out = declared;
+    let mut known: HashSet<String> = out.iter().map(|l| l.name.text.clone()).collect();
     let addressed = regs.iter().filter_map(|r| match &r.decl {
         Decl::Address(loc) => Some(loc),
         _ => None,
     });
     let mapped = map.iter().map(|(n, _)| n);
     for name in addressed.chain(mapped) {
-        if !out.iter().any(|l| l.name.text == name.text) {
+        if known.insert(name.text.clone()) {
             out.push(Location {
                 name: name.clone(),
                 space: Space::Global,
@@ -439,9 +446,10 @@ fn locations(declared: Vec<Location>, regs: &[InitReg], map: &[(Name, Space)]) -
             });
         }
     }
-    for (name, space) in map {
-        if let Some(l) = out.iter_mut().find(|l| l.name.text == name.text) {
-            l.space = *space;
+    let spaces: HashMap<&str, Space> = map.iter().map(|(n, s)| (n.text.as_str(), *s)).collect();
+    for l in &mut out {
+        if let Some(s) = spaces.get(l.name.text.as_str()) {
+            l.space = *s;
         }
     }
     out

@@ -256,7 +256,15 @@ impl<'s> Reader<'_, 's> {
                         map.push((Name::new(w, Origin(t.offset)), space));
                     }
                 }
-                None => self.push_expected(s, "`global` or `shared` after `:`"),
+                None => {
+                    self.push_expected(s, "`global` or `shared` after `:`");
+                    // A misspelt space: the entry ends here all the same.
+                    if matches!(s.tok, Tok::Ident(_))
+                        && !crate::text::condition::starts_condition(&s)
+                    {
+                        self.cur.bump();
+                    }
+                }
             }
             if !(self.cur.eat(Punct::Comma) || self.cur.eat(Punct::Semi)) {
                 return map;
