@@ -287,7 +287,7 @@ fn numbers() {
 fn header() {
     assert_eq!(
         errors("hello\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 0)"),
-        "1:1: expected `PTX <name>` at the start of the file, found `hello`"
+        "1:1: expected `PTX <name>` or `GPU_PTX <name>` at the start of the file, found `hello`"
     );
     assert_eq!(
         errors("PTX\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 0)"),
@@ -295,7 +295,7 @@ fn header() {
     );
     assert_eq!(
         errors(""),
-        "1:1: expected `PTX <name>` at the start of the file, found end of file"
+        "1:1: expected `PTX <name>` or `GPU_PTX <name>` at the start of the file, found end of file"
     );
 }
 

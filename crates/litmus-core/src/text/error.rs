@@ -117,6 +117,9 @@ pub enum SyntaxError {
     /// A string that runs to the end of the file.
     #[error("unterminated string: expected a closing `\"`")]
     UnterminatedString,
+    /// A herd comment `(*` with no closing `*)`.
+    #[error("unterminated comment: expected a closing `*)`")]
+    UnterminatedComment,
     /// A literal that is not a number.
     #[error("invalid number `{0}`: expected decimal digits or 0x and hex digits")]
     InvalidNumber(String),
@@ -126,6 +129,9 @@ pub enum SyntaxError {
     /// An instruction word the dialect does not know.
     #[error("unknown instruction `{0}`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
     UnknownInstruction(String),
+    /// An instruction word herd's GPU_PTX dialect does not have.
+    #[error("unknown instruction `{0}`: expected ld, st, mov, add, sub, mul, and, or, xor, cvt, setp, bra, membar, atom or a label `L:`")]
+    UnknownGpuPtxInstruction(String),
     /// `shared y @ generic aliases x`: an alias lives where its target does.
     #[error("an alias takes no memory space: it is memory of the location it aliases")]
     AliasWithSpace,
@@ -218,6 +224,86 @@ pub enum SyntaxError {
     /// of the IR within the stack.
     #[error("the condition is nested too deeply (more than {0} levels)")]
     TooDeep(usize),
+    /// A form of herd's GPU_PTX dialect that the IR cannot hold.
+    #[error("{form} is not supported: {why}")]
+    Unsupported {
+        /// The form, as a message names it (quoted where it is text).
+        form: String,
+        /// Why the IR cannot hold it, and what to write instead.
+        why: &'static str,
+    },
+    /// A GPU_PTX instruction on 64-bit values.
+    #[error("`{instr}` works on 64-bit values (`.{ty}`), but the IR's values are 32 bits: use .s32, .u32 or .b32")]
+    Wide {
+        /// The instruction word.
+        instr: String,
+        /// The type, without its dot.
+        ty: String,
+    },
+    /// `[r]` where `r` was given no location's address.
+    #[error("register `{0}` holds no location's address: give it one in the init block (`0:.reg .b64 {0} = x;`)")]
+    NoAddress(String),
+    /// An address register read as a value.
+    #[error("register `{reg}` holds the address of `{loc}`: the IR has no pointer values, so it can only be an address (`[{reg}]`)")]
+    AddressAsValue {
+        /// The register.
+        reg: String,
+        /// The location whose address it holds.
+        loc: String,
+    },
+    /// An instruction that overwrites an address register.
+    #[error("`{instr}` writes register `{reg}`, which holds the address of `{loc}`: addresses are resolved as the test is read, so an address register cannot change")]
+    AddressWritten {
+        /// The instruction word.
+        instr: String,
+        /// The register.
+        reg: String,
+        /// The location whose address it holds.
+        loc: String,
+    },
+    /// A register declared twice for one thread in the init block.
+    #[error("register `{reg}` of thread {thread} is declared twice")]
+    DuplicateRegister {
+        /// The register.
+        reg: String,
+        /// The thread's index.
+        thread: usize,
+    },
+    /// A GPU_PTX thread column not named `P<column>`.
+    #[error("expected `P{index}` (herd numbers the threads by column, from P0), found {found}")]
+    ThreadNumber {
+        /// The column.
+        index: usize,
+        /// What the text holds instead, quoted.
+        found: String,
+    },
+    /// A thread of the header row that the scope tree leaves out.
+    #[error("thread `{0}` is not in the scope tree: place it in a `cta` of a `device`")]
+    NotInScopeTree(String),
+    /// A thread that the scope tree places twice.
+    #[error("thread `{0}` is placed twice in the scope tree")]
+    PlacedTwice(String),
+    /// A scope tree leaf that is no thread of the header row.
+    #[error("the scope tree names `{0}`, which is not a thread of the header row")]
+    UnknownScopeThread(String),
+    /// A location given two memory spaces.
+    #[error("the memory map gives `{0}` twice")]
+    MappedTwice(String),
+    /// A `.global` or `.shared` access whose location is in the other space.
+    #[error("`{instr}.{qual}` accesses `{loc}`, which is in {space} memory (the memory map says where a location lives: `{loc}: {qual}`)")]
+    SpaceMismatch {
+        /// The instruction word.
+        instr: String,
+        /// The state space written, without its dot.
+        qual: String,
+        /// The location.
+        loc: String,
+        /// Where the location lives, in words.
+        space: &'static str,
+    },
+    /// `@p bra` with no usable `setp` before it.
+    #[error("predicate `{0}` is not set by a `setp` earlier in the thread, with no label in between and its operands unchanged: the IR branches on a comparison, which the reader takes from that `setp`")]
+    UnknownPredicate(String),
     /// A file past 4 GiB: origins are 32-bit byte offsets.
     #[error("the file is too large ({0} bytes; at most 4 GiB)")]
     TooLarge(usize),

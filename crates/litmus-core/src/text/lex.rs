@@ -1,4 +1,6 @@
-//! Tokens of the dialect after its `PTX <name>` line.
+//! Tokens of the dialects after their `PTX <name>` or `GPU_PTX <name>`
+//! line. Both dialects share the tokens; herd's adds OCaml comments
+//! `(* ... *)`, which [`lex_herd`] skips.
 //!
 //! The lexer never fails: a character it does not know is reported and
 //! skipped, so the parser sees every token it can and reports every
@@ -33,6 +35,12 @@ pub(crate) enum Punct {
     Or,
     /// `=>`, before a declared verdict.
     Arrow,
+    /// `[`, around an address in herd's dialect (`[r1]`).
+    LBracket,
+    /// `]`.
+    RBracket,
+    /// `!`, negating a guard in herd's dialect (`@!p0 bra L`).
+    Bang,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +94,20 @@ pub(crate) fn lex<'s>(src: &'s str, start: usize, errors: &mut Errors) -> Vec<To
         src,
         pos: start,
         toks: Vec::new(),
+        comments: false,
+    };
+    lexer.run(errors);
+    lexer.toks
+}
+
+/// As [`lex`], skipping herd's comments `(* ... *)` (which nest, as in
+/// OCaml). An unterminated comment is reported and ends the input.
+pub(crate) fn lex_herd<'s>(src: &'s str, start: usize, errors: &mut Errors) -> Vec<Token<'s>> {
+    let mut lexer = Lexer {
+        src,
+        pos: start,
+        toks: Vec::new(),
+        comments: true,
     };
     lexer.run(errors);
     lexer.toks
@@ -95,6 +117,8 @@ struct Lexer<'s> {
     src: &'s str,
     pos: usize,
     toks: Vec<Token<'s>>,
+    /// Whether `(* ... *)` is a comment (herd's dialect).
+    comments: bool,
 }
 
 impl<'s> Lexer<'s> {
@@ -115,6 +139,10 @@ impl<'s> Lexer<'s> {
             let start = self.pos;
             if c.is_whitespace() {
                 self.pos += c.len_utf8();
+                continue;
+            }
+            if self.comments && c == '(' && self.peek_byte(1) == Some(b'*') {
+                self.comment(errors);
                 continue;
             }
             if c.is_ascii_alphabetic() || c == '_' {
@@ -168,6 +196,9 @@ impl<'s> Lexer<'s> {
                     '@' => Punct::At,
                     '~' => Punct::Tilde,
                     '=' => Punct::Eq,
+                    '[' => Punct::LBracket,
+                    ']' => Punct::RBracket,
+                    '!' => Punct::Bang,
                     _ => {
                         errors.push(start as u32, SyntaxError::UnexpectedChar(c));
                         self.pos += c.len_utf8();
@@ -185,6 +216,31 @@ impl<'s> Lexer<'s> {
             offset: end as u32,
             text: "",
         });
+    }
+
+    /// Skips a comment from its `(*` through the matching `*)`.
+    fn comment(&mut self, errors: &mut Errors) {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let mut depth = 0usize;
+        while self.pos < bytes.len() {
+            match (bytes[self.pos], bytes.get(self.pos + 1)) {
+                (b'(', Some(b'*')) => {
+                    depth += 1;
+                    self.pos += 2;
+                }
+                (b'*', Some(b')')) => {
+                    depth -= 1;
+                    self.pos += 2;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => self.pos += 1,
+            }
+        }
+        errors.push(start as u32, SyntaxError::UnterminatedComment);
+        errors.truncated = true;
     }
 
     fn eat_while(&mut self, pred: impl Fn(u8) -> bool) {

@@ -1,5 +1,6 @@
 //! The `.litmus` text format: Dat3M's PTX dialect, read ([`parse`]) and
-//! written ([`print()`]).
+//! written ([`print()`]); and herd7's GPU_PTX dialect, read only (see
+//! [below](#herd7s-gpu_ptx-dialect)).
 //!
 //! ```text
 //! PTX MP-relacq
@@ -78,6 +79,88 @@
 //! | a test name with white space | `PTX "my test"` (`\"` and `\\` escape inside) |
 //! | the condition `true` | `exists (true)` |
 //!
+//! # herd7's GPU_PTX dialect
+//!
+//! A file whose first word is `GPU_PTX` is in the dialect of herd7's PTX
+//! front end of 2015, the one the ASPLOS'15 corpus (Alglave et al., "GPU
+//! concurrency: weak behaviours and programming assumptions") is written
+//! in. It is read into the same IR, so such a test checks under
+//! `ptx-2015` (the model it was written for) and runs on the GPU like any
+//! other; [`print()`] then writes it in Dat3M's dialect, which reads back
+//! to the same IR. There is no printer for it: herd's own tools no longer
+//! read it (herdtools7 dropped the front end), so nothing downstream needs
+//! the text back.
+//!
+//! ```text
+//! GPU_PTX MP+membar.gl
+//! {
+//! 0:.reg .s32 r0;
+//! 0:.reg .b64 r1 = x;
+//! 0:.reg .b64 r3 = y;
+//! 1:.reg .s32 r0;
+//! 1:.reg .s32 r2;
+//! 1:.reg .b64 r1 = y;
+//! 1:.reg .b64 r3 = x;
+//! }
+//!  P0                | P1                ;
+//!  mov.s32 r0,1      | ld.cg.s32 r0,[r1] ;
+//!  st.cg.s32 [r1],r0 | membar.gl         ;
+//!  membar.gl         | ld.cg.s32 r2,[r3] ;
+//!  st.cg.s32 [r3],r0 |                   ;
+//! scopeTree
+//! (device (kernel (cta (warp P0)) (cta (warp P1))))
+//! x: global, y: global
+//! exists (1:r0=1 /\ 1:r2=0)
+//! ```
+//!
+//! - `GPU_PTX <name>`, `"..."` strings, and herd's comments `(* ... *)`
+//!   anywhere after the name.
+//! - The init block: `x=0` (or `x` alone, 0), and per thread (`0:` or
+//!   `P0:`) `.reg .<type> r` (starting at 0), `.reg .<type> r = 5`, or
+//!   `.reg .<type> r = x`, **the address of `x`**: the IR names locations
+//!   in its accesses, so `[r]` is resolved to `x` as the test is read. An
+//!   address register must keep its address and be used only as one; a
+//!   register with no address used as `[r]` is an error. The `.reg .type`
+//!   may be left out, as herd allows.
+//! - The header row `P0 | P1 ;` (threads are numbered by column), rows
+//!   of cells as in Dat3M's dialect, up to `scopeTree`.
+//! - Instructions, each with a 32-bit type (`.s32`, `.u32`, `.b32`; the
+//!   IR's values are 32-bit words, so 64-bit types are refused):
+//!   `ld[.volatile][.global|.shared][.<cache op>].<type> r, [a]`, `st`
+//!   likewise with `[a], v`; `mov`, `add`, `sub`, `and`, `or`, `xor`,
+//!   `mul.lo`, `cvt.<type>.<type>` (a copy); `membar.cta|gl|sys`;
+//!   `atom[.global|.shared].<op>.<type> r, [a], v[, v2]` (op `exch`, `add`,
+//!   `and`, `or`, `xor`, `min`, `max`, `inc`, `dec`, `cas`); labels `L:`,
+//!   alone in a cell or before an instruction; `bra L`; and `@p bra L` or
+//!   `@!p bra L` after `setp.eq|ne.<type> p, a, b`. The IR has branches on
+//!   a comparison, not predicates, so the branch takes the `setp`'s
+//!   comparison, which is only right when no label (a jump target) and no
+//!   write of its operands come in between: otherwise it is an error.
+//! - The memory-order mapping is PTX's of the time: plain `ld`/`st` (with
+//!   or without a cache operator) are weak accesses, the cache operator
+//!   kept for the generated PTX; `.volatile` is [`Sem::Volatile`]; `atom`,
+//!   which had no semantics then, is what PTX now writes
+//!   `atom.relaxed.gpu`; `membar.gl` is the GPU scope. (`ptx-2015` counts
+//!   volatile and atomic accesses as plain ones, as the ASPLOS'15 model
+//!   does.)
+//! - `scopeTree` and the tree: `(device (kernel (cta (warp P0) ...) ...))`
+//!   with `block`, `work_group` and `sub_group` as herd's synonyms. A
+//!   level may be left out, and each child then is an instance of its own
+//!   (`(cta P0 P1)`: two warps). A device is a GPU; CTAs are numbered
+//!   within their GPU and warps within their CTA, every thread getting a
+//!   warp. Kernels group nothing: the scopes are the CTA, the device and
+//!   the system, and the harness runs one grid per GPU.
+//! - The memory map `x: global, y: shared` (`local` is `shared`; `;`
+//!   also separates): a location's space, which a `.global` or `.shared`
+//!   on an access must match.
+//! - The condition as in Dat3M's dialect (`=` for equality, `/\`, `\/`,
+//!   `~`, `true`, `exists`, `~exists`, `forall`), with herd's meaning of a
+//!   name on the right of `=`, an address: that is refused. So are
+//!   `locations [...]`, `filter`, `final`, `observed`, `cases` and `with`,
+//!   which the IR has no place for.
+//!
+//! [`Sem::Volatile`]: crate::instr::Sem::Volatile
+//!
 //! # Errors
 //!
 //! [`parse`] reports every mistake it can find at once, each with its line
@@ -92,6 +175,7 @@
 mod condition;
 mod cursor;
 mod error;
+mod gpu_ptx;
 mod implicit;
 mod instr;
 mod lex;
@@ -108,7 +192,8 @@ pub use print::{print, print_instr};
 
 use crate::ir::Test;
 
-/// Reads a test in the `.litmus` dialect and validates it.
+/// Reads a test in the `.litmus` dialect (or herd7's GPU_PTX dialect,
+/// when its first word is `GPU_PTX`) and validates it.
 ///
 /// Origins in the returned IR are byte offsets into `src`
 /// (`Origin(offset as u32)`); [`position`] maps them to lines and columns.
@@ -128,6 +213,13 @@ use crate::ir::Test;
 ///     err.to_string(),
 ///     "4:2: `ld` does not take `.release` semantics; loads take .weak, .relaxed, .acquire or .volatile",
 /// );
+///
+/// // herd7's GPU_PTX: `[r1]` is `x`, whose address the init block gives `r1`.
+/// let test = litmus_core::text::parse(
+///     "GPU_PTX CoRR\n{ 0:.reg .b64 r1 = x; 1:.reg .s32 r0; 1:.reg .s32 r2; 1:.reg .b64 r1 = x; }\n P0 | P1 ;\n st.cg.s32 [r1],1 | ld.cg.s32 r0,[r1] ;\n | ld.cg.s32 r2,[r1] ;\nscopeTree (device (cta P0) (cta P1))\nexists (1:r0=1 /\\ 1:r2=0)",
+/// ).unwrap();
+/// assert_eq!(litmus_core::text::print_instr(&test.threads[1].body[0].kind, &test), "ld.weak.cg r0, x");
+/// assert_eq!(test.threads[1].placement.cta, 1);
 /// ```
 pub fn parse(src: &str) -> Result<Test, TextError> {
     let test = parse_unvalidated(src)?;

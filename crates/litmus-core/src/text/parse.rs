@@ -16,19 +16,22 @@ use crate::text::condition::{self, starts_condition};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
 use crate::text::lex::{self, Punct, Tok, Token};
-use crate::text::{implicit, instr};
+use crate::text::{gpu_ptx, implicit, instr};
 
-/// Reads a test without validating it: the text is well formed, but may
-/// read a register before writing it, say. Locations used but not declared
-/// are declared (global, 0), as herd7 and Dat3M read them. Most callers
-/// want [`crate::text::parse`].
+/// Reads a test, in either dialect, without validating it: the text is
+/// well formed, but may read a register before writing it, say. Locations
+/// used but not declared are declared (global, 0), as herd7 and Dat3M read
+/// them. Most callers want [`crate::text::parse`].
 pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
     let mut errors = Errors::new();
     if src.len() >= u32::MAX as usize {
         errors.push(0, SyntaxError::TooLarge(src.len()));
         return Err(errors.into_text_error(""));
     }
-    let (name, rest) = header(src, &mut errors);
+    if starts_with_word(src, gpu_ptx::KEYWORD) {
+        return gpu_ptx::parse_unvalidated(src);
+    }
+    let (name, rest) = header(src, "PTX", "the test name after `PTX`", &mut errors);
     let toks = lex::lex(src, rest, &mut errors);
     let (eof, body) = toks.split_last().expect("the lexer always ends with Eof");
     let mut p = Parser {
@@ -45,15 +48,33 @@ pub fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
     }
 }
 
-/// Reads `PTX <name>` from the raw text (a name may hold any character but
-/// white space, so it is not made of tokens). Returns the name and where
-/// the tokens start.
-fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
-    let mut pos = src.strip_prefix('\u{feff}').map_or(0, |_| 3);
-    pos += leading_ws(&src[pos..], |c| c.is_whitespace());
+/// Where the first word of the file starts: after a byte-order mark and
+/// white space.
+fn first_word(src: &str) -> usize {
+    let pos = src.strip_prefix('\u{feff}').map_or(0, |_| 3);
+    pos + leading_ws(&src[pos..], |c| c.is_whitespace())
+}
+
+/// Whether the file's first word is `word`: which dialect it is in.
+fn starts_with_word(src: &str, word: &str) -> bool {
+    let rest = &src[first_word(src)..];
+    let after = rest.get(word.len()..).and_then(|r| r.chars().next());
+    rest.starts_with(word) && after.is_none_or(char::is_whitespace)
+}
+
+/// Reads `<keyword> <name>` (`PTX MP`, `GPU_PTX MP`) from the raw text (a
+/// name may hold any character but white space, so it is not made of
+/// tokens). Returns the name and where the tokens start. `no_name` is
+/// what a message expects when the name is missing.
+pub(crate) fn header(
+    src: &str,
+    keyword: &str,
+    no_name: &'static str,
+    errors: &mut Errors,
+) -> (Name, usize) {
+    let mut pos = first_word(src);
     let rest = &src[pos..];
-    let after = rest.get(3..).and_then(|r| r.chars().next());
-    if !(rest.starts_with("PTX") && after.is_none_or(char::is_whitespace)) {
+    if !starts_with_word(src, keyword) {
         let word: String = rest
             .chars()
             .take_while(|c| !c.is_whitespace())
@@ -67,7 +88,7 @@ fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
         errors.push(
             pos as u32,
             SyntaxError::Expected {
-                expected: "`PTX <name>` at the start of the file",
+                expected: "`PTX <name>` or `GPU_PTX <name>` at the start of the file",
                 found,
             },
         );
@@ -82,7 +103,7 @@ fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
         errors.truncated = src[resume..].trim().is_empty();
         return (Name::new("", Origin(pos as u32)), resume);
     }
-    pos += 3;
+    pos += keyword.len();
     pos += leading_ws(&src[pos..], |c| c.is_whitespace() && c != '\n');
     let start = pos;
     let rest = &src[pos..];
@@ -106,7 +127,7 @@ fn header(src: &str, errors: &mut Errors) -> (Name, usize) {
         errors.push(
             start as u32,
             SyntaxError::Expected {
-                expected: "the test name after `PTX`",
+                expected: no_name,
                 found: found.to_string(),
             },
         );
@@ -136,6 +157,22 @@ fn unescape_name(s: &str) -> Option<(String, usize)> {
         }
     }
     None
+}
+
+/// The `"..."` strings after the header: the test's documentation.
+pub(crate) fn doc(cur: &mut Cursor<'_, '_>) -> Doc {
+    let mut lines = Vec::new();
+    while let Tok::Str(s) = cur.peek().tok {
+        cur.bump();
+        let text: Vec<&str> = s.lines().map(str::trim_end).collect();
+        // Without the blank lines that open and close the string.
+        let first = text.iter().position(|l| !l.is_empty());
+        let last = text.iter().rposition(|l| !l.is_empty());
+        if let (Some(a), Some(b)) = (first, last) {
+            lines.extend(text[a..=b].iter().map(|l| l.to_string()));
+        }
+    }
+    Doc(lines)
 }
 
 /// A register initialisation before its thread is known.
@@ -172,7 +209,7 @@ impl<'s> Parser<'_, 's> {
     fn test(&mut self, name: Name) -> Test {
         let mut test = Test::new("");
         test.name = name;
-        test.doc = self.doc();
+        test.doc = doc(&mut self.cur);
         let inits = self.init_block(&mut test.locations);
         let at_rows = |c: &Cursor<'_, '_>| !c.at_end() && !starts_condition(&c.peek());
         if at_rows(&self.cur) {
@@ -205,21 +242,6 @@ impl<'s> Parser<'_, 's> {
             self.expected("the end of the file after the condition");
         }
         test
-    }
-
-    fn doc(&mut self) -> Doc {
-        let mut lines = Vec::new();
-        while let Tok::Str(s) = self.cur.peek().tok {
-            self.cur.bump();
-            let text: Vec<&str> = s.lines().map(str::trim_end).collect();
-            // Without the blank lines that open and close the string.
-            let first = text.iter().position(|l| !l.is_empty());
-            let last = text.iter().rposition(|l| !l.is_empty());
-            if let (Some(a), Some(b)) = (first, last) {
-                lines.extend(text[a..=b].iter().map(|l| l.to_string()));
-            }
-        }
-        Doc(lines)
     }
 
     /// `{ x=0; shared y=0; P1:r0=0; }`: locations go to `locations`,

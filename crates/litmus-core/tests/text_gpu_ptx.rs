@@ -1,0 +1,374 @@
+//! herd7's GPU_PTX dialect (the ASPLOS'15 corpus's): the held-in corpus
+//! in `data/gpu_ptx/` reads, validates, has PTX, and prints in the PTX
+//! dialect to text that reads back to the same IR; and what each form
+//! becomes. The errors are in `text_gpu_ptx_errors.rs`, the verdicts under
+//! `ptx-2015` in litmus-model's `tests/gpu_ptx.rs`.
+
+use std::path::PathBuf;
+
+use litmus_core::instr::{
+    Access, AtomOp, BinOp, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope, Sem,
+};
+use litmus_core::ir::*;
+use litmus_core::text;
+
+fn corpus() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gpu_ptx");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn file(name: &str) -> Test {
+    let (_, src) = corpus()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no corpus file {name}"));
+    text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(name)))
+}
+
+fn kinds(t: &Test, thread: usize) -> Vec<InstrKind> {
+    t.threads[thread]
+        .body
+        .iter()
+        .map(|i| i.kind.clone())
+        .collect()
+}
+
+fn n(s: &str) -> Name {
+    Name::new(s, Origin::NONE)
+}
+
+fn reg(s: &str) -> Operand {
+    Operand::Reg(n(s))
+}
+
+fn val(v: Value) -> Operand {
+    Operand::Imm(Imm::new(v, Origin::NONE))
+}
+
+#[test]
+fn the_corpus_reads_validates_generates_and_round_trips() {
+    let files = corpus();
+    assert!(files.len() >= 15, "{} files", files.len());
+    for (name, src) in files {
+        let test = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&name)));
+        assert_eq!(
+            format!("{}.litmus", test.name.text),
+            name,
+            "the header names the file"
+        );
+        litmus_core::validate(&test).unwrap();
+        let ptx = litmus_core::ptx::generate(&test).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(ptx.contains(".entry litmus_test("), "{name}");
+        // Printed in Dat3M's dialect, read again: the same IR, and a fixed
+        // point of printing.
+        let printed = text::print(&test);
+        assert!(printed.starts_with("PTX "), "{printed}");
+        let again = text::parse(&printed).unwrap_or_else(|e| panic!("{name}: {e}\n{printed}"));
+        assert_eq!(again, test, "{name}:\n{printed}");
+        assert_eq!(text::print(&again), printed, "{name}");
+    }
+}
+
+#[test]
+fn corr_resolves_addresses_and_keeps_the_cache_operator() {
+    let t = file("CoRR.litmus");
+    assert_eq!(t.name.text, "CoRR");
+    assert_eq!(
+        t.doc.0,
+        ["Two reads of one location, in program order, see its writes out of order"]
+    );
+    assert_eq!(t.locations.len(), 1);
+    assert_eq!(
+        (t.locations[0].name.text.as_str(), t.locations[0].space),
+        ("x", Space::Global)
+    );
+    let cg_load = |dst: &str| InstrKind::Load {
+        dst: n(dst),
+        loc: n("x"),
+        access: Access::WEAK,
+        cache: Some(CacheOp::Cg),
+    };
+    assert_eq!(kinds(&t, 1), [cg_load("r0"), cg_load("r2")]);
+    assert_eq!(
+        kinds(&t, 0),
+        [
+            InstrKind::Mov {
+                dst: n("r5"),
+                src: val(1)
+            },
+            InstrKind::Store {
+                loc: n("x"),
+                value: reg("r5"),
+                access: Access::WEAK,
+                cache: Some(CacheOp::Cg)
+            },
+        ]
+    );
+    // Address registers are resolved away; value registers start at 0.
+    let inits: Vec<(&str, Value)> = t.threads[1]
+        .init
+        .iter()
+        .map(|i| (i.reg.text.as_str(), i.value.value))
+        .collect();
+    assert_eq!(inits, [("r0", 0), ("r2", 0)]);
+    // The location an access names is written where its register is.
+    let origin = match &t.threads[1].body[0].kind {
+        InstrKind::Load { loc, .. } => loc.origin,
+        other => panic!("{other:?}"),
+    };
+    let src = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gpu_ptx/CoRR.litmus"),
+    )
+    .unwrap();
+    assert_eq!(text::position(&src, origin).unwrap().to_string(), "12:36");
+    assert_eq!(t.condition.quantifier, Quantifier::Exists,);
+    assert_eq!(
+        t.threads[0].placement,
+        Placement {
+            warp: Some(0),
+            ..Placement::cta(0)
+        }
+    );
+    assert_eq!(
+        t.threads[1].placement,
+        Placement {
+            warp: Some(0),
+            ..Placement::cta(1)
+        }
+    );
+}
+
+#[test]
+fn membar_levels_are_fences_spelled_membar() {
+    let fence = |scope| InstrKind::Fence {
+        sem: Sem::Sc,
+        scope,
+        spelling: FenceSpelling::Membar,
+    };
+    assert_eq!(kinds(&file("MP+membar.gl.litmus"), 1)[1], fence(Scope::Gpu));
+    assert_eq!(
+        kinds(&file("MP+membar.cta.litmus"), 1)[1],
+        fence(Scope::Cta)
+    );
+    assert_eq!(
+        kinds(&file("MP+membar.sys+2gpus.litmus"), 1)[1],
+        fence(Scope::Sys)
+    );
+}
+
+#[test]
+fn volatile_shared_and_cache_operators() {
+    let t = file("SB+membar.cta+shared.litmus");
+    assert!(t.locations.iter().all(|l| l.space == Space::Shared));
+    let volatile = Access {
+        sem: Sem::Volatile,
+        scope: None,
+    };
+    assert_eq!(
+        kinds(&t, 0)[2],
+        InstrKind::Load {
+            dst: n("r0"),
+            loc: n("b"),
+            access: volatile,
+            cache: None
+        }
+    );
+    let t = file("MP+membar.gl+ca.litmus");
+    assert!(matches!(
+        kinds(&t, 0)[0],
+        InstrKind::Store {
+            cache: Some(CacheOp::Wt),
+            ..
+        }
+    ));
+    assert!(matches!(
+        kinds(&t, 1)[0],
+        InstrKind::Load {
+            cache: Some(CacheOp::Ca),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn atomics_are_relaxed_at_gpu_scope() {
+    let t = file("CAS+exch.litmus");
+    let relaxed = Access::new(Sem::Relaxed, Scope::Gpu);
+    assert_eq!(
+        kinds(&t, 0),
+        [InstrKind::Atom {
+            dst: Some(n("r0")),
+            op: AtomOp::Cas,
+            loc: n("m"),
+            access: relaxed,
+            operand: val(0),
+            new: Some(val(1)),
+        }]
+    );
+    assert_eq!(
+        kinds(&t, 1),
+        [InstrKind::Atom {
+            dst: Some(n("r0")),
+            op: AtomOp::Exch,
+            loc: n("m"),
+            access: relaxed,
+            operand: val(2),
+            new: None,
+        }]
+    );
+    let t = file("ATOM+add.litmus");
+    assert!(matches!(
+        kinds(&t, 0)[0],
+        InstrKind::Atom {
+            op: AtomOp::Add,
+            ..
+        }
+    ));
+    // `exists (x=1)`: a location's final value.
+    assert_eq!(
+        t.condition.expr,
+        Expr::Cmp {
+            lhs: Term::Loc(n("x")),
+            op: CmpOp::Eq,
+            rhs: Term::Imm(Imm::new(1, Origin::NONE)),
+        }
+    );
+}
+
+#[test]
+fn setp_and_guarded_bra_become_conditional_branches() {
+    let t = file("LB+ctrls.litmus");
+    let st = |loc: &str| InstrKind::Store {
+        loc: n(loc),
+        value: val(1),
+        access: Access::WEAK,
+        cache: Some(CacheOp::Cg),
+    };
+    let ld = |loc: &str| InstrKind::Load {
+        dst: n("r0"),
+        loc: n(loc),
+        access: Access::WEAK,
+        cache: Some(CacheOp::Cg),
+    };
+    let label = |l: &str| InstrKind::Label(n(l));
+    assert_eq!(
+        kinds(&t, 0),
+        [
+            ld("x"),
+            InstrKind::Branch {
+                cond: Some((BranchCond::Eq, reg("r0"), val(0))),
+                target: n("SKIP0")
+            },
+            label("SKIP0"),
+            st("y"),
+        ]
+    );
+    // `@!p0` negates the `setp.ne`.
+    assert_eq!(
+        kinds(&t, 1),
+        [
+            ld("y"),
+            InstrKind::Branch {
+                cond: Some((BranchCond::Eq, reg("r0"), val(1))),
+                target: n("GO1")
+            },
+            InstrKind::Branch {
+                cond: None,
+                target: n("DONE1")
+            },
+            label("GO1"),
+            st("x"),
+            label("DONE1"),
+        ]
+    );
+}
+
+#[test]
+fn scope_trees_with_levels_left_out() {
+    // `(device (cta P0 P1) (cta P2))`: P0 and P1 in two warps of CTA 0.
+    let t = file("MP+membar.cta+warps.litmus");
+    let placements: Vec<Placement> = t.threads.iter().map(|t| t.placement).collect();
+    assert_eq!(
+        placements,
+        [
+            Placement {
+                warp: Some(0),
+                ..Placement::cta(0)
+            },
+            Placement {
+                warp: Some(1),
+                ..Placement::cta(0)
+            },
+            Placement {
+                warp: Some(0),
+                ..Placement::cta(1)
+            },
+        ]
+    );
+    assert_eq!(
+        kinds(&t, 0)[3],
+        InstrKind::BinOp {
+            dst: n("r0"),
+            op: BinOp::Add,
+            a: reg("r0"),
+            b: val(0)
+        }
+    );
+    // `(device P0) (device P1)`: two GPUs.
+    let t = file("MP+membar.sys+2gpus.litmus");
+    assert_eq!(
+        (t.threads[0].placement.gpu, t.threads[1].placement.gpu),
+        (0, 1)
+    );
+    assert_eq!(t.condition.quantifier, Quantifier::NotExists);
+}
+
+/// A small test around `code` (rows of two threads) and `tree`, for the
+/// forms the corpus does not hold.
+fn two_threads(init: &str, code: &str, tree: &str, cond: &str) -> String {
+    format!("GPU_PTX t\n{{\n{init}\n}}\n P0 | P1 ;\n{code}\nscopeTree\n{tree}\n{cond}\n")
+}
+
+#[test]
+fn more_forms() {
+    let src = two_threads(
+        "x=3; P0:r1=x; 0:r2=5; 1:.reg .u32 r0 = 0x10; 1:.reg .b64 r9 = x;",
+        " cvt.u32.s32 r3,r2 | atom.min.u32 r4,[r9],r0 ;\n xor.b32 r5,r3,1 | mul.lo.s32 r6,r4,2 ;\n or.b32 r7,r5,r5 | sub.s32 r8,r6,1 ;",
+        "(device (kernel (cta (warp P0 P1))))",
+        "forall (0:r7=6 \\/ ~(1:r8=1) /\\ x=3)",
+    );
+    let t = text::parse(&src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t.locations[0].init.value, 3);
+    assert_eq!(
+        kinds(&t, 0)[0],
+        InstrKind::Mov {
+            dst: n("r3"),
+            src: reg("r2")
+        }
+    );
+    assert!(matches!(
+        kinds(&t, 1)[0],
+        InstrKind::Atom {
+            op: AtomOp::Min,
+            ..
+        }
+    ));
+    assert!(matches!(
+        kinds(&t, 1)[1],
+        InstrKind::BinOp { op: BinOp::Mul, .. }
+    ));
+    // Both in one warp of one CTA.
+    assert_eq!(t.threads[0].placement, t.threads[1].placement);
+    assert_eq!(t.threads[1].init[0].value.value, 0x10);
+    assert_eq!(t.condition.quantifier, Quantifier::Forall);
+}
