@@ -84,7 +84,16 @@ pub(crate) struct Search<'t, 'f> {
     pub counts: Counts,
     barriers: BarrierStatics,
     on_leaf: &'f mut dyn FnMut(Leaf),
+    /// Which outcomes of a consistent leaf count as found; all of them
+    /// unless set ([`Search::settle_with`]).
+    settle: Option<Settle<'f>>,
 }
+
+/// Decides which outcomes of a consistent complete candidate count as
+/// found, so that the search skips what can only produce them again:
+/// several models judged over one search (`cat::batch`) settle an outcome
+/// only once every model has found it.
+pub(crate) type Settle<'f> = &'f mut dyn FnMut(&Execution, &[Outcome]) -> Vec<Outcome>;
 
 struct Ctx<'s> {
     s: &'s Structure,
@@ -120,7 +129,14 @@ impl<'t, 'f> Search<'t, 'f> {
             counts: Counts::default(),
             barriers: BarrierStatics::new(test),
             on_leaf,
+            settle: None,
         }
+    }
+
+    /// Lets `settle` decide which outcomes of each consistent leaf count as
+    /// found (see [`Settle`]).
+    pub fn settle_with(&mut self, settle: Settle<'f>) {
+        self.settle = Some(settle);
     }
 
     /// Keeps executions whose barriers do not all complete (see
@@ -428,7 +444,13 @@ impl<'t, 'f> Search<'t, 'f> {
         if verdict.is_ok() || !self.prune {
             let outcomes = self.outcomes(x, values);
             if verdict.is_ok() && self.prune {
-                self.found.extend(outcomes.iter().cloned());
+                match self.settle.as_mut() {
+                    Some(settle) => {
+                        let done = settle(x, &outcomes);
+                        self.found.extend(done);
+                    }
+                    None => self.found.extend(outcomes.iter().cloned()),
+                }
             }
             (self.on_leaf)(Leaf {
                 x,

@@ -23,6 +23,7 @@ pub mod barrier;
 pub mod budget;
 pub mod cat;
 pub mod check;
+pub mod compare;
 pub mod enumerate;
 pub mod events;
 pub mod explain;

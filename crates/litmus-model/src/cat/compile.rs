@@ -71,6 +71,8 @@ const MAX_HEIGHT: usize = 400;
 #[derive(Clone, Debug)]
 pub(crate) struct RecGroup {
     pub bodies: Vec<NodeId>,
+    /// The variables' nodes, in binding order.
+    pub vars: Vec<NodeId>,
 }
 
 /// A named check.
@@ -91,6 +93,9 @@ pub(crate) struct Program {
     pub info: Vec<Info>,
     pub groups: Vec<RecGroup>,
     pub checks: Vec<Check>,
+    /// Per rec group, the nodes whose [`Info::groups`] has its bit: what
+    /// the evaluator forgets between iterates of the group.
+    pub dependents: Vec<Vec<NodeId>>,
 }
 
 /// The `&'static str` for `s`: check names and labels end up in
@@ -360,10 +365,14 @@ impl Compiler<'_> {
 
     fn let_rec(&mut self, binds: &[(String, Pos, Expr)], file: &str) -> Result<(), CatError> {
         let group = self.prog.groups.len();
-        self.prog.groups.push(RecGroup { bodies: Vec::new() });
+        self.prog.groups.push(RecGroup {
+            bodies: Vec::new(),
+            vars: Vec::new(),
+        });
         let first = self.prog.nodes.len();
         for (index, (name, pos, _)) in binds.iter().enumerate() {
             let v = self.add(Node::RecVar { group, index }, *pos, file)?;
+            self.prog.groups[group].vars.push(v);
             self.bind(name, v);
         }
         let mut bodies = Vec::new();
@@ -451,7 +460,77 @@ impl Compiler<'_> {
                 self.prog.info[id].height = height;
             }
         }
+        self.share_group(group, first, binds);
         Ok(())
+    }
+
+    /// Several models compiled into one program (mutants of a model) share
+    /// every node they have in common, except those built on a `let rec`
+    /// group, whose variables are new nodes each time. When group `group`
+    /// (its nodes from `first` on) is an earlier group over again, it is
+    /// dropped and its names bound to the earlier one's variables, so that
+    /// what is built on it is shared too.
+    fn share_group(&mut self, group: usize, first: NodeId, binds: &[(String, Pos, Expr)]) {
+        let Some(old) = (0..group).find(|&g| self.same_group(g, group)) else {
+            return;
+        };
+        self.prog.nodes.truncate(first);
+        self.prog.info.truncate(first);
+        self.memo.retain(|_, id| *id < first);
+        self.prog.groups.truncate(group);
+        for ((name, _, _), &v) in binds.iter().zip(&self.prog.groups[old].vars.clone()) {
+            self.env.insert(name.clone(), v);
+        }
+    }
+
+    /// Whether groups `a` and `b` have the same bodies, their variables
+    /// read as each other's.
+    fn same_group(&self, a: usize, b: usize) -> bool {
+        let (ga, gb) = (&self.prog.groups[a], &self.prog.groups[b]);
+        let mut seen = HashSet::new();
+        ga.bodies.len() == gb.bodies.len()
+            && ga
+                .bodies
+                .iter()
+                .zip(&gb.bodies)
+                .all(|(&x, &y)| self.same_node(x, y, (a, b), &mut seen))
+    }
+
+    fn same_node(
+        &self,
+        x: NodeId,
+        y: NodeId,
+        groups: (usize, usize),
+        seen: &mut HashSet<(NodeId, NodeId)>,
+    ) -> bool {
+        if x == y || !seen.insert((x, y)) {
+            return true;
+        }
+        let (nx, ny) = (&self.prog.nodes[x], &self.prog.nodes[y]);
+        match (nx, ny) {
+            (
+                Node::RecVar {
+                    group: gx,
+                    index: ix,
+                },
+                Node::RecVar {
+                    group: gy,
+                    index: iy,
+                },
+            ) => (*gx, *gy) == groups && ix == iy,
+            _ if std::mem::discriminant(nx) != std::mem::discriminant(ny) => false,
+            (Node::Base(p), Node::Base(q)) => p == q,
+            _ => {
+                let (ox, oy) = (node_operands(nx), node_operands(ny));
+                // Nodes without operands and of one kind are equal (`_`,
+                // `0`, `id`); bases were compared above.
+                ox.len() == oy.len()
+                    && ox
+                        .iter()
+                        .zip(&oy)
+                        .all(|(&p, &q)| self.same_node(p, q, groups, seen))
+            }
+        }
     }
 
     fn file(
@@ -570,13 +649,65 @@ pub(crate) fn compile(
     src: &str,
     read: &mut dyn FnMut(&Path) -> Result<String, String>,
 ) -> Result<Program, CatError> {
-    let mut c = Compiler {
-        prog: Program::default(),
-        env: HashMap::new(),
-        stack: Vec::new(),
-        read,
-        memo: HashMap::new(),
-    };
-    c.file(path, src, None)?;
-    Ok(c.prog)
+    let mut shared = Shared::default();
+    shared.add(path, src, read)?;
+    Ok(shared.prog)
+}
+
+/// Several models compiled into one program: a node they have in common
+/// is one node, so that evaluating all of them over one execution
+/// computes it once (see `batch.rs`).
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub prog: Program,
+    memo: HashMap<Node, NodeId>,
+}
+
+impl Shared {
+    /// Compiles one more model; returns the range of its checks in
+    /// `prog.checks`. A model that fails to compile leaves the program as
+    /// it was.
+    pub fn add(
+        &mut self,
+        path: &Path,
+        src: &str,
+        read: &mut dyn FnMut(&Path) -> Result<String, String>,
+    ) -> Result<std::ops::Range<usize>, CatError> {
+        let lens = (
+            self.prog.nodes.len(),
+            self.prog.groups.len(),
+            self.prog.checks.len(),
+        );
+        let mut c = Compiler {
+            prog: std::mem::take(&mut self.prog),
+            env: HashMap::new(),
+            stack: Vec::new(),
+            read,
+            memo: std::mem::take(&mut self.memo),
+        };
+        let result = c.file(path, src, None);
+        self.prog = c.prog;
+        self.memo = c.memo;
+        if let Err(e) = result {
+            // `dependents` is only extended below, on success.
+            self.prog.nodes.truncate(lens.0);
+            self.prog.info.truncate(lens.0);
+            self.prog.groups.truncate(lens.1);
+            self.prog.checks.truncate(lens.2);
+            self.memo.retain(|_, id| *id < lens.0);
+            return Err(e);
+        }
+        // Only the new nodes can depend on the new groups, and old nodes'
+        // groups are final.
+        let prog = &mut self.prog;
+        prog.dependents.resize(prog.groups.len(), Vec::new());
+        for id in lens.0..prog.nodes.len() {
+            for g in 0..prog.groups.len() {
+                if prog.info[id].groups & group_bit(g) != 0 {
+                    prog.dependents[g].push(id);
+                }
+            }
+        }
+        Ok(lens.2..self.prog.checks.len())
+    }
 }

@@ -13,7 +13,7 @@ use crate::relation::{Edge, EventSet, Relation};
 
 use super::algebra::{self, Value};
 use super::base::{self, Base, RelBase};
-use super::compile::{group_bit, intern, Check, Node, NodeId, Program};
+use super::compile::{intern, Check, Node, NodeId, Program};
 use super::parser::CheckKind;
 
 /// The most pairs an `empty` witness lists.
@@ -30,25 +30,51 @@ const EDGE_LABELS: [RelBase; 6] = [
     RelBase::SyncBar,
 ];
 
+type Memo = Vec<Option<Rc<Value>>>;
+
+thread_local! {
+    /// Memo tables of finished evaluations, for the next ones on this
+    /// thread: a program of many models (`batch.rs`) has thousands of
+    /// nodes, and a fresh table per candidate cost more to allocate and
+    /// drop than the evaluation reads of it.
+    static MEMO_POOL: std::cell::RefCell<Vec<Memo>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The evaluation of one program over one execution.
 pub(crate) struct Eval<'p, 'x, 's> {
     prog: &'p Program,
     x: &'x Execution<'s>,
     n: usize,
-    memo: Vec<Option<Rc<Value>>>,
+    memo: Memo,
+    /// The entries of `memo` set, to clear when the table goes back to
+    /// the pool.
+    touched: Vec<NodeId>,
     /// Per rec group: the solution, once solved.
     solved: Vec<Option<Vec<Rc<Value>>>>,
     /// Per rec group: the current iterate while it is being solved.
     iterate: Vec<Option<Vec<Rc<Value>>>>,
 }
 
+impl Drop for Eval<'_, '_, '_> {
+    fn drop(&mut self) {
+        let mut memo = std::mem::take(&mut self.memo);
+        for &id in &self.touched {
+            memo[id] = None;
+        }
+        MEMO_POOL.with(|p| p.borrow_mut().push(memo));
+    }
+}
+
 impl<'p, 'x, 's> Eval<'p, 'x, 's> {
     pub fn new(prog: &'p Program, x: &'x Execution<'s>) -> Self {
+        let mut memo = MEMO_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        memo.resize(prog.nodes.len(), None);
         Eval {
             prog,
             x,
             n: x.s.len(),
-            memo: vec![None; prog.nodes.len()],
+            memo,
+            touched: Vec::new(),
             solved: vec![None; prog.groups.len()],
             iterate: vec![None; prog.groups.len()],
         }
@@ -64,7 +90,18 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
         }
         let v = Rc::new(self.compute(id));
         self.memo[id] = Some(v.clone());
+        self.touched.push(id);
         v
+    }
+
+    /// The relation of node `id`, borrowed when it is one (most are):
+    /// cloning every operand was most of the allocation.
+    fn with_rel<R>(&mut self, id: NodeId, f: impl FnOnce(&Relation) -> R) -> R {
+        let v = self.get(id);
+        match &*v {
+            Value::Rel(r) => f(r),
+            Value::Set(s) => f(&Relation::identity(self.n, s)),
+        }
     }
 
     fn rec_var(&mut self, group: usize, index: usize) -> Rc<Value> {
@@ -79,15 +116,12 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
             .iter()
             .map(|_| Rc::new(Value::Rel(Relation::new(self.n))))
             .collect();
-        let bit = group_bit(group);
         loop {
             self.iterate[group] = Some(current.clone());
             // Nodes built on this group's variables hold the last
             // iterate's values: forget them.
-            for (id, info) in self.prog.info.iter().enumerate() {
-                if info.groups & bit != 0 {
-                    self.memo[id] = None;
-                }
+            for &id in &self.prog.dependents[group] {
+                self.memo[id] = None;
             }
             let next: Vec<Rc<Value>> = bodies.iter().map(|&b| self.get(b)).collect();
             if next == current {
@@ -129,6 +163,11 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
                             _ => |p, q| p && !q,
                         },
                     )),
+                    (Value::Rel(x), Value::Rel(y)) => Value::Rel(match node {
+                        Node::Union(..) => x.union(y),
+                        Node::Inter(..) => x.intersect(y),
+                        _ => x.minus(y),
+                    }),
                     _ => {
                         let (x, y) = (va.rel(n), vb.rel(n));
                         Value::Rel(match node {
@@ -140,24 +179,28 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
                 }
             }
             Node::Seq(a, b) => {
-                let x = self.rel(a);
-                Value::Rel(x.compose(&self.rel(b)))
+                let x = self.get(a);
+                let y = self.get(b);
+                match (&*x, &*y) {
+                    (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.compose(y)),
+                    _ => Value::Rel(x.rel(n).compose(&y.rel(n))),
+                }
             }
             Node::Product(a, b) => {
                 let x = self.set(a);
                 Value::Rel(algebra::product(&x, &self.set(b), n))
             }
-            Node::Inverse(a) => Value::Rel(self.rel(a).inverse()),
-            Node::Plus(a) => Value::Rel(self.rel(a).closure()),
-            Node::Star(a) => Value::Rel(algebra::star(&self.rel(a))),
-            Node::Opt(a) => Value::Rel(self.rel(a).reflexive()),
+            Node::Inverse(a) => Value::Rel(self.with_rel(a, Relation::inverse)),
+            Node::Plus(a) => Value::Rel(self.with_rel(a, Relation::closure)),
+            Node::Star(a) => Value::Rel(self.with_rel(a, algebra::star)),
+            Node::Opt(a) => Value::Rel(self.with_rel(a, Relation::reflexive)),
             Node::Compl(a) => match &*self.get(a) {
                 Value::Set(s) => Value::Set(algebra::set_complement(s, n)),
                 Value::Rel(r) => Value::Rel(algebra::rel_complement(r, n)),
             },
             Node::Bracket(a) => Value::Rel(Relation::identity(n, &self.set(a))),
-            Node::Domain(a) => Value::Set(algebra::domain(&self.rel(a), n)),
-            Node::Range(a) => Value::Set(algebra::range(&self.rel(a), n)),
+            Node::Domain(a) => Value::Set(self.with_rel(a, |r| algebra::domain(r, n))),
+            Node::Range(a) => Value::Set(self.with_rel(a, |r| algebra::range(r, n))),
             Node::RecVar { group, index } => (*self.rec_var(group, index)).clone(),
         }
     }
@@ -210,6 +253,24 @@ impl<'p, 'x, 's> Eval<'p, 'x, 's> {
             // A negated check that holds of nothing has no pairs to show.
             (None, true) => Err(Vec::new()),
         }
+    }
+
+    /// Whether `check` holds, without a witness: what judging many models
+    /// needs, where building cycles for the models that reject would cost
+    /// more than the judging.
+    pub fn satisfied(&mut self, check: &Check) -> bool {
+        let v = self.get(check.node);
+        let n = self.n;
+        let nonempty_set = |s: &EventSet| (0..n).any(|e| s.contains(e));
+        let broken = match (check.kind, &*v) {
+            (CheckKind::Acyclic, Value::Rel(r)) => !r.is_acyclic(),
+            (CheckKind::Irreflexive, Value::Rel(r)) => r.reflexive_point().is_some(),
+            (CheckKind::Empty, Value::Rel(r)) => !r.is_empty(),
+            // A set read as a relation is its identity: a loop on each
+            // event.
+            (_, Value::Set(s)) => nonempty_set(s),
+        };
+        broken == check.negate
     }
 
     /// `p` related to itself: through the middle event of a sequence when

@@ -11,7 +11,12 @@
 //! - `base.rs`: the base sets and relations, and where each comes from in
 //!   this engine (`sr`, `scta`, `syncbar`, `sync_fence`, the tags);
 //! - `eval.rs`: how a check is evaluated over a candidate execution;
-//! - `model.rs`: a compiled file as a [`crate::Model`].
+//! - `model.rs`: a compiled file as a [`crate::Model`];
+//! - `mutate.rs` (with `source.rs`, `print.rs`, `polarity.rs`): every
+//!   single-edit mutant of a file, for finding what the tests leave
+//!   unchecked ([`mutate`]);
+//! - `batch.rs`: many models judged over one search per test
+//!   ([`batch::Batch`]), for mutants and model diffs.
 //!
 //! The language: `let`, `let rec ... and ...` (least fixed points; a
 //! variable may not occur under `~` or right of `\`), `include "file"`
@@ -35,12 +40,17 @@
 
 mod algebra;
 mod base;
+pub mod batch;
 mod compile;
 mod error;
 mod eval;
 mod lexer;
 mod model;
+pub mod mutate;
 mod parser;
+mod polarity;
+mod print;
+mod source;
 
 pub use error::{CatError, CatErrorKind, Pos};
 pub use model::{load, CatModel};

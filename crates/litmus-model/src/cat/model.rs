@@ -37,7 +37,7 @@ use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violatio
 use crate::relation::{Edge, Relation};
 
 use super::base::{co_mask, proxy_mask, sc_fence_pairs, Base, RelBase};
-use super::compile::{compile, intern, Node, NodeId, Program};
+use super::compile::{compile, intern, Check, Node, NodeId, Program};
 use super::error::CatError;
 use super::eval::Eval;
 use super::parser::CheckKind;
@@ -95,6 +95,65 @@ fn orders_pairs(prog: &Program, id: NodeId) -> bool {
     free_of_co(prog, e) && ((is_co(prog, l) && inv_co(r)) || (inv_co(l) && is_co(prog, r)))
 }
 
+/// What a model asks of the search, read from its checks (see the module
+/// documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SearchNeeds {
+    pub coherence: CoherenceOrder,
+    /// Expressions coherence must contain.
+    pub implied: Vec<NodeId>,
+    pub uses_sync_fence: bool,
+    pub uses_proxies: bool,
+}
+
+impl SearchNeeds {
+    /// The needs of the model made of `checks` (of `prog`).
+    pub fn of(prog: &Program, checks: &[Check]) -> SearchNeeds {
+        let enforced = checks
+            .iter()
+            .filter(|c| c.kind == CheckKind::Empty && !c.negate && !c.flag);
+        let implied: Vec<NodeId> = enforced
+            .clone()
+            .filter_map(|c| implied_part(prog, c.node))
+            .collect();
+        let coherence = if enforced.clone().any(|c| orders_pairs(prog, c.node)) {
+            CoherenceOrder::MorallyStrong
+        } else {
+            CoherenceOrder::Total
+        };
+        let sync_fence = Base::Rel(RelBase::SyncFence).bit();
+        SearchNeeds {
+            coherence,
+            implied,
+            uses_sync_fence: checks
+                .iter()
+                .any(|c| prog.info[c.node].uses & sync_fence != 0),
+            uses_proxies: checks
+                .iter()
+                .any(|c| prog.info[c.node].uses & proxy_mask() != 0),
+        }
+    }
+}
+
+/// The pairs of same-location writes in the values of `implied`: the
+/// coherence edges a model's `empty (E \ co)` checks ask for.
+pub(crate) fn implied_co(ev: &mut Eval, implied: &[NodeId], x: &Execution) -> Relation {
+    let s = x.s;
+    let mut out = Relation::new(s.len());
+    for &e in implied {
+        let r = ev.get(e).rel(s.len());
+        for (a, b) in r.pairs() {
+            if s.write_set.contains(a)
+                && s.write_set.contains(b)
+                && s.events[a].loc == s.events[b].loc
+            {
+                out.insert(a, b);
+            }
+        }
+    }
+    out
+}
+
 impl CatModel {
     /// Compiles the cat text `src`, read from `path` (which names the model
     /// and anchors its `include`s); `read` reads included files.
@@ -104,28 +163,12 @@ impl CatModel {
         read: &mut dyn FnMut(&Path) -> Result<String, String>,
     ) -> Result<CatModel, CatError> {
         let prog = compile(path, src, read)?;
-        let enforced = prog
-            .checks
-            .iter()
-            .filter(|c| c.kind == CheckKind::Empty && !c.negate && !c.flag);
-        let implied: Vec<NodeId> = enforced
-            .clone()
-            .filter_map(|c| implied_part(&prog, c.node))
-            .collect();
-        let coherence = if enforced.clone().any(|c| orders_pairs(&prog, c.node)) {
-            CoherenceOrder::MorallyStrong
-        } else {
-            CoherenceOrder::Total
-        };
-        let sync_fence = Base::Rel(RelBase::SyncFence).bit();
-        let uses_sync_fence = prog
-            .checks
-            .iter()
-            .any(|c| prog.info[c.node].uses & sync_fence != 0);
-        let uses_proxies = prog
-            .checks
-            .iter()
-            .any(|c| prog.info[c.node].uses & proxy_mask() != 0);
+        let SearchNeeds {
+            coherence,
+            implied,
+            uses_sync_fence,
+            uses_proxies,
+        } = SearchNeeds::of(&prog, &prog.checks);
         let name = intern(&path.display().to_string());
         Ok(CatModel {
             name,
@@ -189,21 +232,7 @@ impl Model for CatModel {
     }
 
     fn implied_co(&self, x: &Execution) -> Relation {
-        let s = x.s;
-        let mut out = Relation::new(s.len());
-        let mut ev = Eval::new(&self.prog, x);
-        for &e in &self.implied {
-            let r = ev.get(e).rel(s.len());
-            for (a, b) in r.pairs() {
-                if s.write_set.contains(a)
-                    && s.write_set.contains(b)
-                    && s.events[a].loc == s.events[b].loc
-                {
-                    out.insert(a, b);
-                }
-            }
-        }
-        out
+        implied_co(&mut Eval::new(&self.prog, x), &self.implied, x)
     }
 
     fn check(&self, x: &Execution) -> Result<(), Violation> {

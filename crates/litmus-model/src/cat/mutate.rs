@@ -1,0 +1,912 @@
+//! Mutants of a cat model: every model that one small edit of the file
+//! makes, each compiled, with where the edit is and which way it should
+//! move the verdicts. A mutant that the tests cannot tell from its model
+//! points at a part of the model the tests do not exercise; see
+//! [`crate::compare`] for running mutants over tests.
+//!
+//! The operators ([`Operator`]):
+//!
+//! - a check dropped; `acyclic` ↔ `irreflexive`;
+//! - a term dropped from a union `|`, a sequence `;` or an intersection
+//!   `&` (which drops tag filters: `[F & SC]` → `[F]`); `a \ b` → `a`
+//!   (`\ id` included);
+//! - `r?` → `r`, `r+` → `r`, `r*` → `r?` and `r+`; `^-1` and `~` dropped;
+//! - a base set or relation replaced by the empty one (`0`, `domain(0)`)
+//!   or the full one (`_ * _`, `_`), at one use and, for a base used more
+//!   than once, at every use (`sr` everywhere full: scopes ignored).
+//!
+//! `flag` checks never reject an execution, so they are not mutated.
+//! Includes are read in place: a mutant is one file without includes, and
+//! its location names the file the edit is in. Mutants with the same text
+//! are kept once; a mutant that does not compile (a type error: `[S]`
+//! where `S` became a relation) is counted in [`Mutation::skipped`].
+//!
+//! ```
+//! use litmus_model::cat::mutate::{mutate, Operator};
+//! let src = "\"sc\"\nlet com = rf | co | fr\nacyclic po | com as sc\n";
+//! let m = mutate("sc.cat".as_ref(), src, &mut |_| Err("no includes".into())).unwrap();
+//! let drop = m.mutants.iter().find(|x| x.operator == Operator::DropCheck).unwrap();
+//! assert_eq!((drop.pos.line, drop.pos.column), (3, 1));
+//! assert!(m.mutants.iter().any(|x| x.description == "drop `fr` from the union `rf | co | fr`"));
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use litmus_core::ir::Test;
+
+use super::base::Base;
+use super::batch::Batch;
+use super::error::{CatError, Pos};
+use super::model::CatModel;
+use super::parser::{CheckKind, Expr, ExprKind, Stmt};
+use super::polarity::{analyse, slots, Analysis, Binding, Polarity};
+use super::print;
+use super::source::{flatten, text, Located};
+
+/// A kind of edit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operator {
+    /// A check removed.
+    DropCheck,
+    /// `acyclic r` → `irreflexive r`.
+    AcyclicToIrreflexive,
+    /// `irreflexive r` → `acyclic r`.
+    IrreflexiveToAcyclic,
+    /// A term of `a | b | ...` removed.
+    DropUnionTerm,
+    /// A term of `a; b; ...` removed.
+    DropSeqTerm,
+    /// A term of `a & b & ...` removed (a tag filter, in `[W & REL]`).
+    DropInterTerm,
+    /// `a \ b` → `a`.
+    DropDiff,
+    /// `r?` → `r`.
+    DropOpt,
+    /// `r+` → `r`.
+    DropPlus,
+    /// `r*` → `r?`.
+    StarToOpt,
+    /// `r*` → `r+`.
+    StarToPlus,
+    /// `r^-1` → `r`.
+    DropInverse,
+    /// `~r` → `r`.
+    DropComplement,
+    /// One use of a base set or relation → the empty one.
+    BaseToEmpty,
+    /// One use of a base set or relation → the full one.
+    BaseToFull,
+    /// Every use of a base → the empty one.
+    BaseEverywhereToEmpty,
+    /// Every use of a base → the full one.
+    BaseEverywhereToFull,
+}
+
+impl Operator {
+    /// A short kebab-case name (`drop-check`, `base-to-full`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::DropCheck => "drop-check",
+            Operator::AcyclicToIrreflexive => "acyclic-to-irreflexive",
+            Operator::IrreflexiveToAcyclic => "irreflexive-to-acyclic",
+            Operator::DropUnionTerm => "drop-union-term",
+            Operator::DropSeqTerm => "drop-seq-term",
+            Operator::DropInterTerm => "drop-inter-term",
+            Operator::DropDiff => "drop-diff",
+            Operator::DropOpt => "drop-opt",
+            Operator::DropPlus => "drop-plus",
+            Operator::StarToOpt => "star-to-opt",
+            Operator::StarToPlus => "star-to-plus",
+            Operator::DropInverse => "drop-inverse",
+            Operator::DropComplement => "drop-complement",
+            Operator::BaseToEmpty => "base-to-empty",
+            Operator::BaseToFull => "base-to-full",
+            Operator::BaseEverywhereToEmpty => "base-everywhere-to-empty",
+            Operator::BaseEverywhereToFull => "base-everywhere-to-full",
+        }
+    }
+}
+
+impl std::fmt::Display for Operator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which way a mutant should move the verdicts, from the edit and the
+/// polarity of where it is (a hint: the tests decide, see
+/// [`crate::compare::Class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Forbids at least what the model forbids (a relation under a check
+    /// grew, or `irreflexive` became `acyclic`).
+    Strengthening,
+    /// Allows at least what the model allows (a check dropped, a relation
+    /// under a check shrank).
+    Weakening,
+    /// The edit is in a part no check depends on (only `flag`s use it).
+    NoEffect,
+    /// Neither is known (`;` terms, inverses, a name used both ways).
+    Unknown,
+}
+
+impl Direction {
+    /// `strengthening`, `weakening`, `no effect` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Strengthening => "strengthening",
+            Direction::Weakening => "weakening",
+            Direction::NoEffect => "no effect",
+            Direction::Unknown => "unknown",
+        }
+    }
+}
+
+/// How an edit changes the value of the expression it edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    Smaller,
+    Larger,
+    Unknown,
+}
+
+fn direction(effect: Effect, pol: Polarity) -> Direction {
+    match (effect, pol) {
+        (_, Polarity::Unused) => Direction::NoEffect,
+        (Effect::Unknown, _) | (_, Polarity::Mixed) => Direction::Unknown,
+        (Effect::Smaller, Polarity::Pos) | (Effect::Larger, Polarity::Neg) => Direction::Weakening,
+        _ => Direction::Strengthening,
+    }
+}
+
+/// One mutant: the edit, where it is, and the model it makes.
+#[derive(Debug)]
+pub struct Mutant {
+    /// The kind of edit.
+    pub operator: Operator,
+    /// What was changed, e.g. ``drop `fr` from the union `rf | co | fr` ``.
+    pub description: String,
+    /// The file the edit is in (the model's, or an included one's).
+    pub file: String,
+    /// Where in it: the start of the edited expression or check.
+    pub pos: Pos,
+    /// Which way the edit should move the verdicts.
+    pub direction: Direction,
+    /// The mutant as one cat file (includes read in place).
+    pub source: String,
+    /// The mutant compiled.
+    pub model: CatModel,
+}
+
+/// A mutant that does not compile.
+#[derive(Debug)]
+pub struct Skipped {
+    /// The kind of edit.
+    pub operator: Operator,
+    /// What was changed.
+    pub description: String,
+    /// The file the edit is in.
+    pub file: String,
+    /// Where in it.
+    pub pos: Pos,
+    /// Why its text does not compile (positions are in the mutant's text).
+    pub error: CatError,
+}
+
+/// Every single-edit mutant of a model.
+#[derive(Debug)]
+pub struct Mutation {
+    /// The model's file, as given.
+    pub path: std::path::PathBuf,
+    /// The model as one file, includes read in place, as the mutants are
+    /// printed: diff a mutant's [`Mutant::source`] against this.
+    pub base_source: String,
+    /// The mutants that compile, in file order, each text once.
+    pub mutants: Vec<Mutant>,
+    /// The mutants that do not compile.
+    pub skipped: Vec<Skipped>,
+    /// Edits whose text was the model's own or another mutant's.
+    pub duplicates: usize,
+}
+
+/// An edit before it is printed and compiled.
+struct Edit {
+    operator: Operator,
+    description: String,
+    file: String,
+    pos: Pos,
+    direction: Direction,
+    /// The statements after the edit.
+    stmts: Vec<Located>,
+}
+
+/// An edit of one expression: its replacement, and what it did.
+struct ExprEdit {
+    expr: Expr,
+    operator: Operator,
+    description: String,
+    pos: Pos,
+    effect: Effect,
+    /// The polarity of the edited node within its slot.
+    sign: Polarity,
+}
+
+/// Descriptions quote expressions; long ones are cut.
+fn quote(e: &Expr) -> String {
+    const MAX: usize = 60;
+    let s = print::expr(e);
+    if s.chars().count() <= MAX {
+        format!("`{s}`")
+    } else {
+        format!("`{}...`", s.chars().take(MAX).collect::<String>())
+    }
+}
+
+fn mk(kind: ExprKind, pos: Pos) -> Expr {
+    Expr { kind, pos }
+}
+
+fn name(n: &str, pos: Pos) -> Expr {
+    mk(ExprKind::Name(n.to_string()), pos)
+}
+
+/// The empty and the full value of a base's type.
+fn empty_and_full(b: Base, pos: Pos) -> (Expr, &'static str, Expr, &'static str) {
+    match b {
+        Base::Rel(_) => (
+            name("0", pos),
+            "the empty relation",
+            mk(
+                ExprKind::Product(Box::new(name("_", pos)), Box::new(name("_", pos))),
+                pos,
+            ),
+            "the full relation",
+        ),
+        Base::Set(_) => (
+            mk(ExprKind::Domain(Box::new(name("0", pos))), pos),
+            "the empty set",
+            name("_", pos),
+            "every event",
+        ),
+    }
+}
+
+/// What replacing a base everywhere means, for the bases whose meaning a
+/// reader would name.
+fn meaning(base: &str, full: bool) -> Option<&'static str> {
+    Some(match (base, full) {
+        ("sr", true) => "scopes ignored: every pair of events is same-scope",
+        ("sr", false) => "no two events are same-scope",
+        ("scta", true) => "CTAs ignored: every pair of events is in one CTA",
+        ("scta", false) => "no two events are in one CTA",
+        ("syncbar", false) => "barriers synchronise nothing",
+        ("sync_fence", false) => "no Fence-SC order",
+        ("rmw", false) => "no atomic read-modify-write pairs",
+        ("loc", true) => "locations ignored: every pair of events is same-location",
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    Union,
+    Seq,
+    Inter,
+}
+
+fn chain_of(e: &Expr) -> Option<Chain> {
+    match e.kind {
+        ExprKind::Union(..) => Some(Chain::Union),
+        ExprKind::Seq(..) => Some(Chain::Seq),
+        ExprKind::Inter(..) => Some(Chain::Inter),
+        _ => None,
+    }
+}
+
+/// The terms of a chain of one associative operator, left to right.
+fn terms<'e>(e: &'e Expr, c: Chain, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Union(a, b) | ExprKind::Seq(a, b) | ExprKind::Inter(a, b)
+            if chain_of(e) == Some(c) =>
+        {
+            terms(a, c, out);
+            terms(b, c, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+fn join(c: Chain, parts: Vec<Expr>) -> Expr {
+    let mut it = parts.into_iter();
+    let first = it.next().expect("a chain keeps at least one term");
+    it.fold(first, |l, r| {
+        let pos = l.pos;
+        let (l, r) = (Box::new(l), Box::new(r));
+        mk(
+            match c {
+                Chain::Union => ExprKind::Union(l, r),
+                Chain::Seq => ExprKind::Seq(l, r),
+                Chain::Inter => ExprKind::Inter(l, r),
+            },
+            pos,
+        )
+    })
+}
+
+/// Walks one slot's expression, producing its edits.
+struct Walker<'a> {
+    /// The slot's name resolutions, in preorder.
+    resolved: &'a [Binding],
+    occ: usize,
+    /// How many times each base is used in the model: replacing a base
+    /// used once says what it means (`sr` full: scopes ignored).
+    base_uses: &'a HashMap<String, usize>,
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, e: &Expr, sign: Polarity, parent: Option<Chain>) -> Vec<ExprEdit> {
+        let mut out = Vec::new();
+        let own = |out: &mut Vec<ExprEdit>, expr, op, description: String, effect| {
+            out.push(ExprEdit {
+                expr,
+                operator: op,
+                description,
+                pos: e.pos,
+                effect,
+                sign,
+            })
+        };
+        // Edits of a child, rebuilt into this node.
+        let lift = |edits: Vec<ExprEdit>, f: &dyn Fn(Expr) -> ExprKind, out: &mut Vec<ExprEdit>| {
+            out.extend(edits.into_iter().map(|mut ed| {
+                ed.expr = mk(f(ed.expr), e.pos);
+                ed
+            }))
+        };
+        match &e.kind {
+            ExprKind::Name(n) => {
+                let binding = self.resolved.get(self.occ).copied().flatten();
+                self.occ += 1;
+                if let (None, Some(b)) = (binding, Base::lookup(n)) {
+                    let (empty, empty_word, full, full_word) = empty_and_full(b, e.pos);
+                    let once = self.base_uses.get(n.as_str()) == Some(&1);
+                    let say = |full: bool, what: String| match meaning(n, full) {
+                        Some(m) if once => format!("{m} ({what}, its only use)"),
+                        _ => what,
+                    };
+                    own(
+                        &mut out,
+                        empty,
+                        Operator::BaseToEmpty,
+                        say(false, format!("replace `{n}` by {empty_word}")),
+                        Effect::Smaller,
+                    );
+                    own(
+                        &mut out,
+                        full,
+                        Operator::BaseToFull,
+                        say(true, format!("replace `{n}` by {full_word}")),
+                        Effect::Larger,
+                    );
+                }
+            }
+            ExprKind::Union(a, b) | ExprKind::Seq(a, b) | ExprKind::Inter(a, b) => {
+                let c = chain_of(e).expect("a chain operator");
+                if parent != Some(c) {
+                    let mut ts = Vec::new();
+                    terms(e, c, &mut ts);
+                    let (op, word) = match c {
+                        Chain::Union => (Operator::DropUnionTerm, "union"),
+                        Chain::Seq => (Operator::DropSeqTerm, "sequence"),
+                        Chain::Inter => (Operator::DropInterTerm, "intersection"),
+                    };
+                    for i in 0..ts.len() {
+                        let rest: Vec<Expr> = ts
+                            .iter()
+                            .enumerate()
+                            .filter(|&(k, _)| k != i)
+                            .map(|(_, t)| (*t).clone())
+                            .collect();
+                        let effect = match c {
+                            Chain::Union => Effect::Smaller,
+                            Chain::Inter => Effect::Larger,
+                            // `[S]` is part of the identity: without it a
+                            // sequence can only hold more pairs.
+                            Chain::Seq if matches!(ts[i].kind, ExprKind::Bracket(_)) => {
+                                Effect::Larger
+                            }
+                            Chain::Seq => Effect::Unknown,
+                        };
+                        out.push(ExprEdit {
+                            expr: join(c, rest),
+                            operator: op,
+                            description: format!(
+                                "drop {} from the {word} {}",
+                                quote(ts[i]),
+                                quote(e)
+                            ),
+                            pos: ts[i].pos,
+                            effect,
+                            sign,
+                        });
+                    }
+                }
+                let ea = self.walk(a, sign, Some(c));
+                let eb = self.walk(b, sign, Some(c));
+                let rebuild = |l: Expr, r: Expr| {
+                    let (l, r) = (Box::new(l), Box::new(r));
+                    match c {
+                        Chain::Union => ExprKind::Union(l, r),
+                        Chain::Seq => ExprKind::Seq(l, r),
+                        Chain::Inter => ExprKind::Inter(l, r),
+                    }
+                };
+                lift(ea, &|x| rebuild(x, (**b).clone()), &mut out);
+                lift(eb, &|x| rebuild((**a).clone(), x), &mut out);
+            }
+            ExprKind::Diff(a, b) => {
+                own(
+                    &mut out,
+                    (**a).clone(),
+                    Operator::DropDiff,
+                    format!("drop `\\ {}` from {}", print::expr(b), quote(e)),
+                    Effect::Larger,
+                );
+                let ea = self.walk(a, sign, None);
+                let eb = self.walk(b, sign.flip(), None);
+                lift(ea, &|x| ExprKind::Diff(Box::new(x), b.clone()), &mut out);
+                lift(eb, &|x| ExprKind::Diff(a.clone(), Box::new(x)), &mut out);
+            }
+            ExprKind::Product(a, b) => {
+                let ea = self.walk(a, sign, None);
+                let eb = self.walk(b, sign, None);
+                lift(ea, &|x| ExprKind::Product(Box::new(x), b.clone()), &mut out);
+                lift(eb, &|x| ExprKind::Product(a.clone(), Box::new(x)), &mut out);
+            }
+            ExprKind::Compl(a) => {
+                own(
+                    &mut out,
+                    (**a).clone(),
+                    Operator::DropComplement,
+                    format!("drop `~` from {}", quote(e)),
+                    Effect::Unknown,
+                );
+                let ea = self.walk(a, sign.flip(), None);
+                lift(ea, &|x| ExprKind::Compl(Box::new(x)), &mut out);
+            }
+            ExprKind::Inverse(a) | ExprKind::Plus(a) | ExprKind::Opt(a) => {
+                let (op, effect, word) = match e.kind {
+                    ExprKind::Inverse(_) => (Operator::DropInverse, Effect::Unknown, "^-1"),
+                    ExprKind::Plus(_) => (Operator::DropPlus, Effect::Smaller, "+"),
+                    _ => (Operator::DropOpt, Effect::Smaller, "?"),
+                };
+                own(
+                    &mut out,
+                    (**a).clone(),
+                    op,
+                    format!("drop `{word}` from {}", quote(e)),
+                    effect,
+                );
+                let ea = self.walk(a, sign, None);
+                let wrap: fn(Box<Expr>) -> ExprKind = match e.kind {
+                    ExprKind::Inverse(_) => ExprKind::Inverse,
+                    ExprKind::Plus(_) => ExprKind::Plus,
+                    _ => ExprKind::Opt,
+                };
+                lift(ea, &|x| wrap(Box::new(x)), &mut out);
+            }
+            ExprKind::Star(a) => {
+                for (op, kind, word) in [
+                    (Operator::StarToOpt, ExprKind::Opt(a.clone()), "?"),
+                    (Operator::StarToPlus, ExprKind::Plus(a.clone()), "+"),
+                ] {
+                    own(
+                        &mut out,
+                        mk(kind, e.pos),
+                        op,
+                        format!("`*` → `{word}` in {}", quote(e)),
+                        Effect::Smaller,
+                    );
+                }
+                let ea = self.walk(a, sign, None);
+                lift(ea, &|x| ExprKind::Star(Box::new(x)), &mut out);
+            }
+            ExprKind::Bracket(a) | ExprKind::Domain(a) | ExprKind::Range(a) => {
+                let ea = self.walk(a, sign, None);
+                let wrap: fn(Box<Expr>) -> ExprKind = match e.kind {
+                    ExprKind::Bracket(_) => ExprKind::Bracket,
+                    ExprKind::Domain(_) => ExprKind::Domain,
+                    _ => ExprKind::Range,
+                };
+                lift(ea, &|x| wrap(Box::new(x)), &mut out);
+            }
+        }
+        out
+    }
+}
+
+/// `e` with every occurrence that resolves to the base `base` replaced by
+/// `with`; `occ` counts occurrences in preorder, as [`Walker`] does.
+fn substitute(e: &Expr, base: &str, with: &Expr, resolved: &[Binding], occ: &mut usize) -> Expr {
+    let mut sub = |x: &Expr| Box::new(substitute(x, base, with, resolved, occ));
+    let kind = match &e.kind {
+        ExprKind::Name(n) => {
+            let binding = resolved.get(*occ).copied().flatten();
+            *occ += 1;
+            if n == base && binding.is_none() {
+                return mk(with.kind.clone(), e.pos);
+            }
+            ExprKind::Name(n.clone())
+        }
+        ExprKind::Union(a, b) => {
+            let a = sub(a);
+            ExprKind::Union(a, sub(b))
+        }
+        ExprKind::Inter(a, b) => {
+            let a = sub(a);
+            ExprKind::Inter(a, sub(b))
+        }
+        ExprKind::Diff(a, b) => {
+            let a = sub(a);
+            ExprKind::Diff(a, sub(b))
+        }
+        ExprKind::Seq(a, b) => {
+            let a = sub(a);
+            ExprKind::Seq(a, sub(b))
+        }
+        ExprKind::Product(a, b) => {
+            let a = sub(a);
+            ExprKind::Product(a, sub(b))
+        }
+        ExprKind::Inverse(a) => ExprKind::Inverse(sub(a)),
+        ExprKind::Plus(a) => ExprKind::Plus(sub(a)),
+        ExprKind::Star(a) => ExprKind::Star(sub(a)),
+        ExprKind::Opt(a) => ExprKind::Opt(sub(a)),
+        ExprKind::Compl(a) => ExprKind::Compl(sub(a)),
+        ExprKind::Bracket(a) => ExprKind::Bracket(sub(a)),
+        ExprKind::Domain(a) => ExprKind::Domain(sub(a)),
+        ExprKind::Range(a) => ExprKind::Range(sub(a)),
+    };
+    mk(kind, e.pos)
+}
+
+/// `stmt` with slot `k`'s expression replaced.
+fn with_slot(stmt: &Stmt, k: usize, e: Expr) -> Stmt {
+    let mut s = stmt.clone();
+    match &mut s {
+        Stmt::Let { binds, .. } => binds[k].2 = e,
+        Stmt::Check { expr, .. } => *expr = e,
+        Stmt::Include { .. } => {}
+    }
+    s
+}
+
+fn replaced(stmts: &[Located], i: usize, stmt: Option<Stmt>) -> Vec<Located> {
+    let mut out = stmts.to_vec();
+    match stmt {
+        Some(s) => out[i].stmt = s,
+        None => {
+            out.remove(i);
+        }
+    }
+    out
+}
+
+/// Every edit of the model, in file order, then the every-use base edits.
+fn edits(stmts: &[Located], an: &Analysis) -> Vec<Edit> {
+    let mut out = Vec::new();
+    // Per base name: the polarity of each use, and where the first is.
+    let mut base_uses: Vec<(String, Vec<Polarity>, String, Pos)> = Vec::new();
+    let mut use_counts: HashMap<String, usize> = HashMap::new();
+    for (i, loc) in stmts.iter().enumerate() {
+        if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
+            continue;
+        }
+        for (k, e) in slots(&loc.stmt).into_iter().enumerate() {
+            let mut names = Vec::new();
+            super::polarity::names(e, Polarity::Pos, &mut names);
+            for ((n, _), b) in names.iter().zip(&an.resolved[i][k]) {
+                if b.is_none() && Base::lookup(n).is_some() {
+                    *use_counts.entry(n.to_string()).or_default() += 1;
+                }
+            }
+        }
+    }
+    for (i, loc) in stmts.iter().enumerate() {
+        if let Stmt::Check {
+            kind,
+            negate,
+            flag: false,
+            name,
+            pos,
+            ..
+        } = &loc.stmt
+        {
+            let label = match name {
+                Some(n) => format!("`{n}`"),
+                None => format!("`{}`", print::stmt(&loc.stmt)),
+            };
+            out.push(Edit {
+                operator: Operator::DropCheck,
+                description: format!("drop the check {label}"),
+                file: loc.file.clone(),
+                pos: *pos,
+                direction: Direction::Weakening,
+                stmts: replaced(stmts, i, None),
+            });
+            let swap = match kind {
+                CheckKind::Acyclic => Some((
+                    Operator::AcyclicToIrreflexive,
+                    CheckKind::Irreflexive,
+                    Direction::Weakening,
+                )),
+                CheckKind::Irreflexive => Some((
+                    Operator::IrreflexiveToAcyclic,
+                    CheckKind::Acyclic,
+                    Direction::Strengthening,
+                )),
+                CheckKind::Empty => None,
+            };
+            if let Some((op, to, dir)) = swap {
+                let mut s = loc.stmt.clone();
+                if let Stmt::Check { kind, .. } = &mut s {
+                    *kind = to;
+                }
+                out.push(Edit {
+                    operator: op,
+                    description: format!(
+                        "`{}` → `{}` in the check {label}",
+                        print::check_word(*kind_of(&loc.stmt)),
+                        print::check_word(to)
+                    ),
+                    file: loc.file.clone(),
+                    pos: *pos,
+                    // `~acyclic` allows what `acyclic` forbids.
+                    direction: if *negate {
+                        match dir {
+                            Direction::Weakening => Direction::Strengthening,
+                            _ => Direction::Weakening,
+                        }
+                    } else {
+                        dir
+                    },
+                    stmts: replaced(stmts, i, Some(s)),
+                });
+            }
+        }
+        if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
+            continue;
+        }
+        for (k, e) in slots(&loc.stmt).into_iter().enumerate() {
+            let ctx = an.slot[i][k];
+            let mut w = Walker {
+                resolved: &an.resolved[i][k],
+                occ: 0,
+                base_uses: &use_counts,
+            };
+            for ed in w.walk(e, Polarity::Pos, None) {
+                out.push(Edit {
+                    operator: ed.operator,
+                    description: ed.description,
+                    file: loc.file.clone(),
+                    pos: ed.pos,
+                    direction: direction(ed.effect, ctx.times(ed.sign)),
+                    stmts: replaced(stmts, i, Some(with_slot(&loc.stmt, k, ed.expr))),
+                });
+            }
+            let mut names = Vec::new();
+            super::polarity::names(e, Polarity::Pos, &mut names);
+            let mut positions = Vec::new();
+            positions_of_names(e, &mut positions);
+            for (((n, sign), b), p) in names.iter().zip(&an.resolved[i][k]).zip(positions) {
+                if b.is_none() && Base::lookup(n).is_some() {
+                    let pol = ctx.times(*sign);
+                    match base_uses.iter_mut().find(|(m, ..)| m == n) {
+                        Some((_, uses, ..)) => uses.push(pol),
+                        None => base_uses.push((n.to_string(), vec![pol], loc.file.clone(), p)),
+                    }
+                }
+            }
+        }
+    }
+    for (base, uses, file, pos) in base_uses.into_iter().filter(|(_, u, ..)| u.len() > 1) {
+        let b = Base::lookup(&base).expect("collected as a base");
+        let (empty, empty_word, full, full_word) = empty_and_full(b, pos);
+        for (op, with, word, effect, full) in [
+            (
+                Operator::BaseEverywhereToEmpty,
+                empty,
+                empty_word,
+                Effect::Smaller,
+                false,
+            ),
+            (
+                Operator::BaseEverywhereToFull,
+                full,
+                full_word,
+                Effect::Larger,
+                true,
+            ),
+        ] {
+            let pol = uses.iter().fold(Polarity::Unused, |acc, &p| acc.join(p));
+            let mut new = stmts.to_vec();
+            for (i, loc) in new.iter_mut().enumerate() {
+                if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
+                    continue;
+                }
+                let subs: Vec<Expr> = slots(&loc.stmt)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, e)| substitute(e, &base, &with, &an.resolved[i][k], &mut 0))
+                    .collect();
+                for (k, e) in subs.into_iter().enumerate() {
+                    loc.stmt = with_slot(&loc.stmt, k, e);
+                }
+            }
+            let what = format!(
+                "replace every use of `{base}` ({} uses) by {word}",
+                uses.len()
+            );
+            out.push(Edit {
+                operator: op,
+                description: match meaning(&base, full) {
+                    Some(m) => format!("{m} ({what})"),
+                    None => what,
+                },
+                file: file.clone(),
+                pos,
+                direction: direction(effect, pol),
+                stmts: new,
+            });
+        }
+    }
+    out
+}
+
+fn kind_of(s: &Stmt) -> &CheckKind {
+    match s {
+        Stmt::Check { kind, .. } => kind,
+        _ => unreachable!("only checks are swapped"),
+    }
+}
+
+/// The positions of the names of `e`, in the preorder of
+/// [`super::polarity::names`].
+fn positions_of_names(e: &Expr, out: &mut Vec<Pos>) {
+    match &e.kind {
+        ExprKind::Name(_) => out.push(e.pos),
+        ExprKind::Union(a, b)
+        | ExprKind::Inter(a, b)
+        | ExprKind::Seq(a, b)
+        | ExprKind::Product(a, b)
+        | ExprKind::Diff(a, b) => {
+            positions_of_names(a, out);
+            positions_of_names(b, out);
+        }
+        ExprKind::Compl(a)
+        | ExprKind::Inverse(a)
+        | ExprKind::Plus(a)
+        | ExprKind::Star(a)
+        | ExprKind::Opt(a)
+        | ExprKind::Bracket(a)
+        | ExprKind::Domain(a)
+        | ExprKind::Range(a) => positions_of_names(a, out),
+    }
+}
+
+/// Every single-edit mutant of the cat model `src` (the file `path`;
+/// `read` reads its includes). Fails only when the model itself does not
+/// load, with the compiler's error (file, line and column).
+pub fn mutate(
+    path: &Path,
+    src: &str,
+    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+) -> Result<Mutation, CatError> {
+    // The model must compile as written: its errors are the user's, and
+    // point into their files rather than into a printed copy.
+    CatModel::from_source(path, src, read)?;
+    let stmts = flatten(path, src, read)?;
+    let refs: Vec<&Stmt> = stmts.iter().map(|l| &l.stmt).collect();
+    let an = analyse(&refs);
+    let title = path.display().to_string();
+    let base_source = text(&title, &stmts);
+    let mut seen: HashSet<String> = HashSet::from([base_source.clone()]);
+    let mut out = Mutation {
+        path: path.to_path_buf(),
+        base_source,
+        mutants: Vec::new(),
+        skipped: Vec::new(),
+        duplicates: 0,
+    };
+    let mut no_include = |p: &Path| -> Result<String, String> {
+        Err(format!(
+            "a mutant has its includes read in place; `{}` was not",
+            p.display()
+        ))
+    };
+    for ed in edits(&stmts, &an) {
+        let source = text(&title, &ed.stmts);
+        if !seen.insert(source.clone()) {
+            out.duplicates += 1;
+            continue;
+        }
+        // The model's name, in check results and in errors (whose
+        // positions are in the mutant's text).
+        let mutant_path = format!(
+            "{title} (mutant {}: {} at {}:{})",
+            out.mutants.len() + out.skipped.len() + 1,
+            ed.operator,
+            ed.pos.line,
+            ed.pos.column
+        );
+        match CatModel::from_source(Path::new(&mutant_path), &source, &mut no_include) {
+            Ok(model) => out.mutants.push(Mutant {
+                operator: ed.operator,
+                description: ed.description,
+                file: ed.file,
+                pos: ed.pos,
+                direction: ed.direction,
+                source,
+                model,
+            }),
+            Err(error) => out.skipped.push(Skipped {
+                operator: ed.operator,
+                description: ed.description,
+                file: ed.file,
+                pos: ed.pos,
+                error,
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// [`mutate`] of the cat file at `path`, its includes read relative to it.
+pub fn mutate_file(path: &Path) -> Result<Mutation, CatError> {
+    let src = std::fs::read_to_string(path).map_err(|e| CatError::Read {
+        file: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    mutate(path, &src, &mut |p| {
+        std::fs::read_to_string(p).map_err(|e| e.to_string())
+    })
+}
+
+impl Mutation {
+    /// The model (row 0) and its mutants (row `i + 1` for mutant `i`) as
+    /// one [`Batch`], for judging them all over one search per test.
+    pub fn batch(&self) -> Batch {
+        let mut batch = Batch::default();
+        let mut no_include = |p: &Path| -> Result<String, String> {
+            Err(format!("unexpected include of `{}`", p.display()))
+        };
+        let sources = std::iter::once((self.path.display().to_string(), &self.base_source)).chain(
+            self.mutants
+                .iter()
+                .map(|m| (crate::Model::name(&m.model).to_string(), &m.source)),
+        );
+        for (name, source) in sources {
+            batch
+                .add(Path::new(&name), source, &mut no_include)
+                .expect("the model and its mutants compiled when they were made");
+        }
+        batch
+    }
+
+    /// Runs the model and every mutant over `tests` (one search per test
+    /// for all of them, on `threads` threads) and classifies each mutant
+    /// against the model, in [`Mutation::mutants`] order.
+    pub fn classify(
+        &self,
+        tests: &[Test],
+        opts: &crate::Options,
+        threads: usize,
+    ) -> Vec<crate::compare::Classification> {
+        let v = self.batch().verdicts(tests, opts, threads);
+        v.allowed[1..]
+            .iter()
+            .map(|row| crate::compare::classify(&v.allowed[0], row))
+            .collect()
+    }
+}
