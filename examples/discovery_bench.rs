@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example discovery_bench -- [--budget-ms N] [--baseline-ms N]
-//!     [--configs N] [--seed N] DIR|FILE...
+//!     [--configs N] [--seed N] [--turn N] [--per-test] DIR|FILE...
 //! ```
 //!
 //! Reads every `.litmus` file given (folders are searched), keeps the tests
@@ -32,6 +32,8 @@ struct Args {
     baseline_ms: u64,
     configs: usize,
     seed: u64,
+    per_test: bool,
+    turn: usize,
     paths: Vec<PathBuf>,
 }
 
@@ -41,6 +43,8 @@ fn args() -> Result<Args, String> {
         baseline_ms: 250,
         configs: 64,
         seed: 1,
+        per_test: false,
+        turn: 8,
         paths: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -55,6 +59,8 @@ fn args() -> Result<Args, String> {
             "--baseline-ms" => a.baseline_ms = value("--baseline-ms")?,
             "--configs" => a.configs = value("--configs")?.max(2) as usize,
             "--seed" => a.seed = value("--seed")?,
+            "--turn" => a.turn = value("--turn")?.max(1) as usize,
+            "--per-test" => a.per_test = true,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with('-') => return Err(format!("unknown option `{other}`")),
             path => a.paths.push(PathBuf::from(path)),
@@ -135,6 +141,7 @@ struct Row {
     tests: usize,
     baseline: usize,
     seen: usize,
+    either: usize,
     gpu: Duration,
 }
 
@@ -145,7 +152,7 @@ fn main() -> ExitCode {
             if !why.is_empty() {
                 eprintln!("discovery_bench: {why}");
             }
-            eprintln!("usage: discovery_bench [--budget-ms N] [--baseline-ms N] [--configs N] [--seed N] DIR|FILE...");
+            eprintln!("usage: discovery_bench [--budget-ms N] [--baseline-ms N] [--configs N] [--seed N] [--turn N] [--per-test] DIR|FILE...");
             return if why.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -209,7 +216,10 @@ fn main() -> ExitCode {
             target: c.target.clone(),
         })
         .collect();
-    let plan = FamilyPlan::within(a.budget_ms, a.configs, a.seed);
+    let plan = FamilyPlan {
+        turn: a.turn,
+        ..FamilyPlan::within(a.budget_ms, a.configs, a.seed)
+    };
     let start = std::time::Instant::now();
     let found = search_family(
         &subjects,
@@ -240,6 +250,7 @@ fn main() -> ExitCode {
             row.tests += 1;
             row.baseline += b as usize;
             row.seen += f.seen() as usize;
+            row.either += (b || f.seen()) as usize;
             row.gpu += f.gpu;
         }
     }
@@ -266,6 +277,24 @@ fn main() -> ExitCode {
         "fence kind",
         by_kind.iter().map(|(k, v)| (k.to_string(), v)).collect(),
     );
+    if a.per_test {
+        for ((c, f), &b) in cases.iter().zip(&found).zip(&baseline) {
+            println!(
+                "test {} baseline={} search={} weak={} instances={:.2e} configs={} trials={} gpu={:.2}s best={}/{} with {}",
+                c.test.name,
+                b,
+                f.seen(),
+                f.weak,
+                f.instances as f64,
+                f.configs,
+                f.trials,
+                f.gpu.as_secs_f64(),
+                f.best.weak,
+                f.best.instances,
+                f.best.knobs
+            );
+        }
+    }
     let seen = found.iter().filter(|f| f.seen()).count();
     let gpu_s: f64 = found.iter().map(|f| f.gpu.as_secs_f64()).sum();
     println!(
