@@ -562,6 +562,22 @@ impl Function {
         })
     }
 
+    /// How many CTAs of `block` threads (and `shared_bytes` of dynamic
+    /// shared memory) one SM holds at once.
+    pub fn resident_ctas_per_sm(&self, block: u32, shared_bytes: u32) -> Result<u32, GpuError> {
+        let mut n = 0;
+        // SAFETY: valid out-pointer and function.
+        check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+            sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                &mut n,
+                self.f,
+                block as i32,
+                shared_bytes as usize,
+            )
+        })?;
+        Ok(n.max(0) as u32)
+    }
+
     /// Raises the dynamic shared memory this kernel may use.
     pub fn allow_shared(&self, bytes: u32) -> Result<(), GpuError> {
         // SAFETY: plain attribute set on a valid function.

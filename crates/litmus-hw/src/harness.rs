@@ -240,6 +240,9 @@ impl Setup {
         words[knob::SHUFFLE_PCT] = env.shuffle_pct;
         words[knob::STRESS_CTAS] = stress_ctas(&layout, k).max(1);
         words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
+        let grid = shape.grid + stress_ctas(&layout, k);
+        words[knob::START_COUNT] =
+            start_count(devices, &test_fns, grid, shape.block, shared_bytes)?;
         let fills = refills(&layout, test, n, k);
         words[knob::RESET_BY_FILL] = u32::from(!fills.is_empty());
         // Odd multipliers: `x·m + a` is then a bijection modulo any power
@@ -413,6 +416,10 @@ impl Setup {
         if let Some(go) = &self.go {
             // Down before the kernels start: their GPU roles wait for it.
             go.fill(s0, 0, 1, 0)?;
+            // And no launch counted in yet (`wait_for_host` in the
+            // kernel): queued on GPU 0's stream, which every GPU's test
+            // kernel waits for.
+            self.knobs_buf.fill(s0, knob::START_RELAY, 1, 0)?;
             params.push(go.ptr());
         }
         let queued = self.queue_tests(devices, k, &params);
@@ -542,6 +549,48 @@ impl Setup {
         }
         Ok(())
     }
+}
+
+/// How many launches each launch with a start flag waits to see counted
+/// in ([`knob::START_COUNT`]): all of them when, on every device, the CTAs
+/// of the launches it runs can be resident at once; else 1, since a launch
+/// that waited for one that can start only once it ends would wait out its
+/// bound every time (two logical GPUs on one device, 2^20 instances each).
+fn start_count(
+    devices: &Devices,
+    test_fns: &[Option<Function>],
+    grid: u32,
+    block: u32,
+    shared_bytes: u32,
+) -> Result<u32, GpuError> {
+    let launching: Vec<(usize, Function)> = test_fns
+        .iter()
+        .enumerate()
+        .filter_map(|(g, f)| f.map(|f| (g, f)))
+        .collect();
+    if launching.len() <= 1 {
+        return Ok(1);
+    }
+    // Per physical device: the CTAs launched on it, and how many it holds.
+    let mut per_device: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
+    for (g, f) in &launching {
+        let ctx = devices.ctx(*g);
+        if !per_device.contains_key(&ctx.ordinal) {
+            let sms =
+                ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+            let per_sm = f.resident_ctas_per_sm(block, shared_bytes)?;
+            per_device.insert(ctx.ordinal, (0, sms.max(0) as u64 * u64::from(per_sm)));
+        }
+        if let Some(entry) = per_device.get_mut(&ctx.ordinal) {
+            entry.0 += u64::from(grid);
+        }
+    }
+    let all_resident = per_device.values().all(|(ctas, room)| ctas <= room);
+    Ok(if all_resident {
+        launching.len() as u32
+    } else {
+        1
+    })
 }
 
 /// The host's view of page-locked memory; an error for device memory

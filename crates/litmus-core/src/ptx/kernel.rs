@@ -176,18 +176,29 @@ fn gpu_gate(layout: &Layout, c: &Common, k: usize, skip: &str, out: &mut Emitter
     out.ins(format!("@{p} bra {skip}"));
 }
 
-/// In a test with host threads or on several GPUs: polls the start flag until it is
-/// up or [`knob::HOST_WAIT`] polls have gone by, so that the GPU roles run
-/// while the host threads do, and a host that never starts cannot hang
-/// the kernel.
+/// In a test with host threads or on several GPUs: waits until the start
+/// flag is up and every logical GPU's launch has seen it, or
+/// [`knob::HOST_WAIT`] polls have gone by, so that the GPU roles run while
+/// the host threads do and every GPU's together, and a host that never
+/// starts cannot hang the kernel.
 ///
-/// One lane of each warp polls and the others wait for it: the flag is in
-/// page-locked host memory, where every poll is a read across the bus.
+/// The flag is in page-locked host memory, where every read crosses the
+/// bus, and reads of one word from thousands of warps queue up there: a
+/// poll per warp cost about 1 µs each on an H100, 8 ms a launch of 131,072
+/// instances on two logical GPUs. So one thread per launch (the relay:
+/// thread 0 of CTA 0, always a testing CTA) polls the host flag, and once
+/// it is up counts its launch in at a word in GPU memory
+/// (`knob::START_RELAY`, zeroed by the harness before each launch); one
+/// lane of each warp polls that word until [`knob::START_COUNT`] launches
+/// are in (every launching GPU's, [`Layout::launching_gpus`], when the
+/// harness finds that they can all be resident at once), and the warp
+/// waits for its lane. Counting, not only relaying, keeps
+/// a launch that the GPU starts first from playing its roles before the
+/// other GPU's launch has started.
 fn wait_for_host(c: &Common, out: &mut Emitter) {
     let Some(go) = &c.go else { return };
     let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
     let (mask, below, lower) = (out.r32(), out.r32(), out.r32());
-    let lp = out.fresh_label("host_wait");
     let started = out.fresh_label("host_started");
     out.ins(format!("activemask.b32 {mask}"));
     out.ins(format!("mov.u32 {below}, %lanemask_lt"));
@@ -200,18 +211,65 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
         c.knobs,
         knob::HOST_WAIT * 4
     ));
+    let count = out.r32();
+    out.ins(format!(
+        "ld.global.u32 {count}, [{}+{}]",
+        c.knobs,
+        knob::START_COUNT * 4
+    ));
+    let relay = out.r64();
+    out.ins(format!(
+        "add.u64 {relay}, {}, {}",
+        c.knobs,
+        knob::START_RELAY * 4
+    ));
+    let waiter = out.fresh_label("host_waiter");
+    let (not_tid0, not_cta0) = (out.pred(), out.pred());
+    out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
+    out.ins(format!(
+        "setp.ne.or.u32 {not_cta0}, {}, 0, {not_tid0}",
+        c.cta
+    ));
+    out.ins(format!("@{not_cta0} bra {waiter}"));
+    // The relay: the host flag, then its launch counted in.
+    poll_until(out, &format!("[{go}]"), (&v, &polls), &bound, "ne", "0");
+    out.ins(format!("red.relaxed.sys.global.add.u32 [{relay}], 1"));
+    // Every warp's lane, the relay's too: every launch counted in.
+    out.label(&waiter);
+    poll_until(
+        out,
+        &format!("[{relay}]"),
+        (&v, &polls),
+        &bound,
+        "ge",
+        &count,
+    );
+    out.label(&started);
+    out.ins(format!("bar.warp.sync {mask}"));
+}
+
+/// Polls `addr` (a `.sys` load: the host or another GPU writes it) until
+/// its word compares `cmp` to `value` or `bound` polls have gone by.
+fn poll_until(
+    out: &mut Emitter,
+    addr: &str,
+    (v, polls): (&str, &str),
+    bound: &str,
+    cmp: &str,
+    value: &str,
+) {
+    let lp = out.fresh_label("start_poll");
+    let done = out.fresh_label("start_polled");
     out.ins(format!("mov.u32 {polls}, 0"));
     out.label(&lp);
-    // A `.sys` load: the flag is written by a CPU thread (the host's).
-    out.ins(format!("ld.relaxed.sys.global.u32 {v}, [{go}]"));
-    let (up, more) = (out.pred(), out.pred());
-    out.ins(format!("setp.ne.u32 {up}, {v}, 0"));
-    out.ins(format!("@{up} bra {started}"));
+    out.ins(format!("ld.relaxed.sys.global.u32 {v}, {addr}"));
+    let (hit, more) = (out.pred(), out.pred());
+    out.ins(format!("setp.{cmp}.u32 {hit}, {v}, {value}"));
+    out.ins(format!("@{hit} bra {done}"));
     out.ins(format!("add.u32 {polls}, {polls}, 1"));
     out.ins(format!("setp.lt.u32 {more}, {polls}, {bound}"));
     out.ins(format!("@{more} bra {lp}"));
-    out.label(&started);
-    out.ins(format!("bar.warp.sync {mask}"));
+    out.label(&done);
 }
 
 /// Once every role of every instance in this CTA (cluster) is done: the

@@ -80,6 +80,15 @@ pub mod knob {
     /// initial values before each launch, and the classifier resets only
     /// what it reads (see `classify.rs`).
     pub const RESET_BY_FILL: usize = 23;
+    /// The word where the relay thread of each launch with a start flag
+    /// counts its launch in once the flag is up (see `kernel.rs`,
+    /// `wait_for_host`); the harness zeroes it before each launch.
+    pub const START_RELAY: usize = 24;
+    /// How many launches a launch with a start flag waits to see counted
+    /// in before its roles: every launching GPU's when their CTAs can all
+    /// be resident at once, else 1 (a launch that waited for one that
+    /// cannot start until it ends would only wait out its bound).
+    pub const START_COUNT: usize = 25;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }
@@ -507,6 +516,14 @@ impl Layout {
         (0..self.roles.len())
             .filter(|&k| !self.roles[k].host && self.roles[k].gpu == g)
             .collect()
+    }
+
+    /// How many logical GPUs launch the test kernel: those that play
+    /// roles (a GPU that plays none is not launched).
+    pub fn launching_gpus(&self) -> u32 {
+        (0..self.gpus.max(1))
+            .filter(|&g| !self.roles_on(g).is_empty())
+            .count() as u32
     }
 
     /// Whether the kernel takes the start flag ([`HOST_START`]) and polls
