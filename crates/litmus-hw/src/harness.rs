@@ -575,15 +575,16 @@ fn start_count(
     let mut per_device: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
     for (g, f) in &launching {
         let ctx = devices.ctx(*g);
-        if !per_device.contains_key(&ctx.ordinal) {
-            let sms =
-                ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
-            let per_sm = f.resident_ctas_per_sm(block, shared_bytes)?;
-            per_device.insert(ctx.ordinal, (0, sms.max(0) as u64 * u64::from(per_sm)));
-        }
-        if let Some(entry) = per_device.get_mut(&ctx.ordinal) {
-            entry.0 += u64::from(grid);
-        }
+        let (ctas, _) = match per_device.entry(ctx.ordinal) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let sms = ctx
+                    .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+                let per_sm = f.resident_ctas_per_sm(block, shared_bytes)?;
+                e.insert((0, sms.max(0) as u64 * u64::from(per_sm)))
+            }
+        };
+        *ctas += u64::from(grid);
     }
     let all_resident = per_device.values().all(|(ctas, room)| ctas <= room);
     Ok(if all_resident {
