@@ -28,6 +28,7 @@
 //! assert!(ptx.contains(".entry litmus_test("));
 //! ```
 
+mod barriers;
 mod classify;
 mod common;
 mod cta_table;
