@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::instr::InstrKind;
-use crate::ir::{Space, Test};
+use crate::ir::{Space, Test, Thread};
 
 use super::common::{Common, Start};
 use super::emit::Emitter;
@@ -52,6 +52,13 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     environment::memory_stress(out, &common, &scratch, &done);
     out.label(&done);
 
+    out.end_kernel(&kernel_entry(layout));
+    Ok(())
+}
+
+/// The test kernel's entry line: its parameters, those only some tests
+/// take included, and its cluster shape.
+fn kernel_entry(layout: &Layout) -> String {
     // Clusters are fixed in the kernel, so a plain launch makes them.
     let cluster = if layout.cluster_size > 1 {
         format!(" .reqnctapercluster {}, 1, 1", layout.cluster_size)
@@ -82,10 +89,9 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     for g in layout.remote_homes() {
         alias_params.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
-    out.end_kernel(&format!(
+    format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
-    ));
-    Ok(())
+    )
 }
 
 /// Every role this thread plays. All address arithmetic and knob loads
@@ -101,70 +107,95 @@ fn play_roles(
 ) -> Result<(), PtxError> {
     match (&layout.mode, &common.rpw) {
         (Mode::RolePerWarp { roles_of, .. }, Some((d, warp))) => {
-            // One role per warp: each warp runs only its own role.
-            for (offset, group) in roles_of.iter().enumerate() {
-                for (w, &k) in group.iter().enumerate() {
-                    let skip = out.fresh_label(&format!("not_role{k}"));
-                    let (pd, pw) = (out.pred(), out.pred());
-                    out.ins(format!("setp.ne.u32 {pd}, {d}, {offset}"));
-                    out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
-                    out.ins(format!("or.pred {pd}, {pd}, {pw}"));
-                    out.ins(format!("@{pd} bra {skip}"));
-                    gpu_gate(layout, common, k, &skip, out);
-                    let plan = setup_role(test, layout, common, k, out)?;
-                    role_body(test, layout, common, k, &plan, out)?;
-                    store_registers(layout, common, k, &plan, out);
-                    out.label(&skip);
-                }
-            }
+            play_role_per_warp(test, layout, common, roles_of, (d, warp), out)
         }
-        _ => {
-            // In a cluster, a CTA plays the roles of its rank only; on
-            // several GPUs, a launch the roles of its GPU only.
-            let gate = |out: &mut Emitter, k: usize| {
-                if layout.cluster_size == 1 && !layout.multi_gpu() {
-                    return None;
-                }
-                let skip = match layout.cluster_size {
-                    1 => out.fresh_label(&format!("other_gpu{k}")),
-                    _ => out.fresh_label(&format!("other_rank{k}")),
-                };
-                if layout.cluster_size > 1 {
-                    let p = out.pred();
-                    out.ins(format!(
-                        "setp.ne.u32 {p}, {}, {}",
-                        common.rank, layout.roles[k].rank
-                    ));
-                    out.ins(format!("@{p} bra {skip}"));
-                }
-                gpu_gate(layout, common, k, &skip, out);
-                Some(skip)
-            };
-            let end_gate = |out: &mut Emitter, skip: Option<String>| {
-                if let Some(label) = skip {
-                    out.label(&label);
-                }
-            };
-            // Host roles are the host threads' to play.
-            let mut plans = Vec::new();
-            for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
-                let skip = gate(out, k);
-                plans.push((k, setup_role(test, layout, common, k, out)?));
-                end_gate(out, skip);
-            }
-            for (k, plan) in &plans {
-                let skip = gate(out, *k);
-                role_body(test, layout, common, *k, plan, out)?;
-                end_gate(out, skip);
-            }
-            for (k, plan) in &plans {
-                let skip = gate(out, *k);
-                store_registers(layout, common, *k, plan, out);
-                end_gate(out, skip);
-            }
+        _ => play_every_role(test, layout, common, out),
+    }
+}
+
+/// Role-per-warp mode: each warp runs only its own role.
+fn play_role_per_warp(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    roles_of: &[Vec<usize>],
+    (d, warp): (&str, &str),
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    for (offset, group) in roles_of.iter().enumerate() {
+        for (w, &k) in group.iter().enumerate() {
+            let skip = out.fresh_label(&format!("not_role{k}"));
+            let (pd, pw) = (out.pred(), out.pred());
+            out.ins(format!("setp.ne.u32 {pd}, {d}, {offset}"));
+            out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
+            out.ins(format!("or.pred {pd}, {pd}, {pw}"));
+            out.ins(format!("@{pd} bra {skip}"));
+            gpu_gate(layout, common, k, &skip, out);
+            let plan = setup_role(test, layout, common, k, out)?;
+            role_body(test, layout, common, k, &plan, out)?;
+            store_registers(layout, common, k, &plan, out);
+            out.label(&skip);
         }
     }
     Ok(())
+}
+
+/// Every-role mode: the set-ups of all GPU roles, then their bodies, then
+/// their register stores.
+fn play_every_role(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    // Host roles are the host threads' to play.
+    let mut plans = Vec::new();
+    for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
+        let skip = role_gate(layout, common, k, out);
+        plans.push((k, setup_role(test, layout, common, k, out)?));
+        end_gate(out, skip);
+    }
+    for (k, plan) in &plans {
+        let skip = role_gate(layout, common, *k, out);
+        role_body(test, layout, common, *k, plan, out)?;
+        end_gate(out, skip);
+    }
+    for (k, plan) in &plans {
+        let skip = role_gate(layout, common, *k, out);
+        store_registers(layout, common, *k, plan, out);
+        end_gate(out, skip);
+    }
+    Ok(())
+}
+
+/// Skips role `k` where this CTA or launch does not play it: in a cluster,
+/// a CTA plays the roles of its rank only; on several GPUs, a launch the
+/// roles of its GPU only. Returns the label to close with [`end_gate`].
+fn role_gate(layout: &Layout, common: &Common, k: usize, out: &mut Emitter) -> Option<String> {
+    if layout.cluster_size == 1 && !layout.multi_gpu() {
+        return None;
+    }
+    let skip = match layout.cluster_size {
+        1 => out.fresh_label(&format!("other_gpu{k}")),
+        _ => out.fresh_label(&format!("other_rank{k}")),
+    };
+    if layout.cluster_size > 1 {
+        let p = out.pred();
+        out.ins(format!(
+            "setp.ne.u32 {p}, {}, {}",
+            common.rank, layout.roles[k].rank
+        ));
+        out.ins(format!("@{p} bra {skip}"));
+    }
+    gpu_gate(layout, common, k, &skip, out);
+    Some(skip)
+}
+
+/// Closes a [`role_gate`].
+fn end_gate(out: &mut Emitter, skip: Option<String>) {
+    if let Some(label) = skip {
+        out.label(&label);
+    }
 }
 
 /// In a test on several GPUs: skips to `skip` unless this launch's GPU is
@@ -351,10 +382,32 @@ fn setup_role(
     out: &mut Emitter,
 ) -> Result<RolePlan, PtxError> {
     let thread = &test.threads[k];
-    let role = &layout.roles[k];
     out.comment(format!("set-up of role {k}: thread {}", thread.name));
+    let inst = role_instance(layout, c, k, out);
+    let (addrs, textures) = role_locations(test, layout, c, thread, &inst, out)?;
+    let regs = role_registers(thread, k, out);
+    let labels = role_labels(thread, k);
+    let iters = out.r32();
+    out.ins(format!("mov.u32 {iters}, 0"));
+    let giveup = out.fresh_label(&format!("giveup{k}"));
+    let end = out.fresh_label(&format!("end{k}"));
+    record_placement(layout, c, k, &inst, out);
+    let ctx = RoleCtx {
+        regs,
+        addrs,
+        textures,
+        labels,
+        iters,
+        loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
+        giveup,
+        barriers: role_barriers(layout, k),
+    };
+    Ok(RolePlan { inst, ctx, end })
+}
 
-    // Which instance this thread plays role k of.
+/// Computes which instance this thread plays role `k` of.
+fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> String {
+    let role = &layout.roles[k];
     let mult = out.r32();
     let add = out.r32();
     out.ins(format!(
@@ -401,8 +454,25 @@ fn setup_role(
     ));
     out.ins(format!("shl.b32 {inst}, {inst}, {}", c.knob[&knob::LOG_T]));
     out.ins(format!("or.b32 {inst}, {inst}, {lane}"));
+    inst
+}
 
-    // Addresses of the locations this role touches.
+/// Location name → space and address, and texture alias name → texture
+/// and texel (see [`RoleCtx`]).
+type RoleLocations = (
+    BTreeMap<String, (Space, String)>,
+    BTreeMap<String, (String, String)>,
+);
+
+/// Computes the addresses (or texels) of the locations the role touches.
+fn role_locations(
+    test: &Test,
+    layout: &Layout,
+    c: &Common,
+    thread: &Thread,
+    inst: &str,
+    out: &mut Emitter,
+) -> Result<RoleLocations, PtxError> {
     let mut addrs = BTreeMap::new();
     let mut textures = BTreeMap::new();
     for ins in &thread.body {
@@ -415,64 +485,103 @@ fn setup_role(
             .iter()
             .position(|l| l.name.text == loc.text)
             .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
-        let knobs = [
-            c.knob[&knob::N].as_str(),
-            &c.knob[&knob::N_MASK],
-            &c.knob[&knob::STRIDE],
-        ];
-        let addr = if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
-            match alias.reach {
-                Reach::View(v) => {
-                    let a =
-                        global_addr(layout, &c.knobs, &c.memory(), knobs, alias.slot, &inst, out);
-                    if v > 0 {
-                        out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
-                    }
-                    (Space::Global, a)
-                }
-                Reach::Texture(t) => {
-                    // The texture spans the whole buffer: the slot's word
-                    // index is its texel.
-                    let slot = global_slot(layout, &c.knobs, knobs, alias.slot, &inst, out);
-                    let texel = out.r32();
-                    out.ins(format!("mul.lo.u32 {texel}, {slot}, {}", knobs[2]));
-                    textures.insert(loc.text.clone(), (c.textures[t].clone(), texel));
-                    continue;
-                }
+        match reach_location(layout, c, idx, inst, out) {
+            Reached::Addr(addr) => {
+                addrs.insert(loc.text.clone(), addr);
             }
-        } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
-            (
-                Space::Global,
-                global_addr(layout, &c.knobs, &c.memory(), knobs, j, &inst, out),
-            )
-        } else {
-            let s = layout
-                .shared_locs
-                .iter()
-                .position(|s| s.loc == idx)
-                .unwrap_or(0);
-            // Every role of an instance in this CTA uses the instance's
-            // lane as its slot.
-            let lane = out.r32();
-            out.ins(format!(
-                "and.b32 {lane}, {inst}, {}",
-                c.knob[&knob::LANE_MASK]
-            ));
-            let a = slot_addr(c, s, &lane, out);
-            if layout.shared_locs[s].space == Space::SharedCluster {
-                // The slot in the cluster's rank-0 CTA, which holds the
-                // location for the whole cluster.
-                let remote = out.r32();
-                out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, 0"));
-                (Space::SharedCluster, remote)
-            } else {
-                (Space::Shared, a)
+            Reached::Texel(texel) => {
+                textures.insert(loc.text.clone(), texel);
             }
-        };
-        addrs.insert(loc.text.clone(), addr);
+        }
     }
+    Ok((addrs, textures))
+}
 
-    // The role's registers, with their initial values.
+/// How a role reaches one location.
+enum Reached {
+    /// Its space and address register.
+    Addr((Space, String)),
+    /// Its texture object and texel register.
+    Texel((String, String)),
+}
+
+/// Computes how instance `inst` reaches location `idx`: through an alias,
+/// its global slot or its shared slot.
+fn reach_location(
+    layout: &Layout,
+    c: &Common,
+    idx: usize,
+    inst: &str,
+    out: &mut Emitter,
+) -> Reached {
+    let knobs = [
+        c.knob[&knob::N].as_str(),
+        &c.knob[&knob::N_MASK],
+        &c.knob[&knob::STRIDE],
+    ];
+    if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
+        match alias.reach {
+            Reach::View(v) => {
+                let a = global_addr(layout, &c.knobs, &c.memory(), knobs, alias.slot, inst, out);
+                if v > 0 {
+                    out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
+                }
+                Reached::Addr((Space::Global, a))
+            }
+            Reach::Texture(t) => {
+                // The texture spans the whole buffer: the slot's word
+                // index is its texel.
+                let slot = global_slot(layout, &c.knobs, knobs, alias.slot, inst, out);
+                let texel = out.r32();
+                out.ins(format!("mul.lo.u32 {texel}, {slot}, {}", knobs[2]));
+                Reached::Texel((c.textures[t].clone(), texel))
+            }
+        }
+    } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
+        Reached::Addr((
+            Space::Global,
+            global_addr(layout, &c.knobs, &c.memory(), knobs, j, inst, out),
+        ))
+    } else {
+        Reached::Addr(shared_addr(layout, c, idx, inst, out))
+    }
+}
+
+/// Computes the address of instance `inst`'s slot of shared location
+/// `idx`, in this CTA or in its cluster's rank-0 CTA.
+fn shared_addr(
+    layout: &Layout,
+    c: &Common,
+    idx: usize,
+    inst: &str,
+    out: &mut Emitter,
+) -> (Space, String) {
+    let s = layout
+        .shared_locs
+        .iter()
+        .position(|s| s.loc == idx)
+        .unwrap_or(0);
+    // Every role of an instance in this CTA uses the instance's
+    // lane as its slot.
+    let lane = out.r32();
+    out.ins(format!(
+        "and.b32 {lane}, {inst}, {}",
+        c.knob[&knob::LANE_MASK]
+    ));
+    let a = slot_addr(c, s, &lane, out);
+    if layout.shared_locs[s].space == Space::SharedCluster {
+        // The slot in the cluster's rank-0 CTA, which holds the
+        // location for the whole cluster.
+        let remote = out.r32();
+        out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, 0"));
+        (Space::SharedCluster, remote)
+    } else {
+        (Space::Shared, a)
+    }
+}
+
+/// Declares the role's registers and sets their initial values.
+fn role_registers(thread: &Thread, k: usize, out: &mut Emitter) -> BTreeMap<String, String> {
     let mut regs = BTreeMap::new();
     let mut reg_names: Vec<&str> = thread.init.iter().map(|i| i.reg.text.as_str()).collect();
     for ins in &thread.body {
@@ -494,7 +603,12 @@ fn setup_role(
         out.ins(format!("mov.u32 {ptx}, {init}"));
         regs.insert(name.to_string(), ptx);
     }
-    let labels = thread
+    regs
+}
+
+/// Names the PTX label of each of the role's labels.
+fn role_labels(thread: &Thread, k: usize) -> BTreeMap<String, (usize, String)> {
+    thread
         .body
         .iter()
         .enumerate()
@@ -502,30 +616,19 @@ fn setup_role(
             InstrKind::Label(l) => Some((l.text.clone(), (i, format!("$t{k}_{i}")))),
             _ => None,
         })
-        .collect();
-    let iters = out.r32();
-    out.ins(format!("mov.u32 {iters}, 0"));
-    let giveup = out.fresh_label(&format!("giveup{k}"));
-    let end = out.fresh_label(&format!("end{k}"));
-    record_placement(layout, c, k, &inst, out);
-    let ctx = RoleCtx {
-        regs,
-        addrs,
-        textures,
-        labels,
-        iters,
-        loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
-        giveup,
-        barriers: match &layout.mode {
-            Mode::RolePerWarp { barriers, .. } => barriers
-                .iter()
-                .filter(|((role, _), _)| *role == k)
-                .map(|((_, i), b)| (*i, *b))
-                .collect(),
-            Mode::EveryRole => BTreeMap::new(),
-        },
-    };
-    Ok(RolePlan { inst, ctx, end })
+        .collect()
+}
+
+/// Picks role `k`'s CTA barriers out of the layout's plan.
+fn role_barriers(layout: &Layout, k: usize) -> BTreeMap<usize, (u32, u32)> {
+    match &layout.mode {
+        Mode::RolePerWarp { barriers, .. } => barriers
+            .iter()
+            .filter(|((role, _), _)| *role == k)
+            .map(|((_, i), b)| (*i, *b))
+            .collect(),
+        Mode::EveryRole => BTreeMap::new(),
+    }
 }
 
 /// The role's instructions, after the optional spin barrier. A role that
