@@ -14,6 +14,9 @@ use super::PtxError;
 /// and kind.
 type Step = (usize, u32, BarrierKind);
 
+/// `(role, instruction index)` → (hardware barrier, thread count).
+type Plan = BTreeMap<(usize, usize), (u32, u32)>;
+
 /// Chooses the mode: role per warp when the test has CTA barriers, and
 /// then plans every barrier as a hardware barrier, refusing what would
 /// hang or mean something else on the hardware.
@@ -138,7 +141,7 @@ fn plan_barriers(
     test: &Test,
     roles_of: &[Vec<usize>],
     sequences: &[Vec<Step>],
-) -> Result<BTreeMap<(usize, usize), (u32, u32)>, PtxError> {
+) -> Result<Plan, PtxError> {
     // Within a declared CTA, every role that takes part in barriers must
     // take the same barriers in the same order, or the hardware deadlocks.
     let mut barriers = BTreeMap::new();
