@@ -19,10 +19,10 @@ use super::common::global_param;
 use super::cta_table::CtaTable;
 use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
-use super::kernel::global_addr;
 use super::layout::{
     counter, gpu_memory_param, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY,
 };
+use super::role::global_addr;
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let params = Params::load(layout, out);

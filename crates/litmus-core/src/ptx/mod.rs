@@ -39,6 +39,7 @@ mod instr;
 mod kernel;
 pub mod layout;
 mod proxies;
+mod role;
 
 pub use layout::Layout;
 
