@@ -123,14 +123,17 @@ impl Common {
             out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
         }
         let spin = out.pred();
-        let Extras {
-            views,
-            textures,
-            host,
-            go,
-            gpu,
-            remote,
-        } = Extras::load(layout, &mem, out);
+        // Last, so that a test without them keeps its registers' names:
+        // the aliases, then host memory and host threads, then the logical
+        // GPU, then other GPUs' location buffers.
+        let (views, textures) = alias_params(layout, &mem, out);
+        let (host, go) = host_params(layout, out);
+        let gpu = layout.multi_gpu().then(|| u32_param(out, LOGICAL_GPU));
+        let remote = layout
+            .remote_homes()
+            .into_iter()
+            .map(|g| global_param(out, &gpu_memory_param(g)).1)
+            .collect();
         Start {
             common: Common {
                 launch,
@@ -161,61 +164,35 @@ impl Common {
     }
 }
 
-/// The parameters only some tests take, loaded after every other, so that
-/// a test without them keeps its registers' names.
-struct Extras {
-    views: Vec<String>,
-    textures: Vec<String>,
-    host: Option<String>,
-    go: Option<String>,
-    gpu: Option<String>,
-    remote: Vec<String>,
+/// Loads the views' offsets from the location buffer and the texture
+/// objects of a test with aliases.
+fn alias_params(layout: &Layout, mem: &str, out: &mut Emitter) -> (Vec<String>, Vec<String>) {
+    let views = (1..=layout.views.len())
+        .map(|v| {
+            let base = global_param(out, &format!("p_view{v}")).1;
+            let delta = out.r64();
+            out.ins(format!("sub.u64 {delta}, {base}, {mem}"));
+            delta
+        })
+        .collect();
+    let textures = (0..layout.textures.len())
+        .map(|t| {
+            let handle = out.r64();
+            out.ins(format!("ld.param.u64 {handle}, [p_tex{t}]"));
+            handle
+        })
+        .collect();
+    (views, textures)
 }
 
-impl Extras {
-    /// Loads the views' offsets and the textures (tests with aliases), the
-    /// host buffer and start flag, the logical GPU and the other GPUs'
-    /// location buffers, each where the test has them (see [`Common`]).
-    fn load(layout: &Layout, mem: &str, out: &mut Emitter) -> Extras {
-        // Last, so that a test without aliases keeps its registers' names.
-        let views = (1..=layout.views.len())
-            .map(|v| {
-                let base = global_param(out, &format!("p_view{v}")).1;
-                let delta = out.r64();
-                out.ins(format!("sub.u64 {delta}, {base}, {mem}"));
-                delta
-            })
-            .collect();
-        let textures = (0..layout.textures.len())
-            .map(|t| {
-                let handle = out.r64();
-                out.ins(format!("ld.param.u64 {handle}, [p_tex{t}]"));
-                handle
-            })
-            .collect();
-        // Host memory and host threads: last too, for the same reason.
-        let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
-        let go = layout
-            .has_start_flag()
-            .then(|| global_param(out, HOST_START).1);
-        // The logical GPU: last of all, for the same reason.
-        let gpu = layout.multi_gpu().then(|| u32_param(out, LOGICAL_GPU));
-        // Other GPUs' location buffers: after everything, so that a test
-        // with every location on GPU 0 keeps its registers' names.
-        let remote = layout
-            .remote_homes()
-            .into_iter()
-            .map(|g| global_param(out, &gpu_memory_param(g)).1)
-            .collect();
-        Extras {
-            views,
-            textures,
-            host,
-            go,
-            gpu,
-            remote,
-        }
-    }
+/// Loads the host locations' buffer and the start flag, where the test
+/// has them.
+fn host_params(layout: &Layout, out: &mut Emitter) -> (Option<String>, Option<String>) {
+    let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
+    let go = layout
+        .has_start_flag()
+        .then(|| global_param(out, HOST_START).1);
+    (host, go)
 }
 
 /// Loads a `u64` kernel parameter and keeps its low 32 bits.
