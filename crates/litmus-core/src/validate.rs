@@ -451,26 +451,7 @@ impl Validator<'_> {
                 sem,
                 scope,
                 spelling,
-            } => {
-                let ok = match spelling {
-                    FenceSpelling::Membar => *sem == Sem::Sc,
-                    FenceSpelling::Fence => FENCE_SEMS.0.contains(sem),
-                };
-                if !ok {
-                    self.push(
-                        K::BadSemantics {
-                            instr: "fence",
-                            sem: sem.as_str(),
-                            expected: FENCE_SEMS.1,
-                        },
-                        origin,
-                    );
-                }
-                if *spelling == FenceSpelling::Membar && *scope == Scope::Cluster {
-                    self.push(K::MembarCluster, origin);
-                }
-                self.cluster_scope(Some(*scope), origin, clusters);
-            }
+            } => self.fence(*sem, *scope, *spelling, origin, clusters),
             InstrKind::Atom {
                 dst,
                 op,
@@ -488,13 +469,7 @@ impl Validator<'_> {
                 if let Some(n) = new {
                     self.operand(n);
                 }
-                match (op, new) {
-                    (AtomOp::Cas, None) => self.push(K::CasNeedsNew, origin),
-                    (AtomOp::Cas, Some(_)) | (_, None) => {}
-                    (other, Some(n)) => {
-                        self.push(K::UnexpectedNewValue(other.as_str()), n.origin())
-                    }
-                }
+                self.new_value(*op, new.as_ref(), origin);
             }
             InstrKind::Barrier {
                 instance,
@@ -529,6 +504,45 @@ impl Validator<'_> {
                 self.access(kind_word(kind), *access, origin, clusters, PROXY_SEMS)
             }
             InstrKind::Label(_) | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
+        }
+    }
+
+    /// Checks a fence: its semantics for its spelling, and its scope.
+    fn fence(
+        &mut self,
+        sem: Sem,
+        scope: Scope,
+        spelling: FenceSpelling,
+        origin: Origin,
+        clusters: bool,
+    ) {
+        let ok = match spelling {
+            FenceSpelling::Membar => sem == Sem::Sc,
+            FenceSpelling::Fence => FENCE_SEMS.0.contains(&sem),
+        };
+        if !ok {
+            self.push(
+                K::BadSemantics {
+                    instr: "fence",
+                    sem: sem.as_str(),
+                    expected: FENCE_SEMS.1,
+                },
+                origin,
+            );
+        }
+        if spelling == FenceSpelling::Membar && scope == Scope::Cluster {
+            self.push(K::MembarCluster, origin);
+        }
+        self.cluster_scope(Some(scope), origin, clusters);
+    }
+
+    /// Checks that an `atom` has a new value exactly when it is a
+    /// compare-and-swap.
+    fn new_value(&mut self, op: AtomOp, new: Option<&Operand>, origin: Origin) {
+        match (op, new) {
+            (AtomOp::Cas, None) => self.push(K::CasNeedsNew, origin),
+            (AtomOp::Cas, Some(_)) | (_, None) => {}
+            (other, Some(n)) => self.push(K::UnexpectedNewValue(other.as_str()), n.origin()),
         }
     }
 

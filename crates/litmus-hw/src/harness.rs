@@ -1,12 +1,13 @@
 //! Runs a test's generated kernels: buffers, knobs, the launch loop, the
-//! histogram and the checks that nothing was lost and placement held.
+//! histogram and the check that nothing was lost; `placement.rs` holds the
+//! check that placement held.
 
 use cudarc::driver::sys;
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
+use litmus_core::ptx::layout::{counter, knob};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
@@ -17,6 +18,11 @@ use super::host_threads::{self, HostRoles, Play};
 use super::kernels::Kernels;
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
+
+mod placement;
+
+pub(crate) use placement::check_placement;
+pub use placement::PlacementReport;
 
 /// What a GPU run saw.
 #[derive(Clone, Debug)]
@@ -47,21 +53,6 @@ impl HwResult {
     pub fn rate(&self) -> f64 {
         self.instances as f64 / self.wall.as_secs_f64().max(1e-9)
     }
-}
-
-/// Where each role of each instance ran, and whether that matched the test.
-#[derive(Clone, Debug)]
-pub struct PlacementReport {
-    /// Instances checked (one launch's worth).
-    pub instances: u64,
-    /// Roles per instance.
-    pub roles: usize,
-    /// Distinct SMs the roles ran on (on several GPUs, counted per GPU).
-    pub sms: usize,
-    /// Distinct logical GPUs the GPU roles ran on.
-    pub gpus: usize,
-    /// Distinct CPU threads the host roles ran on (0: the test has none).
-    pub cpu_threads: usize,
 }
 
 /// The buffers and kernels of one test on its GPUs; every buffer in logical
@@ -176,32 +167,7 @@ impl Setup {
     fn new(devices: &Devices, test: &Test, k: &Knobs) -> Result<Setup, GpuError> {
         let ctx = devices.ctx(0);
         let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-        if !k.table.is_power_of_two() {
-            return Err(GpuError::knob(
-                "table",
-                k.table.to_string(),
-                "a power of two",
-            ));
-        }
-        // Knobs made in code skip `Knobs::from_env`'s checks: the host
-        // knobs shape the launch (a power of two of instances) and the
-        // host's shares (at least one thread).
-        if layout.has_host_roles() {
-            if !k.host_instances.is_power_of_two() {
-                return Err(GpuError::knob(
-                    "host_instances",
-                    k.host_instances.to_string(),
-                    "a power of two",
-                ));
-            }
-            if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
-                return Err(GpuError::knob(
-                    "host_threads",
-                    k.host_threads.to_string(),
-                    &format!("1 to {MAX_HOST_THREADS}"),
-                ));
-            }
-        }
+        check_knobs(&layout, k)?;
         let test_fns: Vec<Option<Function>> = (0..devices.gpus())
             .map(|g| (!layout.roles_on(g as u32).is_empty()).then(|| devices.test_fn(g)))
             .collect();
@@ -215,90 +181,24 @@ impl Setup {
                 f.allow_shared(shared_bytes)?;
             }
         }
-        let mut words = vec![0u32; layout.knob_words()];
-        words[knob::CTA_MASK] = shape.units - 1;
-        words[knob::LOG_T] = shape.slots.trailing_zeros();
-        words[knob::LANE_MASK] = shape.slots - 1;
-        words[knob::N] = n as u32;
-        words[knob::N_MASK] = n as u32 - 1;
-        words[knob::STRIDE] = k.stride;
-        words[knob::SPIN] = k.spin;
-        words[knob::LOOP_BOUND] = k.loop_bound;
-        words[knob::WARP_MASK] = shape.block / 32 - 1;
-        words[knob::TABLE_MASK] = k.table - 1;
-        words[knob::STRESS] = k.stress_rounds;
-        let env = &k.env;
-        words[knob::STRESS_PATTERN] = env.stress_pattern as u32;
-        words[knob::STRESS_LINE_WORDS] = env.stress_line_words;
-        words[knob::STRESS_LINES] = env.stress_lines;
-        words[knob::STRESS_ASSIGN] = (env.stress_assign == Assign::Chunk) as u32;
-        words[knob::STRESS_PCT] = env.stress_pct;
-        words[knob::PRE_STRESS] = env.pre_stress;
-        words[knob::PRE_PATTERN] = env.pre_pattern as u32;
-        words[knob::PRE_PCT] = env.pre_pct;
-        words[knob::SPIN_PCT] = env.spin_pct;
-        words[knob::SHUFFLE_PCT] = env.shuffle_pct;
-        words[knob::STRESS_CTAS] = stress_ctas(&layout, k).max(1);
-        words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
+        let mut words = knob_words(&layout, &shape, n, k);
         let grid = shape.grid + stress_ctas(&layout, k);
         words[knob::START_COUNT] =
             start_count(devices, &test_fns, grid, shape.block, shared_bytes)?;
         let fills = refills(&layout, test, n, k);
         words[knob::RESET_BY_FILL] = u32::from(!fills.is_empty());
-        // Odd multipliers: `x·m + a` is then a bijection modulo any power
-        // of two, so every lane plays every role exactly once and every
-        // instance has its own slot of every location.
-        let roles = layout.roles.len();
-        let mut state = k.seed;
-        for p in 0..roles + layout.global_locs.len() {
-            let (m, a) = match k.perm {
-                Perm::Random => {
-                    let r = splitmix(&mut state);
-                    (r as u32, (r >> 32) as u32)
-                }
-                Perm::Fixed if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
-                Perm::Fixed if p == roles => (1, 0),
-                Perm::Fixed => (
-                    2_654_435_761,
-                    k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
-                ),
-            };
-            words[knob::ROLE_BASE + 2 * p] = m | 1;
-            words[knob::ROLE_BASE + 2 * p + 1] = a;
-        }
+        permutation_words(&layout, k, &mut words);
         let knobs_buf = ctx.alloc(words.len())?;
         knobs_buf.write(&words)?;
         let mem_words = layout.global_locs.len().max(1) * n * stride;
-        let mem = if layout.has_aliases() {
-            ctx.alloc_aliased(mem_words, layout.views.len())?
-        } else {
-            ctx.alloc(mem_words)?
-        };
-        // Each texture spans the whole buffer, seen through its view, so
-        // that its base is the mapping's (aligned) base and a slot's word
-        // index is its texel.
-        // Each in its GPU's context (which `alloc` makes current); the rest
-        // of the set-up allocates in logical GPU 0's again.
-        let remote_mem = layout
-            .remote_homes()
-            .into_iter()
-            .map(|g| devices.ctx(g as usize).alloc(mem_words))
-            .collect::<Result<Vec<_>, _>>()?;
-        ctx.bind()?;
-        let textures = layout
-            .textures
-            .iter()
-            .map(|t| {
-                let base = mem.view(t.view).ok_or_else(|| {
-                    GpuError::Worker(format!("no view {} of the location buffer", t.view))
-                })?;
-                ctx.texture(base, mem_words)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let host_mem = match layout.host_slots.is_empty() {
-            true => None,
-            false => Some(ctx.alloc_host(mem_words)?),
-        };
+        // Destructured in declaration order, so that on an error below
+        // they are dropped as the locals they were: textures before `mem`.
+        let Locations {
+            mem,
+            remote_mem,
+            textures,
+            host_mem,
+        } = Locations::alloc(devices, &layout, mem_words)?;
         let host = HostRoles::of(test, &layout)?;
         let go = match layout.has_start_flag() {
             true => Some(ctx.alloc_host(1)?),
@@ -392,6 +292,46 @@ impl Setup {
         place: Option<&Buffer>,
     ) -> Result<(), GpuError> {
         let s0 = devices.stream(0);
+        let mut params = self.test_params(k, index, place);
+        for &(offset, words, value) in &self.fills {
+            self.mem.fill(s0, offset, words, value)?;
+        }
+        if let Some(go) = &self.go {
+            // Down before the kernels start: their GPU roles wait for it.
+            go.fill(s0, 0, 1, 0)?;
+            // And no launch counted in yet (`wait_for_host` in the
+            // kernel): queued on GPU 0's stream, which every GPU's test
+            // kernel waits for.
+            self.knobs_buf.fill(s0, knob::START_RELAY, 1, 0)?;
+            params.push(go.ptr());
+        }
+        let queued = self.queue_tests(devices, k, &params);
+        if let Err(e) = queued {
+            self.release_queued(devices)?;
+            return Err(e);
+        }
+        if self.layout.multi_gpu() {
+            devices.ctx(0).bind()?;
+        }
+        self.play_host(devices, k, place)?;
+        if let (None, Some(go)) = (&self.host, &self.go) {
+            // Every GPU's kernel is queued: release them together.
+            host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
+        }
+        self.queue_classify(devices)?;
+        if self.go.is_some() {
+            // The next launch lowers the start flag, which no kernel of
+            // this one may still be waiting for; and the classifier resets
+            // the host locations, which the next host threads must not
+            // touch before it is done.
+            devices.synchronize()?;
+        }
+        Ok(())
+    }
+
+    /// The test kernel's parameters for launch number `index`, up to the
+    /// start flag.
+    fn test_params(&self, k: &Knobs, index: u64, place: Option<&Buffer>) -> Vec<u64> {
         let mut state = k.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let launch_seed = splitmix(&mut state) & 0xffff_ffff;
         let mut params = vec![
@@ -410,37 +350,22 @@ impl Setup {
         params.extend((1..=self.layout.views.len()).filter_map(|v| self.mem.view(v)));
         params.extend(self.textures.iter().map(Texture::handle));
         params.extend(self.host_mem.as_ref().map(Buffer::ptr));
-        for &(offset, words, value) in &self.fills {
-            self.mem.fill(s0, offset, words, value)?;
-        }
+        params
+    }
+
+    /// After a failed queueing: releases the kernels queued before the
+    /// failure, which wait for the flag, and lets them finish before the
+    /// error tears the buffers down.
+    fn release_queued(&self, devices: &Devices) -> Result<(), GpuError> {
         if let Some(go) = &self.go {
-            // Down before the kernels start: their GPU roles wait for it.
-            go.fill(s0, 0, 1, 0)?;
-            // And no launch counted in yet (`wait_for_host` in the
-            // kernel): queued on GPU 0's stream, which every GPU's test
-            // kernel waits for.
-            self.knobs_buf.fill(s0, knob::START_RELAY, 1, 0)?;
-            params.push(go.ptr());
-        }
-        let queued = self.queue_tests(devices, k, &params);
-        if let Err(e) = queued {
-            // Kernels queued before the failure wait for the flag: release
-            // them and let them finish before the error tears the buffers
-            // down.
-            if let Some(go) = &self.go {
-                host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
-            }
-            let _ = devices.synchronize();
-            return Err(e);
-        }
-        if self.layout.multi_gpu() {
-            devices.ctx(0).bind()?;
-        }
-        self.play_host(devices, k, place)?;
-        if let (None, Some(go)) = (&self.host, &self.go) {
-            // Every GPU's kernel is queued: release them together.
             host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
         }
+        let _ = devices.synchronize();
+        Ok(())
+    }
+
+    /// Queues the classifier on logical GPU 0's stream.
+    fn queue_classify(&self, devices: &Devices) -> Result<(), GpuError> {
         let mut classify = vec![
             self.mem.ptr(),
             self.regs.ptr(),
@@ -453,20 +378,12 @@ impl Setup {
         classify.extend(self.host_mem.as_ref().map(Buffer::ptr));
         classify.extend(self.remote_mem.iter().map(Buffer::ptr));
         self.classify_fn.launch(
-            s0,
+            devices.stream(0),
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
             layout::CLASSIFY_BLOCK,
             0,
             &classify,
-        )?;
-        if self.go.is_some() {
-            // The next launch lowers the start flag, which no kernel of
-            // this one may still be waiting for; and the classifier resets
-            // the host locations, which the next host threads must not
-            // touch before it is done.
-            devices.synchronize()?;
-        }
-        Ok(())
+        )
     }
 
     /// Queues the test kernel on every logical GPU that plays roles, each
@@ -594,6 +511,145 @@ fn start_count(
     })
 }
 
+/// Refuses knobs made in code that the launch cannot take: `Knobs::from_env`
+/// checks them, code skips that. The host knobs shape the launch (a power
+/// of two of instances) and the host's shares (at least one thread).
+fn check_knobs(layout: &Layout, k: &Knobs) -> Result<(), GpuError> {
+    if !k.table.is_power_of_two() {
+        return Err(GpuError::knob(
+            "table",
+            k.table.to_string(),
+            "a power of two",
+        ));
+    }
+    if layout.has_host_roles() {
+        if !k.host_instances.is_power_of_two() {
+            return Err(GpuError::knob(
+                "host_instances",
+                k.host_instances.to_string(),
+                "a power of two",
+            ));
+        }
+        if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
+            return Err(GpuError::knob(
+                "host_threads",
+                k.host_threads.to_string(),
+                &format!("1 to {MAX_HOST_THREADS}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The knob words the kernels read, but for [`knob::RESET_BY_FILL`] and
+/// the permutations.
+fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
+    let mut words = vec![0u32; layout.knob_words()];
+    words[knob::CTA_MASK] = shape.units - 1;
+    words[knob::LOG_T] = shape.slots.trailing_zeros();
+    words[knob::LANE_MASK] = shape.slots - 1;
+    words[knob::N] = n as u32;
+    words[knob::N_MASK] = n as u32 - 1;
+    words[knob::STRIDE] = k.stride;
+    words[knob::SPIN] = k.spin;
+    words[knob::LOOP_BOUND] = k.loop_bound;
+    words[knob::WARP_MASK] = shape.block / 32 - 1;
+    words[knob::TABLE_MASK] = k.table - 1;
+    words[knob::STRESS] = k.stress_rounds;
+    let env = &k.env;
+    words[knob::STRESS_PATTERN] = env.stress_pattern as u32;
+    words[knob::STRESS_LINE_WORDS] = env.stress_line_words;
+    words[knob::STRESS_LINES] = env.stress_lines;
+    words[knob::STRESS_ASSIGN] = (env.stress_assign == Assign::Chunk) as u32;
+    words[knob::STRESS_PCT] = env.stress_pct;
+    words[knob::PRE_STRESS] = env.pre_stress;
+    words[knob::PRE_PATTERN] = env.pre_pattern as u32;
+    words[knob::PRE_PCT] = env.pre_pct;
+    words[knob::SPIN_PCT] = env.spin_pct;
+    words[knob::SHUFFLE_PCT] = env.shuffle_pct;
+    words[knob::STRESS_CTAS] = stress_ctas(layout, k).max(1);
+    words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
+    words
+}
+
+/// Writes each role's lane permutation and each location's slot
+/// permutation (multiplier and addend) into the knob words.
+fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
+    // Odd multipliers: `x·m + a` is then a bijection modulo any power
+    // of two, so every lane plays every role exactly once and every
+    // instance has its own slot of every location.
+    let roles = layout.roles.len();
+    let mut state = k.seed;
+    for p in 0..roles + layout.global_locs.len() {
+        let (m, a) = match k.perm {
+            Perm::Random => {
+                let r = splitmix(&mut state);
+                (r as u32, (r >> 32) as u32)
+            }
+            Perm::Fixed if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+            Perm::Fixed if p == roles => (1, 0),
+            Perm::Fixed => (
+                2_654_435_761,
+                k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
+            ),
+        };
+        words[knob::ROLE_BASE + 2 * p] = m | 1;
+        words[knob::ROLE_BASE + 2 * p + 1] = a;
+    }
+}
+
+/// The buffers that hold the test's locations, and the textures over them.
+struct Locations {
+    mem: Buffer,
+    remote_mem: Vec<Buffer>,
+    textures: Vec<Texture>,
+    host_mem: Option<Buffer>,
+}
+
+impl Locations {
+    /// Allocates logical GPU 0's location buffer (aliased when the test has
+    /// aliases), the other GPUs' ones, the textures and the host one.
+    fn alloc(devices: &Devices, layout: &Layout, mem_words: usize) -> Result<Locations, GpuError> {
+        let ctx = devices.ctx(0);
+        let mem = if layout.has_aliases() {
+            ctx.alloc_aliased(mem_words, layout.views.len())?
+        } else {
+            ctx.alloc(mem_words)?
+        };
+        // Each texture spans the whole buffer, seen through its view, so
+        // that its base is the mapping's (aligned) base and a slot's word
+        // index is its texel.
+        // Each in its GPU's context (which `alloc` makes current); the rest
+        // of the set-up allocates in logical GPU 0's again.
+        let remote_mem = layout
+            .remote_homes()
+            .into_iter()
+            .map(|g| devices.ctx(g as usize).alloc(mem_words))
+            .collect::<Result<Vec<_>, _>>()?;
+        ctx.bind()?;
+        let textures = layout
+            .textures
+            .iter()
+            .map(|t| {
+                let base = mem.view(t.view).ok_or_else(|| {
+                    GpuError::Worker(format!("no view {} of the location buffer", t.view))
+                })?;
+                ctx.texture(base, mem_words)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let host_mem = match layout.host_slots.is_empty() {
+            true => None,
+            false => Some(ctx.alloc_host(mem_words)?),
+        };
+        Ok(Locations {
+            mem,
+            remote_mem,
+            textures,
+            host_mem,
+        })
+    }
+}
+
 /// The host's view of page-locked memory; an error for device memory
 /// (a buffer the set-up should have put in host memory).
 fn host_words(b: &Buffer) -> Result<&[std::sync::atomic::AtomicU32], GpuError> {
@@ -662,56 +718,16 @@ pub(crate) fn run(
 ) -> Result<HwResult, GpuError> {
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
     let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
-    if let Some(race) = host_threads::gpu_atomic_racing_the_host(test) {
-        let native = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED;
-        for g in 0..devices.gpus() {
-            if devices.ctx(g).attribute(native)? == 0 {
-                return Err(GpuError::Unfaithful(race));
-            }
-        }
-    }
+    refuse_racing_host_atomics(&devices, test)?;
     let setup = Setup::new(&devices, test, k)?;
     setup.reset(&devices, test, k)?;
-    let start = Instant::now();
-    let budget = Duration::from_millis(k.budget_ms);
-    let mut launches = 0u64;
-    loop {
-        let done = match k.launches {
-            Some(n) => launches >= n,
-            // Check the clock only after the queue drained now and then,
-            // so the budget is not overrun by a deep launch queue.
-            None => {
-                launches > 0 && launches.is_multiple_of(64) && {
-                    devices.synchronize()?;
-                    start.elapsed() >= budget
-                }
-            }
-        };
-        if done {
-            break;
-        }
-        setup.launch(&devices, k, launches, None)?;
-        launches += 1;
-    }
-    devices.synchronize()?;
-    let wall = start.elapsed();
-
-    let words = setup.layout.entry_words();
-    let v = setup.layout.observables.len();
-    let table = setup.table.read()?;
-    let counters = setup.counters.read()?;
-    let c64 = |i: usize| u64::from(counters[2 * i]) | (u64::from(counters[2 * i + 1]) << 32);
-    let mut histogram = Vec::new();
-    for entry in table.chunks(words) {
-        if entry[0] == 0 && entry[1] == 0 {
-            continue;
-        }
-        let count = u64::from(entry[2]) | (u64::from(entry[3]) << 32);
-        histogram.push((entry[4..4 + v].to_vec(), count));
-    }
-    histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let (launches, wall) = launch_until_done(&devices, &setup, k)?;
+    let Tally {
+        histogram,
+        unfinished,
+        overflow,
+    } = Tally::read(&setup)?;
     let instances = launches * setup.n as u64;
-    let (unfinished, overflow) = (c64(counter::UNFINISHED), c64(counter::OVERFLOW));
     if overflow > 0 {
         return Err(GpuError::TableFull {
             entries: k.table,
@@ -740,149 +756,85 @@ pub(crate) fn run(
     })
 }
 
-/// Runs one launch that records where each role of each instance ran, and
-/// checks the declared placement held for every instance: roles declared
-/// in one CTA ran in one CTA, roles declared in different CTAs did not, and
-/// likewise for declared warps; every host role ran on a host thread and
-/// every other role on the GPU; and every role of every instance ran once.
-///
-/// On several GPUs, also that every role ran on the logical GPU the test
-/// places it on (the third word of its record), and CTAs and clusters are
-/// compared only within one GPU. `ctx`, `kernels`, `ptx`: as for [`run`].
-pub(crate) fn check_placement(
-    ctx: &Context,
-    kernels: &Kernels,
-    ptx: &str,
-    test: &Test,
-    k: &Knobs,
-) -> Result<PlacementReport, GpuError> {
-    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
-    let ctx = devices.ctx(0);
-    let setup = Setup::new(&devices, test, k)?;
-    let multi = setup.layout.multi_gpu();
-    let roles = setup.layout.roles.len();
-    let words = setup.n * roles * PLACEMENT_WORDS;
-    // Host threads write their records too: then the buffer is page-locked
-    // host memory both sides reach.
-    let place = match setup.host {
-        Some(_) => ctx.alloc_host(words)?,
-        None => ctx.alloc(words)?,
-    };
-    place.fill(devices.stream(0), 0, words, u32::MAX)?;
-    setup.reset(&devices, test, k)?;
-    setup.launch(&devices, k, 0, Some(&place))?;
-    devices.synchronize()?;
-    let rec = place.read()?;
-    let at = |i: usize, r: usize| {
-        &rec[(i * roles + r) * PLACEMENT_WORDS..(i * roles + r + 1) * PLACEMENT_WORDS]
-    };
-    let mut sms = std::collections::BTreeSet::new();
-    let mut gpus = std::collections::BTreeSet::new();
-    let mut cpus = std::collections::BTreeSet::new();
-    let mut seen = std::collections::HashSet::new();
-    for i in 0..setup.n {
-        for a in 0..roles {
-            let ra = at(i, a);
-            if ra[0] == u32::MAX {
-                return Err(GpuError::Placement(format!(
-                    "role {a} of instance {i} never ran"
-                )));
-            }
-            let on_host = ra[0] == HOST_PLACEMENT_TAG && ra[3] == HOST_PLACEMENT_TAG;
-            let name = &test.threads[a].name;
-            if setup.layout.roles[a].host {
-                // CPU threads r·T .. (r+1)·T play the r-th host role.
-                let r = setup.layout.roles[..a].iter().filter(|x| x.host).count();
-                let per_role = k.host_threads as usize;
-                let own = r * per_role..(r + 1) * per_role;
-                if !on_host || ra[2] != a as u32 || !own.contains(&(ra[1] as usize)) {
-                    return Err(GpuError::Placement(format!(
-                        "instance {i}: host thread `{name}` did not run on a host thread of its own (record {ra:?})"
-                    )));
-                }
-                cpus.insert(ra[1]);
-                continue;
-            }
-            if ra[0] == HOST_PLACEMENT_TAG || ra[3] == HOST_PLACEMENT_TAG {
-                return Err(GpuError::Placement(format!(
-                    "instance {i}: thread `{name}` is declared on the GPU but a host thread recorded it"
-                )));
-            }
-            // On several GPUs the third word is the logical GPU the role
-            // ran on; on one it is `%warpid`, which no check reads.
-            let gpu_of = |r: &[u32]| if multi { r[2] } else { 0 };
-            if multi && ra[2] != setup.layout.roles[a].gpu {
-                return Err(GpuError::Placement(format!(
-                    "instance {i}: thread `{name}` is placed on GPU {} but ran on logical GPU {}",
-                    setup.layout.roles[a].gpu, ra[2]
-                )));
-            }
-            if !seen.insert((gpu_of(ra), ra[0], ra[1], a)) {
-                return Err(GpuError::Placement(format!(
-                    "thread {} of CTA {} played role {a} twice",
-                    ra[1], ra[0]
-                )));
-            }
-            sms.insert((gpu_of(ra), ra[3]));
-            gpus.insert(gpu_of(ra));
-            for b in a + 1..roles {
-                if setup.layout.roles[b].host {
-                    continue;
-                }
-                let rb = at(i, b);
-                let (da, db) = (&setup.layout.roles[a], &setup.layout.roles[b]);
-                if da.gpu != db.gpu {
-                    // Different GPUs share no CTA, cluster or warp; each
-                    // ran on its own GPU (checked above).
-                    continue;
-                }
-                let declared_same = da.cta_offset == db.cta_offset;
-                if declared_same != (ra[0] == rb[0]) {
-                    return Err(GpuError::Placement(format!(
-                        "instance {i}: threads `{}` and `{}` are declared in {} CTAs but ran in CTAs {} and {}",
-                        test.threads[a].name,
-                        test.threads[b].name,
-                        if declared_same { "the same" } else { "different" },
-                        ra[0],
-                        rb[0]
-                    )));
-                }
-                let size = setup.layout.cluster_size;
-                let same_cluster = da.cluster_offset == db.cluster_offset;
-                if same_cluster != (ra[0] / size == rb[0] / size) {
-                    return Err(GpuError::Placement(format!(
-                        "instance {i}: threads `{}` and `{}` are declared in {} clusters but ran in CTAs {} and {} (clusters of {size})",
-                        test.threads[a].name,
-                        test.threads[b].name,
-                        if same_cluster { "the same" } else { "different" },
-                        ra[0],
-                        rb[0]
-                    )));
-                }
-                if let (Some(wa), Some(wb)) = (da.warp, db.warp) {
-                    if declared_same && (wa == wb) != (ra[1] / 32 == rb[1] / 32) {
-                        return Err(GpuError::Placement(format!(
-                            "instance {i}: threads `{}` and `{}` are declared in {} warps but ran in threads {} and {} of CTA {}",
-                            test.threads[a].name,
-                            test.threads[b].name,
-                            if wa == wb { "the same" } else { "different" },
-                            ra[1],
-                            rb[1],
-                            ra[0]
-                        )));
-                    }
-                }
+/// Refuses a test whose GPU atomics race the host's on a GPU without
+/// native host atomics: the run would not be faithful.
+fn refuse_racing_host_atomics(devices: &Devices, test: &Test) -> Result<(), GpuError> {
+    if let Some(race) = host_threads::gpu_atomic_racing_the_host(test) {
+        let native = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED;
+        for g in 0..devices.gpus() {
+            if devices.ctx(g).attribute(native)? == 0 {
+                return Err(GpuError::Unfaithful(race));
             }
         }
     }
-    Ok(PlacementReport {
-        instances: setup.n as u64,
-        roles,
-        sms: sms.len(),
-        gpus: gpus.len(),
-        cpu_threads: cpus.len(),
-    })
+    Ok(())
+}
+
+/// Launches for the knobs' launches or time budget; returns the launches
+/// made and the wall time they took, the queue drained.
+fn launch_until_done(
+    devices: &Devices,
+    setup: &Setup,
+    k: &Knobs,
+) -> Result<(u64, Duration), GpuError> {
+    let start = Instant::now();
+    let budget = Duration::from_millis(k.budget_ms);
+    let mut launches = 0u64;
+    loop {
+        let done = match k.launches {
+            Some(n) => launches >= n,
+            // Check the clock only after the queue drained now and then,
+            // so the budget is not overrun by a deep launch queue.
+            None => {
+                launches > 0 && launches.is_multiple_of(64) && {
+                    devices.synchronize()?;
+                    start.elapsed() >= budget
+                }
+            }
+        };
+        if done {
+            break;
+        }
+        setup.launch(devices, k, launches, None)?;
+        launches += 1;
+    }
+    devices.synchronize()?;
+    Ok((launches, start.elapsed()))
+}
+
+/// What the classifier counted over the whole run.
+struct Tally {
+    /// Outcome → count, most frequent first.
+    histogram: Vec<(Vec<u32>, u64)>,
+    /// Instances in which some role gave up on a loop.
+    unfinished: u64,
+    /// Instances whose outcome found no free table entry.
+    overflow: u64,
+}
+
+impl Tally {
+    /// Reads the histogram table and the counters back from the GPU.
+    fn read(setup: &Setup) -> Result<Tally, GpuError> {
+        let words = setup.layout.entry_words();
+        let v = setup.layout.observables.len();
+        let table = setup.table.read()?;
+        let counters = setup.counters.read()?;
+        let c64 = |i: usize| u64::from(counters[2 * i]) | (u64::from(counters[2 * i + 1]) << 32);
+        let mut histogram = Vec::new();
+        for entry in table.chunks(words) {
+            if entry[0] == 0 && entry[1] == 0 {
+                continue;
+            }
+            let count = u64::from(entry[2]) | (u64::from(entry[3]) << 32);
+            histogram.push((entry[4..4 + v].to_vec(), count));
+        }
+        histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(Tally {
+            histogram,
+            unfinished: c64(counter::UNFINISHED),
+            overflow: c64(counter::OVERFLOW),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! `fence(AcqRel)`, an `atom` the matching `fetch_*`, `swap` or
 //! `compare_exchange` (`inc` and `dec` a compare-exchange loop, still one
 //! atomic read-modify-write). The body is translated once into a small
-//! program with registers and slots resolved, then interpreted per
-//! instance, in the test's instruction order.
+//! program with registers and slots resolved (`compile.rs`), then
+//! interpreted per instance, in the test's instruction order.
 //!
 //! Each host role has [`Knobs::host_threads`](super::Knobs::host_threads)
 //! CPU threads; thread `t` of every host role plays the `t`-th share of
@@ -23,11 +23,15 @@ use std::sync::atomic::{fence, AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use litmus_core::instr::{AtomOp, BinOp, BranchCond, InstrKind, Sem};
-use litmus_core::ir::{Operand, Test};
+use litmus_core::ir::Test;
 use litmus_core::ptx::layout::{knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
 use litmus_core::ptx::Layout;
 
 use super::GpuError;
+
+mod compile;
+
+use compile::compile;
 
 /// How long the CPU threads of a launch wait for each other before they
 /// start anyway: far more than starting a thread takes, and bounded, so
@@ -396,17 +400,6 @@ fn store_order(sem: Sem) -> Ordering {
     }
 }
 
-/// An RMW's ordering (an `atom` with no semantics written is relaxed).
-fn rmw_order(sem: Sem) -> Ordering {
-    match sem {
-        Sem::Acquire => Ordering::Acquire,
-        Sem::Release => Ordering::Release,
-        Sem::AcqRel => Ordering::AcqRel,
-        Sem::Sc => Ordering::SeqCst,
-        _ => Ordering::Relaxed,
-    }
-}
-
 /// The ordering of a failed compare-exchange: the RMW's, less its release
 /// part, which a failure (no write) cannot have.
 fn failure_order(order: Ordering) -> Ordering {
@@ -440,167 +433,6 @@ fn rmw(w: &AtomicU32, op: AtomOp, b: u32, new: Option<u32>, order: Ordering) -> 
             Ok(old) | Err(old) => old,
         },
     }
-}
-
-/// Translates host role `k` into a program.
-fn compile(test: &Test, layout: &Layout, k: usize) -> Result<HostRole, GpuError> {
-    let thread = &test.threads[k];
-    let mut reg_names: Vec<&str> = thread.init.iter().map(|i| i.reg.text.as_str()).collect();
-    for ins in &thread.body {
-        reg_names.extend(ins.kind.dst().map(|d| d.text.as_str()));
-        reg_names.extend(ins.kind.srcs().iter().map(|s| s.text.as_str()));
-    }
-    let mut names: Vec<&str> = Vec::new();
-    for name in reg_names {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    let reg = |name: &str| {
-        names.iter().position(|n| *n == name).ok_or_else(|| {
-            host_error(format!(
-                "thread `{}`: unknown register `{name}`",
-                thread.name
-            ))
-        })
-    };
-    let value = |op: &Operand| -> Result<Val, GpuError> {
-        Ok(match op {
-            Operand::Reg(r) => Val::Reg(reg(&r.text)?),
-            Operand::Imm(i) => Val::Imm(i.value as u32),
-        })
-    };
-    let mut slots: Vec<(usize, usize)> = Vec::new();
-    let mut slot = |loc: &str| -> Result<usize, GpuError> {
-        let idx = test
-            .locations
-            .iter()
-            .position(|l| l.name.text == loc)
-            .ok_or_else(|| host_error(format!("unknown location `{loc}`")))?;
-        let j = layout
-            .slot_of
-            .get(idx)
-            .copied()
-            .flatten()
-            .filter(|j| layout.in_host_memory(*j))
-            .ok_or_else(|| {
-                host_error(format!(
-                    "thread `{}` reaches `{loc}`, which is not in host memory",
-                    thread.name
-                ))
-            })?;
-        Ok(match slots.iter().position(|s| s.0 == j) {
-            Some(p) => p,
-            None => {
-                slots.push((j, layout.loc_knob(j)));
-                slots.len() - 1
-            }
-        })
-    };
-    let label = |name: &str| {
-        thread
-            .body
-            .iter()
-            .position(|i| matches!(&i.kind, InstrKind::Label(l) if l.text == name))
-            .ok_or_else(|| host_error(format!("thread `{}`: missing label `{name}`", thread.name)))
-    };
-    let mut ops = Vec::with_capacity(thread.body.len());
-    for (i, ins) in thread.body.iter().enumerate() {
-        ops.push(match &ins.kind {
-            InstrKind::Load {
-                dst, loc, access, ..
-            } => Op::Load {
-                dst: reg(&dst.text)?,
-                slot: slot(&loc.text)?,
-                sem: access.sem,
-            },
-            InstrKind::Store {
-                loc,
-                value: v,
-                access,
-                ..
-            } => Op::Store {
-                slot: slot(&loc.text)?,
-                value: value(v)?,
-                sem: access.sem,
-            },
-            InstrKind::Fence { sem, .. } => Op::Fence(match sem {
-                Sem::AcqRel => Ordering::AcqRel,
-                Sem::Acquire => Ordering::Acquire,
-                Sem::Release => Ordering::Release,
-                // `fence.sc`, and `membar`, which PTX defines as one.
-                _ => Ordering::SeqCst,
-            }),
-            InstrKind::Atom {
-                dst,
-                op,
-                loc,
-                access,
-                operand,
-                new,
-            } => Op::Rmw {
-                dst: dst.as_ref().map(|d| reg(&d.text)).transpose()?,
-                op: *op,
-                slot: slot(&loc.text)?,
-                operand: value(operand)?,
-                new: new.as_ref().map(value).transpose()?,
-                order: rmw_order(access.sem),
-            },
-            InstrKind::Mov { dst, src } => Op::Mov {
-                dst: reg(&dst.text)?,
-                src: value(src)?,
-            },
-            InstrKind::BinOp { dst, op, a, b } => Op::Bin {
-                dst: reg(&dst.text)?,
-                op: *op,
-                a: value(a)?,
-                b: value(b)?,
-            },
-            InstrKind::Label(_) => Op::Nop,
-            InstrKind::Branch { cond, target } => {
-                let to = label(&target.text)?;
-                Op::Branch {
-                    cond: match cond {
-                        Some((c, a, b)) => Some((*c, value(a)?, value(b)?)),
-                        None => None,
-                    },
-                    target: to,
-                    backward: to <= i,
-                }
-            }
-            other => {
-                // Validation refuses everything else on a host thread.
-                return Err(host_error(format!(
-                    "thread `{}`: {other:?} has no host counterpart",
-                    thread.name
-                )));
-            }
-        });
-    }
-    let init = names
-        .iter()
-        .map(|n| {
-            thread
-                .init
-                .iter()
-                .find(|i| i.reg.text == *n)
-                .map_or(0, |i| i.value.value as u32)
-        })
-        .collect();
-    let stored = layout
-        .stored_regs
-        .iter()
-        .enumerate()
-        .filter(|(_, (t, _))| *t == k)
-        .filter_map(|(idx, (_, name))| names.iter().position(|n| n == name).map(|r| (r, idx)))
-        .collect();
-    Ok(HostRole {
-        k,
-        ops,
-        init,
-        slots,
-        stored,
-    })
 }
 
 /// Where a GPU thread's `atom` on host memory races a host thread's write

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Verdict;
 use litmus_evidence::stats::{wilson, Z95};
+use litmus_hw::HwResult;
 use litmus_runner::runner::{self, Hardware, TestReport};
 use serde_json::json;
 
@@ -17,7 +18,7 @@ use super::args::{request, Format};
 use super::load::{litmus_files, load};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
-use super::run::parse_args;
+use super::run::{parse_args, Options};
 use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus campaign: run a set of tests on the GPU, one line a test
@@ -105,40 +106,54 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     for (i, file) in files.iter().enumerate() {
         progress.start(err, i, file);
         ahead.after(i);
-        let begun = Instant::now();
-        let line = match load(file) {
-            Ok(l) => {
-                let report = runner::run_test(
-                    &l.test,
-                    None,
-                    &opts.config,
-                    runner::Source::File(file.clone()),
-                );
-                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
-                    litmus_runner::report::write(dir, &report, begun.elapsed())
-                        .err()
-                        .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
-                });
-                line(file, &report, unwritten, json, &mut tally)
-            }
-            Err(msg) => {
-                tally.tests += 1;
-                tally.failed += 1;
-                if json {
-                    format!("{}\n", json!({ "file": file, "error": msg }))
-                } else {
-                    format!("{msg}\n")
-                }
-            }
-        };
+        let line = test_line(file, &opts, json, &mut tally);
         progress.clear(err);
         if out.write_all(line.as_bytes()).is_err() {
             return EXIT_FAILED;
         }
     }
     progress.clear(err);
-    let wall = start.elapsed();
-    let _ = if !json {
+    let _ = summary(out, &tally, start.elapsed(), json);
+    if tally.failed == 0 {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// Loads and runs one file; its line, counted into `tally`.
+fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> String {
+    let begun = Instant::now();
+    match load(file) {
+        Ok(l) => {
+            let report = runner::run_test(
+                &l.test,
+                None,
+                &opts.config,
+                runner::Source::File(file.to_string()),
+            );
+            let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+                litmus_runner::report::write(dir, &report, begun.elapsed())
+                    .err()
+                    .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
+            });
+            line(file, &report, unwritten, json, tally)
+        }
+        Err(msg) => {
+            tally.tests += 1;
+            tally.failed += 1;
+            if json {
+                format!("{}\n", json!({ "file": file, "error": msg }))
+            } else {
+                format!("{msg}\n")
+            }
+        }
+    }
+}
+
+/// Writes the campaign's summary line.
+fn summary(out: &mut dyn Write, tally: &Tally, wall: Duration, json: bool) -> std::io::Result<()> {
+    if !json {
         writeln!(
             out,
             "campaign: {} tests, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
@@ -166,11 +181,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 "wall_seconds": wall.as_secs_f64(),
             }})
         )
-    };
-    if tally.failed == 0 {
-        EXIT_OK
-    } else {
-        EXIT_FAILED
     }
 }
 
@@ -182,79 +192,15 @@ fn line(
     json: bool,
     tally: &mut Tally,
 ) -> String {
-    tally.tests += 1;
     let passed = report.passed() && unwritten.is_none();
-    if !passed {
-        tally.failed += 1;
-    }
-    let condition_allowed = match report.computed {
-        Some(Verdict::Allowed) => true,
-        Some(Verdict::Forbidden) | None => false,
-    };
-    let forbidden: u64 = report
-        .rows
-        .iter()
-        .filter(|r| r.is_violation())
-        .filter_map(|r| r.seen)
-        .sum();
-    let ran = match &report.hardware {
-        Hardware::Ran(r) => Some(r),
-        _ => None,
-    };
-    if let Some(r) = ran {
-        tally.gpu += r.wall;
-        if forbidden > 0 {
-            tally.forbidden_seen += 1;
-        }
-    }
-    let weak: u64 = report
-        .rows
-        .iter()
-        .filter(|r| r.satisfies_condition)
-        .filter_map(|r| r.seen)
-        .sum();
-    if condition_allowed && ran.is_some() {
-        tally.allowed += 1;
-        if weak > 0 {
-            tally.allowed_seen += 1;
-        }
-    }
-    let failures: Vec<String> = report.failures.iter().map(|f| f.to_string()).collect();
-    let mut failures = failures.join("; ");
-    if let Some(u) = &unwritten {
-        if !failures.is_empty() {
-            failures.push_str("; ");
-        }
-        failures.push_str(u);
-    }
-    match (json, ran) {
-        (true, _) => {
-            let mut record = json!({
-                "file": file,
-                "test": report.test,
-                "passed": passed,
-                "model": report.model,
-                "condition_allowed": condition_allowed,
-                "failures": failures,
-            });
-            if let Some(r) = ran {
-                let (lo, hi) = wilson(weak, r.instances, Z95);
-                record["weak"] = json!(weak);
-                record["instances"] = json!(r.instances);
-                record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
-                record["rate_low"] = json!(lo);
-                record["rate_high"] = json!(hi);
-                record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
-                record["forbidden_seen"] = json!(forbidden);
-                record["gpu_seconds"] = json!(r.wall.as_secs_f64());
-                record["device"] = json!(r.device);
-                record["knobs"] = json!(r.knobs.to_string());
-            } else {
-                record["hardware"] = json!(litmus_runner::report::text::summary(report));
-            }
-            format!("{record}\n")
-        }
+    let figures = Figures::of(report);
+    tally.count(passed, &figures);
+    let failures = failures(report, unwritten.as_deref());
+    match (json, figures.ran) {
+        (true, _) => json_line(file, report, passed, &figures, &failures),
         (false, Some(r)) => {
+            let weak = figures.weak;
+            let forbidden = figures.forbidden;
             let (lo, hi) = wilson(weak, r.instances, Z95);
             format!(
                 "{file}: weak {weak}/{} ({:.2e} [{lo:.2e}, {hi:.2e}]) {:.2e}/s; forbidden seen {forbidden}; {}\n",
@@ -274,4 +220,113 @@ fn line(
             }
         ),
     }
+}
+
+/// What a campaign line says of one test's run.
+struct Figures<'a> {
+    /// Whether the model allows the test's condition.
+    condition_allowed: bool,
+    /// Instances with an outcome the model forbids.
+    forbidden: u64,
+    /// Instances with an outcome the condition describes.
+    weak: u64,
+    /// The hardware run, when there was one.
+    ran: Option<&'a HwResult>,
+}
+
+impl<'a> Figures<'a> {
+    /// Counts the report's forbidden and weak outcomes.
+    fn of(report: &'a TestReport) -> Figures<'a> {
+        let condition_allowed = match report.computed {
+            Some(Verdict::Allowed) => true,
+            Some(Verdict::Forbidden) | None => false,
+        };
+        let forbidden: u64 = report
+            .rows
+            .iter()
+            .filter(|r| r.is_violation())
+            .filter_map(|r| r.seen)
+            .sum();
+        let ran = match &report.hardware {
+            Hardware::Ran(r) => Some(r.as_ref()),
+            _ => None,
+        };
+        let weak: u64 = report
+            .rows
+            .iter()
+            .filter(|r| r.satisfies_condition)
+            .filter_map(|r| r.seen)
+            .sum();
+        Figures {
+            condition_allowed,
+            forbidden,
+            weak,
+            ran,
+        }
+    }
+}
+
+impl Tally {
+    /// Counts one test that ran.
+    fn count(&mut self, passed: bool, f: &Figures) {
+        self.tests += 1;
+        if !passed {
+            self.failed += 1;
+        }
+        if let Some(r) = f.ran {
+            self.gpu += r.wall;
+            if f.forbidden > 0 {
+                self.forbidden_seen += 1;
+            }
+        }
+        if f.condition_allowed && f.ran.is_some() {
+            self.allowed += 1;
+            if f.weak > 0 {
+                self.allowed_seen += 1;
+            }
+        }
+    }
+}
+
+/// Why the test failed, in one line: its failures, then why its reports
+/// could not be written.
+fn failures(report: &TestReport, unwritten: Option<&str>) -> String {
+    let failures: Vec<String> = report.failures.iter().map(|f| f.to_string()).collect();
+    let mut failures = failures.join("; ");
+    if let Some(u) = unwritten {
+        if !failures.is_empty() {
+            failures.push_str("; ");
+        }
+        failures.push_str(u);
+    }
+    failures
+}
+
+/// One test's JSON record, as a line.
+fn json_line(file: &str, report: &TestReport, passed: bool, f: &Figures, failures: &str) -> String {
+    let mut record = json!({
+        "file": file,
+        "test": report.test,
+        "passed": passed,
+        "model": report.model,
+        "condition_allowed": f.condition_allowed,
+        "failures": failures,
+    });
+    let (weak, forbidden) = (f.weak, f.forbidden);
+    if let Some(r) = f.ran {
+        let (lo, hi) = wilson(weak, r.instances, Z95);
+        record["weak"] = json!(weak);
+        record["instances"] = json!(r.instances);
+        record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
+        record["rate_low"] = json!(lo);
+        record["rate_high"] = json!(hi);
+        record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
+        record["forbidden_seen"] = json!(forbidden);
+        record["gpu_seconds"] = json!(r.wall.as_secs_f64());
+        record["device"] = json!(r.device);
+        record["knobs"] = json!(r.knobs.to_string());
+    } else {
+        record["hardware"] = json!(litmus_runner::report::text::summary(report));
+    }
+    format!("{record}\n")
 }

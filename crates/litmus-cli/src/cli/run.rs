@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_model::model_by_name;
@@ -177,45 +177,16 @@ pub(super) struct Options {
 
 /// Reads `run`'s options; `campaign` shares them.
 pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
-    let mut model = None;
-    let mut budget_ms = None;
-    let mut launches = None;
-    let mut seed = None;
-    let mut report_dir = None;
-    let mut evidence_dir = None;
-    let mut format = Format::Text;
-    let mut loop_bound = None;
-    let mut tuning = None;
-    let mut files = Vec::new();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--model" => model = Some(scan.value(&flag, inline)?),
-            "--budget-ms" => budget_ms = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
-            "--launches" => launches = Some(number(&flag, &scan.value(&flag, inline)?, 1u64)?),
-            "--seed" => seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
-            "--report" => {
-                let dir = scan.value(&flag, inline)?;
-                if dir.is_empty() {
-                    return Err("`--report` needs a folder".into());
-                }
-                report_dir = Some(PathBuf::from(dir));
-            }
-            "--evidence" => {
-                let dir = super::gate::non_empty(&flag, scan.value(&flag, inline)?)?;
-                evidence_dir = Some(PathBuf::from(dir));
-            }
-            "--format" => {
-                let formats = [Format::Text, Format::Json, Format::Litmus7];
-                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
-            }
-            "--loop-bound" => loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?),
-            "--tuning" => tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
-            other => return Err(format!("unknown option `{other}`")),
-        }
-    }
-    if budget_ms.is_some() && launches.is_some() {
+    let Some(Flags {
+        model,
+        format,
+        files,
+        overrides,
+    }) = read_flags(args)?
+    else {
+        return Ok(Parsed::Help);
+    };
+    if overrides.budget_ms.is_some() && overrides.launches.is_some() {
         return Err("give `--budget-ms` or `--launches`, not both".into());
     }
     // Every variable is checked here, before any file runs and whether or
@@ -228,37 +199,109 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     if files.is_empty() {
         return Err("no files to run".into());
     }
-    // The flags win over the environment's knobs.
-    let knobs = &mut config.knobs;
-    if let Some(ms) = budget_ms {
-        knobs.budget_ms = ms;
-        knobs.launches = None;
-    }
-    if launches.is_some() {
-        knobs.launches = launches;
-    }
-    if let Some(s) = seed {
-        knobs.seed = s;
-    }
-    if report_dir.is_some() {
-        config.report_dir = report_dir;
-    }
-    if evidence_dir.is_some() {
-        config.evidence_dir = evidence_dir;
-    }
-    if let Some(bound) = loop_bound {
-        config.options.loop_bound = bound;
-    }
-    if let Some(path) = tuning {
-        config.tuning = Some(std::sync::Arc::new(
-            TuningFile::load(&path).map_err(|e| e.to_string())?,
-        ));
-    }
+    overrides.apply(&mut config)?;
     Ok(Parsed::Work(Box::new(Options {
         config,
         format,
         files,
     })))
+}
+
+/// The command line's flags, as given.
+struct Flags {
+    model: Option<String>,
+    format: Format,
+    files: Vec<String>,
+    overrides: Overrides,
+}
+
+/// The flags that override the environment's configuration.
+#[derive(Default)]
+struct Overrides {
+    budget_ms: Option<u64>,
+    launches: Option<u64>,
+    seed: Option<u64>,
+    report_dir: Option<PathBuf>,
+    evidence_dir: Option<PathBuf>,
+    loop_bound: Option<u32>,
+    tuning: Option<PathBuf>,
+}
+
+/// Reads the flags and the files; `None` when help is asked for.
+fn read_flags(args: &[String]) -> Result<Option<Flags>, String> {
+    let mut model = None;
+    let mut format = Format::Text;
+    let mut files = Vec::new();
+    let mut o = Overrides::default();
+    let mut scan = Args::new(args);
+    while let Some((flag, inline)) = scan.next_flag(&mut files) {
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--model" => model = Some(scan.value(&flag, inline)?),
+            "--budget-ms" => o.budget_ms = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
+            "--launches" => o.launches = Some(number(&flag, &scan.value(&flag, inline)?, 1u64)?),
+            "--seed" => o.seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
+            "--report" => {
+                let dir = scan.value(&flag, inline)?;
+                if dir.is_empty() {
+                    return Err("`--report` needs a folder".into());
+                }
+                o.report_dir = Some(PathBuf::from(dir));
+            }
+            "--evidence" => {
+                let dir = super::gate::non_empty(&flag, scan.value(&flag, inline)?)?;
+                o.evidence_dir = Some(PathBuf::from(dir));
+            }
+            "--format" => {
+                let formats = [Format::Text, Format::Json, Format::Litmus7];
+                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
+            }
+            "--loop-bound" => {
+                o.loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?)
+            }
+            "--tuning" => o.tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    Ok(Some(Flags {
+        model,
+        format,
+        files,
+        overrides: o,
+    }))
+}
+
+impl Overrides {
+    /// Applies the flags over the configuration: the flags win over the
+    /// environment's knobs.
+    fn apply(self, config: &mut Config) -> Result<(), String> {
+        let knobs = &mut config.knobs;
+        if let Some(ms) = self.budget_ms {
+            knobs.budget_ms = ms;
+            knobs.launches = None;
+        }
+        if self.launches.is_some() {
+            knobs.launches = self.launches;
+        }
+        if let Some(s) = self.seed {
+            knobs.seed = s;
+        }
+        if self.report_dir.is_some() {
+            config.report_dir = self.report_dir;
+        }
+        if self.evidence_dir.is_some() {
+            config.evidence_dir = self.evidence_dir;
+        }
+        if let Some(bound) = self.loop_bound {
+            config.options.loop_bound = bound;
+        }
+        if let Some(path) = self.tuning {
+            config.tuning = Some(std::sync::Arc::new(
+                TuningFile::load(&path).map_err(|e| e.to_string())?,
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Runs `gpu-litmus run` with `args` (after the subcommand name).
@@ -303,54 +346,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         // What goes to stdout, and to stderr (what litmus7's blocks
         // cannot say).
         let (ok, text, note) = match result {
-            Ok((report, time, test)) => {
-                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
-                    report::write(dir, &report, time)
-                        .err()
-                        .map(|e| cannot_write(dir, e))
-                });
-                let ok = report.passed() && unwritten.is_none();
-                let (text, note) = match opts.format {
-                    Format::Litmus7 => litmus7(file, &test, &report, unwritten.as_deref()),
-                    _ => (
-                        render(file, &report, &opts, unwritten.as_deref()),
-                        String::new(),
-                    ),
-                };
-                (ok, text, note)
-            }
-            Err(msg) => {
-                let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
-                    // CI should see a file that does not parse as a failed
-                    // case, not as a missing one.
-                    let case = report::junit::Case {
-                        name: file.clone(),
-                        time: took,
-                        failure: Some(msg.clone()),
-                        skipped: None,
-                        output: String::new(),
-                    };
-                    std::fs::create_dir_all(dir)
-                        .and_then(|()| report::junit::record(dir, case))
-                        .err()
-                        .map(|e| cannot_write(dir, e))
-                });
-                let mut text = format!("{msg}\n");
-                if let Some(u) = &unwritten {
-                    text.push_str(&format!("{file}: {u}\n"));
-                }
-                match opts.format {
-                    Format::Json => {
-                        let mut record = json!({ "file": file, "error": msg });
-                        if let Some(u) = unwritten {
-                            record["report_error"] = json!(u);
-                        }
-                        (false, format!("{record}\n"), String::new())
-                    }
-                    Format::Litmus7 => (false, String::new(), text),
-                    _ => (false, text, String::new()),
-                }
-            }
+            Ok((report, time, test)) => ran(file, &report, time, &test, &opts),
+            Err(msg) => unloadable(file, &msg, took, &opts),
         };
         if ok {
             passed += 1;
@@ -384,6 +381,66 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         EXIT_OK
     } else {
         EXIT_FAILED
+    }
+}
+
+/// What a file that ran prints, to stdout and to stderr, and whether it
+/// passed (its reports written too).
+fn ran(
+    file: &str,
+    report: &TestReport,
+    time: Duration,
+    test: &Test,
+    opts: &Options,
+) -> (bool, String, String) {
+    let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+        report::write(dir, report, time)
+            .err()
+            .map(|e| cannot_write(dir, e))
+    });
+    let ok = report.passed() && unwritten.is_none();
+    let (text, note) = match opts.format {
+        Format::Litmus7 => litmus7(file, test, report, unwritten.as_deref()),
+        _ => (
+            render(file, report, opts, unwritten.as_deref()),
+            String::new(),
+        ),
+    };
+    (ok, text, note)
+}
+
+/// What a file that could not be read or parsed prints, to stdout and to
+/// stderr, once it is recorded as a failed case; it never passes.
+fn unloadable(file: &str, msg: &str, took: Duration, opts: &Options) -> (bool, String, String) {
+    let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+        // CI should see a file that does not parse as a failed
+        // case, not as a missing one.
+        let case = report::junit::Case {
+            name: file.to_string(),
+            time: took,
+            failure: Some(msg.to_string()),
+            skipped: None,
+            output: String::new(),
+        };
+        std::fs::create_dir_all(dir)
+            .and_then(|()| report::junit::record(dir, case))
+            .err()
+            .map(|e| cannot_write(dir, e))
+    });
+    let mut text = format!("{msg}\n");
+    if let Some(u) = &unwritten {
+        text.push_str(&format!("{file}: {u}\n"));
+    }
+    match opts.format {
+        Format::Json => {
+            let mut record = json!({ "file": file, "error": msg });
+            if let Some(u) = unwritten {
+                record["report_error"] = json!(u);
+            }
+            (false, format!("{record}\n"), String::new())
+        }
+        Format::Litmus7 => (false, String::new(), text),
+        _ => (false, text, String::new()),
     }
 }
 

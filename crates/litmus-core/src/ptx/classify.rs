@@ -19,66 +19,20 @@ use super::common::global_param;
 use super::cta_table::CtaTable;
 use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
-use super::kernel::global_addr;
 use super::layout::{
     counter, gpu_memory_param, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY,
 };
+use super::role::global_addr;
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
-    let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
-    let mem = param(out, "p_mem");
-    let regs = param(out, "p_regs");
-    let shfinal = param(out, "p_shfinal");
-    let status = param(out, "p_status");
-    let knobs = param(out, "p_knobs");
-    let table = param(out, "p_table");
-    let counters = param(out, "p_counters");
-    // Host locations are read and reset through the host buffer's device
-    // address, like the device ones; only a test with some takes it.
-    let host = if layout.host_slots.is_empty() {
-        String::new()
-    } else {
-        param(out, HOST_MEMORY)
-    };
-    // Likewise the other GPUs' location buffers, reached by peer access
-    // from GPU 0, where the classifier runs.
-    let remote: Vec<String> = layout
-        .remote_homes()
-        .into_iter()
-        .map(|g| param(out, &gpu_memory_param(g)))
-        .collect();
+    let params = Params::load(layout, out);
     let done = out.fresh_label("done");
     // Past the first barrier, a thread with nothing (more) to count jumps
     // here: every thread of the CTA must reach the second barrier.
     let folded = out.fresh_label("folded");
-
-    let (gid, ntid, cta, tid) = (out.r32(), out.r32(), out.r32(), out.r32());
-    out.ins(format!("mov.u32 {ntid}, %ntid.x"));
-    out.ins(format!("mov.u32 {cta}, %ctaid.x"));
-    out.ins(format!("mov.u32 {tid}, %tid.x"));
-    out.ins(format!("mad.lo.u32 {gid}, {cta}, {ntid}, {tid}"));
-    let load_knob = |out: &mut Emitter, k: usize| {
-        let r = out.r32();
-        out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
-        r
-    };
-    let k = Classify {
-        n: load_knob(out, knob::N),
-        n_mask: load_knob(out, knob::N_MASK),
-        stride: load_knob(out, knob::STRIDE),
-        table_mask: load_knob(out, knob::TABLE_MASK),
-        spin: load_knob(out, knob::SPIN),
-        filled: load_knob(out, knob::RESET_BY_FILL),
-        mem,
-        host,
-        remote,
-        regs,
-        shfinal,
-        status,
-        knobs,
-        counters,
-        gid,
-    };
+    let (gid, tid) = thread_index(out);
+    let table = params.table.clone();
+    let k = Classify::load(params, gid, out);
     let cta_table = CtaTable::declare(layout, out);
     cta_table.clear(&tid, out);
     out.ins("bar.sync 0");
@@ -107,7 +61,12 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
         [&tid, &folded, &done],
         out,
     );
+    out.end_kernel(&classify_entry(layout));
+}
 
+/// The classification kernel's entry line: its parameters, the host and
+/// other GPUs' buffers only where the test has them.
+fn classify_entry(layout: &Layout) -> String {
     let mut host_param = if layout.host_slots.is_empty() {
         String::new()
     } else {
@@ -116,9 +75,73 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     for g in layout.remote_homes() {
         host_param.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
-    out.end_kernel(&format!(
+    format!(
         ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
-    ));
+    )
+}
+
+/// The classification kernel's buffer parameters, as global addresses.
+struct Params {
+    mem: String,
+    regs: String,
+    shfinal: String,
+    status: String,
+    knobs: String,
+    table: String,
+    counters: String,
+    /// The host buffer's base (empty without host locations).
+    host: String,
+    /// The other GPUs' location buffers, in [`Layout::remote_homes`] order.
+    remote: Vec<String>,
+}
+
+impl Params {
+    /// Loads the buffer parameters the test has.
+    fn load(layout: &Layout, out: &mut Emitter) -> Params {
+        let param = |out: &mut Emitter, name: &str| global_param(out, name).1;
+        let mem = param(out, "p_mem");
+        let regs = param(out, "p_regs");
+        let shfinal = param(out, "p_shfinal");
+        let status = param(out, "p_status");
+        let knobs = param(out, "p_knobs");
+        let table = param(out, "p_table");
+        let counters = param(out, "p_counters");
+        // Host locations are read and reset through the host buffer's device
+        // address, like the device ones; only a test with some takes it.
+        let host = if layout.host_slots.is_empty() {
+            String::new()
+        } else {
+            param(out, HOST_MEMORY)
+        };
+        // Likewise the other GPUs' location buffers, reached by peer access
+        // from GPU 0, where the classifier runs.
+        let remote: Vec<String> = layout
+            .remote_homes()
+            .into_iter()
+            .map(|g| param(out, &gpu_memory_param(g)))
+            .collect();
+        Params {
+            mem,
+            regs,
+            shfinal,
+            status,
+            knobs,
+            table,
+            counters,
+            host,
+            remote,
+        }
+    }
+}
+
+/// Computes the thread's instance (`gid`) and its index in its CTA.
+fn thread_index(out: &mut Emitter) -> (String, String) {
+    let (gid, ntid, cta, tid) = (out.r32(), out.r32(), out.r32(), out.r32());
+    out.ins(format!("mov.u32 {ntid}, %ntid.x"));
+    out.ins(format!("mov.u32 {cta}, %ctaid.x"));
+    out.ins(format!("mov.u32 {tid}, %tid.x"));
+    out.ins(format!("mad.lo.u32 {gid}, {cta}, {ntid}, {tid}"));
+    (gid, tid)
 }
 
 /// The registers of the classification kernel that its steps share: the
@@ -147,6 +170,34 @@ struct Classify {
     gid: String,
 }
 
+impl Classify {
+    /// Loads the knobs the classifier reads, beside the buffers.
+    fn load(p: Params, gid: String, out: &mut Emitter) -> Classify {
+        let load_knob = |out: &mut Emitter, k: usize| {
+            let r = out.r32();
+            out.ins(format!("ld.global.u32 {r}, [{}+{}]", p.knobs, k * 4));
+            r
+        };
+        Classify {
+            n: load_knob(out, knob::N),
+            n_mask: load_knob(out, knob::N_MASK),
+            stride: load_knob(out, knob::STRIDE),
+            table_mask: load_knob(out, knob::TABLE_MASK),
+            spin: load_knob(out, knob::SPIN),
+            filled: load_knob(out, knob::RESET_BY_FILL),
+            mem: p.mem,
+            host: p.host,
+            remote: p.remote,
+            regs: p.regs,
+            shfinal: p.shfinal,
+            status: p.status,
+            knobs: p.knobs,
+            counters: p.counters,
+            gid,
+        }
+    }
+}
+
 /// Reads the instance's outcome and resets what its launch changed (the
 /// locations' slots, its status and spin words) for the next launch; an
 /// instance in which a role gave up on a loop is counted unfinished, and
@@ -158,31 +209,9 @@ fn read_and_reset(
     folded: &str,
     out: &mut Emitter,
 ) -> Vec<String> {
-    let Classify { n, gid, status, .. } = k;
-    // The instance's slots of the global locations: read for the outcome,
-    // then reset to their initial values for the next launch, which saves
-    // a memset per location per launch.
-    let mut memory = vec![k.mem.as_str(), k.host.as_str()];
-    memory.extend(k.remote.iter().map(String::as_str));
-    let slots: Vec<String> = (0..layout.global_locs.len())
-        .map(|j| {
-            global_addr(
-                layout,
-                &k.knobs,
-                &memory,
-                [n, &k.n_mask, &k.stride],
-                j,
-                gid,
-                out,
-            )
-        })
-        .collect();
-    let sa = out.r64();
-    let spin = out.r64();
-    out.ins(format!("mul.wide.u32 {sa}, {gid}, 4"));
-    out.ins(format!("add.u64 {sa}, {sa}, {status}"));
-    out.ins(format!("mul.wide.u32 {spin}, {n}, 4"));
-    out.ins(format!("add.u64 {spin}, {spin}, {sa}"));
+    let Classify { n, gid, .. } = k;
+    let slots = slot_addrs(layout, k, out);
+    let (sa, spin) = status_addrs(k, out);
     // Only a role with a loop can give up, and only the spin barrier
     // counts on the spin words: a test without either leaves them alone,
     // and not reading and resetting them saves a tenth of the traffic.
@@ -207,12 +236,65 @@ fn read_and_reset(
         inits: &inits,
     };
     let (values, exchanged) = read_outcome(layout, &at, out);
+    reset_slots(layout, k, &at, &exchanged, out);
+    let spin_on = out.pred();
+    out.ins(format!("setp.ne.u32 {spin_on}, {}, 0", k.spin));
+    out.ins(format!("@{spin_on} st.global.u32 [{spin}], 0"));
+
+    if gives_up {
+        count_unfinished(k, &st, folded, out);
+    }
+    values
+}
+
+/// Computes the addresses of the instance's slots of the global locations:
+/// read for the outcome, then reset to their initial values for the next
+/// launch, which saves a memset per location per launch.
+fn slot_addrs(layout: &Layout, k: &Classify, out: &mut Emitter) -> Vec<String> {
+    let mut memory = vec![k.mem.as_str(), k.host.as_str()];
+    memory.extend(k.remote.iter().map(String::as_str));
+    (0..layout.global_locs.len())
+        .map(|j| {
+            global_addr(
+                layout,
+                &k.knobs,
+                &memory,
+                [&k.n, &k.n_mask, &k.stride],
+                j,
+                &k.gid,
+                out,
+            )
+        })
+        .collect()
+}
+
+/// Computes the addresses of the instance's status word and spin word.
+fn status_addrs(k: &Classify, out: &mut Emitter) -> (String, String) {
+    let Classify { n, gid, status, .. } = k;
+    let sa = out.r64();
+    let spin = out.r64();
+    out.ins(format!("mul.wide.u32 {sa}, {gid}, 4"));
+    out.ins(format!("add.u64 {sa}, {sa}, {status}"));
+    out.ins(format!("mul.wide.u32 {spin}, {n}, 4"));
+    out.ins(format!("add.u64 {spin}, {spin}, {sa}"));
+    (sa, spin)
+}
+
+/// Stores the initial values back into the slots the outcome's exchanges
+/// did not reset.
+fn reset_slots(
+    layout: &Layout,
+    k: &Classify,
+    at: &Instance,
+    exchanged: &[bool],
+    out: &mut Emitter,
+) {
     // Slots the harness refills (`Layout::refillable`) need no store here
     // when it does: at small strides one fill of the whole buffer costs
     // less than a scattered store per instance (see `harness.rs`).
     let refilled = out.pred();
     out.ins(format!("setp.ne.u32 {refilled}, {}, 0", k.filled));
-    for (j, slot) in slots.iter().enumerate() {
+    for (j, slot) in at.slots.iter().enumerate() {
         if exchanged[j] {
             continue;
         }
@@ -221,27 +303,25 @@ fn read_and_reset(
         } else {
             String::new()
         };
-        out.ins(format!("{guard}st.global.u32 [{slot}], {}", inits[j]));
+        out.ins(format!("{guard}st.global.u32 [{slot}], {}", at.inits[j]));
     }
-    let spin_on = out.pred();
-    out.ins(format!("setp.ne.u32 {spin_on}, {}, 0", k.spin));
-    out.ins(format!("@{spin_on} st.global.u32 [{spin}], 0"));
+}
 
-    if gives_up {
-        // An instance in which a role gave up on a loop has no outcome.
-        let finished = out.fresh_label("finished");
-        let pf = out.pred();
-        out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
-        out.ins(format!("@{pf} bra {finished}"));
-        out.ins(format!(
-            "red.global.add.u64 [{}+{}], 1",
-            k.counters,
-            counter::UNFINISHED * 8
-        ));
-        out.ins(format!("bra.uni {folded}"));
-        out.label(&finished);
-    }
-    values
+/// Counts the instance unfinished, and skips its outcome, when one of its
+/// roles gave up on a loop (its status word `st` is set).
+fn count_unfinished(k: &Classify, st: &str, folded: &str, out: &mut Emitter) {
+    // An instance in which a role gave up on a loop has no outcome.
+    let finished = out.fresh_label("finished");
+    let pf = out.pred();
+    out.ins(format!("setp.eq.u32 {pf}, {st}, 0"));
+    out.ins(format!("@{pf} bra {finished}"));
+    out.ins(format!(
+        "red.global.add.u64 [{}+{}], 1",
+        k.counters,
+        counter::UNFINISHED * 8
+    ));
+    out.ins(format!("bra.uni {folded}"));
+    out.label(&finished);
 }
 
 /// An outcome a warp's leader counts: its hash, its words, and how many
@@ -340,18 +420,10 @@ struct Instance<'a> {
 /// its scattered load (on an H100, 2+2W's classification took 107 µs a
 /// launch of 2M instances with them and 43 µs with the exchange).
 fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<String>, Vec<bool>) {
-    let Instance {
-        gid,
-        n,
-        regs,
-        shfinal,
-        slots,
-        inits,
-    } = at;
     let mut values = Vec::new();
     // The register each slot's exchange read into: an alias and its root
     // are one slot, and the second must not read the reset value.
-    let mut exchanged: Vec<Option<String>> = vec![None; slots.len()];
+    let mut exchanged: Vec<Option<String>> = vec![None; at.slots.len()];
     for o in &layout.observables {
         let global = match o {
             Observable::Loc { loc } => layout.slot_of.get(*loc).copied().flatten(),
@@ -361,19 +433,7 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
             let v = match &exchanged[j] {
                 Some(v) => v.clone(),
                 None => {
-                    let v = out.r32();
-                    if layout.in_host_memory(j) || layout.in_remote_memory(j) {
-                        // Over the bus (to the host, or to a peer GPU
-                        // without native peer atomics) an atomic need not
-                        // be one, and the slot is not hot: a load, reset
-                        // by a store below.
-                        out.ins(format!("ld.global.u32 {v}, [{}]", slots[j]));
-                    } else {
-                        out.ins(format!(
-                            "atom.global.exch.b32 {v}, [{}], {}",
-                            slots[j], inits[j]
-                        ));
-                    }
+                    let v = read_slot(layout, at, j, out);
                     exchanged[j] = Some(v.clone());
                     v
                 }
@@ -382,45 +442,78 @@ fn read_outcome(layout: &Layout, at: &Instance, out: &mut Emitter) -> (Vec<Strin
             continue;
         }
         let v = out.r32();
-        let a = match o {
-            Observable::Reg { thread, reg } => {
-                let idx = layout
-                    .stored_regs
-                    .iter()
-                    .position(|(t, r)| t == thread && r == reg)
-                    .unwrap_or(0);
-                let slot = out.r32();
-                let a = out.r64();
-                out.ins(format!(
-                    "mad.lo.u32 {slot}, {gid}, {}, {idx}",
-                    layout.stored_regs.len()
-                ));
-                out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
-                out.ins(format!("add.u64 {a}, {a}, {regs}"));
-                a
-            }
-            // A location in shared memory: its final value was copied out.
-            Observable::Loc { loc } => {
-                let s = layout
-                    .shared_locs
-                    .iter()
-                    .position(|s| s.loc == *loc)
-                    .unwrap_or(0);
-                let slot = out.r32();
-                let a = out.r64();
-                out.ins(format!("mad.lo.u32 {slot}, {n}, {s}, {gid}"));
-                out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
-                out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
-                a
-            }
-        };
+        let a = stored_word_addr(layout, at, o, out);
         out.ins(format!("ld.global.u32 {v}, [{a}]"));
         values.push(v);
     }
-    let exchanged = (0..slots.len())
+    let exchanged = (0..at.slots.len())
         .map(|j| exchanged[j].is_some() && !layout.in_host_memory(j) && !layout.in_remote_memory(j))
         .collect();
     (values, exchanged)
+}
+
+/// Reads global slot `j`'s final value, resetting it at once where an
+/// exchange can.
+fn read_slot(layout: &Layout, at: &Instance, j: usize, out: &mut Emitter) -> String {
+    let v = out.r32();
+    if layout.in_host_memory(j) || layout.in_remote_memory(j) {
+        // Over the bus (to the host, or to a peer GPU
+        // without native peer atomics) an atomic need not
+        // be one, and the slot is not hot: a load, reset
+        // by a store below.
+        out.ins(format!("ld.global.u32 {v}, [{}]", at.slots[j]));
+    } else {
+        out.ins(format!(
+            "atom.global.exch.b32 {v}, [{}], {}",
+            at.slots[j], at.inits[j]
+        ));
+    }
+    v
+}
+
+/// Computes the address of the word that holds an observable the roles
+/// stored for the classifier: a register, or a shared location's final
+/// value.
+fn stored_word_addr(layout: &Layout, at: &Instance, o: &Observable, out: &mut Emitter) -> String {
+    let Instance {
+        gid,
+        n,
+        regs,
+        shfinal,
+        ..
+    } = at;
+    match o {
+        Observable::Reg { thread, reg } => {
+            let idx = layout
+                .stored_regs
+                .iter()
+                .position(|(t, r)| t == thread && r == reg)
+                .unwrap_or(0);
+            let slot = out.r32();
+            let a = out.r64();
+            out.ins(format!(
+                "mad.lo.u32 {slot}, {gid}, {}, {idx}",
+                layout.stored_regs.len()
+            ));
+            out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+            out.ins(format!("add.u64 {a}, {a}, {regs}"));
+            a
+        }
+        // A location in shared memory: its final value was copied out.
+        Observable::Loc { loc } => {
+            let s = layout
+                .shared_locs
+                .iter()
+                .position(|s| s.loc == *loc)
+                .unwrap_or(0);
+            let slot = out.r32();
+            let a = out.r64();
+            out.ins(format!("mad.lo.u32 {slot}, {n}, {s}, {gid}"));
+            out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
+            out.ins(format!("add.u64 {a}, {a}, {shfinal}"));
+            a
+        }
+    }
 }
 
 /// The outcome's FNV-1a hash, never 0 (key 0 marks a free entry).

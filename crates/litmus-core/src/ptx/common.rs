@@ -107,22 +107,12 @@ impl Common {
         let knobs = global_param(out, "p_knobs").1;
         let (place_raw, place) = global_param(out, "p_place");
         let scratch = global_param(out, "p_scratch").1;
-        let launch = {
-            let (wide, r) = (out.r64(), out.r32());
-            out.ins(format!("ld.param.u64 {wide}, [p_launch]"));
-            out.ins(format!("cvt.u32.u64 {r}, {wide}"));
-            r
-        };
+        let launch = u32_param(out, "p_launch");
         let tid = out.r32();
         let cta = out.r32();
         out.ins(format!("mov.u32 {tid}, %tid.x"));
         out.ins(format!("mov.u32 {cta}, %ctaid.x"));
-        let mut knob_regs = BTreeMap::new();
-        for k in KNOBS {
-            let r = out.r32();
-            out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
-            knob_regs.insert(k, r);
-        }
+        let knob_regs = load_knobs(&knobs, out);
         let smem = out.r32();
         if !layout.shared_locs.is_empty() {
             out.ins(format!("mov.u32 {smem}, litmus_smem"));
@@ -133,36 +123,12 @@ impl Common {
             out.ins(format!("mov.u32 {rank}, %cluster_ctarank"));
         }
         let spin = out.pred();
-        // Last, so that a test without aliases keeps its registers' names.
-        let views = (1..=layout.views.len())
-            .map(|v| {
-                let base = global_param(out, &format!("p_view{v}")).1;
-                let delta = out.r64();
-                out.ins(format!("sub.u64 {delta}, {base}, {mem}"));
-                delta
-            })
-            .collect();
-        let textures = (0..layout.textures.len())
-            .map(|t| {
-                let handle = out.r64();
-                out.ins(format!("ld.param.u64 {handle}, [p_tex{t}]"));
-                handle
-            })
-            .collect();
-        // Host memory and host threads: last too, for the same reason.
-        let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
-        let go = layout
-            .has_start_flag()
-            .then(|| global_param(out, HOST_START).1);
-        // The logical GPU: last of all, for the same reason.
-        let gpu = layout.multi_gpu().then(|| {
-            let (wide, r) = (out.r64(), out.r32());
-            out.ins(format!("ld.param.u64 {wide}, [{LOGICAL_GPU}]"));
-            out.ins(format!("cvt.u32.u64 {r}, {wide}"));
-            r
-        });
-        // Other GPUs' location buffers: after everything, so that a test
-        // with every location on GPU 0 keeps its registers' names.
+        // Last, so that a test without them keeps its registers' names:
+        // the aliases, then host memory and host threads, then the logical
+        // GPU, then other GPUs' location buffers.
+        let (views, textures) = alias_params(layout, &mem, out);
+        let (host, go) = host_params(layout, out);
+        let gpu = layout.multi_gpu().then(|| u32_param(out, LOGICAL_GPU));
         let remote = layout
             .remote_homes()
             .into_iter()
@@ -196,6 +162,56 @@ impl Common {
             scratch,
         }
     }
+}
+
+/// Loads the views' offsets from the location buffer and the texture
+/// objects of a test with aliases.
+fn alias_params(layout: &Layout, mem: &str, out: &mut Emitter) -> (Vec<String>, Vec<String>) {
+    let views = (1..=layout.views.len())
+        .map(|v| {
+            let base = global_param(out, &format!("p_view{v}")).1;
+            let delta = out.r64();
+            out.ins(format!("sub.u64 {delta}, {base}, {mem}"));
+            delta
+        })
+        .collect();
+    let textures = (0..layout.textures.len())
+        .map(|t| {
+            let handle = out.r64();
+            out.ins(format!("ld.param.u64 {handle}, [p_tex{t}]"));
+            handle
+        })
+        .collect();
+    (views, textures)
+}
+
+/// Loads the host locations' buffer and the start flag, where the test
+/// has them.
+fn host_params(layout: &Layout, out: &mut Emitter) -> (Option<String>, Option<String>) {
+    let host = (!layout.host_slots.is_empty()).then(|| global_param(out, HOST_MEMORY).1);
+    let go = layout
+        .has_start_flag()
+        .then(|| global_param(out, HOST_START).1);
+    (host, go)
+}
+
+/// Loads a `u64` kernel parameter and keeps its low 32 bits.
+fn u32_param(out: &mut Emitter, name: &str) -> String {
+    let (wide, r) = (out.r64(), out.r32());
+    out.ins(format!("ld.param.u64 {wide}, [{name}]"));
+    out.ins(format!("cvt.u32.u64 {r}, {wide}"));
+    r
+}
+
+/// Loads the knob words every role reads ([`KNOBS`]).
+fn load_knobs(knobs: &str, out: &mut Emitter) -> BTreeMap<usize, String> {
+    let mut knob_regs = BTreeMap::new();
+    for k in KNOBS {
+        let r = out.r32();
+        out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
+        knob_regs.insert(k, r);
+    }
+    knob_regs
 }
 
 /// The unit this CTA plays instances in, and in role-per-warp mode its

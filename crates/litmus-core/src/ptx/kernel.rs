@@ -1,19 +1,18 @@
 //! The test kernel: every GPU thread plays every role of the test, each for
-//! a different instance (see the module doc of [`super`]).
+//! a different instance (see the module doc of [`super`]); each role's
+//! set-up is in `role.rs`.
 
-use std::collections::BTreeMap;
-
-use crate::instr::InstrKind;
 use crate::ir::{Space, Test};
 
 use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
-use super::instr::{emit_instr, RoleCtx};
+use super::instr::emit_instr;
 use super::layout::{
-    gpu_memory_param, knob, Layout, Mode, Reach, HARNESS_BARRIER, HOST_MEMORY, HOST_START,
-    LOGICAL_GPU, PLACEMENT_WORDS, TEST_KERNEL,
+    gpu_memory_param, knob, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
+    TEST_KERNEL,
 };
+use super::role::{setup_role, RolePlan};
 use super::PtxError;
 
 pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
@@ -52,6 +51,13 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     environment::memory_stress(out, &common, &scratch, &done);
     out.label(&done);
 
+    out.end_kernel(&kernel_entry(layout));
+    Ok(())
+}
+
+/// The test kernel's entry line: its parameters, those only some tests
+/// take included, and its cluster shape.
+fn kernel_entry(layout: &Layout) -> String {
     // Clusters are fixed in the kernel, so a plain launch makes them.
     let cluster = if layout.cluster_size > 1 {
         format!(" .reqnctapercluster {}, 1, 1", layout.cluster_size)
@@ -82,10 +88,9 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     for g in layout.remote_homes() {
         alias_params.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
-    out.end_kernel(&format!(
+    format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
-    ));
-    Ok(())
+    )
 }
 
 /// Every role this thread plays. All address arithmetic and knob loads
@@ -101,70 +106,95 @@ fn play_roles(
 ) -> Result<(), PtxError> {
     match (&layout.mode, &common.rpw) {
         (Mode::RolePerWarp { roles_of, .. }, Some((d, warp))) => {
-            // One role per warp: each warp runs only its own role.
-            for (offset, group) in roles_of.iter().enumerate() {
-                for (w, &k) in group.iter().enumerate() {
-                    let skip = out.fresh_label(&format!("not_role{k}"));
-                    let (pd, pw) = (out.pred(), out.pred());
-                    out.ins(format!("setp.ne.u32 {pd}, {d}, {offset}"));
-                    out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
-                    out.ins(format!("or.pred {pd}, {pd}, {pw}"));
-                    out.ins(format!("@{pd} bra {skip}"));
-                    gpu_gate(layout, common, k, &skip, out);
-                    let plan = setup_role(test, layout, common, k, out)?;
-                    role_body(test, layout, common, k, &plan, out)?;
-                    store_registers(layout, common, k, &plan, out);
-                    out.label(&skip);
-                }
-            }
+            play_role_per_warp(test, layout, common, roles_of, (d, warp), out)
         }
-        _ => {
-            // In a cluster, a CTA plays the roles of its rank only; on
-            // several GPUs, a launch the roles of its GPU only.
-            let gate = |out: &mut Emitter, k: usize| {
-                if layout.cluster_size == 1 && !layout.multi_gpu() {
-                    return None;
-                }
-                let skip = match layout.cluster_size {
-                    1 => out.fresh_label(&format!("other_gpu{k}")),
-                    _ => out.fresh_label(&format!("other_rank{k}")),
-                };
-                if layout.cluster_size > 1 {
-                    let p = out.pred();
-                    out.ins(format!(
-                        "setp.ne.u32 {p}, {}, {}",
-                        common.rank, layout.roles[k].rank
-                    ));
-                    out.ins(format!("@{p} bra {skip}"));
-                }
-                gpu_gate(layout, common, k, &skip, out);
-                Some(skip)
-            };
-            let end_gate = |out: &mut Emitter, skip: Option<String>| {
-                if let Some(label) = skip {
-                    out.label(&label);
-                }
-            };
-            // Host roles are the host threads' to play.
-            let mut plans = Vec::new();
-            for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
-                let skip = gate(out, k);
-                plans.push((k, setup_role(test, layout, common, k, out)?));
-                end_gate(out, skip);
-            }
-            for (k, plan) in &plans {
-                let skip = gate(out, *k);
-                role_body(test, layout, common, *k, plan, out)?;
-                end_gate(out, skip);
-            }
-            for (k, plan) in &plans {
-                let skip = gate(out, *k);
-                store_registers(layout, common, *k, plan, out);
-                end_gate(out, skip);
-            }
+        _ => play_every_role(test, layout, common, out),
+    }
+}
+
+/// Role-per-warp mode: each warp runs only its own role.
+fn play_role_per_warp(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    roles_of: &[Vec<usize>],
+    (d, warp): (&str, &str),
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    for (offset, group) in roles_of.iter().enumerate() {
+        for (w, &k) in group.iter().enumerate() {
+            let skip = out.fresh_label(&format!("not_role{k}"));
+            let (pd, pw) = (out.pred(), out.pred());
+            out.ins(format!("setp.ne.u32 {pd}, {d}, {offset}"));
+            out.ins(format!("setp.ne.u32 {pw}, {warp}, {w}"));
+            out.ins(format!("or.pred {pd}, {pd}, {pw}"));
+            out.ins(format!("@{pd} bra {skip}"));
+            gpu_gate(layout, common, k, &skip, out);
+            let plan = setup_role(test, layout, common, k, out)?;
+            role_body(test, layout, common, k, &plan, out)?;
+            store_registers(layout, common, k, &plan, out);
+            out.label(&skip);
         }
     }
     Ok(())
+}
+
+/// Every-role mode: the set-ups of all GPU roles, then their bodies, then
+/// their register stores.
+fn play_every_role(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    // Host roles are the host threads' to play.
+    let mut plans = Vec::new();
+    for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
+        let skip = role_gate(layout, common, k, out);
+        plans.push((k, setup_role(test, layout, common, k, out)?));
+        end_gate(out, skip);
+    }
+    for (k, plan) in &plans {
+        let skip = role_gate(layout, common, *k, out);
+        role_body(test, layout, common, *k, plan, out)?;
+        end_gate(out, skip);
+    }
+    for (k, plan) in &plans {
+        let skip = role_gate(layout, common, *k, out);
+        store_registers(layout, common, *k, plan, out);
+        end_gate(out, skip);
+    }
+    Ok(())
+}
+
+/// Skips role `k` where this CTA or launch does not play it: in a cluster,
+/// a CTA plays the roles of its rank only; on several GPUs, a launch the
+/// roles of its GPU only. Returns the label to close with [`end_gate`].
+fn role_gate(layout: &Layout, common: &Common, k: usize, out: &mut Emitter) -> Option<String> {
+    if layout.cluster_size == 1 && !layout.multi_gpu() {
+        return None;
+    }
+    let skip = match layout.cluster_size {
+        1 => out.fresh_label(&format!("other_gpu{k}")),
+        _ => out.fresh_label(&format!("other_rank{k}")),
+    };
+    if layout.cluster_size > 1 {
+        let p = out.pred();
+        out.ins(format!(
+            "setp.ne.u32 {p}, {}, {}",
+            common.rank, layout.roles[k].rank
+        ));
+        out.ins(format!("@{p} bra {skip}"));
+    }
+    gpu_gate(layout, common, k, &skip, out);
+    Some(skip)
+}
+
+/// Closes a [`role_gate`].
+fn end_gate(out: &mut Emitter, skip: Option<String>) {
+    if let Some(label) = skip {
+        out.label(&label);
+    }
 }
 
 /// In a test on several GPUs: skips to `skip` unless this launch's GPU is
@@ -328,7 +358,7 @@ fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emi
 /// What a role's cluster offset adds to the CTA's unit to find its
 /// instances' home: the offset itself when every thread plays every role,
 /// nothing in role-per-warp mode, where CTAs are per declared CTA already.
-fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
+pub(super) fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
     match layout.mode {
         Mode::EveryRole => cluster_offset,
         Mode::RolePerWarp { .. } => 0,
@@ -380,7 +410,7 @@ fn shared_slots(
 
 /// The shared address of slot `lane` of shared location `s`:
 /// `smem + (s·T + lane)·4`, T the slots per location.
-fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
+pub(super) fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
     let t = out.r32();
     let idx = out.r32();
     let addr = out.r32();
@@ -389,201 +419,6 @@ fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
     out.ins(format!("shl.b32 {addr}, {idx}, 2"));
     out.ins(format!("add.u32 {addr}, {addr}, {}", c.smem));
     addr
-}
-
-/// One role as this thread plays it: the instance, and what its
-/// instructions refer to.
-struct RolePlan {
-    inst: String,
-    ctx: RoleCtx,
-    end: String,
-}
-
-/// Computes which instance this thread plays role `k` of, the addresses of
-/// the role's locations and its registers' initial values.
-fn setup_role(
-    test: &Test,
-    layout: &Layout,
-    c: &Common,
-    k: usize,
-    out: &mut Emitter,
-) -> Result<RolePlan, PtxError> {
-    let thread = &test.threads[k];
-    let role = &layout.roles[k];
-    out.comment(format!("set-up of role {k}: thread {}", thread.name));
-
-    // Which instance this thread plays role k of.
-    let mult = out.r32();
-    let add = out.r32();
-    out.ins(format!(
-        "ld.global.u32 {mult}, [{}+{}]",
-        c.knobs,
-        (knob::ROLE_BASE + 2 * k) * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {add}, [{}+{}]",
-        c.knobs,
-        (knob::ROLE_BASE + 2 * k + 1) * 4
-    ));
-    let lane = out.r32();
-    out.ins(format!("mad.lo.u32 {lane}, {}, {mult}, {add}", c.tid));
-    match role.warp {
-        None => out.ins(format!(
-            "and.b32 {lane}, {lane}, {}",
-            c.knob[&knob::LANE_MASK]
-        )),
-        Some(w) => {
-            // Keep declared warps: the warp index moves by the declared
-            // warp, the lane within the warp is permuted.
-            let warp = out.r32();
-            out.ins(format!("and.b32 {lane}, {lane}, 31"));
-            out.ins(format!("shr.u32 {warp}, {}, 5", c.tid));
-            out.ins(format!("add.u32 {warp}, {warp}, {w}"));
-            out.ins(format!(
-                "and.b32 {warp}, {warp}, {}",
-                c.knob[&knob::WARP_MASK]
-            ));
-            out.ins(format!("shl.b32 {warp}, {warp}, 5"));
-            out.ins(format!("or.b32 {lane}, {lane}, {warp}"));
-        }
-    }
-    let inst = out.r32();
-    out.ins(format!(
-        "add.u32 {inst}, {}, {}",
-        c.unit,
-        home_offset(layout, role.cluster_offset)
-    ));
-    out.ins(format!(
-        "and.b32 {inst}, {inst}, {}",
-        c.knob[&knob::CTA_MASK]
-    ));
-    out.ins(format!("shl.b32 {inst}, {inst}, {}", c.knob[&knob::LOG_T]));
-    out.ins(format!("or.b32 {inst}, {inst}, {lane}"));
-
-    // Addresses of the locations this role touches.
-    let mut addrs = BTreeMap::new();
-    let mut textures = BTreeMap::new();
-    for ins in &thread.body {
-        let Some(loc) = ins.kind.loc() else { continue };
-        if addrs.contains_key(&loc.text) || textures.contains_key(&loc.text) {
-            continue;
-        }
-        let idx = test
-            .locations
-            .iter()
-            .position(|l| l.name.text == loc.text)
-            .ok_or_else(|| PtxError::Invalid(format!("unknown location `{loc}`")))?;
-        let knobs = [
-            c.knob[&knob::N].as_str(),
-            &c.knob[&knob::N_MASK],
-            &c.knob[&knob::STRIDE],
-        ];
-        let addr = if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
-            match alias.reach {
-                Reach::View(v) => {
-                    let a =
-                        global_addr(layout, &c.knobs, &c.memory(), knobs, alias.slot, &inst, out);
-                    if v > 0 {
-                        out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
-                    }
-                    (Space::Global, a)
-                }
-                Reach::Texture(t) => {
-                    // The texture spans the whole buffer: the slot's word
-                    // index is its texel.
-                    let slot = global_slot(layout, &c.knobs, knobs, alias.slot, &inst, out);
-                    let texel = out.r32();
-                    out.ins(format!("mul.lo.u32 {texel}, {slot}, {}", knobs[2]));
-                    textures.insert(loc.text.clone(), (c.textures[t].clone(), texel));
-                    continue;
-                }
-            }
-        } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
-            (
-                Space::Global,
-                global_addr(layout, &c.knobs, &c.memory(), knobs, j, &inst, out),
-            )
-        } else {
-            let s = layout
-                .shared_locs
-                .iter()
-                .position(|s| s.loc == idx)
-                .unwrap_or(0);
-            // Every role of an instance in this CTA uses the instance's
-            // lane as its slot.
-            let lane = out.r32();
-            out.ins(format!(
-                "and.b32 {lane}, {inst}, {}",
-                c.knob[&knob::LANE_MASK]
-            ));
-            let a = slot_addr(c, s, &lane, out);
-            if layout.shared_locs[s].space == Space::SharedCluster {
-                // The slot in the cluster's rank-0 CTA, which holds the
-                // location for the whole cluster.
-                let remote = out.r32();
-                out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, 0"));
-                (Space::SharedCluster, remote)
-            } else {
-                (Space::Shared, a)
-            }
-        };
-        addrs.insert(loc.text.clone(), addr);
-    }
-
-    // The role's registers, with their initial values.
-    let mut regs = BTreeMap::new();
-    let mut reg_names: Vec<&str> = thread.init.iter().map(|i| i.reg.text.as_str()).collect();
-    for ins in &thread.body {
-        reg_names.extend(ins.kind.dst().map(|d| d.text.as_str()));
-        reg_names.extend(ins.kind.srcs().iter().map(|s| s.text.as_str()));
-    }
-    for name in reg_names {
-        if regs.contains_key(name) {
-            continue;
-        }
-        let ptx = format!("%t{k}r{}", regs.len());
-        out.declare(format!(".reg .b32 {ptx}"));
-        let init = thread
-            .init
-            .iter()
-            .find(|i| i.reg.text == name)
-            .map_or(0, |i| i.value.value as u32);
-        out.comment(format!("{ptx} is register {name}"));
-        out.ins(format!("mov.u32 {ptx}, {init}"));
-        regs.insert(name.to_string(), ptx);
-    }
-    let labels = thread
-        .body
-        .iter()
-        .enumerate()
-        .filter_map(|(i, ins)| match &ins.kind {
-            InstrKind::Label(l) => Some((l.text.clone(), (i, format!("$t{k}_{i}")))),
-            _ => None,
-        })
-        .collect();
-    let iters = out.r32();
-    out.ins(format!("mov.u32 {iters}, 0"));
-    let giveup = out.fresh_label(&format!("giveup{k}"));
-    let end = out.fresh_label(&format!("end{k}"));
-    record_placement(layout, c, k, &inst, out);
-    let ctx = RoleCtx {
-        regs,
-        addrs,
-        textures,
-        labels,
-        iters,
-        loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
-        giveup,
-        barriers: match &layout.mode {
-            Mode::RolePerWarp { barriers, .. } => barriers
-                .iter()
-                .filter(|((role, _), _)| *role == k)
-                .map(|((_, i), b)| (*i, *b))
-                .collect(),
-            Mode::EveryRole => BTreeMap::new(),
-        },
-    };
-    Ok(RolePlan { inst, ctx, end })
 }
 
 /// The role's instructions, after the optional spin barrier. A role that
@@ -633,94 +468,6 @@ fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: 
         out.ins(format!("add.u64 {a}, {a}, {}", c.regs));
         out.ins(format!("st.global.u32 [{a}], {ptx}"));
     }
-}
-
-/// The address of instance `inst`'s slot of global location slot `j`:
-/// `mem + (j·N + perm_j(inst))·stride·4`, given the registers holding the
-/// knobs N, N - 1 and the stride; `mem` is `memory[layout.memory_of(j)]`:
-/// logical GPU 0's buffer, the host buffer or another GPU's (all laid out
-/// the same).
-pub(crate) fn global_addr(
-    layout: &Layout,
-    knobs: &str,
-    memory: &[&str],
-    [n, n_mask, stride]: [&str; 3],
-    j: usize,
-    inst: &str,
-    out: &mut Emitter,
-) -> String {
-    let slot = global_slot(layout, knobs, [n, n_mask, stride], j, inst, out);
-    // `memory` holds every base `memory_of` can name (see `Common::memory`).
-    let mem = memory
-        .get(layout.memory_of(j))
-        .or(memory.first())
-        .copied()
-        .unwrap_or_default();
-    let a = out.r64();
-    out.ins(format!("mul.wide.u32 {a}, {slot}, {stride}"));
-    out.ins(format!("shl.b64 {a}, {a}, 2"));
-    out.ins(format!("add.u64 {a}, {a}, {mem}"));
-    a
-}
-
-/// The index of instance `inst`'s slot of global location slot `j` among
-/// all slots of the buffer, `j·N + perm_j(inst)`; times the stride it is
-/// the slot's word.
-fn global_slot(
-    layout: &Layout,
-    knobs: &str,
-    [n, n_mask, _]: [&str; 3],
-    j: usize,
-    inst: &str,
-    out: &mut Emitter,
-) -> String {
-    let lm = out.r32();
-    let la = out.r32();
-    let slot = out.r32();
-    out.ins(format!(
-        "ld.global.u32 {lm}, [{knobs}+{}]",
-        layout.loc_knob(j) * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {la}, [{knobs}+{}]",
-        (layout.loc_knob(j) + 1) * 4
-    ));
-    out.ins(format!("mad.lo.u32 {slot}, {inst}, {lm}, {la}"));
-    out.ins(format!("and.b32 {slot}, {slot}, {n_mask}"));
-    out.ins(format!("mad.lo.u32 {slot}, {n}, {j}, {slot}"));
-    slot
-}
-
-/// In placement-check mode (`p_place` not null), records where this role of
-/// this instance ran.
-fn record_placement(layout: &Layout, c: &Common, k: usize, inst: &str, out: &mut Emitter) {
-    let skip = out.fresh_label("noplace");
-    let p = out.pred();
-    out.ins(format!("setp.eq.u64 {p}, {}, 0", c.place_raw));
-    out.ins(format!("@{p} bra {skip}"));
-    let idx = out.r32();
-    let a = out.r64();
-    let warp = out.r32();
-    let sm = out.r32();
-    out.ins(format!(
-        "mad.lo.u32 {idx}, {inst}, {}, {k}",
-        layout.roles.len()
-    ));
-    out.ins(format!("mul.wide.u32 {a}, {idx}, {}", PLACEMENT_WORDS * 4));
-    out.ins(format!("add.u64 {a}, {a}, {}", c.place));
-    // On several GPUs the third word is the logical GPU, which the
-    // placement check reads; `%warpid` is only informative (it changes as
-    // warps migrate), and one GPU keeps it.
-    match &c.gpu {
-        Some(gpu) => out.ins(format!("mov.u32 {warp}, {gpu}")),
-        None => out.ins(format!("mov.u32 {warp}, %warpid")),
-    }
-    out.ins(format!("mov.u32 {sm}, %smid"));
-    out.ins(format!(
-        "st.global.v4.u32 [{a}], {{{}, {}, {warp}, {sm}}}",
-        c.cta, c.tid
-    ));
-    out.label(&skip);
 }
 
 /// The optional bounded spin barrier: each role of an instance announces

@@ -7,10 +7,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::instr::{BarrierKind, InstrKind};
-use crate::ir::{Operand, Space, Test};
+use crate::ir::{Space, Test, Thread};
 use crate::outcome::{observables, Observable};
 
+use super::barriers::mode;
 pub use super::proxies::{AliasLoc, Reach, TextureAlias};
 use super::PtxError;
 
@@ -319,154 +319,24 @@ impl Layout {
     /// Lays out a validated test.
     pub fn of(test: &Test) -> Result<Layout, PtxError> {
         refuse_host(test)?;
-        let gpus = test
-            .threads
-            .iter()
-            .filter(|t| !t.placement.host)
-            .map(|t| t.placement.gpu.saturating_add(1))
-            .max()
-            .unwrap_or(1);
-        if gpus > MAX_GPUS {
-            let t = test
-                .threads
-                .iter()
-                .find(|t| !t.placement.host && t.placement.gpu >= MAX_GPUS);
-            return Err(PtxError::Unsupported(format!(
-                "thread `{}` is placed on GPU {}: the harness runs at most {MAX_GPUS} GPUs",
-                t.map_or("?", |t| t.name.text.as_str()),
-                gpus - 1
-            )));
-        }
-        // A thread's cluster: the declared one, or, where none is declared,
-        // a cluster of its CTA alone; a CTA and a cluster belong to one GPU.
-        let cluster_of = |t: &crate::ir::Thread| match t.placement.cluster {
-            Some(c) => (t.placement.gpu, 0, c),
-            None => (t.placement.gpu, 1, t.placement.cta),
-        };
-        let cta_of = |t: &crate::ir::Thread| (t.placement.gpu, t.placement.cta);
-        // Host threads are no part of the GPU's CTAs and clusters.
-        let gpu_threads = || test.threads.iter().filter(|t| !t.placement.host);
-        let ctas: Vec<(u32, u32)> = gpu_threads()
-            .map(cta_of)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let clusters: Vec<(u32, u32, u32)> = gpu_threads()
-            .map(cluster_of)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        // The CTAs of each cluster, in order: a CTA's rank is its place here.
-        let mut members: BTreeMap<(u32, u32, u32), BTreeSet<u32>> = BTreeMap::new();
-        for t in gpu_threads() {
-            members
-                .entry(cluster_of(t))
-                .or_default()
-                .insert(t.placement.cta);
-        }
-        for t in gpu_threads() {
-            if let Some(other) =
-                gpu_threads().find(|o| cta_of(o) == cta_of(t) && cluster_of(o) != cluster_of(t))
-            {
-                return Err(PtxError::Unsupported(format!(
-                    "threads `{}` and `{}` share CTA {} but not a cluster: a CTA belongs to one cluster",
-                    t.name, other.name, t.placement.cta
-                )));
-            }
-        }
-        let biggest = members.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
-        if biggest > MAX_CLUSTER {
-            return Err(PtxError::Unsupported(format!(
-                "a cluster of {biggest} CTAs: the portable maximum is {MAX_CLUSTER}"
-            )));
-        }
-        let cluster_size = biggest.next_power_of_two();
+        let gpus = count_gpus(test)?;
+        let grid = Grid::of(test)?;
         let warps: BTreeSet<u32> = test
             .threads
             .iter()
             .filter_map(|t| t.placement.warp)
             .collect();
-        let declares_warps = !warps.is_empty();
-        let roles: Vec<Role> = test
-            .threads
-            .iter()
-            .map(|t| Role {
-                host: t.placement.host,
-                gpu: if t.placement.host { 0 } else { t.placement.gpu },
-                cta_offset: ctas.iter().position(|c| *c == cta_of(t)).unwrap_or(0) as u32,
-                cluster_offset: clusters
-                    .iter()
-                    .position(|c| *c == cluster_of(t))
-                    .unwrap_or(0) as u32,
-                rank: members
-                    .get(&cluster_of(t))
-                    .and_then(|m| m.iter().position(|c| *c == t.placement.cta))
-                    .unwrap_or(0) as u32,
-                warp: if declares_warps {
-                    Some(t.placement.warp.unwrap_or(0))
-                } else {
-                    None
-                },
-            })
-            .collect();
-        let mut global_locs = Vec::new();
-        let mut shared_locs = Vec::new();
-        for (i, loc) in test.locations.iter().enumerate() {
-            // An alias is its root's memory: no slot of its own.
-            if loc.alias.is_some() {
-                continue;
-            }
-            if matches!(loc.space, Space::Global | Space::Host) {
-                global_locs.push(i);
-                continue;
-            }
-            let user = test.threads.iter().position(|t| {
-                !t.placement.host
-                    && t.body
-                        .iter()
-                        .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
-            });
-            let user = user.map(|u| &roles[u]);
-            shared_locs.push(SharedLoc {
-                loc: i,
-                space: loc.space,
-                cluster_offset: user.map_or(0, |r| r.cluster_offset),
-                rank: match loc.space {
-                    Space::SharedCluster => 0,
-                    _ => user.map_or(0, |r| r.rank),
-                },
-            });
-        }
+        let roles = place_roles(test, &grid, !warps.is_empty());
+        let (global_locs, shared_locs) = split_locations(test, &roles);
         let plan = super::proxies::plan(test, &global_locs)?;
-        let slot_of = (0..test.locations.len())
-            .map(|i| {
-                let (root, _) = super::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
-                global_locs.iter().position(|g| *g == root)
-            })
-            .collect();
+        let slot_of = slots_of(test, &global_locs);
         let mode = mode(test, &roles)?;
-        let host_slots: Vec<usize> = global_locs
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| test.locations[**l].space == Space::Host)
-            .map(|(j, _)| j)
-            .collect();
-        let homes: Vec<u32> = global_locs
-            .iter()
-            .enumerate()
-            .map(|(j, l)| match host_slots.contains(&j) {
-                true => 0,
-                false => test.locations[*l].gpu,
-            })
-            .collect();
+        let host_slots = host_slots(test, &global_locs);
+        let homes = homes(test, &global_locs, &host_slots);
         refuse_homes(test, &global_locs, &homes, gpus)?;
-        refuse_host_with(test, &mode, cluster_size, &host_slots, &plan)?;
+        refuse_host_with(test, &mode, grid.cluster_size, &host_slots, &plan)?;
         refuse_gpus(gpus, &shared_locs, &plan)?;
-        if cluster_size > 1 && mode != Mode::EveryRole {
-            return Err(PtxError::Unsupported(
-                "CTA barriers in a test with clusters are not generated yet".into(),
-            ));
-        }
+        refuse_clusters_with(grid.cluster_size, &mode)?;
         let roles = match mode {
             // Each role has a warp of its own: declared warps only told
             // which roles must not share one.
@@ -477,13 +347,7 @@ impl Layout {
             Mode::EveryRole => roles,
         };
         let observables = observables(test);
-        let stored_regs = observables
-            .iter()
-            .filter_map(|o| match o {
-                Observable::Reg { thread, reg } => Some((*thread, reg.clone())),
-                Observable::Loc { .. } => None,
-            })
-            .collect();
+        let stored_regs = stored_regs(&observables);
         Ok(Layout {
             mode,
             roles,
@@ -495,9 +359,9 @@ impl Layout {
             shared_locs,
             observables,
             stored_regs,
-            ctas: ctas.len() as u32,
-            clusters: clusters.len() as u32,
-            cluster_size,
+            ctas: grid.ctas.len() as u32,
+            clusters: grid.clusters.len() as u32,
+            cluster_size: grid.cluster_size,
             warps: warps.iter().max().map_or(1, |w| w.saturating_add(1)),
             host_slots,
             gpus,
@@ -622,6 +486,220 @@ impl Layout {
     }
 }
 
+/// Counts the logical GPUs the test's threads sit on, refusing more than
+/// the harness runs.
+fn count_gpus(test: &Test) -> Result<u32, PtxError> {
+    let gpus = test
+        .threads
+        .iter()
+        .filter(|t| !t.placement.host)
+        .map(|t| t.placement.gpu.saturating_add(1))
+        .max()
+        .unwrap_or(1);
+    if gpus > MAX_GPUS {
+        let t = test
+            .threads
+            .iter()
+            .find(|t| !t.placement.host && t.placement.gpu >= MAX_GPUS);
+        return Err(PtxError::Unsupported(format!(
+            "thread `{}` is placed on GPU {}: the harness runs at most {MAX_GPUS} GPUs",
+            t.map_or("?", |t| t.name.text.as_str()),
+            gpus - 1
+        )));
+    }
+    Ok(gpus)
+}
+
+/// A thread's cluster: the declared one, or, where none is declared, a
+/// cluster of its CTA alone; a CTA and a cluster belong to one GPU.
+fn cluster_of(t: &Thread) -> (u32, u32, u32) {
+    match t.placement.cluster {
+        Some(c) => (t.placement.gpu, 0, c),
+        None => (t.placement.gpu, 1, t.placement.cta),
+    }
+}
+
+/// A thread's CTA, on its GPU.
+fn cta_of(t: &Thread) -> (u32, u32) {
+    (t.placement.gpu, t.placement.cta)
+}
+
+/// The CTAs and clusters the test's GPU threads span.
+struct Grid {
+    /// Distinct CTAs, in order.
+    ctas: Vec<(u32, u32)>,
+    /// Distinct clusters, in order.
+    clusters: Vec<(u32, u32, u32)>,
+    /// The CTAs of each cluster, in order: a CTA's rank is its place here.
+    members: BTreeMap<(u32, u32, u32), BTreeSet<u32>>,
+    /// CTAs per hardware cluster (see [`Layout::cluster_size`]).
+    cluster_size: u32,
+}
+
+impl Grid {
+    /// Gathers the CTAs and clusters of the test's GPU threads, refusing a
+    /// CTA split over clusters and a cluster past [`MAX_CLUSTER`].
+    fn of(test: &Test) -> Result<Grid, PtxError> {
+        // Host threads are no part of the GPU's CTAs and clusters.
+        let gpu_threads = || test.threads.iter().filter(|t| !t.placement.host);
+        let ctas: Vec<(u32, u32)> = gpu_threads()
+            .map(cta_of)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let clusters: Vec<(u32, u32, u32)> = gpu_threads()
+            .map(cluster_of)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut members: BTreeMap<(u32, u32, u32), BTreeSet<u32>> = BTreeMap::new();
+        for t in gpu_threads() {
+            members
+                .entry(cluster_of(t))
+                .or_default()
+                .insert(t.placement.cta);
+        }
+        for t in gpu_threads() {
+            if let Some(other) =
+                gpu_threads().find(|o| cta_of(o) == cta_of(t) && cluster_of(o) != cluster_of(t))
+            {
+                return Err(PtxError::Unsupported(format!(
+                    "threads `{}` and `{}` share CTA {} but not a cluster: a CTA belongs to one cluster",
+                    t.name, other.name, t.placement.cta
+                )));
+            }
+        }
+        let biggest = members.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
+        if biggest > MAX_CLUSTER {
+            return Err(PtxError::Unsupported(format!(
+                "a cluster of {biggest} CTAs: the portable maximum is {MAX_CLUSTER}"
+            )));
+        }
+        Ok(Grid {
+            ctas,
+            clusters,
+            members,
+            cluster_size: biggest.next_power_of_two(),
+        })
+    }
+}
+
+/// Places each test thread as a role: its CTA, cluster, rank, warp and GPU.
+fn place_roles(test: &Test, grid: &Grid, declares_warps: bool) -> Vec<Role> {
+    test.threads
+        .iter()
+        .map(|t| Role {
+            host: t.placement.host,
+            gpu: if t.placement.host { 0 } else { t.placement.gpu },
+            cta_offset: grid.ctas.iter().position(|c| *c == cta_of(t)).unwrap_or(0) as u32,
+            cluster_offset: grid
+                .clusters
+                .iter()
+                .position(|c| *c == cluster_of(t))
+                .unwrap_or(0) as u32,
+            rank: grid
+                .members
+                .get(&cluster_of(t))
+                .and_then(|m| m.iter().position(|c| *c == t.placement.cta))
+                .unwrap_or(0) as u32,
+            warp: if declares_warps {
+                Some(t.placement.warp.unwrap_or(0))
+            } else {
+                None
+            },
+        })
+        .collect()
+}
+
+/// Splits the test's locations into global slots and shared locations,
+/// each shared one placed with the first GPU role that uses it.
+fn split_locations(test: &Test, roles: &[Role]) -> (Vec<usize>, Vec<SharedLoc>) {
+    let mut global_locs = Vec::new();
+    let mut shared_locs = Vec::new();
+    for (i, loc) in test.locations.iter().enumerate() {
+        // An alias is its root's memory: no slot of its own.
+        if loc.alias.is_some() {
+            continue;
+        }
+        if matches!(loc.space, Space::Global | Space::Host) {
+            global_locs.push(i);
+            continue;
+        }
+        let user = test.threads.iter().position(|t| {
+            !t.placement.host
+                && t.body
+                    .iter()
+                    .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
+        });
+        let user = user.map(|u| &roles[u]);
+        shared_locs.push(SharedLoc {
+            loc: i,
+            space: loc.space,
+            cluster_offset: user.map_or(0, |r| r.cluster_offset),
+            rank: match loc.space {
+                Space::SharedCluster => 0,
+                _ => user.map_or(0, |r| r.rank),
+            },
+        });
+    }
+    (global_locs, shared_locs)
+}
+
+/// Per location: the slot that holds its memory (see [`Layout::slot_of`]).
+fn slots_of(test: &Test, global_locs: &[usize]) -> Vec<Option<usize>> {
+    (0..test.locations.len())
+        .map(|i| {
+            let (root, _) = super::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
+            global_locs.iter().position(|g| *g == root)
+        })
+        .collect()
+}
+
+/// The slots of the locations in host memory (see [`Layout::host_slots`]).
+fn host_slots(test: &Test, global_locs: &[usize]) -> Vec<usize> {
+    global_locs
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| test.locations[**l].space == Space::Host)
+        .map(|(j, _)| j)
+        .collect()
+}
+
+/// Per slot: the logical GPU whose memory holds it (see [`Layout::homes`]).
+fn homes(test: &Test, global_locs: &[usize], host_slots: &[usize]) -> Vec<u32> {
+    global_locs
+        .iter()
+        .enumerate()
+        .map(|(j, l)| match host_slots.contains(&j) {
+            true => 0,
+            false => test.locations[*l].gpu,
+        })
+        .collect()
+}
+
+/// CTA barriers beside clusters: the role-per-warp layout has no clusters
+/// yet.
+fn refuse_clusters_with(cluster_size: u32, mode: &Mode) -> Result<(), PtxError> {
+    if cluster_size > 1 && *mode != Mode::EveryRole {
+        return Err(PtxError::Unsupported(
+            "CTA barriers in a test with clusters are not generated yet".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The registers the classifier needs, in observable order (see
+/// [`Layout::stored_regs`]).
+fn stored_regs(observables: &[Observable]) -> Vec<(usize, String)> {
+    observables
+        .iter()
+        .filter_map(|o| match o {
+            Observable::Reg { thread, reg } => Some((*thread, reg.clone())),
+            Observable::Loc { .. } => None,
+        })
+        .collect()
+}
+
 /// What the harness cannot run of a test with host threads, whatever its
 /// layout: a test with no GPU thread (nothing would launch), and a host
 /// thread that reaches device memory (the CPU cannot address it).
@@ -728,134 +806,4 @@ fn refuse_gpus(
         ));
     }
     Ok(())
-}
-
-/// Chooses the mode: role per warp when the test has CTA barriers, and
-/// then plans every barrier as a hardware barrier, refusing what would
-/// hang or mean something else on the hardware.
-fn mode(test: &Test, roles: &[Role]) -> Result<Mode, PtxError> {
-    let has_barrier = |k: usize| {
-        test.threads[k]
-            .body
-            .iter()
-            .any(|i| matches!(i.kind, InstrKind::Barrier { .. }))
-    };
-    if !(0..test.threads.len()).any(has_barrier) {
-        return Ok(Mode::EveryRole);
-    }
-    let unsupported = |why: String| Err(PtxError::Unsupported(why));
-    let ctas = roles.iter().map(|r| r.cta_offset).max().unwrap_or(0) + 1;
-    let mut roles_of: Vec<Vec<usize>> = vec![Vec::new(); ctas as usize];
-    for (k, role) in roles.iter().enumerate() {
-        let group = &roles_of[role.cta_offset as usize];
-        if let Some(&other) = group
-            .iter()
-            .find(|&&o| role.warp.is_some() && roles[o].warp == role.warp)
-        {
-            return unsupported(format!(
-                "threads `{}` and `{}` share a warp in a test with CTA barriers: each role needs a warp of its own",
-                test.threads[other].name, test.threads[k].name
-            ));
-        }
-        roles_of[role.cta_offset as usize].push(k);
-    }
-    // Each role's barriers in program order, as hardware barrier ids.
-    let mut sequences: Vec<Vec<(usize, u32, BarrierKind)>> = vec![Vec::new(); test.threads.len()];
-    for (k, thread) in test.threads.iter().enumerate() {
-        for (i, ins) in thread.body.iter().enumerate() {
-            let InstrKind::Barrier {
-                kind,
-                instance,
-                id,
-                quorum,
-            } = &ins.kind
-            else {
-                continue;
-            };
-            let resource = match id {
-                None => instance.value,
-                Some(Operand::Imm(v)) => v.value,
-                Some(Operand::Reg(r)) => {
-                    return unsupported(format!(
-                        "thread `{}` names its barrier with register `{r}`: the harness needs constant barrier ids",
-                        thread.name
-                    ))
-                }
-            };
-            if !(0..i64::from(HARNESS_BARRIER)).contains(&resource) {
-                return unsupported(format!(
-                    "barrier {resource} of thread `{}`: hardware barriers are 0 to 15, and the harness keeps 15",
-                    thread.name
-                ));
-            }
-            if let Some(Operand::Reg(r)) = quorum {
-                return unsupported(format!(
-                    "thread `{}` gives its barrier's thread count in register `{r}`: the harness needs constants",
-                    thread.name
-                ));
-            }
-            sequences[k].push((i, resource as u32, *kind));
-        }
-        let branches = thread
-            .body
-            .iter()
-            .any(|i| matches!(i.kind, InstrKind::Branch { .. }));
-        if branches && !sequences[k].is_empty() {
-            return unsupported(format!(
-                "thread `{}` has branches and CTA barriers: a barrier some thread may skip would hang the GPU",
-                thread.name
-            ));
-        }
-    }
-    // Within a declared CTA, every role that takes part in barriers must
-    // take the same barriers in the same order, or the hardware deadlocks.
-    let mut barriers = BTreeMap::new();
-    for group in &roles_of {
-        let parts: Vec<usize> = group
-            .iter()
-            .copied()
-            .filter(|&k| !sequences[k].is_empty())
-            .collect();
-        let Some(&first) = parts.first() else {
-            continue;
-        };
-        let ids = |k: usize| {
-            sequences[k]
-                .iter()
-                .map(|(_, id, _)| *id)
-                .collect::<Vec<_>>()
-        };
-        if let Some(&other) = parts.iter().find(|&&k| ids(k) != ids(first)) {
-            return unsupported(format!(
-                "threads `{}` and `{}` of one CTA take different barriers (or in another order): the hardware would deadlock",
-                test.threads[first].name, test.threads[other].name
-            ));
-        }
-        let count = 32 * parts.len() as u32;
-        for &k in &parts {
-            for (i, id, _) in &sequences[k] {
-                if let InstrKind::Barrier {
-                    quorum: Some(Operand::Imm(q)),
-                    ..
-                } = &test.threads[k].body[*i].kind
-                {
-                    if q.value != parts.len() as i64 {
-                        return unsupported(format!(
-                            "barrier {id} of thread `{}` waits for {} threads but {} reach it: the hardware would wait forever or release early",
-                            test.threads[k].name,
-                            q.value,
-                            parts.len()
-                        ));
-                    }
-                }
-                barriers.insert((k, *i), (*id, count));
-            }
-        }
-    }
-    Ok(Mode::RolePerWarp {
-        ctas,
-        warps: roles_of.iter().map(Vec::len).max().unwrap_or(1) as u32,
-        roles_of,
-        barriers,
-    })
 }

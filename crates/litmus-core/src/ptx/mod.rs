@@ -28,6 +28,7 @@
 //! assert!(ptx.contains(".entry litmus_test("));
 //! ```
 
+mod barriers;
 mod classify;
 mod common;
 mod cta_table;
@@ -38,6 +39,7 @@ mod instr;
 mod kernel;
 pub mod layout;
 mod proxies;
+mod role;
 
 pub use layout::Layout;
 

@@ -532,9 +532,8 @@ impl<'s> Parser<'_, 's> {
             return None;
         };
         let name = Name::new(w, Origin(t.offset));
-        let mut placement = Placement::default();
         if cell.at_end() {
-            return Some((name, placement));
+            return Some((name, Placement::default()));
         }
         if !cell.eat(Punct::At) {
             self.push_expected(
@@ -543,55 +542,24 @@ impl<'s> Parser<'_, 's> {
             );
             return None;
         }
+        let placement = self.placement(cell)?;
+        Some((name, placement))
+    }
+
+    /// Parses the placement after `@`: `host` alone, or `cta`, `gpu`,
+    /// `cluster` and `warp` numbers, each at most once, between commas.
+    fn placement(&mut self, cell: &mut Cursor<'_, 's>) -> Option<Placement> {
+        let mut placement = Placement::default();
         let mut seen: Vec<&'static str> = Vec::new();
         loop {
             let key = cell.bump();
-            let what: &'static str = match key.tok {
-                Tok::Ident("cta") => "cta",
-                Tok::Ident("gpu") => "gpu",
-                Tok::Ident("cluster") => "cluster",
-                Tok::Ident("warp") => "warp",
-                Tok::Ident("host") => "host",
-                _ => {
-                    self.push_expected(key, "`cta`, `gpu`, `cluster` or `warp`");
-                    return None;
-                }
-            };
+            let what = self.placement_key(key)?;
             // `@host` takes no number and stands alone: a host thread has
             // no CTA, cluster, GPU or warp.
             if what == "host" {
-                if !seen.is_empty() {
-                    self.push_expected(
-                        key,
-                        "`cta`, `gpu`, `cluster` or `warp` (`host` stands alone)",
-                    );
-                    return None;
-                }
-                placement.host = true;
-                if !cell.at_end() {
-                    self.push_expected(
-                        cell.peek(),
-                        "`|` or `;` after `@host` (a host thread has no GPU placement)",
-                    );
-                    return None;
-                }
-                return Some((name, placement));
+                return self.host_placement(cell, key, &seen, placement);
             }
-            let v = cell.bump();
-            let Tok::Int(value) = v.tok else {
-                self.push_expected(v, "a number");
-                return None;
-            };
-            let Ok(n) = u32::try_from(value) else {
-                self.errors
-                    .push(v.offset, SyntaxError::PlacementRange { what, value });
-                return None;
-            };
-            if seen.contains(&what) {
-                self.errors
-                    .push(key.offset, SyntaxError::DuplicatePlacement(what));
-                return None;
-            }
+            let n = self.placement_number(cell, key, what, &seen)?;
             seen.push(what);
             match what {
                 "cta" => placement.cta = n,
@@ -600,13 +568,81 @@ impl<'s> Parser<'_, 's> {
                 _ => placement.warp = Some(n),
             }
             if cell.at_end() {
-                return Some((name, placement));
+                return Some(placement);
             }
             if !cell.eat(Punct::Comma) {
                 self.push_expected(cell.peek(), "`,` and another placement, `|` or `;`");
                 return None;
             }
         }
+    }
+
+    /// Reads a placement key: `cta`, `gpu`, `cluster`, `warp` or `host`.
+    fn placement_key(&mut self, key: Token<'s>) -> Option<&'static str> {
+        match key.tok {
+            Tok::Ident("cta") => Some("cta"),
+            Tok::Ident("gpu") => Some("gpu"),
+            Tok::Ident("cluster") => Some("cluster"),
+            Tok::Ident("warp") => Some("warp"),
+            Tok::Ident("host") => Some("host"),
+            _ => {
+                self.push_expected(key, "`cta`, `gpu`, `cluster` or `warp`");
+                None
+            }
+        }
+    }
+
+    /// Finishes `@host`, which must stand alone.
+    fn host_placement(
+        &mut self,
+        cell: &mut Cursor<'_, 's>,
+        key: Token<'s>,
+        seen: &[&'static str],
+        mut placement: Placement,
+    ) -> Option<Placement> {
+        if !seen.is_empty() {
+            self.push_expected(
+                key,
+                "`cta`, `gpu`, `cluster` or `warp` (`host` stands alone)",
+            );
+            return None;
+        }
+        placement.host = true;
+        if !cell.at_end() {
+            self.push_expected(
+                cell.peek(),
+                "`|` or `;` after `@host` (a host thread has no GPU placement)",
+            );
+            return None;
+        }
+        Some(placement)
+    }
+
+    /// Reads the number after placement key `what`, refusing one out of
+    /// range and a key given twice.
+    fn placement_number(
+        &mut self,
+        cell: &mut Cursor<'_, 's>,
+        key: Token<'s>,
+        what: &'static str,
+        seen: &[&'static str],
+    ) -> Option<u32> {
+        let v = cell.bump();
+        let Tok::Int(value) = v.tok else {
+            self.push_expected(v, "a number");
+            return None;
+        };
+        let Ok(n) = u32::try_from(value) else {
+            self.errors
+                .push(v.offset, SyntaxError::PlacementRange { what, value });
+            return None;
+        };
+        if seen.contains(&what) {
+            self.errors
+                .push(key.offset, SyntaxError::DuplicatePlacement(what));
+            return None;
+        }
+        Some(n)
     }
 
     fn push_expected(&mut self, t: Token<'_>, expected: &'static str) {
