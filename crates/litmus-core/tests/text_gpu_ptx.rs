@@ -266,11 +266,11 @@ fn setp_and_guarded_bra_become_conditional_branches() {
         [
             ld("x"),
             InstrKind::Branch {
-                cond: Some((BranchCond::Eq, reg("r0"), val(0))),
+                cond: Some((BranchCond::Ne, reg("r0"), val(1))),
                 target: n("SKIP0")
             },
-            label("SKIP0"),
             st("y"),
+            label("SKIP0"),
         ]
     );
     // `@!p0` negates the `setp.ne`.
