@@ -5,6 +5,7 @@
 //! forbids was seen; then one summary. It is `run` for families: one line a
 //! test instead of an outcome table.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,9 @@ use super::args::{request, Format};
 use super::load::{litmus_files, load};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
+use super::args::number;
 use super::run::{parse_args, Options};
+use super::tune::{tune_set, Search};
 use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus campaign: run a set of tests on the GPU, one line a test
@@ -42,11 +45,23 @@ how many a forbidden outcome was seen, GPU time and wall time. A test that
 fails for any reason `run` knows (a verdict mismatch, a fault) fails here
 too, and the campaign goes on with the next test.
 
+With --tune, the campaign first searches the GPU's environment for the
+whole set as `gpu-litmus tune` does (one pool of configurations shared by
+the family, breadth first, the budget flowing to the tests still unseen),
+writes the winners to the tuning file, then runs every test with its
+entry: the best discovery for a GPU budget without knowing the knobs. A
+summary per family (the name up to its first `+`) closes the campaign.
+
 OPTIONS:
     Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
     --seed, --report, --format, --loop-bound, --tuning); with --format json,
     one JSON object per test and line, then {\"summary\": {...}}. While a
     test runs, the GPU worker compiles the next 8 tests' modules.
+    --tune              search the environment first (see above); the
+                        tuning file is --tuning FILE, else $LITMUS_TUNING,
+                        else litmus-tuning.toml
+    --tune-budget-ms N  the search's GPU time per test, on average (default 2000)
+    --tune-configs N    configurations in the search's pool (default 64)
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -60,6 +75,7 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
                         [--report DIR] [--format text|json] [--loop-bound N]
+                        [--tune [--tune-budget-ms N] [--tune-configs N]]
                         DIR|FILE...
 
 For more, try `gpu-litmus campaign --help`.";
@@ -75,11 +91,21 @@ struct Tally {
     allowed_seen: usize,
     forbidden_seen: usize,
     gpu: Duration,
+    /// Per family (a name up to its first `+`, as `gen` writes them): the
+    /// tests whose condition the model allows, and those seen.
+    families: BTreeMap<String, (usize, usize)>,
 }
 
 /// Runs `gpu-litmus campaign` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+    let (tune, args) = match tune_flags(args) {
+        Ok(t) => t,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let mut opts = match request(parse_args(&args), HELP, USAGE, out, err) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -99,6 +125,11 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     };
+    if let Some(t) = &tune {
+        if let Err(code) = tune_first(&files, t, &mut opts, out, err) {
+            return code;
+        }
+    }
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut ahead = Prefetch::new(&files);
@@ -118,6 +149,83 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         EXIT_OK
     } else {
         EXIT_FAILED
+    }
+}
+
+/// `--tune`: search the set's environment first.
+struct Tune {
+    budget_ms: u64,
+    configs: usize,
+}
+
+/// Takes `--tune`, `--tune-budget-ms N` and `--tune-configs N` out of the
+/// command line (the rest is `run`'s); `None` without `--tune`.
+fn tune_flags(args: &[String]) -> Result<(Option<Tune>, Vec<String>), String> {
+    let (mut on, mut budget_ms, mut configs) = (false, 2000, 64);
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--tune") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| format!("`{name}` needs a value"))
+        };
+        match flag {
+            "--tune" => on = true,
+            "--tune-budget-ms" => budget_ms = number(flag, &value(flag)?, 1u64)?,
+            "--tune-configs" => configs = number(flag, &value(flag)?, 2usize)?,
+            _ => rest.push(a.clone()),
+        }
+    }
+    if !on && rest.len() < args.len() {
+        return Err("`--tune-budget-ms` and `--tune-configs` go with `--tune`".into());
+    }
+    Ok((on.then_some(Tune { budget_ms, configs }), rest))
+}
+
+/// Runs the family-wide search of `tune` over the campaign's files, writes
+/// the tuning file (`--tuning FILE`, else `tune`'s default) and makes the
+/// campaign run with it. Without a GPU it says so and the campaign goes on
+/// (its hardware halves then say the same).
+fn tune_first(
+    files: &[String],
+    t: &Tune,
+    opts: &mut Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), u8> {
+    match litmus_hw::hardware_wanted() {
+        Ok(None) => {}
+        Ok(Some(why)) => {
+            let _ = writeln!(out, "tune: skipped, {why}");
+            return Ok(());
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return Err(EXIT_FAILED);
+        }
+    }
+    let path = opts.tuning_path.clone().unwrap_or_else(super::tune::default_path);
+    let search = Search {
+        config: &opts.config,
+        base: opts.config.knobs.clone(),
+        budget_ms: t.budget_ms,
+        configs: t.configs,
+    };
+    match tune_set(files, &search, &path, out, err) {
+        Ok((file, _)) => {
+            opts.config.tuning = Some(std::sync::Arc::new(file));
+            Ok(())
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            Err(EXIT_FAILED)
+        }
     }
 }
 
@@ -154,6 +262,11 @@ fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> Strin
 /// Writes the campaign's summary line.
 fn summary(out: &mut dyn Write, tally: &Tally, wall: Duration, json: bool) -> std::io::Result<()> {
     if !json {
+        if tally.families.len() > 1 {
+            for (family, (allowed, seen)) in &tally.families {
+                writeln!(out, "family {family}: weak outcome seen in {seen} of {allowed}")?;
+            }
+        }
         writeln!(
             out,
             "campaign: {} tests, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
@@ -179,6 +292,9 @@ fn summary(out: &mut dyn Write, tally: &Tally, wall: Duration, json: bool) -> st
                 "forbidden_seen": tally.forbidden_seen,
                 "gpu_seconds": tally.gpu.as_secs_f64(),
                 "wall_seconds": wall.as_secs_f64(),
+                "families": tally.families.iter().map(|(f, (allowed, seen))| {
+                    (f.clone(), json!({"allowed": allowed, "seen": seen}))
+                }).collect::<serde_json::Map<String, serde_json::Value>>(),
             }})
         )
     }
@@ -195,6 +311,7 @@ fn line(
     let passed = report.passed() && unwritten.is_none();
     let figures = Figures::of(report);
     tally.count(passed, &figures);
+    tally.count_family(&report.test, &figures);
     let failures = failures(report, unwritten.as_deref());
     match (json, figures.ran) {
         (true, _) => json_line(file, report, passed, &figures, &failures),
@@ -267,6 +384,17 @@ impl<'a> Figures<'a> {
 }
 
 impl Tally {
+    /// Counts one test into its family's row.
+    fn count_family(&mut self, name: &str, f: &Figures) {
+        if !(f.condition_allowed && f.ran.is_some()) {
+            return;
+        }
+        let family = name.split('+').next().unwrap_or(name).to_string();
+        let row = self.families.entry(family).or_default();
+        row.0 += 1;
+        row.1 += usize::from(f.weak > 0);
+    }
+
     /// Counts one test that ran.
     fn count(&mut self, passed: bool, f: &Figures) {
         self.tests += 1;

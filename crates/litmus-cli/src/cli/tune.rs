@@ -2,7 +2,7 @@
 //! the winners to a tuning file that every later run of the test picks up.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
@@ -116,9 +116,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     if let Some(s) = seed {
         base.seed = s;
     }
-    let out = out
-        .or_else(|| std::env::var_os(litmus_tune::tuning::TUNING_ENV).map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from(CONVENTIONAL_FILE));
+    let out = out.unwrap_or_else(default_path);
     Ok(Parsed::Work(Box::new(Options {
         config,
         base,
@@ -153,33 +151,19 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     }
-    let mut tuning = if opts.out.exists() {
-        match TuningFile::load(&opts.out) {
-            Ok(t) => t,
-            Err(e) => {
-                let _ = writeln!(err, "error: {e} (fix or move it; tune merges into it)");
-                return EXIT_FAILED;
-            }
-        }
-    } else {
-        TuningFile {
-            path: opts.out.clone(),
-            ..TuningFile::default()
-        }
+    let search = Search {
+        config: &opts.config,
+        base: opts.base.clone(),
+        budget_ms: opts.budget_ms,
+        configs: opts.configs,
     };
-    let prepared = prepare(&files, &opts);
-    let mut failed = false;
-    for line in &prepared.lines {
-        failed |= line.failed;
-        let _ = writeln!(out, "{}", line.text);
-    }
-    match search(&prepared, &opts, &mut tuning, out, err) {
-        Ok(search_failed) => failed |= search_failed,
+    let (tuning, failed) = match tune_set(&files, &search, &opts.out, out, err) {
+        Ok(t) => t,
         Err(e) => {
             let _ = writeln!(err, "error: {e}");
             return EXIT_FAILED;
         }
-    }
+    };
     let _ = writeln!(
         out,
         "tune: {} tests, {} entries in {}",
@@ -192,6 +176,54 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     } else {
         EXIT_OK
     }
+}
+
+/// The tuning file a search writes when none is named: `$LITMUS_TUNING`,
+/// else `litmus-tuning.toml` in the current folder.
+pub(super) fn default_path() -> PathBuf {
+    std::env::var_os(litmus_tune::tuning::TUNING_ENV)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(CONVENTIONAL_FILE), PathBuf::from)
+}
+
+/// What a family-wide search is given: the configuration (model and
+/// knobs), the base knobs (with the seed), the budget per test and the
+/// pool's size. `tune` and `campaign --tune` both make one.
+pub(super) struct Search<'a> {
+    pub(super) config: &'a Config,
+    pub(super) base: Knobs,
+    pub(super) budget_ms: u64,
+    pub(super) configs: usize,
+}
+
+/// Searches `files` as one family and merges the winners into the tuning
+/// file at `path` (read first when it exists): the lines for tests that
+/// cannot be searched, then one line a test. Returns the file and whether
+/// some test failed; `Err` when the tuning file cannot be read or written.
+pub(super) fn tune_set(
+    files: &[String],
+    search: &Search,
+    path: &Path,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(TuningFile, bool), String> {
+    let mut tuning = if path.exists() {
+        TuningFile::load(path)
+            .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?
+    } else {
+        TuningFile {
+            path: path.to_path_buf(),
+            ..TuningFile::default()
+        }
+    };
+    let prepared = prepare(files, search);
+    let mut failed = false;
+    for line in &prepared.lines {
+        failed |= line.failed;
+        let _ = writeln!(out, "{}", line.text);
+    }
+    failed |= self::search(&prepared, search, &mut tuning, out, err)?;
+    Ok((tuning, failed))
 }
 
 /// Tests whose modules the worker compiles ahead of the search.
@@ -219,7 +251,7 @@ struct Prepared {
 }
 
 /// Reads every file, generates its PTX and decides its weak outcome.
-fn prepare(files: &[String], opts: &Options) -> Prepared {
+fn prepare(files: &[String], opts: &Search) -> Prepared {
     let mut p = Prepared {
         ready: Vec::new(),
         lines: Vec::new(),
@@ -271,7 +303,7 @@ fn prepare(files: &[String], opts: &Options) -> Prepared {
 /// some test could not run at all.
 fn search(
     prepared: &Prepared,
-    opts: &Options,
+    opts: &Search,
     tuning: &mut TuningFile,
     out: &mut dyn Write,
     err: &mut dyn Write,
