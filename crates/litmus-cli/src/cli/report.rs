@@ -15,13 +15,16 @@ const HELP: &str = "gpu-litmus report: recorded hardware evidence as one HTML pa
 USAGE:
     gpu-litmus report --evidence DIR --html OUT.html [--model NAME]
 
-Writes one self-contained page (no network needed to open it): the tests of
-the evidence grouped by family (the name up to its first `_`, `+`, `-` or
-`.`), then by placement and by the widest fence scope; for each test every
-outcome the model allows or the hardware showed, how often it was seen and
-at what rate (with a 95% Wilson interval), on which devices, and the
-model's verdict. Observed outcomes the model forbids come first, in red.
-Lines of the evidence that are not records are listed at the top.
+Writes one self-contained page (no network needed to open it), summary
+first: the observed outcomes the model forbids, in red, at the top; then,
+per family (a generated name's shape, else the name up to its first `_`,
+`+`, `-` or `.`), a grid of placement x fences (read from the test's IR)
+saying how many tests showed the outcome their condition names, shaded by
+that share. Then one line per test: that outcome, the model's verdict,
+its count and rate, the devices; every outcome seen (count, per device,
+whether the model allows it) folded under the line. A search box and
+filters (family, seen or not, device) narrow the lines. Lines of the
+evidence that are not records are listed near the top.
 
 OPTIONS:
     --evidence PATH     an evidence folder or file (repeatable; required)

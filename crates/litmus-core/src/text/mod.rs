@@ -188,7 +188,7 @@ pub use error::{Diagnostic, DiagnosticKind, SyntaxError, TextError};
 pub use lex::parse_value;
 pub use parse::parse_unvalidated;
 pub use position::{position, Position};
-pub use print::{print, print_instr};
+pub use print::{print, print_condition, print_instr};
 
 use crate::ir::Test;
 

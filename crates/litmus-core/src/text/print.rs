@@ -93,12 +93,7 @@ pub fn print(test: &Test) -> String {
         }
         out.push('\n');
     }
-    // The dialect's spelling; the others are the quantifier's own words.
-    let q = match test.condition.quantifier {
-        Quantifier::NotExists => "~exists",
-        q => q.as_str(),
-    };
-    let _ = write!(out, "{q} ({})", expr(&test.condition.expr, Prec::Or));
+    out.push_str(&print_condition(test));
     if let Some(v) = test.verdict {
         let _ = write!(out, " => {}", v.verdict.as_str());
     }
@@ -171,6 +166,23 @@ fn access(a: Access, cache: Option<CacheOp>) -> String {
         s.push_str(c.as_str());
     }
     s
+}
+
+/// The condition of `test` as the dialect writes it, without the declared
+/// verdict: `exists (P1:r0 == 1 /\ P1:r1 == 0)`, for pages and messages
+/// that name what a test asks.
+///
+/// ```
+/// let t = litmus_core::text::parse("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n~exists (P0:r0 == 1)").unwrap();
+/// assert_eq!(litmus_core::text::print_condition(&t), "~exists (P0:r0 == 1)");
+/// ```
+pub fn print_condition(test: &Test) -> String {
+    // The dialect's spelling; the others are the quantifier's own words.
+    let q = match test.condition.quantifier {
+        Quantifier::NotExists => "~exists",
+        q => q.as_str(),
+    };
+    format!("{q} ({})", expr(&test.condition.expr, Prec::Or))
 }
 
 /// One instruction of `test` as the dialect writes it (`bar.cta.sync 1`),
