@@ -136,3 +136,61 @@ fn a_kernel_fault_fails_that_test_only_and_the_campaign_goes_on() {
         "{text}"
     );
 }
+
+/// `--tune` searches first and then runs: without a GPU the search says in
+/// one line that it skipped and the campaign runs as without it; its own
+/// options are refused without `--tune`, and bad values are usage errors.
+#[test]
+fn tune_first_skips_without_a_gpu_and_its_options_are_checked() {
+    let dir = scratch("campaign_tune");
+    write(&dir, "a_mp.litmus", MP_RELACQ);
+    let out = bin()
+        .args([
+            "campaign",
+            "--tune",
+            "--tune-budget-ms",
+            "100",
+            "--launches",
+            "2",
+        ])
+        .arg(&dir)
+        .env_remove("LITMUS_REQUIRE_GPU")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    if text.starts_with("tune: skipped") {
+        assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("campaign: 1 tests, 1 passed")),
+            "{text}"
+        );
+    } else {
+        // On a GPU: the search's lines, the test's line, a family line,
+        // the summary.
+        assert!(text.contains("tune: weak outcome seen in"), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("family ")), "{text}");
+    }
+    for (args, says) in [
+        (
+            vec!["campaign", "--tune-budget-ms", "100", "x.litmus"],
+            "go with `--tune`",
+        ),
+        (
+            vec!["campaign", "--tune", "--tune-budget-ms", "0", "x.litmus"],
+            "--tune-budget-ms",
+        ),
+        (
+            vec!["campaign", "--tune", "--tune-configs", "1", "x.litmus"],
+            "--tune-configs",
+        ),
+        (
+            vec!["campaign", "--tune", "--tune-configs"],
+            "needs a value",
+        ),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -15,11 +15,11 @@ use litmus_hw::HwResult;
 use litmus_runner::runner::{self, Hardware, TestReport};
 use serde_json::json;
 
+use super::args::number;
 use super::args::{request, Format};
 use super::load::{litmus_files, load};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
-use super::args::number;
 use super::run::{parse_args, Options};
 use super::tune::{tune_set, Search};
 use super::{EXIT_FAILED, EXIT_OK};
@@ -144,7 +144,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     }
     progress.clear(err);
-    let _ = summary(out, &tally, start.elapsed(), json);
+    let _ = summary(out, &tally, start.elapsed(), json, tune.is_some());
     if tally.failed == 0 {
         EXIT_OK
     } else {
@@ -210,7 +210,10 @@ fn tune_first(
             return Err(EXIT_FAILED);
         }
     }
-    let path = opts.tuning_path.clone().unwrap_or_else(super::tune::default_path);
+    let path = opts
+        .tuning_path
+        .clone()
+        .unwrap_or_else(super::tune::default_path);
     let search = Search {
         config: &opts.config,
         base: opts.config.knobs.clone(),
@@ -259,12 +262,22 @@ fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> Strin
     }
 }
 
-/// Writes the campaign's summary line.
-fn summary(out: &mut dyn Write, tally: &Tally, wall: Duration, json: bool) -> std::io::Result<()> {
+/// The closing lines: with `--tune`, one per family first; then the
+/// campaign's.
+fn summary(
+    out: &mut dyn Write,
+    tally: &Tally,
+    wall: Duration,
+    json: bool,
+    families: bool,
+) -> std::io::Result<()> {
     if !json {
-        if tally.families.len() > 1 {
+        if families {
             for (family, (allowed, seen)) in &tally.families {
-                writeln!(out, "family {family}: weak outcome seen in {seen} of {allowed}")?;
+                writeln!(
+                    out,
+                    "family {family}: weak outcome seen in {seen} of {allowed}"
+                )?;
             }
         }
         writeln!(

@@ -208,8 +208,7 @@ pub(super) fn tune_set(
     err: &mut dyn Write,
 ) -> Result<(TuningFile, bool), String> {
     let mut tuning = if path.exists() {
-        TuningFile::load(path)
-            .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?
+        TuningFile::load(path).map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?
     } else {
         TuningFile {
             path: path.to_path_buf(),
