@@ -272,6 +272,7 @@
 //!     placements = "all",
 //!     scopes = "cta,gpu",
 //!     fences = "none,sc",
+//!     fence_scopes = "same,cta",       // the fences' scope: the accesses' (same), or another
 //!     fence_threads = "each",
 //!     sem = "relaxed,acq_rel",
 //!     memory = "global",
@@ -279,7 +280,7 @@
 //! ```
 //!
 //! The settings are those of `gpu-litmus gen` (`fence_threads` for
-//! `--fence-threads`), with the same defaults and the same errors, shown
+//! `--fence-threads`, `fence_scopes` for `--fence-scopes`), with the same defaults and the same errors, shown
 //! at the string at fault. Each test, deduplicated up to renaming, is a
 //! function of the module named after it (`IRIW+cta01_2_3+gpu` is
 //! `iriw::IRIW_cta01_2_3_gpu`); `iriw::TESTS` lists the names. The IR is
