@@ -719,6 +719,7 @@ pub(crate) fn run(
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
     let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
     refuse_racing_host_atomics(&devices, test)?;
+    super::peer_atomics::refuse_racing_peer_atomics(&devices, test)?;
     let setup = Setup::new(&devices, test, k)?;
     setup.reset(&devices, test, k)?;
     let (launches, wall) = launch_until_done(&devices, &setup, k)?;

@@ -27,6 +27,7 @@ mod host_threads;
 mod isolate;
 mod kernels;
 mod knobs;
+mod peer_atomics;
 mod worker;
 
 use std::sync::Mutex;
