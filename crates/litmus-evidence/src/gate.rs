@@ -188,6 +188,46 @@ pub struct Question<'a> {
 }
 
 /// Judges `evidence` on `subjects` by `question`, on every core there is.
+///
+/// Here one hand-made record shows message passing's weak outcome: `ptx`
+/// allows it, so the gate passes; `sc` forbids it, so the gate fails with
+/// one violation.
+///
+/// ```
+/// use litmus_evidence::gate::{gate, Question, Subject};
+/// use litmus_evidence::{Evidence, Record, Run};
+/// use litmus_model::{model_by_name, Options};
+///
+/// let test = litmus_core::text::parse(
+///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+/// )
+/// .unwrap();
+/// let run = Run {
+///     histogram: &[(vec![1, 0], 3), (vec![0, 0], 97)],
+///     instances: 100,
+///     unfinished: 0,
+///     device: "NVIDIA H100",
+///     knobs: "ctas=4",
+///     seed: 7,
+/// };
+/// let evidence = Evidence {
+///     records: vec![Record::of_run(&test, &run, "mp.litmus")],
+///     ..Evidence::default()
+/// };
+/// // Or read folders of it: `Evidence::read(&["evidence/".into()])`.
+/// let subjects = [Subject::new("mp.litmus", test)];
+/// let options = Options::default();
+/// let question = |model| Question {
+///     model: model_by_name(model).unwrap(),
+///     baseline: None,
+///     options: &options,
+/// };
+/// assert!(gate(&subjects, &evidence, &question("ptx")).passed());
+/// let report = gate(&subjects, &evidence, &question("sc"));
+/// assert!(!report.passed());
+/// assert_eq!(report.violations[0].seen.text, "P1:r0=1; P1:r1=0");
+/// println!("{}", report.summary());
+/// ```
 pub fn gate(subjects: &[Subject], evidence: &Evidence, question: &Question) -> GateReport {
     let mut by_test: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
     for r in &evidence.records {

@@ -66,7 +66,8 @@ const EXPLAIN_STEPS: u64 = 200_000;
 const EXPLAIN_TIME: Duration = Duration::from_secs(2);
 
 /// The outcomes `model` allows with loops unrolled up to
-/// [`MAX_LOOP_BOUND`] times, as far as [`UNROLL_TIME`] per bound goes: an
+/// 8 times, as far as 2 s of search per bound goes (the private constants
+/// `MAX_LOOP_BOUND` and `UNROLL_TIME`): an
 /// exhaustive check of a spin loop at eight iterations under a strict
 /// model can take minutes, and this only excuses outcomes, so a bound
 /// that does not finish in time keeps the previous bound's answer.

@@ -4,7 +4,7 @@
 //! A shape is a cycle ([`shapes::SHAPES`]); a cycle becomes a [`Skeleton`]
 //! (who accesses what, and the outcome that closes the cycle); a
 //! [`Variant`] (placement, scope, access semantics, fences, memory) makes
-//! it an IR [`Test`](litmus_core::ir::Test); a [`family`] is every variant
+//! it an IR [`Test`](litmus_core::ir::Test); a [`family()`] is every variant
 //! a [`FamilySpec`] asks for, each test once up to renaming
 //! ([`canon`]).
 //!

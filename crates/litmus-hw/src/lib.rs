@@ -242,6 +242,30 @@ pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
 
 /// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
 /// the persistent worker (see `worker`).
+///
+/// Without a driver or a device the error says so
+/// ([`GpuError::NoDriver`], [`GpuError::NoDevice`]): the caller decides
+/// whether that is a skip or a failure.
+///
+/// ```no_run
+/// use litmus_hw::{run, GpuError, Knobs};
+///
+/// let test = litmus_core::text::parse(
+///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+/// )
+/// .unwrap();
+/// let ptx = litmus_core::ptx::generate(&test).unwrap();
+/// match run(&test, &ptx, &Knobs::default()) {
+///     Ok(result) => {
+///         for (outcome, count) in &result.histogram {
+///             println!("{outcome:?}: {count}");
+///         }
+///         println!("{} instances on {}", result.instances, result.device);
+///     }
+///     Err(GpuError::NoDriver | GpuError::NoDevice) => println!("hardware: skipped"),
+///     Err(e) => panic!("{e}"),
+/// }
+/// ```
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
     let ptx = &*fault::injected(&test.name.text, ptx).map_err(|e| e.in_test(test))?;

@@ -108,6 +108,23 @@ impl From<SearchError> for CheckError {
 }
 
 /// Checks `test` under `model`.
+///
+/// ```
+/// use litmus_core::ir::Verdict;
+/// use litmus_model::{check, model_by_name, Options};
+///
+/// let mp = litmus_core::text::parse(
+///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+/// )
+/// .unwrap();
+/// // Weak accesses, no fences: PTX allows the message-passing outcome.
+/// let ptx = check(&mp, model_by_name("ptx").unwrap(), &Options::default()).unwrap();
+/// assert_eq!(ptx.verdict(), Verdict::Allowed);
+/// // Sequential consistency does not.
+/// let sc = check(&mp, model_by_name("sc").unwrap(), &Options::default()).unwrap();
+/// assert_eq!(sc.verdict(), Verdict::Forbidden);
+/// println!("{}", ptx.outcome_lines(&mp).join("\n"));
+/// ```
 pub fn check(test: &Test, model: &dyn Model, opts: &Options) -> Result<CheckResult, CheckError> {
     litmus_core::validate(test).map_err(CheckError::Invalid)?;
     let start = Instant::now();

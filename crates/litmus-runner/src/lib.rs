@@ -42,6 +42,20 @@ pub use runner::{run_test, Source, TestReport};
 /// story when the model's verdict is not the declared one, when the
 /// hardware shows an outcome the model forbids, or when the hardware half
 /// breaks.
+///
+/// What a `litmus!` test does, by hand: the model half always runs; the
+/// hardware half runs the PTX on a GPU when there is one, and otherwise
+/// says in one line that it skipped (unless `LITMUS_REQUIRE_GPU=1`).
+///
+/// ```no_run
+/// let test = litmus_core::text::parse(
+///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+/// )
+/// .unwrap();
+/// // `None` when the harness cannot run the test: the model half only.
+/// let ptx = litmus_core::ptx::generate(&test).ok();
+/// litmus_runner::run_litmus(&test, ptx.as_deref());
+/// ```
 pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
     let mut config =

@@ -203,7 +203,7 @@ impl Model for Ptx {
     }
 
     /// Coherence contains cause between writes (Coherence); SC-per-location
-    /// and Causality then force the orientations [`forced_co`] finds. cause
+    /// and Causality then force the orientations `forced::forced_co` finds. cause
     /// only grows as rf, the Fence-SC order and the barriers do, so this
     /// holds on partial executions too.
     fn forced_co(&self, x: &Execution) -> Relation {

@@ -42,7 +42,7 @@ impl Model for Ptx2015 {
         CoherenceOrder::Total
     }
 
-    /// SC-per-location forces the orientations [`forced_co`] finds, every
+    /// SC-per-location forces the orientations `forced::forced_co` finds, every
     /// pair of same-location writes being ordered.
     fn forced_co(&self, x: &Execution) -> Relation {
         let axiom = Acyclicity {

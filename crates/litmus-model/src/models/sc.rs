@@ -25,7 +25,7 @@ impl Model for Sc {
         CoherenceOrder::Total
     }
 
-    /// `po ∪ rf ∪ co ∪ fr` acyclic forces the orientations [`forced_co`]
+    /// `po ∪ rf ∪ co ∪ fr` acyclic forces the orientations `forced::forced_co`
     /// finds, every pair of same-location writes being ordered.
     fn forced_co(&self, x: &Execution) -> Relation {
         let axiom = Acyclicity {

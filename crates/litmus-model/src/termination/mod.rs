@@ -5,8 +5,8 @@
 //! forever (a side-effect-free loop whose reads settle on final values, in
 //! coherence, for which it keeps jumping back) or waiting forever at a
 //! barrier that never completes. The check enumerates the executions of a
-//! variant of the test in which spinning threads stop ([`spin`]) and
-//! barriers may stay incomplete, and judges each ([`witness`]).
+//! variant of the test in which spinning threads stop (`spin`) and
+//! barriers may stay incomplete, and judges each (`witness`).
 //!
 //! ```
 //! let test = litmus_core::text::parse(
