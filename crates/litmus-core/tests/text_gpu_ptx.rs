@@ -372,3 +372,19 @@ fn more_forms() {
     assert_eq!(t.threads[1].init[0].value.value, 0x10);
     assert_eq!(t.condition.quantifier, Quantifier::Forall);
 }
+
+/// The ASPLOS'15 listings' spelling of the scope tree reads too:
+/// `ScopeTree`, a `grid` for the device, threads `T<n>`.
+#[test]
+fn the_asplos_listings_scope_tree_reads_as_herds() {
+    let src = |tree: &str| {
+        format!("GPU_PTX CoRR-grid\n{{\n0:.reg .b64 r1 = x;\n1:.reg .s32 r0;\n1:.reg .s32 r2;\n1:.reg .b64 r1 = x;\n}}\n P0 | P1 ;\n st.cg.s32 [r1],1 | ld.cg.s32 r0,[r1] ;\n | ld.cg.s32 r2,[r1] ;\n\n{tree}\n\nexists (1:r0=1 /\\ 1:r2=0)\n")
+    };
+    let listing = litmus_core::text::parse(&src("ScopeTree (grid (cta (warp T0) (warp T1)))"))
+        .unwrap_or_else(|e| panic!("{}", e.render("listing")));
+    let herd = litmus_core::text::parse(&src("scopeTree (device (cta (warp P0) (warp P1)))"))
+        .unwrap_or_else(|e| panic!("{}", e.render("herd")));
+    assert_eq!(listing, herd);
+    let p = &listing.threads[1].placement;
+    assert_eq!((p.gpu, p.cta, p.warp), (0, 0, Some(1)));
+}

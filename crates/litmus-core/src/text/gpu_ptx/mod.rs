@@ -34,8 +34,14 @@ use init::{Decl, InitReg};
 /// The first word of a file in this dialect.
 pub(crate) const KEYWORD: &str = "GPU_PTX";
 
-/// The word that ends the code and opens the scope tree.
-const SCOPE_TREE: &str = "scopeTree";
+/// The words that end the code and open the scope tree: herd's
+/// `scopeTree`, and `ScopeTree` as the ASPLOS'15 tests' listings spell it.
+const SCOPE_TREE: [&str; 2] = ["scopeTree", "ScopeTree"];
+
+/// Whether `t` opens the scope tree.
+fn opens_scope_tree(t: &crate::text::lex::Token<'_>) -> bool {
+    SCOPE_TREE.iter().any(|w| t.is_word(w))
+}
 
 /// Reads a GPU_PTX test without validating it (see
 /// [`crate::text::parse_unvalidated`], which has checked its size).
@@ -126,7 +132,7 @@ impl<'s> Reader<'_, 's> {
     /// at the scope tree, at a condition, or at the end.
     fn at_rows(&self) -> bool {
         let t = self.cur.peek();
-        !self.cur.at_end() && !t.is_word(SCOPE_TREE) && !condition::starts_condition(&t)
+        !self.cur.at_end() && !opens_scope_tree(&t) && !condition::starts_condition(&t)
     }
 
     /// The cells of one row, each a token slice and the separator that
@@ -143,8 +149,7 @@ impl<'s> Reader<'_, 's> {
                     return cells;
                 }
                 start = self.cur.index();
-            } else if t.tok == Tok::Eof || t.is_word(SCOPE_TREE) || condition::starts_condition(&t)
-            {
+            } else if t.tok == Tok::Eof || opens_scope_tree(&t) || condition::starts_condition(&t) {
                 cells.push((start, self.cur.index(), t));
                 self.push_expected(t, "`;` at the end of the row");
                 return cells;

@@ -6,8 +6,9 @@
 //! x: global, y: shared
 //! ```
 //!
-//! Levels, widest first: `device`, `kernel`, `cta` (or `block`,
-//! `work_group`), `warp` (or `sub_group`), then threads `P<n>`. As in
+//! Levels, widest first: `device` (or `grid`), `kernel`, `cta` (or
+//! `block`, `work_group`), `warp` (or `sub_group`), then threads `P<n>`
+//! (or `T<n>`). `ScopeTree` opens the tree as well as `scopeTree`. As in
 //! herd, a level may be left out, and each child written in its place is
 //! then an instance of its own: `(cta P0 P1)` puts `P0` and `P1` in two
 //! warps, `(device (cta P0) (cta P1))` the two CTAs in two kernels.
@@ -24,7 +25,7 @@ use crate::ir::{Name, Origin, Placement, Space, Thread};
 use crate::text::error::SyntaxError;
 use crate::text::lex::{Punct, Tok};
 
-use super::{Reader, SCOPE_TREE};
+use super::{opens_scope_tree, Reader};
 
 /// The placements the tree gives, one per thread of the header row.
 pub(super) struct Tree {
@@ -41,7 +42,9 @@ enum Level {
 
 fn level(word: &str) -> Option<Level> {
     Some(match word {
-        "device" => Level::Device,
+        // A grid is one kernel launch, on one device: the ASPLOS'15
+        // listings' `ScopeTree (grid (cta (warp T0) (warp T1)))`.
+        "device" | "grid" => Level::Device,
         "kernel" => Level::Kernel,
         "cta" | "block" | "work_group" => Level::Cta,
         "warp" | "sub_group" => Level::Warp,
@@ -73,7 +76,7 @@ impl<'s> Reader<'_, 's> {
     /// threads it leaves out are reported at their header cells.
     pub(super) fn scope_tree(&mut self, threads: &[Thread]) -> Option<Tree> {
         let t = self.cur.peek();
-        if !t.is_word(SCOPE_TREE) {
+        if !opens_scope_tree(&t) {
             self.push_expected(
                 t,
                 "`scopeTree` and the threads' placement after the code (`scopeTree (device (cta P0) (cta P1))`)",
@@ -194,7 +197,7 @@ impl<'s> Reader<'_, 's> {
                 }
                 Tok::Ident(w) if level(w).is_none() => {
                     self.cur.bump();
-                    let Some(&i) = walk.threads.get(w) else {
+                    let Some(&i) = walk.threads.get(thread_key(w).as_str()) else {
                         self.errors
                             .push(t.offset, SyntaxError::UnknownScopeThread(w.to_string()));
                         return None;
@@ -302,5 +305,14 @@ impl Walk<'_> {
             warp: Some(warp),
             ..at
         }
+    }
+}
+
+/// A thread's name in the tree as the header row spells it: `T3` (the
+/// ASPLOS'15 listings) is `P3`.
+fn thread_key(word: &str) -> String {
+    match word.strip_prefix('T') {
+        Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => format!("P{d}"),
+        _ => word.to_string(),
     }
 }
