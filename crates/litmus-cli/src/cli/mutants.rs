@@ -216,6 +216,16 @@ struct KillTests {
     files: Vec<PathBuf>,
 }
 
+/// The kill-test search: how many candidates it had, what it left out,
+/// and what it found per mutant.
+struct KillSearch {
+    /// Candidate tests (0 when no mutant needed the search).
+    candidates: usize,
+    /// Shapes the family options do not fit, one line each.
+    left_out: Vec<String>,
+    found: Vec<KillTests>,
+}
+
 /// The tests, their evidence, and the model's verdicts on them: what every
 /// mutant is judged against.
 struct Ground<'a> {
@@ -361,7 +371,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         given,
         paths_given: !req.paths.is_empty(),
         evidence: &evidence,
-        kill_tests: kill_tests.as_deref(),
+        kill_tests: kill_tests.as_ref(),
         bound: req.candidates.bound(),
         times,
     };
@@ -534,7 +544,7 @@ fn kill_tests(
     judged: &[Judged],
     dir: &Path,
     req: &Request,
-) -> Result<Vec<KillTests>, String> {
+) -> Result<KillSearch, String> {
     let wanted: Vec<usize> = (0..judged.len())
         .filter(|&i| {
             matches!(judged[i].kill, Kill::Survived)
@@ -542,9 +552,14 @@ fn kill_tests(
         })
         .collect();
     if wanted.is_empty() {
-        return Ok(Vec::new());
+        return Ok(KillSearch {
+            candidates: 0,
+            left_out: Vec::new(),
+            found: Vec::new(),
+        });
     }
-    let tests = req.candidates.generate()?.tests;
+    let generated = req.candidates.generate()?;
+    let tests = generated.tests;
     let mut batch = Batch::default();
     batch
         .add(&m.path, &m.base_source, &mut no_include)
@@ -588,7 +603,11 @@ fn kill_tests(
         }
         out.push(KillTests { mutant: i, files });
     }
-    Ok(out)
+    Ok(KillSearch {
+        candidates: tests.len(),
+        left_out: generated.skipped,
+        found: out,
+    })
 }
 
 /// Everything the command prints.
@@ -600,7 +619,7 @@ struct Report<'a> {
     given: usize,
     paths_given: bool,
     evidence: &'a Evidence,
-    kill_tests: Option<&'a [KillTests]>,
+    kill_tests: Option<&'a KillSearch>,
     bound: String,
     /// Where the time went, for the text's last line.
     times: String,
@@ -744,13 +763,18 @@ impl Report<'_> {
                 x.description
             ));
         }
-        if let Some(kills) = self.kill_tests {
-            s.push_str(&format!(
-                "\nkill tests for the surviving stronger and incomparable mutants (bound: {}):\n",
-                self.bound
-            ));
+        if let Some(search) = self.kill_tests {
+            let kills = &search.found;
             if kills.is_empty() {
-                s.push_str("  no surviving mutant is stronger or incomparable\n");
+                s.push_str("\nkill tests: no surviving mutant is stronger or incomparable\n");
+            } else {
+                s.push_str(&format!(
+                    "\nkill tests for the surviving stronger and incomparable mutants, among {} candidate tests (bound: {}):\n",
+                    search.candidates, self.bound
+                ));
+            }
+            for note in &search.left_out {
+                s.push_str(&format!("  note: {note}\n"));
             }
             for k in kills {
                 match k.files.first() {
@@ -805,7 +829,7 @@ impl Report<'_> {
                     Kill::Survived => Vec::new(),
                 };
                 let kill_tests = self.kill_tests.and_then(|k| {
-                    k.iter().find(|k| k.mutant == i).map(|k| {
+                    k.found.iter().find(|k| k.mutant == i).map(|k| {
                         k.files
                             .iter()
                             .map(|f| f.display().to_string())
@@ -895,7 +919,11 @@ impl Report<'_> {
             "mutants": mutants,
             "skipped": skipped,
             "duplicates": self.m.duplicates,
-            "kill_tests_bound": self.kill_tests.map(|_| self.bound.clone()),
+            "kill_tests_search": self.kill_tests.map(|k| json!({
+                "bound": self.bound,
+                "candidates": k.candidates,
+                "left_out": k.left_out,
+            })),
             "summary": {
                 "mutants": s.mutants,
                 "equivalent": s.equivalent,
