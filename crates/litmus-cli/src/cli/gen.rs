@@ -149,7 +149,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
 
 /// A generator error in the command line's terms: an option value's
 /// error names the option as written (`--placements`).
-fn message(e: GenError) -> String {
+pub fn message(e: GenError) -> String {
     match e {
         GenError::BadOption { .. } => format!("--{e}"),
         other => other.to_string(),

@@ -4,12 +4,16 @@
 
 mod args;
 mod campaign;
+mod candidates;
+mod cat_text;
 pub mod check;
+mod diff;
 mod evidence;
 mod explain;
 mod gate;
 mod gen;
 mod load;
+mod mutants;
 mod outcome;
 mod parallel;
 mod prefetch;
@@ -72,6 +76,16 @@ const SUBCOMMANDS: &[Subcommand] = &[
         name: "gate",
         summary: "judge a model against recorded hardware evidence (no GPU)",
         run: gate::run,
+    },
+    Subcommand {
+        name: "mutants",
+        summary: "score a cat model's mutants against the evidence and the tests' verdicts",
+        run: mutants::run,
+    },
+    Subcommand {
+        name: "diff",
+        summary: "list the generated tests on which two models differ, smallest first",
+        run: diff::run,
     },
     Subcommand {
         name: "evidence",
@@ -143,6 +157,8 @@ EXAMPLES:
     gpu-litmus ptx mp.litmus
     gpu-litmus gen IRIW --placements all --fences none,sc --out gen/
     gpu-litmus gate --model sc --baseline ptx --evidence evidence/ tests/litmus
+    gpu-litmus mutants ptx --evidence evidence/ tests/litmus
+    gpu-litmus diff ptx sc --shapes MP,SB,LB,IRIW --out diffs/
 ";
 
 fn usage() -> String {
