@@ -122,10 +122,10 @@ fn cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
-/// The family of a test (its name up to the first `+`) and the kind of
-/// its fences, from `gpu-litmus gen`'s names.
+/// The family of a test (the `gen` shape its name starts with) and the
+/// kind of its fences, from `gpu-litmus gen`'s names.
 fn groups(name: &str) -> (String, &'static str) {
-    let family = name.split('+').next().unwrap_or(name).to_string();
+    let family = gpu_litmus::gen::naming::family(name).to_string();
     let kind = if name.contains("fence.") && name.contains(".cta@") {
         "cta fence"
     } else if name.contains("fence.") {

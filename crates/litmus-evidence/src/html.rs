@@ -1,10 +1,10 @@
 //! The evidence as one self-contained HTML page that a person reads from
 //! the top: the totals; the observed outcomes the model forbids, in red;
 //! per family a grid of placement × fences saying how many tests showed
-//! the outcome their condition names ([`summary`]); then one line per test
+//! the outcome their condition names (`html/summary.rs`); then one line per test
 //! with that outcome, its count and rate and the devices, the full outcome
-//! table folded under it ([`lines`]), and a search box and filters above
-//! the lines ([`script`]).
+//! table folded under it (`html/lines.rs`), and a search box and filters above
+//! the lines (`html/script.rs`).
 //!
 //! Written by hand: the page is a few tables and a few lines of script,
 //! which no template or chart crate would make smaller, and it must open

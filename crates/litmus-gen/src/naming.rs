@@ -42,3 +42,27 @@ pub fn name(skeleton: &Skeleton, variant: &Variant) -> String {
     }
     parts.join("+")
 }
+
+/// The family of a test named by [`name`]: the shape its name starts with
+/// (the longest, so that `2+2W` and `WRW+2W` stay whole), else the name up
+/// to its first `+` (a cycle's tests, or names `gen` did not write).
+///
+/// ```
+/// assert_eq!(litmus_gen::naming::family("WRW+2W+cta0_12+gpu"), "WRW+2W");
+/// assert_eq!(litmus_gen::naming::family("IRIW+cta0123+gpu"), "IRIW");
+/// assert_eq!(litmus_gen::naming::family("mp_relaxed"), "mp_relaxed");
+/// ```
+pub fn family(name: &str) -> &str {
+    crate::SHAPES
+        .iter()
+        .map(|(shape, _)| *shape)
+        .filter(|shape| {
+            name.strip_prefix(shape)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('+'))
+        })
+        .max_by_key(|shape| shape.len())
+        .map_or_else(
+            || name.split('+').next().unwrap_or(name),
+            |shape| &name[..shape.len()],
+        )
+}

@@ -91,7 +91,7 @@ struct Tally {
     allowed_seen: usize,
     forbidden_seen: usize,
     gpu: Duration,
-    /// Per family (a name up to its first `+`, as `gen` writes them): the
+    /// Per family (`litmus_gen::naming::family`): the
     /// tests whose condition the model allows, and those seen.
     families: BTreeMap<String, (usize, usize)>,
 }
@@ -402,7 +402,7 @@ impl Tally {
         if !(f.condition_allowed && f.ran.is_some()) {
             return;
         }
-        let family = name.split('+').next().unwrap_or(name).to_string();
+        let family = litmus_gen::naming::family(name).to_string();
         let row = self.families.entry(family).or_default();
         row.0 += 1;
         row.1 += usize::from(f.weak > 0);
