@@ -24,6 +24,7 @@ pub mod judge;
 pub mod litmus7;
 pub mod read;
 pub mod record;
+pub mod stamp;
 pub mod stats;
 pub mod store;
 

@@ -9,7 +9,7 @@ use litmus_core::ir::Test;
 use litmus_core::outcome::observables;
 use litmus_model::outcome::format_outcome;
 
-use crate::store;
+use crate::stamp;
 
 /// The format tag every record carries, so that a later change of layout
 /// is recognised instead of misread.
@@ -306,10 +306,10 @@ impl Record {
             instances: hw.instances,
             unfinished: hw.unfinished,
             device: hw.device.to_string(),
-            driver: store::driver_version(),
+            driver: stamp::driver_version(),
             knobs: Some(hw.knobs.to_string()),
             seed: Some(hw.seed),
-            date: store::rfc3339(SystemTime::now()),
+            date: stamp::rfc3339(SystemTime::now()),
             version: env!("CARGO_PKG_VERSION").to_string(),
             harness: "gpu-litmus".to_string(),
         }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::instr::{BarrierKind, InstrKind};
 use crate::ir::{Imm, Operand, Test, Thread};
 
-use super::layout::{Mode, Role, HARNESS_BARRIER};
+use super::plan::{Mode, Role, HARNESS_BARRIER};
 use super::PtxError;
 
 /// One barrier a role takes: its instruction index, hardware barrier id

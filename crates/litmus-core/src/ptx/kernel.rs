@@ -12,7 +12,7 @@ use super::layout::{
     gpu_memory_param, knob, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
     TEST_KERNEL,
 };
-use super::role::{setup_role, RolePlan};
+use super::role::{home_offset, setup_role, slot_addr, RolePlan};
 use super::PtxError;
 
 pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
@@ -355,16 +355,6 @@ fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emi
     });
 }
 
-/// What a role's cluster offset adds to the CTA's unit to find its
-/// instances' home: the offset itself when every thread plays every role,
-/// nothing in role-per-warp mode, where CTAs are per declared CTA already.
-pub(super) fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
-    match layout.mode {
-        Mode::EveryRole => cluster_offset,
-        Mode::RolePerWarp { .. } => 0,
-    }
-}
-
 /// Waits until every thread that may touch this CTA's shared slots is
 /// there: the CTA, or the whole cluster when a location lives in
 /// distributed shared memory (other CTAs reach into it).
@@ -406,19 +396,6 @@ fn shared_slots(
         f(out, &addr, s);
     }
     out.label(&skip);
-}
-
-/// The shared address of slot `lane` of shared location `s`:
-/// `smem + (s·T + lane)·4`, T the slots per location.
-pub(super) fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
-    let t = out.r32();
-    let idx = out.r32();
-    let addr = out.r32();
-    out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
-    out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
-    out.ins(format!("shl.b32 {addr}, {idx}, 2"));
-    out.ins(format!("add.u32 {addr}, {addr}, {}", c.smem));
-    addr
 }
 
 /// The role's instructions, after the optional spin barrier. A role that

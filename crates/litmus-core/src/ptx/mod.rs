@@ -38,6 +38,7 @@ mod histogram;
 mod instr;
 mod kernel;
 pub mod layout;
+mod plan;
 mod proxies;
 mod role;
 

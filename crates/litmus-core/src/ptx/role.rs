@@ -9,7 +9,6 @@ use crate::ir::{Space, Test, Thread};
 use super::common::Common;
 use super::emit::Emitter;
 use super::instr::RoleCtx;
-use super::kernel::{home_offset, slot_addr};
 use super::layout::{knob, Layout, Mode, Reach, PLACEMENT_WORDS};
 use super::PtxError;
 
@@ -366,4 +365,27 @@ fn record_placement(layout: &Layout, c: &Common, k: usize, inst: &str, out: &mut
         c.cta, c.tid
     ));
     out.label(&skip);
+}
+
+/// What a role's cluster offset adds to the CTA's unit to find its
+/// instances' home: the offset itself when every thread plays every role,
+/// nothing in role-per-warp mode, where CTAs are per declared CTA already.
+pub(super) fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
+    match layout.mode {
+        Mode::EveryRole => cluster_offset,
+        Mode::RolePerWarp { .. } => 0,
+    }
+}
+
+/// The shared address of slot `lane` of shared location `s`:
+/// `smem + (s·T + lane)·4`, T the slots per location.
+pub(super) fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
+    let t = out.r32();
+    let idx = out.r32();
+    let addr = out.r32();
+    out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
+    out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
+    out.ins(format!("shl.b32 {addr}, {idx}, 2"));
+    out.ins(format!("add.u32 {addr}, {addr}, {}", c.smem));
+    addr
 }

@@ -176,6 +176,7 @@ mod condition;
 mod cursor;
 mod error;
 mod gpu_ptx;
+mod header;
 mod implicit;
 mod instr;
 mod lex;

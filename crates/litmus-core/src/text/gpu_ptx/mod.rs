@@ -25,9 +25,9 @@ use crate::ir::{Expr, Imm, Location, Name, Origin, Placement, RegInit, Space, Te
 use crate::text::condition;
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
+use crate::text::header::{doc, header};
 use crate::text::implicit;
 use crate::text::lex::{self, Punct, Tok, Token};
-use crate::text::parse::{doc, header};
 
 use init::{Decl, InitReg};
 

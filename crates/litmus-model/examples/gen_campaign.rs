@@ -4,7 +4,7 @@
 //! release/acquire accesses.
 //!
 //! ```text
-//! cargo run --release -p litmus-gen --example gen_campaign -- [model]
+//! cargo run --release -p litmus-model --example gen_campaign -- [model]
 //! ```
 //!
 //! Prints per shape the variants, the tests left after duplicates and the
