@@ -34,6 +34,7 @@ pub mod outcome;
 pub mod proxy;
 pub mod relation;
 pub mod termination;
+pub mod twins;
 
 pub use budget::{BudgetExceeded, Options};
 pub use check::{check, check_with, CheckError, CheckResult};

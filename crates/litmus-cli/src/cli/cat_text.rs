@@ -1,34 +1,12 @@
 //! A model named on the command line as cat text, for the commands that
 //! edit a model rather than only run it (`gpu-litmus mutants`): a `.cat`
-//! path, or a built-in model's cat twin from the repository's `models/`
-//! folder. The twins are compiled into the binary, so the command works
-//! from any directory; `tests/cat_models_on_catalogue.rs` keeps each twin
-//! in agreement with its built-in model.
+//! path, or a built-in model's cat twin ([`litmus_model::twins`]).
 
 use std::path::{Path, PathBuf};
 
 use litmus_model::cat::mutate::{mutate, mutate_file, Mutation};
 use litmus_model::model_by_name;
-
-/// The built-in models with a cat twin: name, the twin's path in the
-/// repository, its text.
-const TWINS: &[(&str, &str, &str)] = &[
-    (
-        "ptx",
-        "models/ptx.cat",
-        include_str!("../../../../models/ptx.cat"),
-    ),
-    (
-        "sc",
-        "models/sc.cat",
-        include_str!("../../../../models/sc.cat"),
-    ),
-    (
-        "ptx-2015",
-        "models/ptx-2015.cat",
-        include_str!("../../../../models/ptx-2015.cat"),
-    ),
-];
+use litmus_model::twins::{twin, TWINS};
 
 /// Every mutant of the model `name` (a `.cat` path or a built-in name);
 /// the error says what is wrong and where (`file:line:col` for bad cat
@@ -37,8 +15,8 @@ pub fn mutation(name: &str) -> Result<Mutation, String> {
     if name.ends_with(".cat") {
         return mutate_file(Path::new(name)).map_err(|e| e.to_string());
     }
-    match TWINS.iter().find(|(n, ..)| *n == name) {
-        Some((_, path, text)) => {
+    match twin(name) {
+        Some((path, text)) => {
             let mut no_include = |p: &Path| -> Result<String, String> {
                 Err(format!(
                     "the built-in twins include nothing, but `{}` was asked for",
