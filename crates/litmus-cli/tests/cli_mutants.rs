@@ -519,3 +519,56 @@ fn diff_of_bad_cat_text_says_where() {
         stderr(&out)
     );
 }
+
+/// `report --html --mutants FILE` adds the mutants' section to the
+/// evidence page: the score and the survivors; a file that is not such a
+/// report is one clear error.
+#[test]
+fn the_evidence_page_shows_a_mutants_report() {
+    let dir = fixture("mutants-report");
+    let out = mutants(
+        &dir,
+        &[
+            "tiny.cat",
+            "--evidence",
+            "evidence",
+            "tests",
+            "--out",
+            "score.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = |extra: &str| {
+        bin()
+            .current_dir(&dir)
+            .args([
+                "report",
+                "--evidence",
+                "evidence",
+                "--html",
+                "page.html",
+                "--mutants",
+                extra,
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = report("score.json");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("score.json")).unwrap()).unwrap();
+    let score = json["summary"]["score"].as_f64().unwrap();
+    assert!(page.contains("Mutants of <code>"), "{page}");
+    assert!(page.contains(&format!("score <b>{score:.3}</b>")), "{page}");
+    let rows = page.matches("<tr title=").count();
+    assert!(rows >= json["mutants"].as_array().unwrap().len(), "{rows}");
+    write(&dir, "not.json", "{\"summary\": {}}");
+    let out = report("not.json");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("not a `gpu-litmus mutants --out` report"),
+        "{}",
+        stderr(&out)
+    );
+}

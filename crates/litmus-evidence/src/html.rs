@@ -15,6 +15,7 @@
 mod entry;
 mod group;
 mod lines;
+pub mod mutants;
 mod script;
 mod style;
 mod summary;
@@ -30,6 +31,17 @@ use summary::{sort_key, Groups};
 
 /// The page for `evidence` judged by `model`.
 pub fn page(evidence: &Evidence, model: &dyn Model, options: &Options) -> String {
+    page_with_mutants(evidence, model, options, &[])
+}
+
+/// The page, with a section per `gpu-litmus mutants` report (their JSON,
+/// checked with [`mutants::is_report`]) after the summary.
+pub fn page_with_mutants(
+    evidence: &Evidence,
+    model: &dyn Model,
+    options: &Options,
+    mutant_reports: &[serde_json::Value],
+) -> String {
     let entries = entry::entries(evidence, model, options);
     let groups = Groups::of(&entries);
     // Lines follow the summary's order, so that a cell's tests sit
@@ -55,6 +67,9 @@ pub fn page(evidence: &Evidence, model: &dyn Model, options: &Options) -> String
     summary::forbidden(&mut h, &entries, &ids);
     summary::problems(&mut h, evidence);
     summary::grids(&mut h, &entries, &groups);
+    for report in mutant_reports {
+        mutants::section(&mut h, report);
+    }
     lines::filters(&mut h, &ordered, &devices);
     lines::lines(&mut h, &ordered, &groups, &devices, &ids);
     h.push_str("<script>\n");

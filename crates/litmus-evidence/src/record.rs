@@ -283,7 +283,7 @@ pub struct Run<'a> {
 
 impl Record {
     /// The record of one hardware run of `test` from `source` (its `run`
-    /// and `seq` are set when a [`store::Writer`] appends it).
+    /// and `seq` are set when a [`crate::store::Writer`] appends it).
     pub fn of_run(test: &Test, hw: &Run, source: &str) -> Record {
         let obs = observables(test);
         Record {

@@ -29,6 +29,8 @@ evidence that are not records are listed near the top.
 OPTIONS:
     --evidence PATH     an evidence folder or file (repeatable; required)
     --html FILE         the page to write (required)
+    --mutants FILE      a `gpu-litmus mutants --out FILE` report: its score,
+                        survivors and mutants become a section (repeatable)
     --model NAME        the model whose verdicts are shown: ptx (default),
                         sc, ptx-2015
     --loop-bound N      the model's loop bound (default 1)
@@ -42,11 +44,14 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus report --evidence DIR --html OUT.html [--model NAME] [--loop-bound N]
+                      [--mutants FILE]...
 
 For more, try `gpu-litmus report --help`.";
 
 struct ReportOptions {
     evidence: Vec<PathBuf>,
+    /// `gpu-litmus mutants --out` reports to show.
+    mutants: Vec<PathBuf>,
     html: PathBuf,
     model: &'static dyn Model,
     options: Options,
@@ -54,6 +59,7 @@ struct ReportOptions {
 
 fn parse_args(args: &[String]) -> Result<Parsed<ReportOptions>, String> {
     let mut evidence = Vec::new();
+    let mut mutants = Vec::new();
     let mut html = None;
     let mut model = model_by_name("ptx").map_err(|e| e.to_string())?;
     let mut options = Options::default();
@@ -64,6 +70,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<ReportOptions>, String> {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--evidence" => {
                 evidence.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
+            }
+            "--mutants" => {
+                mutants.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
             }
             "--html" => html = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?)),
             "--model" => {
@@ -86,6 +95,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<ReportOptions>, String> {
     let html = html.ok_or("`--html` is required: the page to write")?;
     Ok(Parsed::Work(ReportOptions {
         evidence,
+        mutants,
         html,
         model,
         options,
@@ -105,7 +115,17 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let level = if p.is_error() { "error" } else { "warning" };
         let _ = writeln!(err, "{level}: {p}");
     }
-    let page = html::page(&evidence, opts.model, &opts.options);
+    let mut reports = Vec::new();
+    for path in &opts.mutants {
+        match read_mutants(path) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+                return EXIT_FAILED;
+            }
+        }
+    }
+    let page = html::page_with_mutants(&evidence, opts.model, &opts.options, &reports);
     if let Err(e) = std::fs::write(&opts.html, page) {
         let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
         return EXIT_FAILED;
@@ -118,4 +138,20 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         evidence.files
     );
     EXIT_OK
+}
+
+/// A `gpu-litmus mutants --out` report; the error names the file and what
+/// is wrong with it.
+fn read_mutants(path: &std::path::Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON ({e})", path.display()))?;
+    if !html::mutants::is_report(&v) {
+        return Err(format!(
+            "{}: not a `gpu-litmus mutants --out` report (no `summary.mutants` and `mutants` list)",
+            path.display()
+        ));
+    }
+    Ok(v)
 }
