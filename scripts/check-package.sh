@@ -14,7 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-target=${CARGO_TARGET_DIR:-$root/target}
+# A target folder of its own: cargo builds the sibling packages as registry
+# crates there, and takes a registry crate of a given name and version to be
+# immutable, so an artifact built from an older commit's package would be
+# reused. Ours are deleted before each run (third-party ones stay cached).
+target=${CARGO_TARGET_DIR:-$root/target}/package-check
 export CARGO_TARGET_DIR=$target
 
 say() { echo "check-package: $*" >&2; }
@@ -30,6 +34,15 @@ crates=(gpu-litmus litmus-core litmus-model litmus-gen litmus-macros litmus-hw
 #    one's dependencies on the others through a temporary registry.
 start=$SECONDS
 rm -f "$target"/package/*.crate
+# cargo unpacks the packages it verifies into its registry folder, keyed by
+# name and version only, and reuses what an earlier run unpacked there:
+# the sources of an older commit at the same version. Drop ours (never
+# crates.io's: those registries' folders do not start with `-`).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for c in "${crates[@]}"; do
+    rm -rf "$cargo_home"/registry/src/-*/"$c-$version" "$cargo_home"/registry/cache/-*/"$c-$version.crate"
+    rm -rf "$target"/debug/.fingerprint/"$c"-* "$target"/debug/deps/lib"${c//-/_}"-* "$target"/debug/deps/"${c//-/_}"-*
+done
 # shellcheck disable=SC2086
 cargo package --workspace --allow-dirty $verify 2>&1 |
     grep -v '^warning: ignoring \(test\|example\|bench\) .* is not included in the published package$' >&2
@@ -44,7 +57,9 @@ for c in "${crates[@]}"; do
     bytes=$(stat -c %s "$crate")
     [ "$bytes" -le $((512 * 1024)) ] || fail "$c: the package is $bytes bytes (more than 512 KiB)"
     files=$(tar tzf "$crate" | sed "s#^$c-$version/##" | grep -v '/$')
-    stray=$(grep -v -E '^(Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|README\.md|LICENSE|src/.*\.rs)$' <<<"$files" || true)
+    # litmus-model also ships the cat twins it compiles in (models/*.cat).
+    stray=$(grep -v -E '^(Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|README\.md|LICENSE|src/.*\.rs)$' <<<"$files" |
+        { [ "$c" = litmus-model ] && grep -v -E '^models/[a-z0-9.-]+\.cat$' || cat; } || true)
     [ -z "$stray" ] || fail "$c: the package holds files it does not need: $(echo $stray)"
     for f in Cargo.toml README.md LICENSE src/lib.rs; do
         [ "$c" = litmus-cli ] && [ "$f" = src/lib.rs ] && f=src/main.rs
