@@ -337,6 +337,17 @@ impl Errors {
         }
     }
 
+    /// "expected `expected`, found" the token `t`, at `t`.
+    pub(crate) fn expected(&mut self, t: &crate::text::lex::Token<'_>, expected: &'static str) {
+        self.push(
+            t.offset,
+            SyntaxError::Expected {
+                expected,
+                found: t.found(),
+            },
+        );
+    }
+
     pub(crate) fn push(&mut self, offset: u32, e: SyntaxError) {
         if self.truncated
             && matches!(&e, SyntaxError::Expected { found, .. } if found == END_OF_FILE)

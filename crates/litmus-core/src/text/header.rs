@@ -120,7 +120,7 @@ fn unescape_name(s: &str) -> Option<(String, usize)> {
 }
 
 /// The `"..."` strings after the header: the test's documentation.
-pub(crate) fn doc(cur: &mut Cursor<'_, '_>) -> Doc {
+fn doc(cur: &mut Cursor<'_, '_>) -> Doc {
     let mut lines = Vec::new();
     while let Tok::Str(s) = cur.peek().tok {
         cur.bump();
@@ -133,4 +133,13 @@ pub(crate) fn doc(cur: &mut Cursor<'_, '_>) -> Doc {
         }
     }
     Doc(lines)
+}
+
+/// A test named `name`, with the documentation strings that follow the
+/// header: what both dialects' readers start from.
+pub(crate) fn named_test(name: Name, cur: &mut Cursor<'_, '_>) -> crate::ir::Test {
+    let mut test = crate::ir::Test::new("");
+    test.name = name;
+    test.doc = doc(cur);
+    test
 }

@@ -15,7 +15,7 @@ use crate::proxy::{Alias, Proxy};
 use crate::text::condition::{self, starts_condition};
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
-use crate::text::header::{doc, header, starts_with_word};
+use crate::text::header::{header, named_test, starts_with_word};
 use crate::text::lex::{self, Punct, Tok, Token};
 use crate::text::{gpu_ptx, implicit, instr};
 
@@ -71,19 +71,11 @@ struct Parser<'t, 's> {
 impl<'s> Parser<'_, 's> {
     fn expected(&mut self, expected: &'static str) {
         let t = self.cur.peek();
-        self.errors.push(
-            t.offset,
-            SyntaxError::Expected {
-                expected,
-                found: t.found(),
-            },
-        );
+        self.errors.expected(&t, expected);
     }
 
     fn test(&mut self, name: Name) -> Test {
-        let mut test = Test::new("");
-        test.name = name;
-        test.doc = doc(&mut self.cur);
+        let mut test = named_test(name, &mut self.cur);
         let inits = self.init_block(&mut test.locations);
         let at_rows = |c: &Cursor<'_, '_>| !c.at_end() && !starts_condition(&c.peek());
         if at_rows(&self.cur) {

@@ -25,7 +25,7 @@ use crate::ir::{Expr, Imm, Location, Name, Origin, Placement, RegInit, Space, Te
 use crate::text::condition;
 use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
-use crate::text::header::{doc, header};
+use crate::text::header::{header, named_test};
 use crate::text::implicit;
 use crate::text::lex::{self, Punct, Tok, Token};
 
@@ -87,19 +87,11 @@ struct Reader<'t, 's> {
 
 impl<'s> Reader<'_, 's> {
     fn push_expected(&mut self, t: Token<'_>, expected: &'static str) {
-        self.errors.push(
-            t.offset,
-            SyntaxError::Expected {
-                expected,
-                found: t.found(),
-            },
-        );
+        self.errors.expected(&t, expected);
     }
 
     fn test(&mut self, name: Name) -> Test {
-        let mut test = Test::new("");
-        test.name = name;
-        test.doc = doc(&mut self.cur);
+        let mut test = named_test(name, &mut self.cur);
         let init = self.init_block();
         if self.at_rows() {
             test.threads = self.thread_header();
