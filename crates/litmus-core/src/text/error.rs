@@ -337,15 +337,10 @@ impl Errors {
         }
     }
 
-    /// "expected `expected`, found" the token `t`, at `t`.
-    pub(crate) fn expected(&mut self, t: &crate::text::lex::Token<'_>, expected: &'static str) {
-        self.push(
-            t.offset,
-            SyntaxError::Expected {
-                expected,
-                found: t.found(),
-            },
-        );
+    /// "expected `expected`, found `found`", at `offset` (a token's, and
+    /// its `found()`).
+    pub(crate) fn expected(&mut self, offset: u32, found: String, expected: &'static str) {
+        self.push(offset, SyntaxError::Expected { expected, found });
     }
 
     pub(crate) fn push(&mut self, offset: u32, e: SyntaxError) {

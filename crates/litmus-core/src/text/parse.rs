@@ -71,7 +71,7 @@ struct Parser<'t, 's> {
 impl<'s> Parser<'_, 's> {
     fn expected(&mut self, expected: &'static str) {
         let t = self.cur.peek();
-        self.errors.expected(&t, expected);
+        self.errors.expected(t.offset, t.found(), expected);
     }
 
     fn test(&mut self, name: Name) -> Test {

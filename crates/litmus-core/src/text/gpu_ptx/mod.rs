@@ -87,7 +87,7 @@ struct Reader<'t, 's> {
 
 impl<'s> Reader<'_, 's> {
     fn push_expected(&mut self, t: Token<'_>, expected: &'static str) {
-        self.errors.expected(&t, expected);
+        self.errors.expected(t.offset, t.found(), expected);
     }
 
     fn test(&mut self, name: Name) -> Test {
