@@ -1,7 +1,7 @@
 //! A position in a slice of tokens: the whole file, or one cell of an
 //! instruction row.
 
-use crate::text::lex::{Punct, Token};
+use crate::text::lex::{Punct, Tok, Token};
 
 /// Reads `toks` front to back. Past the end it keeps returning `end`, the
 /// token that closes the slice (a cell's `|` or `;`, the file's end), so
@@ -52,5 +52,34 @@ impl<'t, 's> Cursor<'t, 's> {
             self.bump();
         }
         hit
+    }
+
+    /// The cells of one row, each a token range and the separator that
+    /// closes it, up to and including the closing `;`. When the rows end
+    /// first (the end of the file, or a token `ends_rows` accepts), the
+    /// cells read so far come with that token, not consumed: the caller
+    /// says the `;` is missing. Both dialects' rows are read this way.
+    pub(crate) fn row(
+        &mut self,
+        ends_rows: impl Fn(&Token<'s>) -> bool,
+    ) -> (Vec<(usize, usize, Token<'s>)>, Option<Token<'s>>) {
+        let mut cells = Vec::new();
+        let mut start = self.index();
+        loop {
+            let t = self.peek();
+            if t.is(Punct::Bar) || t.is(Punct::Semi) {
+                cells.push((start, self.index(), t));
+                self.bump();
+                if t.is(Punct::Semi) {
+                    return (cells, None);
+                }
+                start = self.index();
+            } else if t.tok == Tok::Eof || ends_rows(&t) {
+                cells.push((start, self.index(), t));
+                return (cells, Some(t));
+            } else {
+                self.bump();
+            }
+        }
     }
 }

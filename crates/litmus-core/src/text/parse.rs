@@ -346,28 +346,14 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
-    /// The cells of one row, each a token slice and the separator that
-    /// closes it. Consumes the closing `;`.
+    /// The cells of one row ([`Cursor::row`]); a row the condition ends
+    /// before its `;` is an error there.
     fn row(&mut self) -> Vec<(usize, usize, Token<'s>)> {
-        let mut cells = Vec::new();
-        let mut start = self.cur.index();
-        loop {
-            let t = self.cur.peek();
-            if t.is(Punct::Bar) || t.is(Punct::Semi) {
-                cells.push((start, self.cur.index(), t));
-                self.cur.bump();
-                if t.is(Punct::Semi) {
-                    return cells;
-                }
-                start = self.cur.index();
-            } else if t.tok == Tok::Eof || starts_condition(&t) {
-                cells.push((start, self.cur.index(), t));
-                self.expected("`;` at the end of the row");
-                return cells;
-            } else {
-                self.cur.bump();
-            }
+        let (cells, unclosed) = self.cur.row(starts_condition);
+        if unclosed.is_some() {
+            self.expected("`;` at the end of the row");
         }
+        cells
     }
 
     /// `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`

@@ -27,7 +27,7 @@ use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
 use crate::text::header::{header, named_test};
 use crate::text::implicit;
-use crate::text::lex::{self, Punct, Tok, Token};
+use crate::text::lex::{self, Token};
 
 use init::{Decl, InitReg};
 
@@ -127,28 +127,16 @@ impl<'s> Reader<'_, 's> {
         !self.cur.at_end() && !opens_scope_tree(&t) && !condition::starts_condition(&t)
     }
 
-    /// The cells of one row, each a token slice and the separator that
-    /// closes it. Consumes the closing `;`.
+    /// The cells of one row ([`Cursor::row`]); a row that the scope
+    /// tree or the condition ends before its `;` is an error there.
     fn row(&mut self) -> Vec<(usize, usize, Token<'s>)> {
-        let mut cells = Vec::new();
-        let mut start = self.cur.index();
-        loop {
-            let t = self.cur.peek();
-            if t.is(Punct::Bar) || t.is(Punct::Semi) {
-                cells.push((start, self.cur.index(), t));
-                self.cur.bump();
-                if t.is(Punct::Semi) {
-                    return cells;
-                }
-                start = self.cur.index();
-            } else if t.tok == Tok::Eof || opens_scope_tree(&t) || condition::starts_condition(&t) {
-                cells.push((start, self.cur.index(), t));
-                self.push_expected(t, "`;` at the end of the row");
-                return cells;
-            } else {
-                self.cur.bump();
-            }
+        let (cells, unclosed) = self
+            .cur
+            .row(|t| opens_scope_tree(t) || condition::starts_condition(t));
+        if let Some(t) = unclosed {
+            self.push_expected(t, "`;` at the end of the row");
         }
+        cells
     }
 
     /// `P0 | P1 ;`: herd numbers threads by column, so each name is
