@@ -225,7 +225,7 @@ fn main() -> ExitCode {
         &subjects,
         &base,
         &plan,
-        |s, k| gpu::run(s.test, s.ptx, k),
+        |_, s, k| gpu::run(s.test, s.ptx, k),
         |p, _| {
             eprint!(
                 "\r[wave {}] seen {}/{}, GPU {:.1}/{:.1} s",

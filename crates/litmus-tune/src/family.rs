@@ -163,14 +163,15 @@ struct State {
 }
 
 /// Searches the environment for every test of `subjects` at once (see the
-/// module's doc), running each trial through `run` (the GPU harness, or a
-/// stand-in in tests). `progress` hears after every wave. Returns what was
-/// found per test, in the subjects' order.
+/// module's doc), running each trial through `run`, given the subject's
+/// index and the subject (the GPU harness, or a stand-in in tests).
+/// `progress` hears after every wave. Returns what was found per test, in
+/// the subjects' order.
 pub fn search_family(
     subjects: &[Subject],
     base: &Knobs,
     plan: &FamilyPlan,
-    mut run: impl FnMut(&Subject, &Knobs) -> Result<HwResult, GpuError>,
+    mut run: impl FnMut(usize, &Subject, &Knobs) -> Result<HwResult, GpuError>,
     mut progress: impl FnMut(&Progress, &[Found]),
 ) -> Vec<Found> {
     let pool = pool(base, plan);
@@ -203,7 +204,7 @@ pub fn search_family(
                     ..pool[c].clone()
                 };
                 ran_any = true;
-                match run(subject, &knobs) {
+                match run(t, subject, &knobs) {
                     Ok(r) => {
                         spent += r.wall;
                         // A showing changes the credit at once: the next
@@ -449,8 +450,7 @@ mod tests {
     }
 
     impl FakeGpu<'_> {
-        fn run(&mut self, tests: &[Test], s: &Subject, k: &Knobs) -> Result<HwResult, GpuError> {
-            let t = tests.iter().position(|x| std::ptr::eq(x, s.test)).unwrap();
+        fn run(&mut self, t: usize, k: &Knobs) -> Result<HwResult, GpuError> {
             let plain = Knobs {
                 budget_ms: self.pool[0].budget_ms,
                 launches: self.pool[0].launches,
@@ -512,13 +512,7 @@ mod tests {
             rate,
             runs: Vec::new(),
         };
-        let found = search_family(
-            &subjects,
-            &base,
-            plan,
-            |s, k| gpu.run(&tests, s, k),
-            |_, _| {},
-        );
+        let found = search_family(&subjects, &base, plan, |t, _, k| gpu.run(t, k), |_, _| {});
         (found, gpu.runs)
     }
 
@@ -608,7 +602,7 @@ mod tests {
             &subjects,
             &base,
             &plan,
-            |s, k| {
+            |_, s, k| {
                 calls.push((s.test.name.text.clone(), k.to_string()));
                 Err(GpuError::Worker(format!("no {}", s.test.name)))
             },

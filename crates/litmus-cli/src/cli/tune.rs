@@ -328,9 +328,8 @@ fn search(
         &subjects,
         &opts.base,
         &plan,
-        |s, k| {
-            let i = subjects.iter().position(|x| std::ptr::eq(x.test, s.test));
-            if let Some(i) = i.filter(|i| *i != current) {
+        |i, s, k| {
+            if i != current {
                 current = i;
                 let next = subjects
                     .iter()
