@@ -144,6 +144,12 @@ fn a_kernel_fault_fails_that_test_only_and_the_campaign_goes_on() {
 fn tune_first_skips_without_a_gpu_and_its_options_are_checked() {
     let dir = scratch("campaign_tune");
     write(&dir, "a_mp.litmus", MP_RELACQ);
+    // A test whose condition the model allows: the family lines count those.
+    write(
+        &dir,
+        "b_mp.litmus",
+        "PTX MP-relaxed\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0) => allowed\n",
+    );
     let out = bin()
         .args([
             "campaign",
@@ -162,14 +168,20 @@ fn tune_first_skips_without_a_gpu_and_its_options_are_checked() {
         assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
         assert!(
             text.lines()
-                .any(|l| l.starts_with("campaign: 1 tests, 1 passed")),
+                .any(|l| l.starts_with("campaign: 2 tests, 2 passed")),
             "{text}"
         );
     } else {
-        // On a GPU: the search's lines, the test's line, a family line,
-        // the summary.
+        // On a GPU: the search's lines, the tests' lines, the allowed
+        // test's family line, the summary.
         assert!(text.contains("tune: weak outcome seen in"), "{text}");
-        assert!(text.lines().any(|l| l.starts_with("family ")), "{text}");
+        assert!(
+            text.lines().any(
+                |l| l.starts_with("family MP-relaxed: weak outcome seen in ")
+                    && l.ends_with(" of 1")
+            ),
+            "{text}"
+        );
     }
     for (args, says) in [
         (
