@@ -14,7 +14,7 @@ use super::aliasing::Texture;
 use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
 use super::environment::Assign;
-use super::host_threads::{self, HostRoles, Play};
+use super::host_threads::{self, Crew, HostRoles, Muster, Play};
 use super::kernels::Kernels;
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
@@ -290,6 +290,7 @@ impl Setup {
         k: &Knobs,
         index: u64,
         place: Option<&Buffer>,
+        crew: Option<&Crew>,
     ) -> Result<(), GpuError> {
         let s0 = devices.stream(0);
         let mut params = self.test_params(k, index, place);
@@ -313,7 +314,7 @@ impl Setup {
         if self.layout.multi_gpu() {
             devices.ctx(0).bind()?;
         }
-        self.play_host(devices, k, place)?;
+        self.play_host(devices, crew)?;
         if let (None, Some(go)) = (&self.host, &self.go) {
             // Every GPU's kernel is queued: release them together.
             host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
@@ -413,18 +414,18 @@ impl Setup {
         devices.join()
     }
 
-    /// With host roles: plays them on CPU threads while the test kernels
-    /// run, then marks the instances in which one gave up on a loop
-    /// unfinished in the status words (GPU memory, so through a copy once
-    /// the kernels are done; only tests with loops ever need it).
-    fn play_host(
+    /// Runs `f` with the CPU threads that play the host roles started, for
+    /// a test with host roles (`None` for the others), and stops them when
+    /// `f` returns. `place` is the placement buffer of the launches `f`
+    /// makes, if they record placements.
+    fn with_crew<R>(
         &self,
-        devices: &Devices,
         k: &Knobs,
         place: Option<&Buffer>,
-    ) -> Result<(), GpuError> {
+        f: impl FnOnce(Option<&Crew>) -> Result<R, GpuError>,
+    ) -> Result<R, GpuError> {
         let (Some(roles), Some(go)) = (&self.host, &self.go) else {
-            return Ok(());
+            return f(None);
         };
         let empty: [std::sync::atomic::AtomicU32; 0] = [];
         let mem = match &self.host_mem {
@@ -435,7 +436,7 @@ impl Setup {
             Some(b) => Some(host_words(b)?),
             None => None,
         };
-        let played = roles.play(&Play {
+        let play = Play {
             mem,
             regs: host_words(&self.regs)?,
             place,
@@ -444,7 +445,27 @@ impl Setup {
             n: self.n,
             threads: k.host_threads as usize,
             loop_bound: k.loop_bound,
-        });
+        };
+        let muster = Muster::default();
+        std::thread::scope(|s| f(Some(&Crew::start(s, roles, &play, &muster)?)))
+    }
+
+    /// With host roles: plays them on the crew's CPU threads while the
+    /// test kernels run, then marks the instances in which one gave up on
+    /// a loop unfinished in the status words (GPU memory, so through a
+    /// copy once the kernels are done; only tests with loops ever need
+    /// it).
+    fn play_host(&self, devices: &Devices, crew: Option<&Crew>) -> Result<(), GpuError> {
+        if self.host.is_none() {
+            return Ok(());
+        }
+        let Some(crew) = crew else {
+            self.release_queued(devices)?;
+            return Err(GpuError::Host(
+                "a launch with host roles was made without their CPU threads".into(),
+            ));
+        };
+        let played = crew.launch();
         let gave_up = match played {
             Ok(g) => g,
             Err(e) => {
@@ -722,7 +743,8 @@ pub(crate) fn run(
     super::peer_atomics::refuse_racing_peer_atomics(&devices, test)?;
     let setup = Setup::new(&devices, test, k)?;
     setup.reset(&devices, test, k)?;
-    let (launches, wall) = launch_until_done(&devices, &setup, k)?;
+    let (launches, wall) =
+        setup.with_crew(k, None, |crew| launch_until_done(&devices, &setup, k, crew))?;
     let Tally {
         histogram,
         unfinished,
@@ -777,6 +799,7 @@ fn launch_until_done(
     devices: &Devices,
     setup: &Setup,
     k: &Knobs,
+    crew: Option<&Crew>,
 ) -> Result<(u64, Duration), GpuError> {
     let start = Instant::now();
     let budget = Duration::from_millis(k.budget_ms);
@@ -796,7 +819,7 @@ fn launch_until_done(
         if done {
             break;
         }
-        setup.launch(devices, k, launches, None)?;
+        setup.launch(devices, k, launches, None, crew)?;
         launches += 1;
     }
     devices.synchronize()?;

@@ -13,11 +13,12 @@
 //! interpreted per instance, in the test's instruction order.
 //!
 //! Each host role has [`Knobs::host_threads`](super::Knobs::host_threads)
-//! CPU threads; thread `t` of every host role plays the `t`-th share of
-//! the instances, in the same order, so the host roles of one instance run
-//! at about the same time. All of them meet (boundedly) before any raises
-//! the start flag the GPU roles poll, so the GPU side waits for the host
-//! side rather than finishing before it has begun.
+//! CPU threads, started once per run (`crew.rs`); thread `t` of every host
+//! role plays the `t`-th share of the instances, in the same order, so the
+//! host roles of one instance run at about the same time. All of them meet
+//! (boundedly) before any raises the start flag the GPU roles poll, so the
+//! GPU side waits for the host side rather than finishing before it has
+//! begun.
 
 use std::sync::atomic::{fence, AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -29,9 +30,12 @@ use litmus_core::ptx::Layout;
 
 use super::GpuError;
 
+mod affinity;
 mod compile;
+mod crew;
 
 use compile::compile;
+pub(crate) use crew::{Crew, Muster};
 
 /// How long the CPU threads of a launch wait for each other before they
 /// start anyway: far more than starting a thread takes, and bounded, so
@@ -155,74 +159,11 @@ impl HostRoles {
         self.roles.len() * per_role
     }
 
-    /// Plays every instance's host roles once, on fresh CPU threads, and
-    /// returns the instances in which a host role gave up on a loop. The
-    /// start flag is up when this returns, whatever happened, so the GPU
-    /// roles never wait on a host that failed.
-    pub(crate) fn play(&self, p: &Play) -> Result<Vec<u32>, GpuError> {
-        if p.threads == 0 {
-            p.go.store(1, Ordering::Release);
-            return Err(host_error("no CPU threads to play the host roles"));
-        }
-        let total = self.cpu_threads(p.threads);
-        let ready = AtomicU32::new(0);
-        let abort = AtomicBool::new(false);
-        let result = std::thread::scope(|s| {
-            let mut handles = Vec::with_capacity(total);
-            let mut spawned = Ok(());
-            'spawn: for (r, role) in self.roles.iter().enumerate() {
-                for t in 0..p.threads {
-                    // What this thread's placement records name.
-                    let cpu = (r * p.threads + t) as u32;
-                    let (ready, abort) = (&ready, &abort);
-                    let worker = std::thread::Builder::new()
-                        .name(format!("litmus-host-{}-{t}", role.k))
-                        .spawn_scoped(s, move || {
-                            meet(ready, total, abort);
-                            // Each thread raises the flag itself: the first
-                            // to get here starts the GPU roles.
-                            p.go.store(1, Ordering::Release);
-                            if abort.load(Ordering::Relaxed) {
-                                return Ok(Vec::new());
-                            }
-                            let share = p.n.div_ceil(p.threads);
-                            let first = (t * share).min(p.n);
-                            let last = (first + share).min(p.n);
-                            self.play_share(role, p, first..last, cpu)
-                        });
-                    match worker {
-                        Ok(h) => handles.push(h),
-                        Err(e) => {
-                            spawned = Err(host_error(format!("cannot start a host thread: {e}")));
-                            break 'spawn;
-                        }
-                    }
-                }
-            }
-            if spawned.is_err() {
-                abort.store(true, Ordering::Relaxed);
-            }
-            let mut gave_up = Vec::new();
-            let mut failed = spawned.err();
-            for h in handles {
-                match h.join() {
-                    Ok(Ok(mut g)) => gave_up.append(&mut g),
-                    Ok(Err(e)) => failed = failed.or(Some(e)),
-                    Err(_) => failed = failed.or(Some(host_error("a host thread panicked"))),
-                }
-            }
-            match failed {
-                Some(e) => Err(e),
-                None => Ok(gave_up),
-            }
-        });
-        // A launch whose threads never started must not leave the GPU
-        // polling to the bound.
-        p.go.store(1, Ordering::Release);
-        let mut gave_up = result?;
-        gave_up.sort_unstable();
-        gave_up.dedup();
-        Ok(gave_up)
+    /// Plays every instance's host roles once, with a crew of its own.
+    #[cfg(test)]
+    fn play(&self, p: &Play) -> Result<Vec<u32>, GpuError> {
+        let muster = Muster::default();
+        std::thread::scope(|s| Crew::start(s, self, p, &muster)?.launch())
     }
 
     /// One CPU thread's share of the instances of one host role.
@@ -233,28 +174,29 @@ impl HostRoles {
         instances: std::ops::Range<usize>,
         cpu: u32,
     ) -> Result<Vec<u32>, GpuError> {
-        let n = p.words[knob::N];
-        let n_mask = p.words[knob::N_MASK];
-        let stride = p.words[knob::STRIDE] as usize;
+        let (first, last) = (instances.start, instances.end);
+        let slots = role.slots.len();
         let mut regs = role.init.clone();
-        let mut addrs = vec![0usize; role.slots.len()];
+        let mut batch = vec![0usize; BATCH * slots];
         let mut gave_up = Vec::new();
         for inst in instances {
-            let i = inst as u32;
-            for (a, &(j, knob_at)) in addrs.iter_mut().zip(&role.slots) {
-                // The kernel's `global_addr`: (j·N + perm_j(i))·stride,
-                // in the same 32-bit arithmetic.
-                let (m, add) = (p.words[knob_at], p.words[knob_at + 1]);
-                let slot = i.wrapping_mul(m).wrapping_add(add) & n_mask;
-                *a = (n.wrapping_mul(j as u32).wrapping_add(slot)) as usize * stride;
-                if *a >= p.mem.len() {
-                    return Err(host_error(format!(
-                        "instance {inst}'s slot of location slot {j} lies past the host buffer"
-                    )));
+            let at = (inst % BATCH) * slots;
+            if at == 0 || inst == first {
+                // The addresses of this batch of instances first, each
+                // prefetched, then their plays.
+                let end = (inst - inst % BATCH + BATCH).min(last);
+                for later in inst..end {
+                    let out = &mut batch[(later % BATCH) * slots..][..slots];
+                    slot_addresses(role, p, later, out)?;
+                    for &a in out.iter() {
+                        prefetch_word(&p.mem[a]);
+                    }
                 }
             }
+            let addrs = &batch[at..at + slots];
+            let i = inst as u32;
             regs.copy_from_slice(&role.init);
-            if !run(role, p, &addrs, &mut regs) {
+            if !run(role, p, addrs, &mut regs) {
                 gave_up.push(i);
             }
             for &(r, idx) in &role.stored {
@@ -292,6 +234,49 @@ fn meet(ready: &AtomicU32, total: usize, abort: &AtomicBool) {
         // let the late ones start.
         std::thread::yield_now();
     }
+}
+
+/// Instances whose addresses a CPU thread works out (and prefetches)
+/// before it plays them: an instance's slots lie at random in a buffer of
+/// megabytes, so without this each play waits on a cache miss or two.
+const BATCH: usize = 16;
+
+/// The addresses (in words of the host buffer) of instance `inst`'s slots
+/// of the locations `role` touches: the kernel's `global_addr`,
+/// (j·N + perm_j(i))·stride, in the same 32-bit arithmetic.
+fn slot_addresses(
+    role: &HostRole,
+    p: &Play,
+    inst: usize,
+    out: &mut [usize],
+) -> Result<(), GpuError> {
+    let n = p.words[knob::N];
+    let n_mask = p.words[knob::N_MASK];
+    let stride = p.words[knob::STRIDE] as usize;
+    let i = inst as u32;
+    for (a, &(j, knob_at)) in out.iter_mut().zip(&role.slots) {
+        let (m, add) = (p.words[knob_at], p.words[knob_at + 1]);
+        let slot = i.wrapping_mul(m).wrapping_add(add) & n_mask;
+        *a = (n.wrapping_mul(j as u32).wrapping_add(slot)) as usize * stride;
+        if *a >= p.mem.len() {
+            return Err(host_error(format!(
+                "instance {inst}'s slot of location slot {j} lies past the host buffer"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Asks the CPU to bring `w`'s cache line in; nothing where there is no
+/// such instruction. A hint: the test's accesses stay the only ones.
+fn prefetch_word(w: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes no memory.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(w.as_ptr().cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = w;
 }
 
 /// Runs one instance of a host role; false when it gave up on a loop.
@@ -493,48 +478,110 @@ mod tests {
         assert_eq!(gpu_atomic_racing_the_host(&stores), None);
     }
 
-    /// Plays the host roles of `src` over `n` instances with `threads`
-    /// CPU threads per role, on buffers made here, with identity slot
-    /// permutations and a stride of 2; the locations start at their
-    /// initial values. Returns (memory, registers, placement, gave up).
-    fn play(src: &str, n: usize, threads: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
-        let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
-        let layout = Layout::of(&test).unwrap();
-        let roles = HostRoles::of(&test, &layout).unwrap().unwrap();
-        let stride = 2;
-        let mut words = vec![0u32; layout.knob_words()];
-        words[knob::N] = n as u32;
-        words[knob::N_MASK] = n as u32 - 1;
-        words[knob::STRIDE] = stride as u32;
-        for j in 0..layout.global_locs.len() {
-            words[layout.loc_knob(j)] = 1;
-        }
-        let atomics = |len: usize| (0..len).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
-        let mem = atomics(layout.global_locs.len() * n * stride);
-        for (j, l) in layout.global_locs.iter().enumerate() {
-            for i in 0..n {
-                mem[(j * n + i) * stride]
-                    .store(test.locations[*l].init.value as u32, Ordering::Relaxed);
+    /// The host roles of a test and buffers for `n` instances of it, made
+    /// here, with identity slot permutations and a stride of 2; the
+    /// locations start at their initial values.
+    struct Bench {
+        roles: HostRoles,
+        words: Vec<u32>,
+        mem: Vec<AtomicU32>,
+        regs: Vec<AtomicU32>,
+        place: Vec<AtomicU32>,
+        go: AtomicU32,
+        n: usize,
+    }
+
+    impl Bench {
+        fn new(src: &str, n: usize) -> Bench {
+            let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
+            let layout = Layout::of(&test).unwrap();
+            let roles = HostRoles::of(&test, &layout).unwrap().unwrap();
+            let stride = 2;
+            let mut words = vec![0u32; layout.knob_words()];
+            words[knob::N] = n as u32;
+            words[knob::N_MASK] = n as u32 - 1;
+            words[knob::STRIDE] = stride as u32;
+            for j in 0..layout.global_locs.len() {
+                words[layout.loc_knob(j)] = 1;
+            }
+            let atomics = |len: usize| (0..len).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+            let mem = atomics(layout.global_locs.len() * n * stride);
+            for (j, l) in layout.global_locs.iter().enumerate() {
+                for i in 0..n {
+                    mem[(j * n + i) * stride]
+                        .store(test.locations[*l].init.value as u32, Ordering::Relaxed);
+                }
+            }
+            Bench {
+                roles,
+                words,
+                mem,
+                regs: atomics(n * layout.stored_regs.len()),
+                place: atomics(n * layout.roles.len() * PLACEMENT_WORDS),
+                go: AtomicU32::new(0),
+                n,
             }
         }
-        let regs = atomics(n * layout.stored_regs.len());
-        let place = atomics(n * layout.roles.len() * PLACEMENT_WORDS);
-        let go = AtomicU32::new(0);
-        let gave_up = roles
-            .play(&Play {
-                mem: &mem,
-                regs: &regs,
-                place: Some(&place),
-                go: &go,
-                words: &words,
-                n,
+
+        fn play(&self, threads: usize) -> Play<'_> {
+            Play {
+                mem: &self.mem,
+                regs: &self.regs,
+                place: Some(&self.place),
+                go: &self.go,
+                words: &self.words,
+                n: self.n,
                 threads,
                 loop_bound: 5,
-            })
-            .unwrap();
-        assert_eq!(go.load(Ordering::Relaxed), 1, "the start flag is up");
-        let read = |v: Vec<AtomicU32>| v.into_iter().map(AtomicU32::into_inner).collect();
-        (read(mem), read(regs), read(place), gave_up)
+            }
+        }
+    }
+
+    fn words(v: &[AtomicU32]) -> Vec<u32> {
+        v.iter().map(|w| w.load(Ordering::Relaxed)).collect()
+    }
+
+    /// Plays the host roles of `src` over `n` instances with `threads`
+    /// CPU threads per role, once, on a [`Bench`]. Returns (memory,
+    /// registers, placement, gave up).
+    fn play(src: &str, n: usize, threads: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
+        let b = Bench::new(src, n);
+        let gave_up = b.roles.play(&b.play(threads)).unwrap();
+        assert_eq!(b.go.load(Ordering::Relaxed), 1, "the start flag is up");
+        (words(&b.mem), words(&b.regs), words(&b.place), gave_up)
+    }
+
+    #[test]
+    fn a_crew_plays_every_launch_of_a_run_then_leaves() {
+        // Every launch adds 1 to each instance's x; the register keeps
+        // what the last launch read.
+        let n = 128;
+        let b = Bench::new(
+            "PTX t\n{ host x=0; }\n P0@cta 0,gpu 0 | P1@host ;\n ld.relaxed.sys r0, x | atom.relaxed.sys.add r1, x, 1 ;\nexists (P1:r1 == 0)\n",
+            n,
+        );
+        let play = b.play(3);
+        let muster = Muster::default();
+        let launches = 5;
+        std::thread::scope(|s| {
+            let crew = Crew::start(s, &b.roles, &play, &muster).unwrap();
+            for l in 0..launches {
+                b.go.store(0, Ordering::Relaxed);
+                assert_eq!(crew.launch().unwrap(), Vec::<u32>::new());
+                assert_eq!(
+                    b.go.load(Ordering::Relaxed),
+                    1,
+                    "launch {l}: the flag is up"
+                );
+                let mem = words(&b.mem);
+                let regs = words(&b.regs);
+                for i in 0..n {
+                    assert_eq!(mem[i * 2], l + 1, "launch {l}, instance {i}");
+                    assert_eq!(regs[i], l, "launch {l}, instance {i}");
+                }
+            }
+            // Dropping the crew ends the scope: its threads leave.
+        });
     }
 
     #[test]

@@ -106,7 +106,9 @@ fn record_placement(
     };
     place.fill(devices.stream(0), 0, words, u32::MAX)?;
     setup.reset(devices, test, k)?;
-    setup.launch(devices, k, 0, Some(&place))?;
+    setup.with_crew(k, Some(&place), |crew| {
+        setup.launch(devices, k, 0, Some(&place), crew)
+    })?;
     devices.synchronize()?;
     let rec = place.read()?;
     Ok((place, rec))
