@@ -148,8 +148,11 @@ fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
     assert!(!test_kernel.contains("atom."));
     assert!(!test_kernel.contains("role 1"));
     // The classifier reads (and resets) host locations through the host
-    // buffer; it has no start flag to wait on.
-    assert!(classify.contains(".param .u64 p_host\n)"));
+    // buffer, and the host thread's registers from the host's registers
+    // buffer (P1's r0 and r1), the GPU role's from `p_regs`; it has no
+    // start flag to wait on.
+    assert!(classify.contains(".param .u64 p_host,\n\t.param .u64 p_host_regs\n)"));
+    assert!(!test_kernel.contains("p_host_regs"));
     assert!(!classify.contains("p_go"));
     // Host memory alone: the buffer, no flag.
     let only_memory =

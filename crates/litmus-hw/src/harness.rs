@@ -77,7 +77,12 @@ struct Setup {
     /// The fills that reset the locations' GPU memory before each launch
     /// (word offset, words, value); empty when the classifier resets them.
     fills: Vec<(usize, usize, u32)>,
+    /// The registers the GPU roles store for the classifier.
     regs: Buffer,
+    /// The registers the host roles store, in page-locked memory laid out
+    /// like `regs` (the GPU roles' words of it go unused), for a test with
+    /// host threads.
+    host_regs: Option<Buffer>,
     shfinal: Buffer,
     status: Buffer,
     knobs_buf: Buffer,
@@ -204,14 +209,14 @@ impl Setup {
             true => Some(ctx.alloc_host(1)?),
             false => None,
         };
-        // With host roles the registers buffer is page-locked host memory:
-        // host threads store their registers where the GPU roles store
-        // theirs (the classifier reads both through one device address),
-        // with no copy to merge host and GPU registers of one instance.
+        // The host roles store their registers in page-locked memory, the
+        // GPU roles theirs in device memory; the classifier reads each
+        // where it is, so only the host's cross the bus.
         let regs_words = n * layout.stored_regs.len();
-        let regs = match host {
-            Some(_) => ctx.alloc_host(regs_words)?,
-            None => ctx.alloc(regs_words)?,
+        let regs = ctx.alloc(regs_words)?;
+        let host_regs = match host {
+            Some(_) => Some(ctx.alloc_host(regs_words)?),
+            None => None,
         };
         Ok(Setup {
             mem,
@@ -219,6 +224,7 @@ impl Setup {
             fills,
             textures,
             regs,
+            host_regs,
             host_mem,
             host,
             go,
@@ -378,6 +384,7 @@ impl Setup {
         ];
         classify.extend(self.host_mem.as_ref().map(Buffer::ptr));
         classify.extend(self.remote_mem.iter().map(Buffer::ptr));
+        classify.extend(self.host_regs.as_ref().map(Buffer::ptr));
         self.classify_fn.launch(
             devices.stream(0),
             self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
@@ -424,7 +431,7 @@ impl Setup {
         place: Option<&Buffer>,
         f: impl FnOnce(Option<&Crew>) -> Result<R, GpuError>,
     ) -> Result<R, GpuError> {
-        let (Some(roles), Some(go)) = (&self.host, &self.go) else {
+        let (Some(roles), Some(go), Some(regs)) = (&self.host, &self.go, &self.host_regs) else {
             return f(None);
         };
         let empty: [std::sync::atomic::AtomicU32; 0] = [];
@@ -438,7 +445,7 @@ impl Setup {
         };
         let play = Play {
             mem,
-            regs: host_words(&self.regs)?,
+            regs: host_words(regs)?,
             place,
             go: &host_words(go)?[0],
             words: &self.words,

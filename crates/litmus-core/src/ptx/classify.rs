@@ -21,6 +21,7 @@ use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
 use super::layout::{
     counter, gpu_memory_param, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY,
+    HOST_REGS,
 };
 use super::role::global_addr;
 
@@ -75,6 +76,9 @@ fn classify_entry(layout: &Layout) -> String {
     for g in layout.remote_homes() {
         host_param.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
+    if layout.has_host_roles() {
+        host_param.push_str(&format!(",\n\t.param .u64 {HOST_REGS}"));
+    }
     format!(
         ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
     )
@@ -93,6 +97,8 @@ struct Params {
     host: String,
     /// The other GPUs' location buffers, in [`Layout::remote_homes`] order.
     remote: Vec<String>,
+    /// The host threads' registers (empty without host threads).
+    host_regs: String,
 }
 
 impl Params {
@@ -120,6 +126,11 @@ impl Params {
             .into_iter()
             .map(|g| param(out, &gpu_memory_param(g)))
             .collect();
+        let host_regs = if layout.has_host_roles() {
+            param(out, HOST_REGS)
+        } else {
+            String::new()
+        };
         Params {
             mem,
             regs,
@@ -130,6 +141,7 @@ impl Params {
             counters,
             host,
             remote,
+            host_regs,
         }
     }
 }
@@ -162,6 +174,8 @@ struct Classify {
     /// [`Layout::remote_homes`] order.
     remote: Vec<String>,
     regs: String,
+    /// The host threads' registers (empty without host threads).
+    host_regs: String,
     shfinal: String,
     status: String,
     knobs: String,
@@ -189,6 +203,7 @@ impl Classify {
             host: p.host,
             remote: p.remote,
             regs: p.regs,
+            host_regs: p.host_regs,
             shfinal: p.shfinal,
             status: p.status,
             knobs: p.knobs,
@@ -231,6 +246,7 @@ fn read_and_reset(
         gid,
         n,
         regs: &k.regs,
+        host_regs: &k.host_regs,
         shfinal: &k.shfinal,
         slots: &slots,
         inits: &inits,
@@ -406,6 +422,7 @@ struct Instance<'a> {
     gid: &'a str,
     n: &'a str,
     regs: &'a str,
+    host_regs: &'a str,
     shfinal: &'a str,
     slots: &'a [String],
     inits: &'a [u32],
@@ -479,6 +496,7 @@ fn stored_word_addr(layout: &Layout, at: &Instance, o: &Observable, out: &mut Em
         gid,
         n,
         regs,
+        host_regs,
         shfinal,
         ..
     } = at;
@@ -496,7 +514,12 @@ fn stored_word_addr(layout: &Layout, at: &Instance, o: &Observable, out: &mut Em
                 layout.stored_regs.len()
             ));
             out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
-            out.ins(format!("add.u64 {a}, {a}, {regs}"));
+            // A host thread's register is in the host's buffer.
+            let base = match layout.roles.get(*thread) {
+                Some(role) if role.host => host_regs,
+                _ => regs,
+            };
+            out.ins(format!("add.u64 {a}, {a}, {base}"));
             a
         }
         // A location in shared memory: its final value was copied out.
