@@ -12,7 +12,9 @@
 //! `--budget-ms` per test on average (default 2000). Prints, by family (the
 //! name up to its first `+`) and by fence kind (unfenced, CTA-scope or
 //! GPU-scope fences, as the name says), how many tests showed their weak
-//! outcome at the baseline and in the search, and the GPU time each spent.
+//! outcome at the baseline and in the search, and the GPU time each spent;
+//! and by placement (how many CTAs the test's threads span: weak outcomes
+//! among threads of one CTA are the rarest on NVIDIA GPUs).
 //! Without a GPU it says so in one line.
 
 use std::collections::BTreeMap;
@@ -136,6 +138,19 @@ fn groups(name: &str) -> (String, &'static str) {
     (family, kind)
 }
 
+/// The placement group of a test: how many CTAs its threads span.
+fn spread(test: &Test) -> String {
+    let ctas: std::collections::BTreeSet<(u32, u32)> = test
+        .threads
+        .iter()
+        .map(|t| (t.placement.gpu, t.placement.cta))
+        .collect();
+    match ctas.len() {
+        1 => "1 CTA".to_string(),
+        n => format!("{n} CTAs"),
+    }
+}
+
 #[derive(Default)]
 struct Row {
     tests: usize,
@@ -241,11 +256,13 @@ fn main() -> ExitCode {
     let wall = start.elapsed();
     let mut by_family: BTreeMap<String, Row> = BTreeMap::new();
     let mut by_kind: BTreeMap<&str, Row> = BTreeMap::new();
+    let mut by_spread: BTreeMap<String, Row> = BTreeMap::new();
     for ((c, f), &b) in cases.iter().zip(&found).zip(&baseline) {
         let (family, kind) = groups(&c.test.name.text);
         for row in [
             by_family.entry(family).or_default(),
             by_kind.entry(kind).or_default(),
+            by_spread.entry(spread(&c.test)).or_default(),
         ] {
             row.tests += 1;
             row.baseline += b as usize;
@@ -276,6 +293,10 @@ fn main() -> ExitCode {
     print(
         "fence kind",
         by_kind.iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    );
+    print(
+        "placement",
+        by_spread.iter().map(|(k, v)| (k.clone(), v)).collect(),
     );
     if a.per_test {
         for ((c, f), &b) in cases.iter().zip(&found).zip(&baseline) {
