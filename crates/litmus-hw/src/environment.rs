@@ -61,6 +61,11 @@ pub struct Environment {
     /// Percentage of launches that shuffle which CTA plays which instances
     /// (`LITMUS_SHUFFLE_PCT`).
     pub shuffle_pct: u32,
+    /// Percentage of launches whose testing CTAs are spread evenly among
+    /// the stressing CTAs instead of coming before them
+    /// (`LITMUS_INTERLEAVE_PCT`): which CTAs share an SM, and which the
+    /// GPU schedules first, change with it.
+    pub interleave_pct: u32,
 }
 
 impl Default for Environment {
@@ -76,6 +81,7 @@ impl Default for Environment {
             pre_pct: 100,
             spin_pct: 100,
             shuffle_pct: 0,
+            interleave_pct: 0,
         }
     }
 }
@@ -165,6 +171,9 @@ impl Environment {
         if let Some(v) = var("LITMUS_SHUFFLE_PCT") {
             e.shuffle_pct = percent("LITMUS_SHUFFLE_PCT", &v)?;
         }
+        if let Some(v) = var("LITMUS_INTERLEAVE_PCT") {
+            e.interleave_pct = percent("LITMUS_INTERLEAVE_PCT", &v)?;
+        }
         Ok(e)
     }
 
@@ -190,6 +199,11 @@ impl Environment {
         differ("LITMUS_PRE_STRESS_PCT", self.pre_pct, d.pre_pct);
         differ("LITMUS_SPIN_PCT", self.spin_pct, d.spin_pct);
         differ("LITMUS_SHUFFLE_PCT", self.shuffle_pct, d.shuffle_pct);
+        differ(
+            "LITMUS_INTERLEAVE_PCT",
+            self.interleave_pct,
+            d.interleave_pct,
+        );
         if self.stress_assign != d.stress_assign {
             out.push(("LITMUS_STRESS_ASSIGN", self.stress_assign.as_str().into()));
         }
@@ -246,6 +260,7 @@ mod tests {
             ("LITMUS_PRE_STRESS_PCT", "30"),
             ("LITMUS_SPIN_PCT", "20"),
             ("LITMUS_SHUFFLE_PCT", "70"),
+            ("LITMUS_INTERLEAVE_PCT", "40"),
         ])
         .unwrap();
         assert_eq!(e.stress_pattern, StressPattern::StLd);
@@ -253,10 +268,10 @@ mod tests {
         assert_eq!(e.stress_assign, Assign::Chunk);
         assert_eq!((e.stress_pct, e.pre_stress, e.pre_pct), (50, 64, 30));
         assert_eq!(e.pre_pattern, StressPattern::LdSt);
-        assert_eq!((e.spin_pct, e.shuffle_pct), (20, 70));
+        assert_eq!((e.spin_pct, e.shuffle_pct, e.interleave_pct), (20, 70, 40));
         assert_eq!(
             e.to_string(),
-            "stress_pattern=st-ld stress_lines=16 stress_line_words=256 stress_pct=50 pre_stress_pct=30 spin_pct=20 shuffle_pct=70 stress_assign=chunk pre_stress=64:ld-st"
+            "stress_pattern=st-ld stress_lines=16 stress_line_words=256 stress_pct=50 pre_stress_pct=30 spin_pct=20 shuffle_pct=70 interleave_pct=40 stress_assign=chunk pre_stress=64:ld-st"
         );
         // What is printed reads back to the same knobs.
         let vars = e.env_assignments();
@@ -306,6 +321,7 @@ mod tests {
             ("LITMUS_PRE_STRESS_PCT", "-3", "a percentage"),
             ("LITMUS_SPIN_PCT", "half", "a percentage"),
             ("LITMUS_SHUFFLE_PCT", "200", "a percentage"),
+            ("LITMUS_INTERLEAVE_PCT", "101", "a percentage"),
         ] {
             let e = env(&[(var, value)]).unwrap_err().to_string();
             assert!(

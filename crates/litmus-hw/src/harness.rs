@@ -181,6 +181,7 @@ impl Setup {
         let n = (shape.units * shape.slots) as usize;
         let stride = k.stride as usize;
         let shared_bytes = (layout.shared_locs.len() * shape.slots as usize * 4) as u32;
+        let shared_bytes = shared_for_occupancy(ctx, shared_bytes, k.ctas_per_sm)?;
         if shared_bytes > 48 * 1024 {
             for f in test_fns.iter().flatten() {
                 f.allow_shared(shared_bytes)?;
@@ -581,7 +582,9 @@ fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
     words[knob::STRIDE] = k.stride;
     words[knob::SPIN] = k.spin;
     words[knob::LOOP_BOUND] = k.loop_bound;
-    words[knob::WARP_MASK] = shape.block / 32 - 1;
+    // A CTA narrower than a warp is one warp (a test that declares warps
+    // gets CTAs wide enough for them).
+    words[knob::WARP_MASK] = (shape.block / 32).max(1) - 1;
     words[knob::TABLE_MASK] = k.table - 1;
     words[knob::STRESS] = k.stress_rounds;
     let env = &k.env;
@@ -595,6 +598,7 @@ fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
     words[knob::PRE_PCT] = env.pre_pct;
     words[knob::SPIN_PCT] = env.spin_pct;
     words[knob::SHUFFLE_PCT] = env.shuffle_pct;
+    words[knob::INTERLEAVE_PCT] = env.interleave_pct;
     words[knob::STRESS_CTAS] = stress_ctas(layout, k).max(1);
     words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
     words
@@ -726,9 +730,38 @@ fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usi
 }
 
 /// Stressing CTAs in a launch: the knobs' count, in whole clusters (a
-/// cluster launch takes whole clusters only).
+/// cluster launch takes whole clusters only), and in whole units when
+/// launches may interleave them with the testing units (the kernel moves
+/// blocks of a unit's CTAs).
 fn stress_ctas(layout: &Layout, k: &Knobs) -> u32 {
-    k.stress_ctas.next_multiple_of(layout.cluster_size)
+    let whole = if k.env.interleave_pct > 0 {
+        layout.ctas_per_unit()
+    } else {
+        layout.cluster_size
+    };
+    k.stress_ctas.next_multiple_of(whole.max(1))
+}
+
+/// The dynamic shared memory each CTA of the test kernel asks for: what
+/// its shared locations `need`, or, with a cap of `per_sm` CTAs an SM,
+/// enough that no more than that fit (each resident CTA also holds the
+/// driver's reserved share).
+fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, GpuError> {
+    if per_sm == 0 {
+        return Ok(need);
+    }
+    let attribute = |a| -> Result<u32, GpuError> { Ok(ctx.attribute(a)?.max(0) as u32) };
+    let per_sm_bytes = attribute(
+        sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+    )?;
+    let block_max =
+        attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
+    let reserved =
+        attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?;
+    let pad = (per_sm_bytes / per_sm)
+        .saturating_sub(reserved)
+        .min(block_max);
+    Ok(need.max(pad))
 }
 
 /// Runs the test for the knobs' launches or time budget and returns the

@@ -19,7 +19,9 @@ pub struct Knobs {
     /// per launch; a test that declares more CTAs or warps than fit gets
     /// fewer, wider CTAs or more CTAs, with as many instances.
     pub ctas: u32,
-    /// Threads per CTA (a power of two, at least 32).
+    /// Threads per CTA (a power of two from 2: the published harnesses
+    /// draw workgroups down to 2 threads, and a CTA smaller than a warp
+    /// shares its SM with more CTAs).
     pub threads: u32,
     /// Stop after this many launches (`LITMUS_LAUNCHES`)...
     pub launches: Option<u64>,
@@ -41,6 +43,11 @@ pub struct Knobs {
     pub stress_ctas: u32,
     /// See `stress_ctas`.
     pub stress_rounds: u32,
+    /// At most this many CTAs resident on one SM (`LITMUS_CTAS_PER_SM`;
+    /// 0: as many as fit): the harness pads each CTA's shared memory so
+    /// that no more fit, which spreads a launch over more SMs and changes
+    /// which CTAs meet on one.
+    pub ctas_per_sm: u32,
     /// Backward branches a role may take before it gives up and its
     /// instance is counted as unfinished (`LITMUS_LOOP_BOUND`).
     pub loop_bound: u32,
@@ -83,6 +90,7 @@ impl Default for Knobs {
             spin: 0,
             stress_ctas: 0,
             stress_rounds: 0,
+            ctas_per_sm: 0,
             loop_bound: 1000,
             table: 4096,
             env: Environment::default(),
@@ -96,6 +104,12 @@ impl Default for Knobs {
 
 /// The variable of the device map ([`Knobs::gpu_map`]).
 pub const GPU_MAP_ENV: &str = "LITMUS_GPU_MAP";
+
+/// The fewest threads per CTA.
+pub const MIN_THREADS: u32 = 2;
+
+/// The most CTAs an SM holds (32 on sm_90): a cap above it caps nothing.
+pub const MAX_CTAS_PER_SM: u32 = 32;
 
 /// The most CPU threads per host role.
 pub const MAX_HOST_THREADS: u32 = 64;
@@ -140,7 +154,17 @@ impl Knobs {
             k.ctas = power_of_two("LITMUS_CTAS", &v, 1, u32::MAX)?;
         }
         if let Some(v) = var("LITMUS_THREADS") {
-            k.threads = power_of_two("LITMUS_THREADS", &v, 32, 1024)?;
+            k.threads = power_of_two("LITMUS_THREADS", &v, MIN_THREADS, 1024)?;
+        }
+        if let Some(v) = var("LITMUS_CTAS_PER_SM") {
+            k.ctas_per_sm = number("LITMUS_CTAS_PER_SM", &v)?;
+            if k.ctas_per_sm > MAX_CTAS_PER_SM {
+                return Err(GpuError::knob(
+                    "LITMUS_CTAS_PER_SM",
+                    v,
+                    &format!("0 (as many as fit) to {MAX_CTAS_PER_SM}"),
+                ));
+            }
         }
         if let Some(v) = var("LITMUS_LAUNCHES") {
             let n: u64 = number("LITMUS_LAUNCHES", &v)?;
@@ -244,6 +268,7 @@ impl Knobs {
         differ("LITMUS_STRIDE", self.stride, d.stride);
         differ("LITMUS_SPIN", self.spin, d.spin);
         differ("LITMUS_LOOP_BOUND", self.loop_bound, d.loop_bound);
+        differ("LITMUS_CTAS_PER_SM", self.ctas_per_sm, d.ctas_per_sm);
         differ(
             "LITMUS_HOST_INSTANCES",
             self.host_instances,
@@ -321,6 +346,9 @@ impl fmt::Display for Knobs {
         )?;
         if self.stress_ctas > 0 {
             write!(f, " stress={}:{}", self.stress_ctas, self.stress_rounds)?;
+        }
+        if self.ctas_per_sm > 0 {
+            write!(f, " ctas_per_sm={}", self.ctas_per_sm)?;
         }
         // The host knobs only where they differ: the hardware line of a
         // test with host threads says what they came to.
@@ -497,8 +525,10 @@ mod tests {
     fn bad_values_name_the_variable_and_what_was_expected() {
         for (var, value, expected) in [
             ("LITMUS_CTAS", "300", "a power of two"),
-            ("LITMUS_THREADS", "16", "a power of two from 32 to 1024"),
-            ("LITMUS_THREADS", "2048", "a power of two from 32 to 1024"),
+            ("LITMUS_THREADS", "1", "a power of two from 2 to 1024"),
+            ("LITMUS_THREADS", "2048", "a power of two from 2 to 1024"),
+            ("LITMUS_CTAS_PER_SM", "33", "0 (as many as fit) to 32"),
+            ("LITMUS_CTAS_PER_SM", "some", "a non-negative integer"),
             ("LITMUS_CTAS", "abc", "a power of two"),
             ("LITMUS_CTAS", "-4", "a power of two"),
             ("LITMUS_SEED", "foo", "a non-negative integer"),

@@ -437,6 +437,8 @@ impl Wire for Knobs {
             e.shuffle_pct,
             self.host_instances,
             self.host_threads,
+            e.interleave_pct,
+            self.ctas_per_sm,
         ] {
             v.put(w);
         }
@@ -448,7 +450,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 21];
+        let mut u = [0u32; 23];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -480,7 +482,9 @@ impl Wire for Knobs {
                 pre_pct: u[16],
                 spin_pct: u[17],
                 shuffle_pct: u[18],
+                interleave_pct: u[21],
             },
+            ctas_per_sm: u[22],
             host_instances: u[19],
             host_threads: u[20],
             budget_ms,
@@ -536,6 +540,9 @@ mod tests {
             ("LITMUS_STRESS_ASSIGN", "chunk"),
             ("LITMUS_PRE_STRESS", "9:ld-ld"),
             ("LITMUS_SHUFFLE_PCT", "40"),
+            ("LITMUS_INTERLEAVE_PCT", "60"),
+            ("LITMUS_CTAS_PER_SM", "3"),
+            ("LITMUS_THREADS", "4"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
             ("LITMUS_GPU_MAP", "0,0"),

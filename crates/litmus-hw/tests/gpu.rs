@@ -270,7 +270,8 @@ fn spin_barrier_and_memory_stress_keep_every_instance_counted() {
 /// Every environment knob on at once, over every launch mode the harness
 /// has (every role, shared memory, a CTA barrier's role per warp,
 /// clusters): every instance is still counted once, and placement holds
-/// under the CTA shuffle.
+/// under the CTA shuffle and with the testing CTAs interleaved among the
+/// stressing ones.
 #[test]
 fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
     if !hardware() {
@@ -301,6 +302,7 @@ fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
                     pre_pct: 60,
                     spin_pct: 50,
                     shuffle_pct: 100,
+                    interleave_pct: 100,
                 },
                 ..knobs(12)
             };
@@ -321,6 +323,48 @@ fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
                 test.name,
                 r.histogram.len(),
                 placed.sms
+            );
+        }
+    }
+}
+
+/// The environment shapes of the published harnesses that the knobs
+/// reached last: CTAs narrower than a warp, grids of 4 CTAs, a cap on
+/// CTAs per SM, testing CTAs interleaved among stressing ones (in every
+/// launch). Every instance counted, placement held, on every launch
+/// mode.
+#[test]
+fn small_ctas_small_grids_an_occupancy_cap_and_interleaving_keep_counts_and_placement() {
+    if !hardware() {
+        return;
+    }
+    use litmus_hw::Environment;
+    for src in [MP, SB_SHARED, SB_BAR, MP_CLUSTER] {
+        let test = parse(src);
+        let code = ptx::generate(&test).unwrap();
+        for (ctas, threads, per_sm) in [(4, 2, 0), (64, 4, 1), (1024, 16, 3), (4, 32, 2)] {
+            let k = Knobs {
+                ctas,
+                threads,
+                ctas_per_sm: per_sm,
+                stress_ctas: 37,
+                stress_rounds: 8,
+                env: Environment {
+                    interleave_pct: 100,
+                    ..Environment::default()
+                },
+                ..knobs(8)
+            };
+            let r = gpu::run(&test, &code, &k)
+                .unwrap_or_else(|e| panic!("{} with {k}: {e}", test.name));
+            assert_eq!(r.launches, 8);
+            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+            assert_eq!(total, r.instances, "{} with {k}", test.name);
+            let placed = gpu::check_placement(&test, &code, &k)
+                .unwrap_or_else(|e| panic!("{} with {k}: {e}", test.name));
+            println!(
+                "{} with {k}: {} instances, placement held on {} SMs",
+                test.name, r.instances, placed.sms
             );
         }
     }

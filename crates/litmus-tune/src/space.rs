@@ -2,7 +2,9 @@
 //! from it. The ranges follow cuda-litmus's (`shared/reference/tuning.md`),
 //! narrowed where this harness differs: CTAs and threads are powers of two
 //! (the permutations need it), and the instances of one launch stay within
-//! the harness's limit.
+//! the harness's limit. Beside them, the shapes its harness has and ours
+//! did not: CTAs down to 2 threads and grids from 4 CTAs, testing CTAs
+//! interleaved with the stressing ones, and a cap on CTAs per SM.
 
 use litmus_core::ptx::layout::StressPattern;
 
@@ -12,8 +14,18 @@ use litmus_hw::{splitmix, Assign, Environment, Knobs, Perm, MAX_INSTANCES};
 /// `base`'s; everything the environment holds is drawn from `state`.
 pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     let mut next = |n: u64| splitmix(state) % n;
-    let threads = 1u32 << (5 + next(4)); // 32 .. 256
-    let mut ctas = 1u32 << (7 + next(6)); // 128 .. 4096
+    // Small CTAs and small grids a quarter of the time each: they run
+    // fewer instances a second, and the published ranges reach them.
+    let threads = if next(4) == 0 {
+        1u32 << (1 + next(4)) // 2 .. 16
+    } else {
+        1u32 << (5 + next(4)) // 32 .. 256
+    };
+    let mut ctas = if next(4) == 0 {
+        1u32 << (2 + next(5)) // 4 .. 64
+    } else {
+        1u32 << (7 + next(6)) // 128 .. 4096
+    };
     while u64::from(ctas) * u64::from(threads) > MAX_INSTANCES {
         ctas /= 2;
     }
@@ -36,6 +48,7 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         pre_pct: next(101) as u32,
         spin_pct: next(101) as u32,
         shuffle_pct: if next(2) == 0 { 0 } else { next(101) as u32 },
+        interleave_pct: if next(2) == 0 { 0 } else { next(101) as u32 },
     };
     Knobs {
         ctas,
@@ -49,6 +62,7 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         spin: if spin { 50 + next(951) as u32 } else { 0 },
         stress_ctas: if stress { 1 << (4 + next(7)) } else { 0 }, // 16 .. 1024
         stress_rounds: next(1025) as u32,
+        ctas_per_sm: if next(4) == 0 { 1 + next(8) as u32 } else { 0 },
         env,
         tuning: None,
         ..base.clone()
@@ -68,6 +82,14 @@ mod tests {
             ..Knobs::default()
         };
         let mut distinct = std::collections::HashSet::new();
+        #[derive(Debug, Default)]
+        struct Shapes {
+            small_ctas: bool,
+            small_grids: bool,
+            interleaved: bool,
+            capped: bool,
+        }
+        let mut shapes = Shapes::default();
         for _ in 0..500 {
             let k = draw(&mut state, &base);
             // What is drawn reads back through the knobs' own checks.
@@ -79,10 +101,20 @@ mod tests {
             })
             .unwrap_or_else(|e| panic!("{k}: {e}"));
             assert_eq!(back.ctas, k.ctas);
+            assert_eq!((back.threads, back.ctas_per_sm), (k.threads, k.ctas_per_sm));
             assert_eq!(back.env, k.env);
             assert_eq!((k.seed, k.budget_ms), (9, 77));
             distinct.insert(k.to_string());
+            shapes.small_ctas |= k.threads < 32;
+            shapes.small_grids |= k.ctas <= 64;
+            shapes.interleaved |= k.env.interleave_pct > 0 && k.stress_ctas > 0;
+            shapes.capped |= k.ctas_per_sm > 0;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());
+        // Every environment shape the published harnesses reach is drawn.
+        assert!(
+            shapes.small_ctas && shapes.small_grids && shapes.interleaved && shapes.capped,
+            "{shapes:?}"
+        );
     }
 }

@@ -130,7 +130,7 @@ ENVIRONMENT:
     LITMUS_LAUNCHES     GPU launches per test, instead of a time budget
     LITMUS_SEED         seed of the GPU's permutations (default: the clock)
     LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
-    LITMUS_THREADS      threads per CTA, a power of two from 32 to 1024
+    LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
     LITMUS_STRIDE       words between two slots of a location (default 4)
     LITMUS_PERM         fixed (default) or random placement permutations

@@ -90,7 +90,7 @@ ENVIRONMENT:
     LITMUS_REQUIRE_GPU  1: a missing GPU fails every test instead of
                         skipping its hardware half
     LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
-    LITMUS_THREADS      threads per CTA, a power of two from 32 to 1024
+    LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
     LITMUS_STRIDE       words between two slots of a location (default 4)
     LITMUS_PERM         fixed (default) or random: how roles are spread over
@@ -111,6 +111,10 @@ ENVIRONMENT:
     LITMUS_SPIN_PCT        % of launches that use the spin barrier (100)
     LITMUS_SHUFFLE_PCT     % of launches that shuffle which CTA plays which
                         instances (default 0)
+    LITMUS_INTERLEAVE_PCT  % of launches whose testing CTAs are spread among
+                        the stressing ones rather than before them (0)
+    LITMUS_CTAS_PER_SM     at most this many CTAs on one SM, 1-32 (default
+                        0: as many as fit)
     LITMUS_TUNING       as --tuning
     LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
                         take on the GPU before its instance counts as

@@ -28,7 +28,7 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
     (
         "LITMUS_THREADS",
         "2048",
-        "bad value `2048` for LITMUS_THREADS: expected a power of two from 32 to 1024",
+        "bad value `2048` for LITMUS_THREADS: expected a power of two from 2 to 1024",
     ),
     (
         "LITMUS_GPU_MAP",

@@ -53,7 +53,7 @@ pub(crate) struct Common {
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
-const KNOBS: [usize; 21] = [
+const KNOBS: [usize; 22] = [
     knob::CTA_MASK,
     knob::LOG_T,
     knob::LANE_MASK,
@@ -75,6 +75,7 @@ const KNOBS: [usize; 21] = [
     knob::SPIN_PCT,
     knob::SHUFFLE_PCT,
     knob::STRESS_CTAS,
+    knob::INTERLEAVE_PCT,
 ];
 
 /// What the kernel's start sets up: the common registers, and the two
@@ -113,6 +114,7 @@ impl Common {
         out.ins(format!("mov.u32 {tid}, %tid.x"));
         out.ins(format!("mov.u32 {cta}, %ctaid.x"));
         let knob_regs = load_knobs(&knobs, out);
+        super::environment::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
         let smem = out.r32();
         if !layout.shared_locs.is_empty() {
             out.ins(format!("mov.u32 {smem}, litmus_smem"));

@@ -89,6 +89,10 @@ pub mod knob {
     /// be resident at once, else 1 (a launch that waited for one that
     /// cannot start until it ends would only wait out its bound).
     pub const START_COUNT: usize = 25;
+    /// Percentage of launches whose testing CTAs are spread evenly among
+    /// the stressing CTAs rather than before them (see
+    /// `environment.rs`, `interleave_ctas`).
+    pub const INTERLEAVE_PCT: usize = 26;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }
@@ -423,6 +427,16 @@ impl Layout {
     /// texture over it needs.
     pub fn has_aliases(&self) -> bool {
         !self.views.is_empty() || !self.textures.is_empty()
+    }
+
+    /// Consecutive CTAs that play one unit of instances: a cluster's, a
+    /// role-per-warp group's declared CTAs, or one. Interleaving moves
+    /// whole units, so the stressing CTAs come in multiples of it.
+    pub fn ctas_per_unit(&self) -> u32 {
+        match self.mode {
+            Mode::RolePerWarp { ctas, .. } => ctas,
+            Mode::EveryRole => self.cluster_size.max(1),
+        }
     }
 
     /// Words in the knob array.
