@@ -156,7 +156,9 @@ impl Shape {
                 }
             }
             Mode::RolePerWarp { ctas, warps, .. } => {
-                let groups = instances / 32;
+                // At least one group: CTAs narrower than a warp may ask
+                // for fewer than 32 instances.
+                let groups = (instances / 32).max(1);
                 Shape {
                     grid: groups * ctas,
                     block: 32 * warps,
