@@ -236,6 +236,14 @@ fn a_tiny_model_has_exactly_these_mutants_in_file_order() {
             Strengthening,
             "replace every use of `po` (2 uses) by the full relation",
         ),
+        // The model has `REL` but no `ACQ`: no relaxed-as-release-acquire.
+        (
+            "add-sc-axiom",
+            4,
+            1,
+            Strengthening,
+            "plain SC: add the axiom `acyclic po | rf | co | fr` after the last check",
+        ),
     ];
     assert_eq!(got, want);
     assert_eq!((m.skipped.len(), m.duplicates), (0, 0));
@@ -340,6 +348,58 @@ fn identical_mutant_texts_are_kept_once() {
     texts.sort();
     texts.dedup();
     assert_eq!(texts.len(), m.mutants.len());
+}
+
+/// The two hand-made mutants of more than one edit: relaxed accesses as
+/// release and acquire (every `REL` and `ACQ` widened), and plain SC
+/// added as an axiom. On MP with relaxed accesses and a release/acquire
+/// model, both forbid what the model allows.
+#[test]
+fn relaxed_as_release_acquire_and_plain_sc_are_mutants_and_forbid_relaxed_mp() {
+    let src = "\"ra\"\nlet sw = [W & REL]; rf; [R & ACQ]\nacyclic (po; [W & REL]) | sw | ([ACQ]; po) | fr as ra\nacyclic po-loc | rf | co | fr as coh\n";
+    let m = mutate("ra.cat".as_ref(), src, &mut no_include).unwrap();
+    let relaxed = m
+        .mutants
+        .iter()
+        .find(|x| x.operator == Operator::RelaxedAsReleaseAcquire)
+        .expect("the model uses REL, ACQ and RLX as base tags");
+    // Every use of each tag, at the first use of `REL`.
+    assert_eq!((relaxed.pos.line, relaxed.pos.column), (2, 15));
+    assert_eq!(relaxed.direction, Direction::Strengthening);
+    assert_eq!(
+        relaxed.source.matches("REL | W & RLX").count(),
+        2,
+        "{}",
+        relaxed.source
+    );
+    assert_eq!(
+        relaxed.source.matches("ACQ | R & RLX").count(),
+        2,
+        "{}",
+        relaxed.source
+    );
+    let sc = m
+        .mutants
+        .iter()
+        .find(|x| x.operator == Operator::AddScAxiom)
+        .expect("plain SC");
+    assert!(
+        sc.source.contains("acyclic po | rf | co | fr as plain-SC"),
+        "{}",
+        sc.source
+    );
+    assert_eq!((sc.pos.line, sc.pos.column), (4, 1));
+    // MP with relaxed accesses: the model allows its weak outcome, both
+    // mutants forbid it.
+    let base = CatModel::from_source("ra.cat".as_ref(), src, &mut no_include).unwrap();
+    let test = mp();
+    let allows = |model: &CatModel| {
+        litmus_model::check(&test, model, &Options::default())
+            .unwrap()
+            .condition_reachable
+    };
+    assert!(allows(&base));
+    assert!(!allows(&relaxed.model) && !allows(&sc.model));
 }
 
 #[test]

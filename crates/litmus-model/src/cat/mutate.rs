@@ -13,7 +13,10 @@
 //! - `r?` → `r`, `r+` → `r`, `r*` → `r?` and `r+`; `^-1` and `~` dropped;
 //! - a base set or relation replaced by the empty one (`0`, `domain(0)`)
 //!   or the full one (`_ * _`, `_`), at one use and, for a base used more
-//!   than once, at every use (`sr` everywhere full: scopes ignored).
+//!   than once, at every use (`sr` everywhere full: scopes ignored);
+//! - and two mutants of more than one edit, the hand-made ones authors
+//!   try first (`mutate/composite.rs`): relaxed accesses treated as
+//!   release and acquire, and plain SC added as an axiom.
 //!
 //! `flag` checks never reject an execution, so they are not mutated.
 //! Includes are read in place: a mutant is one file without includes, and
@@ -43,6 +46,8 @@ use super::parser::{CheckKind, Expr, ExprKind, Stmt};
 use super::polarity::{analyse, slots, Analysis, Binding, Polarity};
 use super::print;
 use super::source::{flatten, text, Located};
+
+mod composite;
 
 /// A kind of edit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,6 +86,11 @@ pub enum Operator {
     BaseEverywhereToEmpty,
     /// Every use of a base → the full one.
     BaseEverywhereToFull,
+    /// Relaxed accesses as release and acquire: `REL` → `REL | (W & RLX)`
+    /// and `ACQ` → `ACQ | (R & RLX)` at every use (two edits).
+    RelaxedAsReleaseAcquire,
+    /// Plain SC: the axiom `acyclic po | rf | co | fr` added.
+    AddScAxiom,
 }
 
 impl Operator {
@@ -104,6 +114,8 @@ impl Operator {
             Operator::BaseToFull => "base-to-full",
             Operator::BaseEverywhereToEmpty => "base-everywhere-to-empty",
             Operator::BaseEverywhereToFull => "base-everywhere-to-full",
+            Operator::RelaxedAsReleaseAcquire => "relaxed-as-release-acquire",
+            Operator::AddScAxiom => "add-sc-axiom",
         }
     }
 }
@@ -730,20 +742,7 @@ fn edits(stmts: &[Located], an: &Analysis) -> Vec<Edit> {
             ),
         ] {
             let pol = uses.iter().fold(Polarity::Unused, |acc, &p| acc.join(p));
-            let mut new = stmts.to_vec();
-            for (i, loc) in new.iter_mut().enumerate() {
-                if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
-                    continue;
-                }
-                let subs: Vec<Expr> = slots(&loc.stmt)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, e)| substitute(e, &base, &with, &an.resolved[i][k], &mut 0))
-                    .collect();
-                for (k, e) in subs.into_iter().enumerate() {
-                    loc.stmt = with_slot(&loc.stmt, k, e);
-                }
-            }
+            let new = substitute_everywhere(stmts, an, &base, &with);
             let what = format!(
                 "replace every use of `{base}` ({} uses) by {word}",
                 uses.len()
@@ -761,7 +760,56 @@ fn edits(stmts: &[Located], an: &Analysis) -> Vec<Edit> {
             });
         }
     }
+    out.extend(composite::relaxed_as_release_acquire(stmts));
+    out.extend(composite::plain_sc(stmts));
     out
+}
+
+/// `stmts` with every use of the base `base` (not a name the model
+/// defines) replaced by `with`; `flag` checks are left as they are.
+fn substitute_everywhere(
+    stmts: &[Located],
+    an: &Analysis,
+    base: &str,
+    with: &Expr,
+) -> Vec<Located> {
+    let mut new = stmts.to_vec();
+    for (i, loc) in new.iter_mut().enumerate() {
+        if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
+            continue;
+        }
+        let subs: Vec<Expr> = slots(&loc.stmt)
+            .into_iter()
+            .enumerate()
+            .map(|(k, e)| substitute(e, base, with, &an.resolved[i][k], &mut 0))
+            .collect();
+        for (k, e) in subs.into_iter().enumerate() {
+            loc.stmt = with_slot(&loc.stmt, k, e);
+        }
+    }
+    new
+}
+
+/// The file and position of the first use of the base `base` (not a name
+/// the model defines) outside `flag` checks, if it has one.
+fn first_use(stmts: &[Located], an: &Analysis, base: &str) -> Option<(String, Pos)> {
+    stmts.iter().enumerate().find_map(|(i, loc)| {
+        if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
+            return None;
+        }
+        slots(&loc.stmt).into_iter().enumerate().find_map(|(k, e)| {
+            let mut names = Vec::new();
+            super::polarity::names(e, Polarity::Pos, &mut names);
+            let mut positions = Vec::new();
+            positions_of_names(e, &mut positions);
+            names
+                .iter()
+                .zip(&an.resolved[i][k])
+                .zip(positions)
+                .find(|(((n, _), b), _)| *n == base && b.is_none())
+                .map(|(_, p)| (loc.file.clone(), p))
+        })
+    })
 }
 
 fn kind_of(s: &Stmt) -> &CheckKind {
