@@ -410,6 +410,42 @@ fn help_and_usage_errors() {
             "--placements",
         ),
         (&["diff", "ptx", "sc", "--cycle", "PodWW Rfe"], "the cycle"),
+        (
+            &["diff", "ptx", "sc", "--cycles-up-to", "9"],
+            "cycles have 2 to 8 edges",
+        ),
+        (
+            &["diff", "ptx", "sc", "--cycles-up-to", "many"],
+            "`--cycles-up-to` needs a number, not `many`",
+        ),
+        (
+            &[
+                "diff",
+                "ptx",
+                "sc",
+                "--cycles-up-to",
+                "4",
+                "--edges",
+                "Rfe,PodQQ",
+            ],
+            "`PodQQ`",
+        ),
+        (
+            &["diff", "ptx", "sc", "--edges", "Rfe,Fre"],
+            "give `--cycles-up-to N` too",
+        ),
+        (
+            &[
+                "diff",
+                "ptx",
+                "sc",
+                "--cycles-up-to",
+                "4",
+                "--max-threads",
+                "1",
+            ],
+            "a cycle has 2 threads or more",
+        ),
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
@@ -480,6 +516,58 @@ fn diff_ptx_sc_lists_mp_and_sb_first_and_writes_them_ready_to_run() {
     );
 }
 
+/// Enumerated cycles: every diy7 cycle of up to 4 edges over the default
+/// vocabulary; `ptx` and `sc` differ first on the two-thread shapes (MP,
+/// SB, LB and their kin), and the report names the bound it searched.
+#[test]
+fn diff_enumerates_cycles_up_to_a_bound_and_names_it() {
+    let out = bin()
+        .args([
+            "diff",
+            "ptx",
+            "sc",
+            "--shapes",
+            "none",
+            "--cycles-up-to",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    let head = text.lines().next().unwrap_or_default();
+    assert!(
+        head.contains("every cycle of 2 to 4 edges and at most 4 threads over Rfe,Fre,Wse,PodWW,PodWR,PodRW,PodRR"),
+        "{head}"
+    );
+    for cycle in [
+        "Rfe-PodRR-Fre-PodWW",
+        "Fre-PodWR-Fre-PodWR",
+        "Rfe-PodRW-Rfe-PodRW",
+    ] {
+        assert!(text.contains(cycle), "{cycle} missing:\n{text}");
+    }
+    // `sc` against itself: no difference, within the same bound.
+    let same = bin()
+        .args([
+            "diff",
+            "sc",
+            "sc",
+            "--shapes",
+            "none",
+            "--cycles-up-to",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(
+        stdout(&same).starts_with("no difference among "),
+        "{}",
+        stdout(&same)
+    );
+}
+
 #[test]
 fn dat3m_ptx_v6_and_v7_5_agree_on_proxy_free_families() {
     let Some(dir) = std::env::var_os("LITMUS_CONFORMANCE_DIR").map(PathBuf::from) else {
@@ -495,6 +583,8 @@ fn dat3m_ptx_v6_and_v7_5_agree_on_proxy_free_families() {
         .args([
             "--shapes",
             "MP,SB,LB,IRIW,WRC,2+2W,CoRR",
+            "--cycles-up-to",
+            "5",
             "--fences",
             "none,sc,acq_rel",
             "--sem",

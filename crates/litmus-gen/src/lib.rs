@@ -28,6 +28,7 @@
 pub mod canon;
 pub mod cycle;
 pub mod edge;
+pub mod enumerate;
 pub mod error;
 pub mod family;
 pub mod naming;

@@ -1,14 +1,16 @@
 //! The candidate tests that tell two models apart: `gpu-litmus diff`'s, and
 //! those `gpu-litmus mutants --kill-tests` searches for a surviving mutant.
 //! They are `gpu-litmus gen` families (the same options, read by the same
-//! parser), of every named shape unless `--shapes` picks some, and of the
-//! diy7 cycles given with `--cycle`. litmus-gen cannot enumerate cycles
-//! itself, so the bound of the search is the shapes, the cycles and the
-//! options, and every report names it ([`Candidates::bound`]).
+//! parser), of every named shape unless `--shapes` picks some, of the diy7
+//! cycles given with `--cycle`, and of every cycle up to a length over a
+//! vocabulary of edges (`--cycles-up-to N`, `--edges`, `--max-threads`;
+//! `litmus_gen::enumerate`). The bound of the search is all of these, and
+//! every report names it ([`Candidates::bound`]).
 
 use std::collections::HashSet;
 
 use litmus_core::ir::Test;
+use litmus_gen::enumerate::{cycles, Bound, DEFAULT_EDGES};
 use litmus_gen::{family, shape, FamilySpec, Skeleton, SHAPES};
 
 use super::args::Args;
@@ -21,6 +23,12 @@ pub struct Candidates {
     shapes: Option<Vec<String>>,
     /// `--cycle`, in order.
     cycles: Vec<String>,
+    /// `--cycles-up-to N`: enumerate every cycle of up to N edges.
+    up_to: Option<usize>,
+    /// `--edges`: the vocabulary enumerated (default [`DEFAULT_EDGES`]).
+    edges: Option<Vec<String>>,
+    /// `--max-threads` (default 4).
+    max_threads: Option<usize>,
     /// The family options.
     spec: FamilySpec,
     /// The family options as written (`--placements all`), for the bound.
@@ -45,6 +53,14 @@ pub const HELP: &str = "\
                            CoRW CoWR CoWW); none: only the --cycle ones
     --cycle TEXT           a diy7 cycle whose family is a candidate too
                            (repeatable; the syntax of `gpu-litmus gen`)
+    --cycles-up-to N       every diy7 cycle of 2 to N edges (N up to 8) over
+                           --edges, once up to rotation, shortest first, is a
+                           candidate too, as diy7 -size N enumerates
+    --edges LIST           the edges enumerated, comma-separated (default:
+                           Rfe,Fre,Wse,PodWW,PodWR,PodRW,PodRR; fences and
+                           scopes come from --fences, --scopes, ...; edges
+                           like Fence.sc.ctadWW mix them)
+    --max-threads N        threads of an enumerated cycle, at most (default 4)
     --placements LIST      as `gpu-litmus gen`: all, inter-cta (default),
                            intra-cta, inter-gpu, or partitions like cta01_2
     --scopes LIST          cta, cluster, gpu (default), sys
@@ -89,6 +105,27 @@ impl Candidates {
                 litmus_gen::cycle::skeleton(&cycle).map_err(message)?;
                 self.cycles.push(cycle);
             }
+            "--cycles-up-to" | "--max-threads" => {
+                let value = scan.value(flag, inline)?;
+                let n: usize = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("`{flag}` needs a number, not `{value}`"))?;
+                if flag == "--cycles-up-to" {
+                    self.up_to = Some(n);
+                } else {
+                    self.max_threads = Some(n);
+                }
+            }
+            "--edges" => {
+                let value = scan.value(flag, inline)?;
+                let edges: Vec<String> = value
+                    .split(',')
+                    .map(|e| e.trim().to_string())
+                    .filter(|e| !e.is_empty())
+                    .collect();
+                self.edges = Some(edges);
+            }
             _ => match flag
                 .strip_prefix("--")
                 .filter(|o| litmus_gen::spec::OPTIONS.contains(o))
@@ -122,7 +159,38 @@ impl Candidates {
                 true,
             )
         }));
+        // Enumerated cycles the options do not fit are left out, as
+        // unnamed shapes are.
+        out.extend(
+            self.enumerated()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|c| litmus_gen::cycle::skeleton(c).ok())
+                .map(|s| (s, false)),
+        );
         out
+    }
+
+    /// The enumeration's bound, when `--cycles-up-to` asks for one.
+    fn enumeration(&self) -> Option<(Vec<String>, Bound)> {
+        let max_edges = self.up_to?;
+        let edges = self
+            .edges
+            .clone()
+            .unwrap_or_else(|| DEFAULT_EDGES.iter().map(|e| e.to_string()).collect());
+        let bound = Bound {
+            max_edges,
+            max_threads: self.max_threads.unwrap_or(4),
+        };
+        Some((edges, bound))
+    }
+
+    /// The enumerated cycles (none without `--cycles-up-to`).
+    fn enumerated(&self) -> Result<Vec<String>, String> {
+        match self.enumeration() {
+            Some((edges, bound)) => cycles(&edges, bound).map_err(message),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Fails when a shape or cycle named on the command line does not fit
@@ -133,8 +201,21 @@ impl Candidates {
                 litmus_gen::variants(&skeleton, &self.spec).map_err(message)?;
             }
         }
-        if self.shapes.as_ref().is_some_and(Vec::is_empty) && self.cycles.is_empty() {
-            return Err("`--shapes none` and no --cycle: no candidate test".to_string());
+        if self.up_to.is_none() && (self.edges.is_some() || self.max_threads.is_some()) {
+            return Err(
+                "`--edges` and `--max-threads` shape the enumeration: give `--cycles-up-to N` too"
+                    .to_string(),
+            );
+        }
+        let enumerated = self.enumerated()?;
+        if self.shapes.as_ref().is_some_and(Vec::is_empty)
+            && self.cycles.is_empty()
+            && enumerated.is_empty()
+        {
+            return Err(
+                "`--shapes none`, no --cycle and no enumerated cycle: no candidate test"
+                    .to_string(),
+            );
         }
         Ok(())
     }
@@ -178,6 +259,16 @@ impl Candidates {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+        };
+        let cycles = match self.enumeration() {
+            Some((edges, bound)) => format!(
+                "{cycles}; every cycle of 2 to {} edges and at most {} threads over {} ({} cycles)",
+                bound.max_edges,
+                bound.max_threads,
+                edges.join(","),
+                self.enumerated().map_or(0, |c| c.len())
+            ),
+            None => cycles,
         };
         let options = if self.written.is_empty() {
             "gen's default options".to_string()
