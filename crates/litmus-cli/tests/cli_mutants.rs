@@ -521,18 +521,11 @@ fn diff_ptx_sc_lists_mp_and_sb_first_and_writes_them_ready_to_run() {
 /// SB, LB and their kin), and the report names the bound it searched.
 #[test]
 fn diff_enumerates_cycles_up_to_a_bound_and_names_it() {
-    let out = bin()
-        .args([
-            "diff",
-            "ptx",
-            "sc",
-            "--shapes",
-            "none",
-            "--cycles-up-to",
-            "4",
-        ])
-        .output()
-        .unwrap();
+    let diff = |old: &str, new: &str| {
+        let args = [old, new, "--shapes", "none", "--cycles-up-to", "4"];
+        bin().arg("diff").args(args).output().unwrap()
+    };
+    let out = diff("ptx", "sc");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
     let head = text.lines().next().unwrap_or_default();
@@ -548,18 +541,7 @@ fn diff_enumerates_cycles_up_to_a_bound_and_names_it() {
         assert!(text.contains(cycle), "{cycle} missing:\n{text}");
     }
     // `sc` against itself: no difference, within the same bound.
-    let same = bin()
-        .args([
-            "diff",
-            "sc",
-            "sc",
-            "--shapes",
-            "none",
-            "--cycles-up-to",
-            "4",
-        ])
-        .output()
-        .unwrap();
+    let same = diff("sc", "sc");
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(
         stdout(&same).starts_with("no difference among "),

@@ -114,7 +114,7 @@ impl Common {
         out.ins(format!("mov.u32 {tid}, %tid.x"));
         out.ins(format!("mov.u32 {cta}, %ctaid.x"));
         let knob_regs = load_knobs(&knobs, out);
-        super::environment::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
+        super::interleave::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
         let smem = out.r32();
         if !layout.shared_locs.is_empty() {
             out.ins(format!("mov.u32 {smem}, litmus_smem"));

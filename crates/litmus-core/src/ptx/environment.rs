@@ -2,15 +2,17 @@
 //! build it (MC Mutants, GPUHarbor, cuda-litmus): memory stress by CTAs
 //! that run no instance, pre-stress by the testing threads right before
 //! their roles, and the per-launch draws that decide whether this launch
-//! stresses, pre-stresses, lines its roles up behind the spin barrier,
-//! shuffles which CTA plays which instances, or spreads the testing CTAs
-//! among the stressing ones.
+//! stresses, pre-stresses, lines its roles up behind the spin barrier, or
+//! shuffles which CTA plays which instances (spreading the testing CTAs
+//! among the stressing ones is `interleave.rs`'s, as it comes before the
+//! registers every role shares).
 //!
 //! Every draw comes from the launch's seed (a kernel parameter the host
 //! derives from the run's seed and the launch's index), so a run is
 //! reproduced by its seed and knobs alone.
 
 use super::common::Common;
+use super::draw::{chance_of, draw};
 use super::emit::Emitter;
 use super::layout::knob;
 
@@ -20,92 +22,11 @@ const SALT_PRE: u32 = 0x2f6b_09c1;
 const SALT_SPIN: u32 = 0x7a3d_5e11;
 const SALT_SHUFFLE: u32 = 0x1b87_3593;
 const SALT_SHUFFLE_ADD: u32 = 0x6c62_272e;
-const SALT_INTERLEAVE: u32 = 0x3c6e_f372;
-
-/// A 32-bit hash of `seed ^ salt` (the murmur3 finaliser): cheap, and
-/// every bit of the seed reaches every bit of the draw.
-fn draw(out: &mut Emitter, seed: &str, salt: u32) -> String {
-    let h = out.r32();
-    let t = out.r32();
-    out.ins(format!("xor.b32 {h}, {seed}, {salt}"));
-    for (shift, mult) in [
-        (16, Some(0x85eb_ca6bu32)),
-        (13, Some(0xc2b2_ae35)),
-        (16, None),
-    ] {
-        out.ins(format!("shr.u32 {t}, {h}, {shift}"));
-        out.ins(format!("xor.b32 {h}, {h}, {t}"));
-        if let Some(m) = mult {
-            out.ins(format!("mul.lo.u32 {h}, {h}, {m}"));
-        }
-    }
-    h
-}
 
 /// A predicate that holds in `pct` percent of launches (the knob word
 /// `pct`), drawn with `salt`.
 fn chance(out: &mut Emitter, c: &Common, salt: u32, pct: usize) -> String {
     chance_of(out, &c.launch, salt, &c.knob[&pct])
-}
-
-/// [`chance`], from the launch seed and the percentage's register.
-fn chance_of(out: &mut Emitter, launch: &str, salt: u32, pct: &str) -> String {
-    let h = draw(out, launch, salt);
-    let r = out.r32();
-    let p = out.pred();
-    out.ins(format!("rem.u32 {r}, {h}, 100"));
-    out.ins(format!("setp.lt.u32 {p}, {r}, {pct}"));
-    p
-}
-
-/// In [`knob::INTERLEAVE_PCT`] percent of launches, renames the CTA index
-/// `cta` so that the testing units (runs of `per_unit` CTAs) lie evenly
-/// among the stressing CTAs instead of before them, as the published
-/// harnesses get by shuffling every workgroup: block `b` of the `B` blocks
-/// of `per_unit` hardware CTAs is testing unit ⌊b·U/B⌋ when that count
-/// steps at `b`, else stressing block `b − ⌊b·U/B⌋` (after the `U`
-/// testing units). A bijection on blocks that keeps each block's CTAs
-/// together (a cluster stays a hardware cluster), so placement holds; the
-/// harness launches whole blocks of stressing CTAs when this is on. Kept
-/// in `cta`, which everything after reads, logical CTA 0 (the start
-/// flag's relay) included.
-pub(crate) fn interleave_ctas(
-    out: &mut Emitter,
-    launch: &str,
-    knobs: &std::collections::BTreeMap<usize, String>,
-    cta: &str,
-    per_unit: u32,
-) {
-    let skip = out.fresh_label("nointerleave");
-    let p = chance_of(out, launch, SALT_INTERLEAVE, &knobs[&knob::INTERLEAVE_PCT]);
-    out.ins(format!("@!{p} bra {skip}"));
-    let (grid, blocks, units, b, r) = (out.r32(), out.r32(), out.r32(), out.r32(), out.r32());
-    out.ins(format!("mov.u32 {grid}, %nctaid.x"));
-    out.ins(format!("div.u32 {blocks}, {grid}, {per_unit}"));
-    out.ins(format!("add.u32 {units}, {}, 1", knobs[&knob::CTA_MASK]));
-    out.ins(format!("div.u32 {b}, {cta}, {per_unit}"));
-    out.ins(format!("rem.u32 {r}, {cta}, {per_unit}"));
-    // ⌊b·U/B⌋ and ⌊(b+1)·U/B⌋ in 64 bits: b·U passes 2^32 on big grids.
-    let (wide, blocks64) = (out.r64(), out.r64());
-    out.ins(format!("cvt.u64.u32 {blocks64}, {blocks}"));
-    let floor_at = |out: &mut Emitter, at: &str| {
-        let v = out.r32();
-        out.ins(format!("mul.wide.u32 {wide}, {at}, {units}"));
-        out.ins(format!("div.u64 {wide}, {wide}, {blocks64}"));
-        out.ins(format!("cvt.u32.u64 {v}, {wide}"));
-        v
-    };
-    let before = floor_at(out, &b);
-    let next = out.r32();
-    out.ins(format!("add.u32 {next}, {b}, 1"));
-    let upto = floor_at(out, &next);
-    let (testing, stress) = (out.pred(), out.r32());
-    out.ins(format!("setp.ne.u32 {testing}, {upto}, {before}"));
-    out.ins(format!("sub.u32 {stress}, {b}, {before}"));
-    out.ins(format!("add.u32 {stress}, {stress}, {units}"));
-    out.ins(format!("selp.u32 {b}, {before}, {stress}, {testing}"));
-    out.ins(format!("mad.lo.u32 {cta}, {b}, {per_unit}, {r}"));
-    out.label(&skip);
 }
 
 /// Whether this launch's roles wait at the spin barrier: the barrier is on
