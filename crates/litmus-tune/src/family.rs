@@ -238,7 +238,9 @@ pub fn search_family(
 }
 
 /// The shared pool: the base, the starting points (at most a quarter,
-/// none twice), then draws around the base from the plan's seed.
+/// none twice), the measured anchors ([`crate::space::anchors`], while
+/// the pool has room for draws after them), then draws around the base
+/// from the plan's seed.
 pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
     let mut out = vec![base.clone()];
     for k in plan.starts.iter() {
@@ -247,6 +249,14 @@ pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
         }
         if !out.contains(k) {
             out.push(k.clone());
+        }
+    }
+    for k in crate::space::anchors(base) {
+        if out.len() >= plan.pool / 2 {
+            break;
+        }
+        if !out.contains(&k) {
+            out.push(k);
         }
     }
     let mut state = plan.seed;
@@ -514,6 +524,24 @@ mod tests {
         };
         let found = search_family(&subjects, &base, plan, |t, _, k| gpu.run(t, k), |_, _| {});
         (found, gpu.runs)
+    }
+
+    #[test]
+    fn the_pool_holds_the_measured_anchors_right_after_the_base() {
+        let base = Knobs::default();
+        let pool = pool(&base, &FamilyPlan::within(640, 64, 3));
+        assert_eq!(pool.len(), 64);
+        assert_eq!(pool[0], base);
+        assert_eq!(&pool[1..4], &crate::space::anchors(&base)[..]);
+        assert_eq!((pool[1].ctas_per_sm, pool[2].env.interleave_pct), (1, 100));
+        // A pool too small for draws after them keeps the anchors out.
+        let small = pool_of(&base, 2);
+        assert_eq!(small.len(), 2);
+        assert!(!small.contains(&crate::space::anchors(&base)[1]));
+    }
+
+    fn pool_of(base: &Knobs, n: usize) -> Vec<Knobs> {
+        pool(base, &FamilyPlan::within(100, n, 1))
     }
 
     #[test]

@@ -73,6 +73,40 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     }
 }
 
+/// Configurations measured to show weak outcomes that the defaults miss,
+/// put in every pool right after its starting points (each the base with
+/// one change, so a tuned base keeps its other knobs):
+///
+/// - one CTA an SM: on an H100, CTA-scope fences across three CTAs showed
+///   their weak outcomes 20 to 200 times as often;
+/// - the same with 512 stressing CTAs interleaved among the testing ones:
+///   the only environment that showed ISA2 with a CTA fence between two
+///   GPU fences more than once;
+/// - 4096 CTAs of 32 threads: raised IRIW over the defaults.
+pub fn anchors(base: &Knobs) -> Vec<Knobs> {
+    let capped = Knobs {
+        ctas_per_sm: 1,
+        tuning: None,
+        ..base.clone()
+    };
+    let interleaved = Knobs {
+        stress_ctas: 512,
+        stress_rounds: 64,
+        env: litmus_hw::Environment {
+            interleave_pct: 100,
+            ..capped.env.clone()
+        },
+        ..capped.clone()
+    };
+    let narrow = Knobs {
+        ctas: 4096,
+        threads: 32,
+        tuning: None,
+        ..base.clone()
+    };
+    vec![capped, interleaved, narrow]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
