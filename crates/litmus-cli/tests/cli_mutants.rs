@@ -516,38 +516,91 @@ fn diff_ptx_sc_lists_mp_and_sb_first_and_writes_them_ready_to_run() {
     );
 }
 
-/// Enumerated cycles: every diy7 cycle of up to 4 edges over the default
-/// vocabulary; `ptx` and `sc` differ first on the two-thread shapes (MP,
-/// SB, LB and their kin), and the report names the bound it searched.
+/// The two hand-made mutants of several edits, on the built-in `ptx`
+/// (its twin `models/ptx.cat`) and, with the corpus, on Dat3M's
+/// `ptx-v6.0.cat`: both listed under their operator's name, at the first
+/// `REL` they widen and at the end of the file where the axiom goes, and
+/// both killed by MP's weak outcome, which the evidence shows and both
+/// forbid.
 #[test]
-fn diff_enumerates_cycles_up_to_a_bound_and_names_it() {
-    let diff = |old: &str, new: &str| {
-        let args = [old, new, "--shapes", "none", "--cycles-up-to", "4"];
-        bin().arg("diff").args(args).output().unwrap()
-    };
-    let out = diff("ptx", "sc");
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
-    let head = text.lines().next().unwrap_or_default();
-    assert!(
-        head.contains("every cycle of 2 to 4 edges and at most 4 threads over Rfe,Fre,Wse,PodWW,PodWR,PodRW,PodRR"),
-        "{head}"
-    );
-    for cycle in [
-        "Rfe-PodRR-Fre-PodWW",
-        "Fre-PodWR-Fre-PodWR",
-        "Rfe-PodRW-Rfe-PodRW",
-    ] {
-        assert!(text.contains(cycle), "{cycle} missing:\n{text}");
+fn the_composite_mutants_are_listed_where_they_edit_and_killed_by_evidence() {
+    let dir = fixture("mutants-composite");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut models = vec![("ptx".to_string(), repo.join("models/ptx.cat"))];
+    match std::env::var_os("LITMUS_CONFORMANCE_DIR") {
+        Some(corpus) => {
+            let v6 = PathBuf::from(corpus).join("cat/ptx-v6.0.cat");
+            models.push((v6.display().to_string(), v6));
+        }
+        None => println!(
+            "composite mutants of ptx-v6.0.cat: skipped, LITMUS_CONFORMANCE_DIR is not set"
+        ),
     }
-    // `sc` against itself: no difference, within the same bound.
-    let same = diff("sc", "sc");
-    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
-    assert!(
-        stdout(&same).starts_with("no difference among "),
-        "{}",
-        stdout(&same)
-    );
+    for (model, path) in models {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let out = mutants(&dir, &[&model, "--evidence", "evidence", "tests"]);
+        let text = stdout(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{model}: {text}{}",
+            stderr(&out)
+        );
+        let row = |operator: &str| -> Vec<String> {
+            let line = text
+                .lines()
+                .find(|l| l.split_whitespace().nth(1) == Some(operator))
+                .unwrap_or_else(|| panic!("{model}: no {operator}:\n{text}"));
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        // Where a row's location points in the model's file.
+        let at = |location: &str| -> (usize, usize) {
+            let mut parts = location.rsplitn(3, ':');
+            let column = parts.next().unwrap().parse().unwrap();
+            let line = parts.next().unwrap().parse().unwrap();
+            (line, column)
+        };
+        let relaxed = row("relaxed-as-release-acquire");
+        let (line, column) = at(&relaxed[2]);
+        let here: String = src
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .chars()
+            .skip(column - 1)
+            .collect();
+        assert!(
+            here.starts_with("REL"),
+            "{model}: {relaxed:?} points at `{here}`"
+        );
+        let sc = row("add-sc-axiom");
+        let end = (
+            src.lines().count() + usize::from(src.ends_with('\n')),
+            if src.ends_with('\n') {
+                1
+            } else {
+                src.lines().last().unwrap().chars().count() + 1
+            },
+        );
+        assert_eq!(at(&sc[2]), end, "{model}: {sc:?}");
+        for r in [&relaxed, &sc] {
+            assert_eq!(
+                (r[3].as_str(), r[4].as_str(), r[5].as_str(), r[6].as_str()),
+                ("stronger", "evidence", "mp", "(7)"),
+                "{model}: {r:?}"
+            );
+        }
+        // The operator column is as wide as its longest name: every row's
+        // location starts at one column.
+        let header = text.lines().find(|l| l.contains("operator")).unwrap();
+        let column = header.find("location").unwrap();
+        for l in text
+            .lines()
+            .filter(|l| l.contains("add-sc-axiom") || l.contains("drop-check"))
+        {
+            assert_eq!(l.find(&relaxed[2][..3]), Some(column), "{l}");
+        }
+    }
 }
 
 #[test]
@@ -567,6 +620,8 @@ fn dat3m_ptx_v6_and_v7_5_agree_on_proxy_free_families() {
             "MP,SB,LB,IRIW,WRC,2+2W,CoRR",
             "--cycles-up-to",
             "5",
+            "--edges",
+            "Rfe,Fre,Wse,Pod**",
             "--fences",
             "none,sc,acq_rel",
             "--sem",

@@ -170,6 +170,14 @@ fn coherence_constraints(edges: &[&Edge]) -> (Vec<(usize, usize)>, Vec<Option<us
 impl Values {
     fn of(edges: &[&Edge], locs: &[usize]) -> Result<Values, String> {
         let (before, rf_source) = coherence_constraints(edges);
+        // `Rf` then `Fr` back to the write read from: coherence would put
+        // that write before itself (`Rfe Fre`), an execution none can have.
+        if before.iter().any(|(a, b)| a == b) {
+            return Err(
+                "a read reads from the write its `Fr` edge leads to, which would be coherence-before itself"
+                    .to_string(),
+            );
+        }
         let mut values = Values::of_writes(edges, locs, &before)?;
         values.ask_reads(edges, &rf_source);
         Ok(values)

@@ -8,6 +8,11 @@
 //! a [`FamilySpec`] asks for, each test once up to renaming
 //! ([`canon`]).
 //!
+//! [`enumerate`] makes every cycle up to a length over a vocabulary of
+//! edges ([`vocabulary`]: diy7 names, `*` expanded), as `diy7 -size N`
+//! does, for the searches that look for tests telling two models apart;
+//! [`naming::cycle_name`] names such a cycle after its shape.
+//!
 //! The tests carry no verdict: this crate depends on `litmus-core` only,
 //! and the layer that has a model (the `gpu-litmus gen` command) writes
 //! the model's verdict in.
@@ -38,6 +43,7 @@ pub mod shapes;
 pub mod skeleton;
 pub mod spec;
 pub mod variant;
+pub mod vocabulary;
 
 pub use canon::{canonical, same_up_to_names};
 pub use error::GenError;

@@ -9,6 +9,7 @@
 //! | fences | `fence.<sem>.<scope>@<threads>` (the fences' own scope), absent when none |
 //! | memory | `shared`, absent for global memory |
 
+use crate::edge::{Dep, Edge, EdgeKind, SameLoc};
 use crate::skeleton::Skeleton;
 use crate::variant::{Memory, SemChoice, Variant};
 
@@ -65,4 +66,136 @@ pub fn family(name: &str) -> &str {
             || name.split('+').next().unwrap_or(name),
             |shape| &name[..shape.len()],
         )
+}
+
+/// The name of the family of an enumerated cycle: the named shape whose
+/// cycle it is, with every thread's program-order edge plain
+/// (`Rfe PodRR Fre PodWW` is `MP`), then, when one of them is not plain,
+/// what each thread has in the shape's thread order, diy7's way
+/// (`Fence.sc.gpudWW Rfe PodRR Fre` is `MP+fence.sc.gpu+po`); a cycle of
+/// no named shape is its edges joined by `-`. So `diff` lists `MP+...`,
+/// not `Rfe-PodRR-Fre-PodWW+...`, and [`family`] groups the tests by
+/// shape.
+///
+/// ```
+/// use litmus_gen::naming::cycle_name;
+/// assert_eq!(cycle_name("Rfe PodRR Fre PodWW"), "MP");
+/// assert_eq!(cycle_name("Fre Fence.sc.ctadWR Fre PodWR"), "SB+fence.sc.cta+po");
+/// assert_eq!(cycle_name("Rfe PodRW PodWR Fre"), "Rfe-PodRW-PodWR-Fre");
+/// ```
+pub fn cycle_name(cycle: &str) -> String {
+    let words: Vec<&str> = cycle.split_whitespace().collect();
+    let Ok(edges) = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| Edge::parse(w, i + 1))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return words.join("-");
+    };
+    let plain: Vec<String> = edges
+        .iter()
+        .zip(&words)
+        .map(|(e, w)| plain_form(e, w))
+        .collect();
+    let n = words.len();
+    let mut best: Option<String> = None;
+    for (shape, shape_cycle) in crate::SHAPES {
+        let target: Vec<&str> = shape_cycle.split(' ').collect();
+        if target.len() != n {
+            continue;
+        }
+        for r in 0..n {
+            if (0..n).any(|i| plain[(i + r) % n] != target[i]) {
+                continue;
+            }
+            let turned = |i: usize| (&edges[(i + r) % n], words[(i + r) % n]);
+            let as_shape = (0..n).all(|i| normal(turned(i).1) == target[i]);
+            let name = if as_shape {
+                shape.to_string()
+            } else {
+                let parts: Vec<String> = (0..n)
+                    .map(turned)
+                    .filter(|(e, _)| !e.external)
+                    .map(|(e, w)| part(e, w))
+                    .collect();
+                format!("{shape}+{}", parts.join("+"))
+            };
+            if best.as_ref().is_none_or(|b| name < *b) {
+                best = Some(name);
+            }
+        }
+        if best.is_some() {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| words.join("-"))
+}
+
+/// The edge with its fence or dependency taken away (`Fence.sc.gpudWW` →
+/// `PodWW`, `DpDatadW` → `PodRW`), spelled as [`crate::SHAPES`] spell
+/// edges (`Coe` → `Wse`).
+fn plain_form(e: &Edge, word: &str) -> String {
+    match e.kind {
+        EdgeKind::Fenced { .. } | EdgeKind::Dp(_) => {
+            let loc = if e.loc == SameLoc::Same { 's' } else { 'd' };
+            format!("Po{loc}{}{}", e.from.letter(), e.to.letter())
+        }
+        _ => normal(word),
+    }
+}
+
+/// `Coe`/`Coi` as `Wse`/`Wsi`; every other edge as written.
+fn normal(word: &str) -> String {
+    match word {
+        "Coe" => "Wse".to_string(),
+        "Coi" => "Wsi".to_string(),
+        w => w.to_string(),
+    }
+}
+
+/// What a thread's internal edge adds to a shape's name: `po`,
+/// `fence.sc.gpu`, `data`, `ctrl`, or the edge itself in lower case.
+fn part(e: &Edge, word: &str) -> String {
+    match e.kind {
+        EdgeKind::Po => "po".to_string(),
+        EdgeKind::Fenced { sem, scope } => format!("fence.{}.{}", sem.as_str(), scope.as_str()),
+        EdgeKind::Dp(Dep::Data) => "data".to_string(),
+        EdgeKind::Dp(Dep::Ctrl) => "ctrl".to_string(),
+        _ => normal(word).to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_of_named_shapes_take_the_shape_name_in_any_rotation() {
+        for (shape, cycle) in crate::SHAPES {
+            let words: Vec<&str> = cycle.split(' ').collect();
+            for r in 0..words.len() {
+                let turned: Vec<&str> = (0..words.len())
+                    .map(|i| words[(i + r) % words.len()])
+                    .collect();
+                assert_eq!(cycle_name(&turned.join(" ")), *shape, "{turned:?}");
+            }
+        }
+        assert_eq!(cycle_name("Coe PodWW Coe PodWW"), "2+2W");
+    }
+
+    #[test]
+    fn fences_and_dependencies_name_each_thread_in_the_shapes_order() {
+        // MP's writer is its first thread, whichever edge the cycle starts
+        // with.
+        assert_eq!(
+            cycle_name("Rfe Fence.acq_rel.ctadRR Fre Fence.sc.gpudWW"),
+            "MP+fence.sc.gpu+fence.acq_rel.cta"
+        );
+        assert_eq!(cycle_name("Rfe DpDatadW Rfe PodRW"), "LB+data+po");
+        assert_eq!(cycle_name("Rfe Fence.sc.syssRR Fre"), "CoRR+fence.sc.sys");
+        // Not a shape: the edges.
+        assert_eq!(cycle_name("Rfe Fre"), "Rfe-Fre");
+        assert_eq!(cycle_name("Rfe Fre PodWW PodWW"), "Rfe-Fre-PodWW-PodWW");
+    }
 }

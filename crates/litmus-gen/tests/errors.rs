@@ -84,6 +84,10 @@ fn cycles_that_do_not_close_say_why() {
         ("PodWW Rfe PodRR Fri", "one external edge"),
         ("PosWW Rfe PodRR Fre", "edge 3 `PodRR` needs two locations"),
         ("Wse Wse", "coherence edges on location x form a cycle"),
+        (
+            "Rfe Fre",
+            "a read reads from the write its `Fr` edge leads to",
+        ),
     ] {
         let e = cycle_err(text);
         assert!(matches!(e, GenError::BadCycle { .. }), "{text}: {e}");

@@ -237,12 +237,14 @@ fn a_tiny_model_has_exactly_these_mutants_in_file_order() {
             "replace every use of `po` (2 uses) by the full relation",
         ),
         // The model has `REL` but no `ACQ`: no relaxed-as-release-acquire.
+        // At the end of the file: the line after the last, which ends
+        // in a newline.
         (
             "add-sc-axiom",
-            4,
+            5,
             1,
             Strengthening,
-            "plain SC: add the axiom `acyclic po | rf | co | fr` after the last check",
+            "plain SC: add the axiom `acyclic po | rf | co | fr` at the end of the file",
         ),
     ];
     assert_eq!(got, want);
@@ -388,7 +390,8 @@ fn relaxed_as_release_acquire_and_plain_sc_are_mutants_and_forbid_relaxed_mp() {
         "{}",
         sc.source
     );
-    assert_eq!((sc.pos.line, sc.pos.column), (4, 1));
+    // The end of the file, after its last newline.
+    assert_eq!((sc.pos.line, sc.pos.column), (5, 1));
     // MP with relaxed accesses: the model allows its weak outcome, both
     // mutants forbid it.
     let base = CatModel::from_source("ra.cat".as_ref(), src, &mut no_include).unwrap();

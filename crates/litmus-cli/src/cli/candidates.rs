@@ -10,11 +10,13 @@
 use std::collections::HashSet;
 
 use litmus_core::ir::Test;
-use litmus_gen::enumerate::{cycles, Bound, DEFAULT_EDGES};
+use litmus_gen::enumerate::{enumerate, Bound, Enumeration, DEFAULT_EDGES, DEFAULT_MAX_CYCLES};
+use litmus_gen::naming::cycle_name;
 use litmus_gen::{family, shape, FamilySpec, Skeleton, SHAPES};
 
 use super::args::Args;
 use super::gen::message;
+use super::parallel::in_order;
 
 /// What the candidate options of a command line ask for.
 #[derive(Default)]
@@ -29,6 +31,13 @@ pub struct Candidates {
     edges: Option<Vec<String>>,
     /// `--max-threads` (default 4).
     max_threads: Option<usize>,
+    /// `--max-accesses` (default 2).
+    max_accesses: Option<usize>,
+    /// `--max-cycles` (default [`DEFAULT_MAX_CYCLES`]).
+    max_cycles: Option<usize>,
+    /// The enumeration `--cycles-up-to` asks for, made once by
+    /// [`Candidates::validate`].
+    enumerated: Option<Enumeration>,
     /// The family options.
     spec: FamilySpec,
     /// The family options as written (`--placements all`), for the bound.
@@ -37,30 +46,42 @@ pub struct Candidates {
 
 /// The candidate tests, and what was left out.
 pub struct Generated {
-    /// Every candidate, each once up to renaming.
+    /// Every candidate, each once up to renaming, the named shapes and
+    /// cycles first, then the enumerated cycles shortest first.
     pub tests: Vec<Test>,
     /// Shapes that the family options do not fit (a fence on a thread a
     /// two-thread shape lacks), when the shapes were not named: one line
     /// each. A named shape that does not fit is a command-line error.
     pub skipped: Vec<String>,
+    /// Enumerated cycles that the family options do not fit: how many
+    /// (they are many, so they are counted, not listed).
+    pub enumerated_unfit: usize,
 }
 
-/// The options [`Candidates::take`] reads, for the commands' `--help`.
-pub const HELP: &str = "\
-    --shapes LIST          the shapes whose families are candidates, comma-
+/// The options [`Candidates::take`] reads, for the commands' `--help`
+/// (the first line's indent written out: a `\` at the end of a line would
+/// eat it).
+pub const HELP: &str = "    --shapes LIST          the shapes whose families are candidates, comma-
                            separated (default: every shape gen knows: MP SB LB S
                            R 2+2W WRC RWC ISA2 IRIW WWC Z6.3 WRW+2W 3.2W CoRR
-                           CoRW CoWR CoWW); none: only the --cycle ones
+                           CoRW CoWR CoWW); none: only the --cycle ones and the
+                           enumerated ones
     --cycle TEXT           a diy7 cycle whose family is a candidate too
                            (repeatable; the syntax of `gpu-litmus gen`)
     --cycles-up-to N       every diy7 cycle of 2 to N edges (N up to 8) over
-                           --edges, once up to rotation, shortest first, is a
-                           candidate too, as diy7 -size N enumerates
-    --edges LIST           the edges enumerated, comma-separated (default:
-                           Rfe,Fre,Wse,PodWW,PodWR,PodRW,PodRR; fences and
-                           scopes come from --fences, --scopes, ...; edges
-                           like Fence.sc.ctadWW mix them)
+                           --edges is a candidate too, once up to rotation,
+                           shortest first, as diy7 -size N enumerates; a cycle
+                           of a named shape is named after it (MP+fence.sc.gpu+po)
+    --edges LIST           the edges enumerated, comma-separated diy7 names; `*`
+                           stands for R|W, s|d, e|i, sc|acq_rel, cta|gpu|sys
+                           (default: Rfe,Fre,Wse,Pod**,Fence.*.*d**, 31 edges:
+                           plain po and fence.sc/fence.acq_rel at cta, gpu and
+                           sys scope, each thread's fence chosen on its own)
     --max-threads N        threads of an enumerated cycle, at most (default 4)
+    --max-accesses N       memory accesses of a thread of an enumerated cycle,
+                           at most (default 2, as in every named shape)
+    --max-cycles N         refuse a bound with more enumerated cycles than this
+                           (default 20000), rather than run for hours
     --placements LIST      as `gpu-litmus gen`: all, inter-cta (default),
                            intra-cta, inter-gpu, or partitions like cta01_2
     --scopes LIST          cta, cluster, gpu (default), sys
@@ -70,6 +91,10 @@ pub const HELP: &str = "\
     --sem LIST             relaxed (default), acq_rel, weak
     --memory LIST          global (default), shared
 ";
+
+/// The flags that shape the enumeration, meaningless without
+/// `--cycles-up-to`.
+const ENUMERATION_FLAGS: &[&str] = &["--edges", "--max-threads", "--max-accesses", "--max-cycles"];
 
 impl Candidates {
     /// Reads `flag` when it is a candidate option (its value from `scan`);
@@ -105,17 +130,18 @@ impl Candidates {
                 litmus_gen::cycle::skeleton(&cycle).map_err(message)?;
                 self.cycles.push(cycle);
             }
-            "--cycles-up-to" | "--max-threads" => {
+            "--cycles-up-to" | "--max-threads" | "--max-accesses" | "--max-cycles" => {
                 let value = scan.value(flag, inline)?;
                 let n: usize = value
                     .trim()
                     .parse()
                     .map_err(|_| format!("`{flag}` needs a number, not `{value}`"))?;
-                if flag == "--cycles-up-to" {
-                    self.up_to = Some(n);
-                } else {
-                    self.max_threads = Some(n);
-                }
+                *match flag {
+                    "--cycles-up-to" => &mut self.up_to,
+                    "--max-threads" => &mut self.max_threads,
+                    "--max-accesses" => &mut self.max_accesses,
+                    _ => &mut self.max_cycles,
+                } = Some(n);
             }
             "--edges" => {
                 let value = scan.value(flag, inline)?;
@@ -124,6 +150,11 @@ impl Candidates {
                     .map(|e| e.trim().to_string())
                     .filter(|e| !e.is_empty())
                     .collect();
+                if edges.is_empty() {
+                    return Err(format!(
+                        "`--edges` needs diy7 edge names such as Rfe,Fre,PodWR, not `{value}`"
+                    ));
+                }
                 self.edges = Some(edges);
             }
             _ => match flag
@@ -141,8 +172,8 @@ impl Candidates {
         Ok(true)
     }
 
-    /// The skeletons asked for: (skeleton, named on the command line).
-    fn skeletons(&self) -> Vec<(Skeleton, bool)> {
+    /// The skeletons of the shapes and cycles named on the command line.
+    fn named(&self) -> Vec<(Skeleton, bool)> {
         let mut out: Vec<(Skeleton, bool)> = match &self.shapes {
             Some(names) => names
                 .iter()
@@ -159,21 +190,19 @@ impl Candidates {
                 true,
             )
         }));
-        // Enumerated cycles the options do not fit are left out, as
-        // unnamed shapes are.
-        out.extend(
-            self.enumerated()
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|c| litmus_gen::cycle::skeleton(c).ok())
-                .map(|s| (s, false)),
-        );
         out
     }
 
-    /// The enumeration's bound, when `--cycles-up-to` asks for one.
-    fn enumeration(&self) -> Option<(Vec<String>, Bound)> {
-        let max_edges = self.up_to?;
+    /// Reads the enumeration's options and enumerates its cycles, once.
+    fn enumerate(&mut self) -> Result<(), String> {
+        let Some(max_edges) = self.up_to else {
+            if let Some(flag) = ENUMERATION_FLAGS.iter().find(|f| self.given(f)) {
+                return Err(format!(
+                    "`{flag}` shapes the enumeration of cycles: give `--cycles-up-to N` too"
+                ));
+            }
+            return Ok(());
+        };
         let edges = self
             .edges
             .clone()
@@ -181,36 +210,37 @@ impl Candidates {
         let bound = Bound {
             max_edges,
             max_threads: self.max_threads.unwrap_or(4),
+            max_accesses: self.max_accesses.unwrap_or(2),
+            max_cycles: self.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
         };
-        Some((edges, bound))
+        self.enumerated = Some(enumerate(&edges, bound).map_err(message)?);
+        Ok(())
     }
 
-    /// The enumerated cycles (none without `--cycles-up-to`).
-    fn enumerated(&self) -> Result<Vec<String>, String> {
-        match self.enumeration() {
-            Some((edges, bound)) => cycles(&edges, bound).map_err(message),
-            None => Ok(Vec::new()),
+    /// Whether the enumeration flag `flag` was given.
+    fn given(&self, flag: &str) -> bool {
+        match flag {
+            "--edges" => self.edges.is_some(),
+            "--max-threads" => self.max_threads.is_some(),
+            "--max-accesses" => self.max_accesses.is_some(),
+            _ => self.max_cycles.is_some(),
         }
     }
 
     /// Fails when a shape or cycle named on the command line does not fit
-    /// the family options: a command-line error, found before any work.
-    pub fn validate(&self) -> Result<(), String> {
-        for (skeleton, named) in self.skeletons() {
+    /// the family options, or the enumeration's bound is wrong: a
+    /// command-line error, found before any work. Enumerates the cycles.
+    pub fn validate(&mut self) -> Result<(), String> {
+        for (skeleton, named) in self.named() {
             if named {
                 litmus_gen::variants(&skeleton, &self.spec).map_err(message)?;
             }
         }
-        if self.up_to.is_none() && (self.edges.is_some() || self.max_threads.is_some()) {
-            return Err(
-                "`--edges` and `--max-threads` shape the enumeration: give `--cycles-up-to N` too"
-                    .to_string(),
-            );
-        }
-        let enumerated = self.enumerated()?;
+        self.enumerate()?;
+        let enumerated = self.enumerated.as_ref().map_or(0, |e| e.cycles.len());
         if self.shapes.as_ref().is_some_and(Vec::is_empty)
             && self.cycles.is_empty()
-            && enumerated.is_empty()
+            && enumerated == 0
         {
             return Err(
                 "`--shapes none`, no --cycle and no enumerated cycle: no candidate test"
@@ -220,14 +250,17 @@ impl Candidates {
         Ok(())
     }
 
-    /// Every candidate test, each once up to renaming.
-    pub fn generate(&self) -> Result<Generated, String> {
+    /// Every candidate test, each once up to renaming: the named shapes'
+    /// and cycles' families, then the enumerated cycles'. The families of
+    /// the enumerated cycles are made on `threads` threads, in order.
+    pub fn generate(&self, threads: usize) -> Result<Generated, String> {
         let mut seen = HashSet::new();
         let mut out = Generated {
             tests: Vec::new(),
             skipped: Vec::new(),
+            enumerated_unfit: 0,
         };
-        for (skeleton, named) in self.skeletons() {
+        for (skeleton, named) in self.named() {
             match family(&skeleton, &self.spec, &mut seen) {
                 Ok(f) => out.tests.extend(f.tests),
                 Err(e) if !named => out.skipped.push(format!(
@@ -238,11 +271,57 @@ impl Candidates {
                 Err(e) => return Err(message(e)),
             }
         }
+        let cycles = self.enumerated.as_ref().map_or(&[][..], |e| &e.cycles[..]);
+        // Each cycle's family on its own (a test seen in none before), in
+        // parallel; then kept in order, each test once over all of them.
+        in_order(
+            cycles.len(),
+            threads,
+            |i| {
+                let mut skeleton = litmus_gen::cycle::skeleton(&cycles[i])
+                    .expect("the enumeration keeps the cycles that make skeletons");
+                skeleton.name = cycle_name(&cycles[i]);
+                family(&skeleton, &self.spec, &mut HashSet::new())
+                    .map(|f| f.tests)
+                    .ok()
+            },
+            |_, tests| {
+                match tests {
+                    Some(tests) => out.tests.extend(
+                        tests
+                            .into_iter()
+                            .filter(|t| seen.insert(litmus_gen::canonical(t))),
+                    ),
+                    None => out.enumerated_unfit += 1,
+                }
+                true
+            },
+        );
         Ok(out)
     }
 
+    /// The enumeration searched, for JSON reports: the edges (as written
+    /// and expanded), the bound and the cycles each length gave; `null`
+    /// without `--cycles-up-to`.
+    pub fn enumeration_json(&self) -> serde_json::Value {
+        match &self.enumerated {
+            None => serde_json::Value::Null,
+            Some(e) => serde_json::json!({
+                "edges": e.written,
+                "vocabulary": e.vocabulary,
+                "max_edges": e.bound.max_edges,
+                "max_threads": e.bound.max_threads,
+                "max_accesses": e.bound.max_accesses,
+                "max_cycles": e.bound.max_cycles,
+                "cycles": e.cycles.len(),
+                "by_length": e.by_length(),
+            }),
+        }
+    }
+
     /// The bound of the search, as reports say it: `shapes MP, SB; no
-    /// cycle; --placements all`.
+    /// cycle; every cycle of 2 to 4 edges, ... (its vocabulary and counts);
+    /// --placements all`.
     pub fn bound(&self) -> String {
         let shapes = match &self.shapes {
             None => format!("every shape ({})", SHAPES.len()),
@@ -260,14 +339,8 @@ impl Candidates {
                     .join(", ")
             ),
         };
-        let cycles = match self.enumeration() {
-            Some((edges, bound)) => format!(
-                "{cycles}; every cycle of 2 to {} edges and at most {} threads over {} ({} cycles)",
-                bound.max_edges,
-                bound.max_threads,
-                edges.join(","),
-                self.enumerated().map_or(0, |c| c.len())
-            ),
+        let cycles = match &self.enumerated {
+            Some(e) => format!("{cycles}; {}", e.describe()),
             None => cycles,
         };
         let options = if self.written.is_empty() {

@@ -36,8 +36,9 @@ comment giving both verdicts and the outcomes that differ, and NEW's
 verdict declared (`=> allowed|forbidden`): ready for
 `gpu-litmus run --model NEW DIR`. When none differ, says
 `no difference among N tests (bound: ...)`: the bound is the shapes,
-cycles and options searched (litmus-gen cannot enumerate cycles by length,
-so give the cycles to search with --cycle).
+cycles and options searched; with --cycles-up-to, every diy7 cycle up to
+that many edges over --edges, the vocabulary's size and edges, and how
+many cycles each length gave.
 
 OPTIONS:
     --out DIR              write the tests that differ there (created if missing)
@@ -54,18 +55,24 @@ EXIT STATUS:
        output could not be written
        (a .cat file that does not compile: its file:line:col and why)
     2  the command line is wrong (an unknown model name, an unknown shape,
-       a bad option value)
+       a bad option value, an edge that is no diy7 edge, a bound out of
+       range or one with more cycles than --max-cycles)
 
 EXAMPLES:
     gpu-litmus diff ptx sc --shapes MP,SB,LB,IRIW
+    gpu-litmus diff ptx sc --shapes none --cycles-up-to 4
+    gpu-litmus diff a.cat b.cat --shapes none --cycles-up-to 6 --edges 'Rfe,Fre,Wse,Pod**'
     gpu-litmus diff old.cat new.cat --placements all --fences none,sc --out diffs/
 ";
 
 const USAGE: &str = "USAGE:
-    gpu-litmus diff OLD NEW [--shapes LIST] [--cycle TEXT]... [--placements LIST]
-                    [--scopes LIST] [--fences LIST] [--fence-scopes LIST]
-                    [--fence-threads SETS] [--sem LIST] [--memory LIST]
-                    [--out DIR] [--format text|json] [--threads N] [--loop-bound N]
+    gpu-litmus diff OLD NEW [--shapes LIST] [--cycle TEXT]...
+                    [--cycles-up-to N [--edges LIST] [--max-threads N]
+                     [--max-accesses N] [--max-cycles N]]
+                    [--placements LIST] [--scopes LIST] [--fences LIST]
+                    [--fence-scopes LIST] [--fence-threads SETS] [--sem LIST]
+                    [--memory LIST] [--out DIR] [--format text|json]
+                    [--threads N] [--loop-bound N]
 
 For more, try `gpu-litmus diff --help`.";
 
@@ -146,7 +153,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     }
-    let generated = match req.candidates.generate() {
+    let generated = match req.candidates.generate(req.threads) {
         Ok(g) => g,
         Err(e) => {
             let _ = writeln!(err, "error: {e}");
@@ -212,7 +219,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     "new": req.new,
                     "tests": tests.len(),
                     "bound": bound,
+                    "enumeration": req.candidates.enumeration_json(),
                     "left_out": generated.skipped,
+                    "enumerated_left_out": generated.enumerated_unfit,
                     "differences": diffs,
                     "errors": errors,
                 })
@@ -222,6 +231,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             let mut s = String::new();
             for n in &generated.skipped {
                 s.push_str(&format!("note: {n}\n"));
+            }
+            if generated.enumerated_unfit > 0 {
+                s.push_str(&format!(
+                    "note: {} enumerated cycles left out, the options do not fit them\n",
+                    generated.enumerated_unfit
+                ));
             }
             for (t, m) in &d.errors {
                 s.push_str(&format!(

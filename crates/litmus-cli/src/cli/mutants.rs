@@ -373,6 +373,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         evidence: &evidence,
         kill_tests: kill_tests.as_ref(),
         bound: req.candidates.bound(),
+        enumeration: req.candidates.enumeration_json(),
         times,
     };
     let object = report.json();
@@ -558,7 +559,7 @@ fn kill_tests(
             found: Vec::new(),
         });
     }
-    let generated = req.candidates.generate()?;
+    let generated = req.candidates.generate(req.threads)?;
     let tests = generated.tests;
     let mut batch = Batch::default();
     batch
@@ -605,7 +606,16 @@ fn kill_tests(
     }
     Ok(KillSearch {
         candidates: tests.len(),
-        left_out: generated.skipped,
+        left_out: {
+            let mut notes = generated.skipped;
+            if generated.enumerated_unfit > 0 {
+                notes.push(format!(
+                    "{} enumerated cycles left out, the options do not fit them",
+                    generated.enumerated_unfit
+                ));
+            }
+            notes
+        },
         found: out,
     })
 }
@@ -621,6 +631,8 @@ struct Report<'a> {
     evidence: &'a Evidence,
     kill_tests: Option<&'a KillSearch>,
     bound: String,
+    /// The enumeration of the kill-test search, as JSON.
+    enumeration: Value,
     /// Where the time went, for the text's last line.
     times: String,
 }
@@ -747,13 +759,22 @@ impl Report<'_> {
             .max()
             .unwrap_or(4)
             .max(4);
+        // The operators' names decide the column's width: the composite
+        // ones (`relaxed-as-release-acquire`) are the longest.
+        let owidth = m
+            .mutants
+            .iter()
+            .map(|x| x.operator.name().len())
+            .max()
+            .unwrap_or(8)
+            .max(8);
         s.push_str(&format!(
-            "{:>4}  {:<24}  {:<width$}  {:<12}  {:<9}  {:<kwidth$}  edit\n",
+            "{:>4}  {:<owidth$}  {:<width$}  {:<12}  {:<9}  {:<kwidth$}  edit\n",
             "#", "operator", "location", "class", "killed-by", "test"
         ));
         for (i, (x, j)) in m.mutants.iter().zip(self.judged).enumerate() {
             s.push_str(&format!(
-                "{:>4}  {:<24}  {:<width$}  {:<12}  {:<9}  {:<kwidth$}  {}\n",
+                "{:>4}  {:<owidth$}  {:<width$}  {:<12}  {:<9}  {:<kwidth$}  {}\n",
                 i + 1,
                 x.operator.name(),
                 locations[i],
@@ -921,6 +942,7 @@ impl Report<'_> {
             "duplicates": self.m.duplicates,
             "kill_tests_search": self.kill_tests.map(|k| json!({
                 "bound": self.bound,
+                "enumeration": self.enumeration,
                 "candidates": k.candidates,
                 "left_out": k.left_out,
             })),

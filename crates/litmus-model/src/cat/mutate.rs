@@ -605,8 +605,10 @@ fn replaced(stmts: &[Located], i: usize, stmt: Option<Stmt>) -> Vec<Located> {
     out
 }
 
-/// Every edit of the model, in file order, then the every-use base edits.
-fn edits(stmts: &[Located], an: &Analysis) -> Vec<Edit> {
+/// Every edit of the model, in file order, then the every-use base edits,
+/// then the edits of several changes; `end` is the model file and where it
+/// ends, where an added axiom goes.
+fn edits(stmts: &[Located], an: &Analysis, end: &(String, Pos)) -> Vec<Edit> {
     let mut out = Vec::new();
     // Per base name: the polarity of each use, and where the first is.
     let mut base_uses: Vec<(String, Vec<Polarity>, String, Pos)> = Vec::new();
@@ -761,7 +763,7 @@ fn edits(stmts: &[Located], an: &Analysis) -> Vec<Edit> {
         }
     }
     out.extend(composite::relaxed_as_release_acquire(stmts));
-    out.extend(composite::plain_sc(stmts));
+    out.extend(composite::plain_sc(stmts, end));
     out
 }
 
@@ -873,7 +875,11 @@ pub fn mutate(
             p.display()
         ))
     };
-    for ed in edits(&stmts, &an) {
+    // The end of the model's own file (not of an include): where an
+    // author would add an axiom.
+    let end_pos = litmus_core::text::position(src, litmus_core::ir::Origin(src.len() as u32))
+        .unwrap_or(Pos { line: 1, column: 1 });
+    for ed in edits(&stmts, &an, &(title.clone(), end_pos)) {
         let source = text(&title, &ed.stmts);
         if !seen.insert(source.clone()) {
             out.duplicates += 1;

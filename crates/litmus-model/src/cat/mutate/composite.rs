@@ -55,16 +55,17 @@ pub(super) fn relaxed_as_release_acquire(stmts: &[Located]) -> Option<Edit> {
     })
 }
 
-/// Plain SC: the axiom `acyclic po | rf | co | fr`, added after the
-/// model's last check (whose position the mutant names). `None` for a
-/// model without checks.
-pub(super) fn plain_sc(stmts: &[Located]) -> Option<Edit> {
-    let (file, pos) = stmts.iter().rev().find_map(|l| match &l.stmt {
-        Stmt::Check {
-            flag: false, pos, ..
-        } => Some((l.file.clone(), *pos)),
-        _ => None,
-    })?;
+/// Plain SC: the axiom `acyclic po | rf | co | fr` added at the end of
+/// the model's file (`end`: the file and its end, which the mutant names),
+/// with the model's own `co` and `fr` when it redefines them (Dat3M's
+/// `co = co+`): the SC a reader of the model would write there. `None`
+/// for a model without checks, which is no memory model to strengthen.
+pub(super) fn plain_sc(stmts: &[Located], end: &(String, Pos)) -> Option<Edit> {
+    stmts
+        .iter()
+        .any(|l| matches!(l.stmt, Stmt::Check { flag: false, .. }))
+        .then_some(())?;
+    let (file, pos) = end.clone();
     let union = |a: Expr, b: &str| mk(ExprKind::Union(Box::new(a), Box::new(name(b, pos))), pos);
     let expr = union(union(union(name("po", pos), "rf"), "co"), "fr");
     let mut now = stmts.to_vec();
@@ -81,7 +82,7 @@ pub(super) fn plain_sc(stmts: &[Located]) -> Option<Edit> {
     });
     Some(Edit {
         operator: Operator::AddScAxiom,
-        description: "plain SC: add the axiom `acyclic po | rf | co | fr` after the last check"
+        description: "plain SC: add the axiom `acyclic po | rf | co | fr` at the end of the file"
             .into(),
         file,
         pos,
