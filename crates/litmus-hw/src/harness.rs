@@ -11,12 +11,12 @@ use litmus_core::ptx::layout::{counter, knob};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
+use super::arrangement::{Lanes, LocLayout};
 use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
 use super::environment::{Assign, SpinScope};
 use super::host_threads::{self, Crew, HostRoles, Muster, Play};
 use super::kernels::Kernels;
-use super::arrangement::{Lanes, LocLayout};
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
@@ -288,7 +288,8 @@ impl Setup {
             // GPU 0's context current again.
             devices.synchronize()?;
         }
-        self.status.fill(s0, 0, STATUS_WORDS_PER_INSTANCE * self.n + 1, 0)
+        self.status
+            .fill(s0, 0, STATUS_WORDS_PER_INSTANCE * self.n + 1, 0)
     }
 
     /// Queues launch number `index`: run the test, fold its outcomes

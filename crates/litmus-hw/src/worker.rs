@@ -30,12 +30,12 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 
+use super::arrangement::{Lanes, LocLayout};
 use super::driver::Context;
 use super::environment::{Assign, Environment, SpinScope};
 use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
-use super::arrangement::{Lanes, LocLayout};
 use super::knobs::{Knobs, Perm};
 use super::{GpuError, HwResult, PlacementReport};
 

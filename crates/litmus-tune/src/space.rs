@@ -73,8 +73,10 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         // variants across three CTAs 20 to 150 times on an H100.
         ctas_per_sm: if next(2) == 0 { 1 + next(4) as u32 } else { 0 },
         // Half the time each: the published harnesses' arrangement, an
-        // instance's roles on one lane of neighbouring CTAs and its
-        // locations' slots alternating in one array.
+        // instance's roles on one lane of neighbouring CTAs (on an H100
+        // it raised the rarest CTA-fence variants across three CTAs up to
+        // 6 times) and its locations' slots alternating in one array (at
+        // stride 1 up to 9 times; at stride 4 it lowered them).
         lanes: if next(2) == 0 {
             Lanes::Permuted
         } else {
@@ -90,7 +92,8 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         ..base.clone()
     };
     // Half the time the spin barrier is on: the published harnesses'
-    // one for the whole grid.
+    // one for the whole grid (on an H100 it kept the defaults' rates
+    // where the per-instance one, at 1000 polls, showed nothing).
     let grid = next(2) == 1;
     if grid && k.spin > 0 {
         k.env.spin_scope = SpinScope::Grid;

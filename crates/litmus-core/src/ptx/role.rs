@@ -308,11 +308,12 @@ pub(crate) fn global_addr(
 }
 
 /// The index of instance `inst`'s slot of global location slot `j` among
-/// all slots of the buffer, `perm_j(inst)·SLOT_SCALE + j·LOC_SPAN` (the
-/// knob words [`knob::SLOT_SCALE`] and [`knob::LOC_SPAN`]): `j·N +
-/// perm_j(inst)` when each location has a region of its own, `perm_j(inst)·L
-/// + j` when the slots of the `L` locations alternate, as the published
-/// harnesses lay them out. Times the stride it is the slot's word.
+/// all slots of the buffer: `perm_j(inst)` times the knob word
+/// [`knob::SLOT_SCALE`], plus `j` times [`knob::LOC_SPAN`]. That is
+/// `j·N + perm_j(inst)` when each location has a region of its own, and
+/// `perm_j(inst)·L + j` when the slots of the `L` locations alternate, as
+/// the published harnesses lay them out. Times the stride it is the slot's
+/// word.
 fn global_slot(
     layout: &Layout,
     knobs: &str,

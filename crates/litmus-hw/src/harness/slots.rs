@@ -34,13 +34,7 @@ pub(super) fn effective(layout: &Layout, test: &Test, k: &Knobs) -> LocLayout {
 
 /// Writes the knob words that lay the slots out ([`knob::SLOT_SCALE`],
 /// [`knob::LOC_SPAN`]) for `n` instances a launch.
-pub(super) fn layout_words(
-    layout: &Layout,
-    test: &Test,
-    k: &Knobs,
-    n: usize,
-    words: &mut [u32],
-) {
+pub(super) fn layout_words(layout: &Layout, test: &Test, k: &Knobs, n: usize, words: &mut [u32]) {
     let (scale, span) = effective(layout, test, k).words(layout.global_locs.len(), n as u32);
     words[knob::SLOT_SCALE] = scale;
     words[knob::LOC_SPAN] = span;
