@@ -635,6 +635,8 @@ fn help_is_complete() {
         "LITMUS_THREADS",
         "LITMUS_STRIDE",
         "LITMUS_PERM",
+        "LITMUS_LANES",
+        "LITMUS_LOC_LAYOUT",
         "LITMUS_SPIN",
         "LITMUS_STRESS",
         "LITMUS_LOOP_BOUND",

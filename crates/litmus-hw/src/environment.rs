@@ -30,6 +30,31 @@ impl Assign {
     }
 }
 
+/// Where the spin barrier (`LITMUS_SPIN`) lines roles up
+/// (`LITMUS_SPIN_SCOPE`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SpinScope {
+    /// Before each role, the roles of one instance meet on the instance's
+    /// own word.
+    #[default]
+    Instance,
+    /// Once before its roles, every testing thread of the launch meets on
+    /// one word, as in the published harnesses (cuda-litmus's `barrier`):
+    /// the launch's roles start together, and that word is hammered by the
+    /// whole grid meanwhile.
+    Grid,
+}
+
+impl SpinScope {
+    /// `instance` or `grid`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpinScope::Instance => "instance",
+            SpinScope::Grid => "grid",
+        }
+    }
+}
+
 /// The environment knobs (see the module doc). The defaults change
 /// nothing: no stress, no pre-stress, the spin barrier (when `spin` is on)
 /// in every launch, no shuffle.
@@ -66,6 +91,8 @@ pub struct Environment {
     /// (`LITMUS_INTERLEAVE_PCT`): which CTAs share an SM, and which the
     /// GPU schedules first, change with it.
     pub interleave_pct: u32,
+    /// Where the spin barrier lines the roles up (`LITMUS_SPIN_SCOPE`).
+    pub spin_scope: SpinScope,
 }
 
 impl Default for Environment {
@@ -82,6 +109,7 @@ impl Default for Environment {
             spin_pct: 100,
             shuffle_pct: 0,
             interleave_pct: 0,
+            spin_scope: SpinScope::Instance,
         }
     }
 }
@@ -174,6 +202,19 @@ impl Environment {
         if let Some(v) = var("LITMUS_INTERLEAVE_PCT") {
             e.interleave_pct = percent("LITMUS_INTERLEAVE_PCT", &v)?;
         }
+        if let Some(v) = var("LITMUS_SPIN_SCOPE") {
+            e.spin_scope = match v.trim() {
+                "instance" => SpinScope::Instance,
+                "grid" => SpinScope::Grid,
+                _ => {
+                    return Err(GpuError::knob(
+                        "LITMUS_SPIN_SCOPE",
+                        v,
+                        "`instance` or `grid`",
+                    ))
+                }
+            };
+        }
         Ok(e)
     }
 
@@ -204,6 +245,9 @@ impl Environment {
             self.interleave_pct,
             d.interleave_pct,
         );
+        if self.spin_scope != d.spin_scope {
+            out.push(("LITMUS_SPIN_SCOPE", self.spin_scope.as_str().into()));
+        }
         if self.stress_assign != d.stress_assign {
             out.push(("LITMUS_STRESS_ASSIGN", self.stress_assign.as_str().into()));
         }
@@ -261,6 +305,7 @@ mod tests {
             ("LITMUS_SPIN_PCT", "20"),
             ("LITMUS_SHUFFLE_PCT", "70"),
             ("LITMUS_INTERLEAVE_PCT", "40"),
+            ("LITMUS_SPIN_SCOPE", "grid"),
         ])
         .unwrap();
         assert_eq!(e.stress_pattern, StressPattern::StLd);
@@ -269,9 +314,10 @@ mod tests {
         assert_eq!((e.stress_pct, e.pre_stress, e.pre_pct), (50, 64, 30));
         assert_eq!(e.pre_pattern, StressPattern::LdSt);
         assert_eq!((e.spin_pct, e.shuffle_pct, e.interleave_pct), (20, 70, 40));
+        assert_eq!(e.spin_scope, SpinScope::Grid);
         assert_eq!(
             e.to_string(),
-            "stress_pattern=st-ld stress_lines=16 stress_line_words=256 stress_pct=50 pre_stress_pct=30 spin_pct=20 shuffle_pct=70 interleave_pct=40 stress_assign=chunk pre_stress=64:ld-st"
+            "stress_pattern=st-ld stress_lines=16 stress_line_words=256 stress_pct=50 pre_stress_pct=30 spin_pct=20 shuffle_pct=70 interleave_pct=40 spin_scope=grid stress_assign=chunk pre_stress=64:ld-st"
         );
         // What is printed reads back to the same knobs.
         let vars = e.env_assignments();
@@ -322,6 +368,7 @@ mod tests {
             ("LITMUS_SPIN_PCT", "half", "a percentage"),
             ("LITMUS_SHUFFLE_PCT", "200", "a percentage"),
             ("LITMUS_INTERLEAVE_PCT", "101", "a percentage"),
+            ("LITMUS_SPIN_SCOPE", "warp", "`instance` or `grid`"),
         ] {
             let e = env(&[(var, value)]).unwrap_err().to_string();
             assert!(

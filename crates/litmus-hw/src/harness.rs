@@ -11,15 +11,17 @@ use litmus_core::ptx::layout::{counter, knob};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
+use super::arrangement::{Lanes, LocLayout};
 use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
-use super::environment::Assign;
+use super::environment::{Assign, SpinScope};
 use super::host_threads::{self, Crew, HostRoles, Muster, Play};
 use super::kernels::Kernels;
 use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
 use super::GpuError;
 
 mod placement;
+mod slots;
 
 pub(crate) use placement::check_placement;
 pub use placement::PlacementReport;
@@ -190,12 +192,14 @@ impl Setup {
             }
         }
         let mut words = knob_words(&layout, &shape, n, k);
+        words[knob::SPIN_GRID] = grid_spin_count(&layout, &shape, k);
         let grid = shape.grid + stress_ctas(&layout, k);
         words[knob::START_COUNT] =
             start_count(devices, &test_fns, grid, shape.block, shared_bytes)?;
         let fills = refills(&layout, test, n, k);
         words[knob::RESET_BY_FILL] = u32::from(!fills.is_empty());
         permutation_words(&layout, k, &mut words);
+        slots::layout_words(&layout, test, k, n, &mut words);
         let knobs_buf = ctx.alloc(words.len())?;
         knobs_buf.write(&words)?;
         let mem_words = layout.global_locs.len().max(1) * n * stride;
@@ -233,7 +237,7 @@ impl Setup {
             go,
             words,
             shfinal: ctx.alloc(n * layout.shared_locs.len())?,
-            status: ctx.alloc(2 * n)?,
+            status: ctx.alloc(STATUS_WORDS_PER_INSTANCE * n + 1)?,
             table: ctx.alloc(k.table as usize * layout.entry_words())?,
             counters: ctx.alloc(2 * counter::COUNT)?,
             scratch: ctx.alloc(k.env.scratch_words())?,
@@ -253,6 +257,8 @@ impl Setup {
         let s0 = devices.stream(0);
         let span = self.n * k.stride as usize;
         let remote = self.layout.remote_homes();
+        let laid = slots::effective(&self.layout, test, k);
+        let locations = self.layout.global_locs.len();
         for (j, loc) in self.layout.global_locs.iter().enumerate() {
             let value = test.locations[*loc].init.value as u32;
             if self.layout.in_remote_memory(j) {
@@ -265,14 +271,16 @@ impl Setup {
                     )));
                 };
                 devices.ctx(g as usize).bind()?;
-                buffer.fill(devices.stream(g as usize), j * span, span, value)?;
+                let (offset, words) = slots::region(laid, locations, j, span);
+                buffer.fill(devices.stream(g as usize), offset, words, value)?;
                 continue;
             }
             let buffer = match &self.host_mem {
                 Some(host) if self.layout.in_host_memory(j) => host,
                 _ => &self.mem,
             };
-            buffer.fill(s0, j * span, span, value)?;
+            let (offset, words) = slots::region(laid, locations, j, span);
+            buffer.fill(s0, offset, words, value)?;
         }
         if !remote.is_empty() {
             // The other GPUs' fills are done before GPU 0's first kernel,
@@ -280,7 +288,8 @@ impl Setup {
             // GPU 0's context current again.
             devices.synchronize()?;
         }
-        self.status.fill(s0, 0, 2 * self.n, 0)
+        self.status
+            .fill(s0, 0, STATUS_WORDS_PER_INSTANCE * self.n + 1, 0)
     }
 
     /// Queues launch number `index`: run the test, fold its outcomes
@@ -607,7 +616,10 @@ fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
 }
 
 /// Writes each role's lane permutation and each location's slot
-/// permutation (multiplier and addend) into the knob words.
+/// permutation (multiplier and addend) into the knob words; with aligned
+/// lanes ([`Lanes::Aligned`]) the roles' come from their place among the
+/// GPU roles of their declared CTA instead, and only the locations' from
+/// `LITMUS_PERM`.
 fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
     // Odd multipliers: `x·m + a` is then a bijection modulo any power
     // of two, so every lane plays every role exactly once and every
@@ -627,9 +639,23 @@ fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
                 k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
             ),
         };
+        let (m, a) = match k.lanes {
+            Lanes::Aligned if p < roles => Lanes::aligned(rank_in_cta(layout, p)),
+            _ => (m, a),
+        };
         words[knob::ROLE_BASE + 2 * p] = m | 1;
         words[knob::ROLE_BASE + 2 * p + 1] = a;
     }
+}
+
+/// Role `k`'s place among the GPU roles declared in its CTA (on its GPU),
+/// in test order: 0 for the first.
+fn rank_in_cta(layout: &Layout, k: usize) -> u32 {
+    let role = &layout.roles[k];
+    layout.roles[..k]
+        .iter()
+        .filter(|r| !r.host && r.gpu == role.gpu && r.cta_offset == role.cta_offset)
+        .count() as u32
 }
 
 /// The buffers that hold the test's locations, and the textures over them.
@@ -712,7 +738,10 @@ const FILL_MIN_INSTANCES: usize = 1 << 20;
 /// them.
 fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usize, u32)> {
     let mut fills: Vec<(usize, usize, u32)> = Vec::new();
-    if k.stride > FILL_STRIDE || n < FILL_MIN_INSTANCES {
+    // Interleaved slots are no run of words a fill could reset apart
+    // from the observed ones: the classifier resets them all.
+    let interleaved = slots::effective(layout, test, k) == LocLayout::Interleaved;
+    if k.stride > FILL_STRIDE || n < FILL_MIN_INSTANCES || interleaved {
         return fills;
     }
     let span = n * k.stride as usize;
@@ -729,6 +758,21 @@ fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usi
         }
     }
     fills
+}
+
+/// Status words per instance: whether a role gave up on a loop, and the
+/// instance's spin barrier. One word more follows them all: the grid-wide
+/// spin barrier's ([`knob::SPIN_GRID`]).
+const STATUS_WORDS_PER_INSTANCE: usize = 2;
+
+/// The testing threads of a launch that meet at the grid-wide spin barrier
+/// ([`knob::SPIN_GRID`]): every thread of the testing CTAs, on every GPU
+/// that launches; 0 with the per-instance barrier.
+fn grid_spin_count(layout: &Layout, shape: &Shape, k: &Knobs) -> u32 {
+    match k.env.spin_scope {
+        SpinScope::Instance => 0,
+        SpinScope::Grid => shape.grid * shape.block * layout.launching_gpus().max(1),
+    }
 }
 
 /// Stressing CTAs in a launch: the knobs' count, in whole clusters (a

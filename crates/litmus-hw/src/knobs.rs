@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
 use super::environment::Environment;
 use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
@@ -32,6 +33,15 @@ pub struct Knobs {
     pub seed: u64,
     /// How roles and locations are permuted (`LITMUS_PERM`).
     pub perm: Perm,
+    /// Which lane plays each role of an instance (`LITMUS_LANES`): the
+    /// permutation's, or the published harnesses' same lane in
+    /// neighbouring CTAs.
+    pub lanes: Lanes,
+    /// How the slots of the test's locations lie (`LITMUS_LOC_LAYOUT`):
+    /// a region each, or alternating as in the published harnesses. Tests
+    /// with host threads or host memory keep them apart: the host threads
+    /// work out addresses of their own.
+    pub loc_layout: LocLayout,
     /// Words between two slots of a location (`LITMUS_STRIDE`).
     pub stride: u32,
     /// Polls of the bounded spin barrier before each role; 0 turns it off
@@ -86,6 +96,8 @@ impl Default for Knobs {
             budget_ms: 1000,
             seed: 0,
             perm: Perm::Fixed,
+            lanes: Lanes::Permuted,
+            loc_layout: LocLayout::Apart,
             stride: 4,
             spin: 0,
             stress_ctas: 0,
@@ -186,6 +198,12 @@ impl Knobs {
                 _ => return Err(GpuError::knob("LITMUS_PERM", v, "`fixed` or `random`")),
             };
         }
+        if let Some(v) = var(LANES_ENV) {
+            k.lanes = Lanes::parse(&v)?;
+        }
+        if let Some(v) = var(LOC_LAYOUT_ENV) {
+            k.loc_layout = LocLayout::parse(&v)?;
+        }
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
             if k.stride == 0 {
@@ -278,6 +296,12 @@ impl Knobs {
         if self.perm != d.perm {
             out.push(("LITMUS_PERM", "random".into()));
         }
+        if self.lanes != d.lanes {
+            out.push((LANES_ENV, self.lanes.as_str().into()));
+        }
+        if self.loc_layout != d.loc_layout {
+            out.push((LOC_LAYOUT_ENV, self.loc_layout.as_str().into()));
+        }
         if self.stress_ctas != d.stress_ctas {
             out.push((
                 "LITMUS_STRESS",
@@ -349,6 +373,12 @@ impl fmt::Display for Knobs {
         }
         if self.ctas_per_sm > 0 {
             write!(f, " ctas_per_sm={}", self.ctas_per_sm)?;
+        }
+        if self.lanes != Lanes::default() {
+            write!(f, " lanes={}", self.lanes.as_str())?;
+        }
+        if self.loc_layout != LocLayout::default() {
+            write!(f, " loc_layout={}", self.loc_layout.as_str())?;
         }
         // The host knobs only where they differ: the hardware line of a
         // test with host threads says what they came to.
@@ -460,6 +490,8 @@ mod tests {
             ("LITMUS_SPIN", "100"),
             ("LITMUS_STRESS", "16:32"),
             ("LITMUS_LOOP_BOUND", "5"),
+            ("LITMUS_LANES", "aligned"),
+            ("LITMUS_LOC_LAYOUT", "interleaved"),
         ])
         .unwrap();
         assert_eq!(
@@ -471,7 +503,36 @@ mod tests {
             (Perm::Random, 8, 100, 5)
         );
         assert_eq!((k.stress_ctas, k.stress_rounds), (16, 32));
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32");
+        assert_eq!(
+            (k.lanes, k.loc_layout),
+            (Lanes::Aligned, LocLayout::Interleaved)
+        );
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved");
+    }
+
+    /// The arrangement knobs print only where they differ, and what the
+    /// knobs line reproduces with reads back to the same knobs.
+    #[test]
+    fn lanes_and_the_location_layout_reproduce() {
+        let k = knobs(&[("LITMUS_SEED", "5")]).unwrap();
+        assert_eq!((k.lanes, k.loc_layout), (Lanes::Permuted, LocLayout::Apart));
+        assert!(!k.to_string().contains("lanes") && !k.to_string().contains("loc_layout"));
+        for (lanes, layout) in [("aligned", "apart"), ("permuted", "interleaved")] {
+            let k = knobs(&[
+                ("LITMUS_SEED", "5"),
+                ("LITMUS_LANES", lanes),
+                ("LITMUS_LOC_LAYOUT", layout),
+            ])
+            .unwrap();
+            let vars = k.env_assignments();
+            let back = Knobs::from_vars(|name| {
+                vars.iter()
+                    .find(|(v, _)| *v == name)
+                    .map(|(_, x)| x.clone())
+            })
+            .unwrap();
+            assert_eq!(back, k, "{lanes} {layout}");
+        }
     }
 
     #[test]
@@ -537,6 +598,9 @@ mod tests {
             ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
             ("LITMUS_SEED", "-1", "a non-negative integer"),
             ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
+            ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
+            ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
+            ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

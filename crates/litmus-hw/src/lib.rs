@@ -18,6 +18,7 @@
 //! ```
 
 mod aliasing;
+mod arrangement;
 mod devices;
 mod driver;
 mod environment;
@@ -36,7 +37,8 @@ use std::time::Duration;
 use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
-pub use environment::{Assign, Environment};
+pub use arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
+pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::splitmix;

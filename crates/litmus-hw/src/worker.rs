@@ -30,8 +30,9 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 
+use super::arrangement::{Lanes, LocLayout};
 use super::driver::Context;
-use super::environment::{Assign, Environment};
+use super::environment::{Assign, Environment, SpinScope};
 use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
@@ -439,6 +440,9 @@ impl Wire for Knobs {
             self.host_threads,
             e.interleave_pct,
             self.ctas_per_sm,
+            (self.lanes == Lanes::Aligned) as u32,
+            (self.loc_layout == LocLayout::Interleaved) as u32,
+            (e.spin_scope == SpinScope::Grid) as u32,
         ] {
             v.put(w);
         }
@@ -450,7 +454,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 23];
+        let mut u = [0u32; 26];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -483,8 +487,23 @@ impl Wire for Knobs {
                 spin_pct: u[17],
                 shuffle_pct: u[18],
                 interleave_pct: u[21],
+                spin_scope: if u[25] == 1 {
+                    SpinScope::Grid
+                } else {
+                    SpinScope::Instance
+                },
             },
             ctas_per_sm: u[22],
+            lanes: if u[23] == 1 {
+                Lanes::Aligned
+            } else {
+                Lanes::Permuted
+            },
+            loc_layout: if u[24] == 1 {
+                LocLayout::Interleaved
+            } else {
+                LocLayout::Apart
+            },
             host_instances: u[19],
             host_threads: u[20],
             budget_ms,
@@ -543,6 +562,9 @@ mod tests {
             ("LITMUS_INTERLEAVE_PCT", "60"),
             ("LITMUS_CTAS_PER_SM", "3"),
             ("LITMUS_THREADS", "4"),
+            ("LITMUS_LANES", "aligned"),
+            ("LITMUS_LOC_LAYOUT", "interleaved"),
+            ("LITMUS_SPIN_SCOPE", "grid"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
             ("LITMUS_GPU_MAP", "0,0"),

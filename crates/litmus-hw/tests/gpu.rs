@@ -278,7 +278,7 @@ fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
         return;
     }
     use litmus_core::ptx::layout::StressPattern;
-    use litmus_hw::{Assign, Environment};
+    use litmus_hw::{Assign, Environment, SpinScope};
     for (n, src) in [MP, SB_SHARED, SB_BAR, MP_CLUSTER].into_iter().enumerate() {
         let test = parse(src);
         let code = ptx::generate(&test).unwrap();
@@ -303,6 +303,12 @@ fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
                     spin_pct: 50,
                     shuffle_pct: 100,
                     interleave_pct: 100,
+                    // The grid-wide barrier on every other pattern.
+                    spin_scope: if pattern as u32 % 2 == 1 {
+                        SpinScope::Grid
+                    } else {
+                        SpinScope::Instance
+                    },
                 },
                 ..knobs(12)
             };
@@ -544,5 +550,84 @@ fn aliases_reach_their_roots_memory_under_the_whole_environment() {
         let code = ptx::generate(&test).unwrap();
         gpu::check_placement(&test, &code, &knobs(1))
             .unwrap_or_else(|e| panic!("{}: {e}", test.name));
+    }
+}
+
+/// The published harnesses' arrangement (`LITMUS_LANES=aligned`,
+/// `LITMUS_LOC_LAYOUT=interleaved`): an instance's roles on one lane of
+/// neighbouring CTAs, the slots of its locations alternating with other
+/// instances' in one array. On every launch mode, from 2-thread CTAs and
+/// grids of 4 up, alone and under the whole environment: every instance
+/// counted, placement held, and every instance on slots of its own (the
+/// atomics of each instance add up to its own sum, an alias reaches its
+/// root's slot, and locations that start from different values, which
+/// stay apart, start from them). The whole environment here lines the
+/// roles up with the grid-wide spin barrier.
+#[test]
+fn aligned_lanes_and_interleaved_slots_keep_counts_placement_and_slots_of_their_own() {
+    use litmus_hw::{Environment, Lanes, LocLayout, SpinScope};
+    const ADDS: &str = "PTX three-adds\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;\n atom.relaxed.gpu.add r1, y, 2 | atom.relaxed.gpu.add r1, y, 2 | atom.relaxed.gpu.add r1, y, 2 ;\nexists (x == 3 /\\ y == 6)\n";
+    const ADDS_FROM: &str = "PTX adds-from-7-and-3\n{ x=7; y=3; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, y, 1 ;\n atom.relaxed.gpu.add r1, y, 1 | atom.relaxed.gpu.add r1, x, 1 ;\nexists (x == 9 /\\ y == 5)\n";
+    const ALIAS: &str = "PTX alias-beside-another\n{ x=0; y @ generic aliases x; z=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak y, 5 | st.relaxed.gpu z, 3 ;\n fence.proxy.alias | ;\n ld.weak r0, x | ;\nexists (P0:r0 == 5 /\\ y == 5 /\\ z == 3)\n";
+    const IRIW: &str = "PTX IRIW\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
+    let only: [(&str, Option<Vec<u32>>); 8] = [
+        (MP, None),
+        (SB_SHARED, None),
+        (SB_BAR, None),
+        (MP_CLUSTER, None),
+        (IRIW, None),
+        (ADDS, Some(vec![3, 6])),
+        (ADDS_FROM, Some(vec![9, 5])),
+        (ALIAS, Some(vec![5, 5, 3])),
+    ];
+    let srcs: Vec<&str> = only.iter().map(|(s, _)| *s).collect();
+    let tests = gpu_support::generated(&srcs);
+    if !hardware() {
+        return;
+    }
+    let whole = Environment {
+        stress_pct: 70,
+        pre_stress: 16,
+        pre_pct: 60,
+        spin_pct: 50,
+        shuffle_pct: 100,
+        interleave_pct: 100,
+        spin_scope: SpinScope::Grid,
+        ..Environment::default()
+    };
+    for ((test, code), (_, only)) in tests.iter().zip(&only) {
+        for (ctas, threads, env) in [
+            (4, 2, Environment::default()),
+            (64, 4, whole.clone()),
+            (2048, 64, Environment::default()),
+            (256, 32, whole.clone()),
+        ] {
+            let k = Knobs {
+                ctas,
+                threads,
+                lanes: Lanes::Aligned,
+                loc_layout: LocLayout::Interleaved,
+                spin: if env == whole { 200 } else { 0 },
+                stress_ctas: 37,
+                stress_rounds: 8,
+                env,
+                ..knobs(8)
+            };
+            let what = format!("{} with {k}", test.name);
+            let r = gpu::run(test, code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(r.launches, 8, "{what}");
+            let total: u64 = r.histogram.iter().map(|(_, c)| c).sum::<u64>() + r.unfinished;
+            assert_eq!(total, r.instances, "{what}");
+            if let Some(only) = only {
+                let seen: Vec<&Vec<u32>> = r.histogram.iter().map(|(v, _)| v).collect();
+                assert_eq!(seen, vec![only], "{what}");
+            }
+            let placed =
+                gpu::check_placement(test, code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+            println!(
+                "{what}: {} instances, placement held on {} SMs",
+                r.instances, placed.sms
+            );
+        }
     }
 }

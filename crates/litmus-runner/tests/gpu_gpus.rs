@@ -77,6 +77,20 @@ fn two_logical_gpus_on_one_device_count_every_instance_and_keep_placement() {
                 ..one_device(8)
             },
         ),
+        (
+            "the grid-wide spin barrier (it meets across GPUs), aligned lanes and interleaved slots",
+            Knobs {
+                spin: 200,
+                lanes: litmus_hw::Lanes::Aligned,
+                loc_layout: litmus_hw::LocLayout::Interleaved,
+                env: Environment {
+                    spin_pct: 100,
+                    spin_scope: litmus_hw::SpinScope::Grid,
+                    ..Environment::default()
+                },
+                ..one_device(8)
+            },
+        ),
     ];
     for (test, code) in &tests {
         let gpus = test

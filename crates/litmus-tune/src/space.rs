@@ -4,11 +4,15 @@
 //! (the permutations need it), and the instances of one launch stay within
 //! the harness's limit. Beside them, the shapes its harness has and ours
 //! did not: CTAs down to 2 threads and grids from 4 CTAs, testing CTAs
-//! interleaved with the stressing ones, and a cap on CTAs per SM.
+//! interleaved with the stressing ones, a cap on CTAs per SM, an
+//! instance's roles on one lane of neighbouring CTAs, its locations'
+//! slots alternating in one array, and one spin barrier for the grid.
 
 use litmus_core::ptx::layout::StressPattern;
 
-use litmus_hw::{splitmix, Assign, Environment, Knobs, Perm, MAX_INSTANCES};
+use litmus_hw::{
+    splitmix, Assign, Environment, Knobs, Lanes, LocLayout, Perm, SpinScope, MAX_INSTANCES,
+};
 
 /// Draws a configuration: the run's seed, budget and launches are
 /// `base`'s; everything the environment holds is drawn from `state`.
@@ -51,8 +55,9 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         spin_pct: next(101) as u32,
         shuffle_pct: if next(2) == 0 { 0 } else { next(101) as u32 },
         interleave_pct: if next(2) == 0 { 0 } else { next(101) as u32 },
+        spin_scope: SpinScope::Instance,
     };
-    Knobs {
+    let mut k = Knobs {
         ctas,
         threads,
         stride: [1, 2, 4, 8, 16][next(5) as usize],
@@ -67,10 +72,33 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
         // Half the time: one CTA an SM raised the weak rate of CTA-fence
         // variants across three CTAs 20 to 150 times on an H100.
         ctas_per_sm: if next(2) == 0 { 1 + next(4) as u32 } else { 0 },
+        // Half the time each: the published harnesses' arrangement, an
+        // instance's roles on one lane of neighbouring CTAs (on an H100
+        // it raised the rarest CTA-fence variants across three CTAs up to
+        // 6 times) and its locations' slots alternating in one array (at
+        // stride 1 up to 9 times; at stride 4 it lowered them).
+        lanes: if next(2) == 0 {
+            Lanes::Permuted
+        } else {
+            Lanes::Aligned
+        },
+        loc_layout: if next(2) == 0 {
+            LocLayout::Apart
+        } else {
+            LocLayout::Interleaved
+        },
         env,
         tuning: None,
         ..base.clone()
+    };
+    // Half the time the spin barrier is on: the published harnesses'
+    // one for the whole grid (on an H100 it kept the defaults' rates
+    // where the per-instance one, at 1000 polls, showed nothing).
+    let grid = next(2) == 1;
+    if grid && k.spin > 0 {
+        k.env.spin_scope = SpinScope::Grid;
     }
+    k
 }
 
 /// Configurations measured to show weak outcomes that the defaults miss,
@@ -126,6 +154,9 @@ mod tests {
             small_grids: bool,
             interleaved: bool,
             capped: bool,
+            aligned: bool,
+            alternating: bool,
+            grid_barrier: bool,
         }
         let mut shapes = Shapes::default();
         for _ in 0..500 {
@@ -140,6 +171,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{k}: {e}"));
             assert_eq!(back.ctas, k.ctas);
             assert_eq!((back.threads, back.ctas_per_sm), (k.threads, k.ctas_per_sm));
+            assert_eq!((back.lanes, back.loc_layout), (k.lanes, k.loc_layout));
             assert_eq!(back.env, k.env);
             assert_eq!((k.seed, k.budget_ms), (9, 77));
             distinct.insert(k.to_string());
@@ -147,11 +179,20 @@ mod tests {
             shapes.small_grids |= k.ctas <= 64;
             shapes.interleaved |= k.env.interleave_pct > 0 && k.stress_ctas > 0;
             shapes.capped |= k.ctas_per_sm > 0;
+            shapes.aligned |= k.lanes == Lanes::Aligned;
+            shapes.alternating |= k.loc_layout == LocLayout::Interleaved;
+            shapes.grid_barrier |= k.env.spin_scope == SpinScope::Grid && k.spin > 0;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());
         // Every environment shape the published harnesses reach is drawn.
         assert!(
-            shapes.small_ctas && shapes.small_grids && shapes.interleaved && shapes.capped,
+            shapes.small_ctas
+                && shapes.small_grids
+                && shapes.interleaved
+                && shapes.capped
+                && shapes.aligned
+                && shapes.alternating
+                && shapes.grid_barrier,
             "{shapes:?}"
         );
     }

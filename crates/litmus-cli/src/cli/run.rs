@@ -109,12 +109,21 @@ ENVIRONMENT:
                         before their roles (default 0: off)
     LITMUS_PRE_STRESS_PCT  % of launches that pre-stress (default 100)
     LITMUS_SPIN_PCT        % of launches that use the spin barrier (100)
+    LITMUS_SPIN_SCOPE      instance (default: the roles of each instance
+                        meet before each role) or grid (every testing
+                        thread meets on one word before its roles)
     LITMUS_SHUFFLE_PCT     % of launches that shuffle which CTA plays which
                         instances (default 0)
     LITMUS_INTERLEAVE_PCT  % of launches whose testing CTAs are spread among
                         the stressing ones rather than before them (0)
     LITMUS_CTAS_PER_SM     at most this many CTAs on one SM, 1-32 (default
                         0: as many as fit)
+    LITMUS_LANES        permuted (default) or aligned: an instance's roles
+                        in other CTAs on the same lane, as the published
+                        harnesses place them
+    LITMUS_LOC_LAYOUT   apart (default) or interleaved: the locations'
+                        slots alternate in one array, as the published
+                        harnesses lay them out
     LITMUS_TUNING       as --tuning
     LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
                         take on the GPU before its instance counts as

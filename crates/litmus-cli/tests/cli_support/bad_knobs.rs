@@ -36,6 +36,16 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `0;1` for LITMUS_GPU_MAP: expected device ordinals separated by commas, one per logical GPU, at most 8 (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)",
     ),
     (
+        "LITMUS_LANES",
+        "same",
+        "bad value `same` for LITMUS_LANES: expected `permuted` or `aligned`",
+    ),
+    (
+        "LITMUS_LOC_LAYOUT",
+        "mixed",
+        "bad value `mixed` for LITMUS_LOC_LAYOUT: expected `apart` or `interleaved`",
+    ),
+    (
         "LITMUS_REQUIRE_GPU",
         "yes",
         "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",

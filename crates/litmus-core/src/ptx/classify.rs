@@ -37,6 +37,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
     let cta_table = CtaTable::declare(layout, out);
     cta_table.clear(&tid, out);
     out.ins("bar.sync 0");
+    reset_grid_spin(&k, out);
     let p = out.pred();
     out.ins(format!("setp.ge.u32 {p}, {}, {}", k.gid, k.n));
     out.ins(format!("@{p} bra {folded}"));
@@ -282,6 +283,24 @@ fn slot_addrs(layout: &Layout, k: &Classify, out: &mut Emitter) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Resets the grid-wide spin barrier's word (status word `2·N`, see
+/// [`knob::SPIN_GRID`]) for the next launch: one thread, when the barrier
+/// is on.
+fn reset_grid_spin(k: &Classify, out: &mut Emitter) {
+    let (target, p, first) = (out.r32(), out.pred(), out.pred());
+    out.ins(format!(
+        "ld.global.u32 {target}, [{}+{}]",
+        k.knobs,
+        knob::SPIN_GRID * 4
+    ));
+    out.ins(format!("setp.ne.u32 {p}, {target}, 0"));
+    out.ins(format!("setp.eq.and.u32 {first}, {}, 0, {p}", k.gid));
+    let a = out.r64();
+    out.ins(format!("mul.wide.u32 {a}, {}, 8", k.n));
+    out.ins(format!("add.u64 {a}, {a}, {}", k.status));
+    out.ins(format!("@{first} st.global.u32 [{a}], 0"));
 }
 
 /// Computes the addresses of the instance's status word and spin word.

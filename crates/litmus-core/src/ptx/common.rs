@@ -53,7 +53,7 @@ pub(crate) struct Common {
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
-const KNOBS: [usize; 22] = [
+const KNOBS: [usize; 23] = [
     knob::CTA_MASK,
     knob::LOG_T,
     knob::LANE_MASK,
@@ -76,6 +76,7 @@ const KNOBS: [usize; 22] = [
     knob::SHUFFLE_PCT,
     knob::STRESS_CTAS,
     knob::INTERLEAVE_PCT,
+    knob::SPIN_GRID,
 ];
 
 /// What the kernel's start sets up: the common registers, and the two

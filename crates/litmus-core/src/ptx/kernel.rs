@@ -42,6 +42,7 @@ pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Re
     });
     sync_shared(layout, out);
     wait_for_host(&common, out);
+    common.spin = grid_spin_barrier(layout, &common, out);
     play_roles(test, layout, &common, out)?;
     publish_shared(layout, &common, &shfinal, out);
     out.ins(format!("bra.uni {done}"));
@@ -445,6 +446,48 @@ fn store_registers(layout: &Layout, c: &Common, k: usize, plan: &RolePlan, out: 
         out.ins(format!("add.u64 {a}, {a}, {}", c.regs));
         out.ins(format!("st.global.u32 [{a}], {ptx}"));
     }
+}
+
+/// The spin barrier for the whole grid, when [`knob::SPIN_GRID`] is set
+/// and this launch drew the spin barrier: the published harnesses line
+/// every testing thread up on one word before its roles, which both starts
+/// the roles of a launch together and makes that word the most contended
+/// in the GPU for a while. Each thread counts in once, then polls until
+/// every testing thread is in or [`knob::SPIN`] polls have gone by (not
+/// every CTA of a large grid is resident at once). Returns the predicate
+/// of the per-instance barrier before each role: this launch's draw, off
+/// when the grid's is on.
+fn grid_spin_barrier(layout: &Layout, c: &Common, out: &mut Emitter) -> String {
+    let target = &c.knob[&knob::SPIN_GRID];
+    let (grid, on) = (out.pred(), out.pred());
+    let (instance, per_instance) = (out.pred(), out.pred());
+    out.ins(format!("setp.ne.u32 {grid}, {target}, 0"));
+    out.ins(format!("setp.eq.u32 {instance}, {target}, 0"));
+    out.ins(format!("and.pred {on}, {}, {grid}", c.spin));
+    out.ins(format!("and.pred {per_instance}, {}, {instance}", c.spin));
+    let skip = out.fresh_label("nogridspin");
+    let lp = out.fresh_label("gridspin");
+    out.ins(format!("@!{on} bra {skip}"));
+    let (a, v, polls) = (out.r64(), out.r32(), out.r32());
+    // Status word 2·N, past the instances' status and spin words.
+    out.ins(format!("mul.wide.u32 {a}, {}, 8", c.knob[&knob::N]));
+    out.ins(format!("add.u64 {a}, {a}, {}", c.status));
+    let scope = if layout.multi_gpu() { "sys" } else { "gpu" };
+    out.ins(format!("red.relaxed.{scope}.global.add.u32 [{a}], 1"));
+    out.ins(format!("mov.u32 {polls}, 0"));
+    out.label(&lp);
+    out.ins(format!("ld.relaxed.{scope}.global.u32 {v}, [{a}]"));
+    out.ins(format!("add.u32 {polls}, {polls}, 1"));
+    let (wait, more) = (out.pred(), out.pred());
+    out.ins(format!("setp.lt.u32 {wait}, {v}, {target}"));
+    out.ins(format!(
+        "setp.lt.u32 {more}, {polls}, {}",
+        c.knob[&knob::SPIN]
+    ));
+    out.ins(format!("and.pred {wait}, {wait}, {more}"));
+    out.ins(format!("@{wait} bra {lp}"));
+    out.label(&skip);
+    per_instance
 }
 
 /// The optional bounded spin barrier: each role of an instance announces

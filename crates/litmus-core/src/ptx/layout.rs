@@ -93,6 +93,22 @@ pub mod knob {
     /// the stressing CTAs rather than before them (see
     /// `environment.rs`, `interleave_ctas`).
     pub const INTERLEAVE_PCT: usize = 26;
+    /// What a location's permuted slot index is multiplied by: 1 when each
+    /// location has a region of its own, the global locations' count when
+    /// their slots alternate (see [`LOC_SPAN`]).
+    pub const SLOT_SCALE: usize = 27;
+    /// What the location's index (its slot in `Layout::global_locs`) is
+    /// multiplied by: the instances per launch when each location has a
+    /// region of its own, 1 when their slots alternate. Slot `j` of
+    /// instance `i` is then `perm_j(i)·SLOT_SCALE + j·LOC_SPAN` (times the
+    /// stride, in words).
+    pub const LOC_SPAN: usize = 28;
+    /// The testing threads of a launch, when its spin barrier is one for
+    /// the whole grid, as the published harnesses' is: each counts in once
+    /// on one word (status word `2·N`, reset by the classifier) before its
+    /// roles, and polls until all are in or [`SPIN`] polls have gone by.
+    /// 0: the spin barrier is per instance, before each role.
+    pub const SPIN_GRID: usize = 29;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }

@@ -308,12 +308,16 @@ pub(crate) fn global_addr(
 }
 
 /// The index of instance `inst`'s slot of global location slot `j` among
-/// all slots of the buffer, `j·N + perm_j(inst)`; times the stride it is
-/// the slot's word.
+/// all slots of the buffer: `perm_j(inst)` times the knob word
+/// [`knob::SLOT_SCALE`], plus `j` times [`knob::LOC_SPAN`]. That is
+/// `j·N + perm_j(inst)` when each location has a region of its own, and
+/// `perm_j(inst)·L + j` when the slots of the `L` locations alternate, as
+/// the published harnesses lay them out. Times the stride it is the slot's
+/// word.
 fn global_slot(
     layout: &Layout,
     knobs: &str,
-    [n, n_mask, _]: [&str; 3],
+    [_, n_mask, _]: [&str; 3],
     j: usize,
     inst: &str,
     out: &mut Emitter,
@@ -321,6 +325,15 @@ fn global_slot(
     let lm = out.r32();
     let la = out.r32();
     let slot = out.r32();
+    let (scale, span) = (out.r32(), out.r32());
+    out.ins(format!(
+        "ld.global.u32 {scale}, [{knobs}+{}]",
+        knob::SLOT_SCALE * 4
+    ));
+    out.ins(format!(
+        "ld.global.u32 {span}, [{knobs}+{}]",
+        knob::LOC_SPAN * 4
+    ));
     out.ins(format!(
         "ld.global.u32 {lm}, [{knobs}+{}]",
         layout.loc_knob(j) * 4
@@ -331,7 +344,8 @@ fn global_slot(
     ));
     out.ins(format!("mad.lo.u32 {slot}, {inst}, {lm}, {la}"));
     out.ins(format!("and.b32 {slot}, {slot}, {n_mask}"));
-    out.ins(format!("mad.lo.u32 {slot}, {n}, {j}, {slot}"));
+    out.ins(format!("mul.lo.u32 {slot}, {slot}, {scale}"));
+    out.ins(format!("mad.lo.u32 {slot}, {span}, {j}, {slot}"));
     slot
 }
 

@@ -1,0 +1,179 @@
+//! How one launch's instances are arranged over threads and memory, beside
+//! the permutations (`LITMUS_PERM`): which lane plays each role of an
+//! instance, and how the slots of different locations lie relative to each
+//! other. The published harnesses (cuda-litmus, GPUHarbor) do both
+//! otherwise than ours did, and no other knob reached their arrangement:
+//!
+//! - their thread `t` of workgroup `w` plays thread 0 of instance `(w, t)`,
+//!   thread 1 of `(w + 1, t)`, thread 2 of `(w + 2, t)`: an instance's
+//!   roles in other CTAs sit on the same lane, in the same warp, of
+//!   neighbouring CTAs ([`Lanes::Aligned`]), where ours permuted the lane
+//!   of every role;
+//! - their locations share one array, `x` of instance `i` at
+//!   `i·L·stride` and `y` at `perm(i)·L·stride + stride`, so that one
+//!   instance's `x` lies beside another's `y` (in one cache line at small
+//!   strides: [`LocLayout::Interleaved`]), where ours gave each location
+//!   a region of its own.
+
+use super::GpuError;
+
+/// Which lane of its CTA plays each role of an instance
+/// (`LITMUS_LANES`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lanes {
+    /// Every role on a lane of its own permutation (`LITMUS_PERM`'s
+    /// multiplier and addend): the roles of an instance sit in other warps
+    /// of their CTAs.
+    #[default]
+    Permuted,
+    /// The published harnesses' arrangement: the first role of each
+    /// declared CTA on the thread's own lane, so that an instance's roles
+    /// in different CTAs sit on one lane of neighbouring CTAs; the `r`-th
+    /// further role of a declared CTA on lane `lane·419^r + r` (their
+    /// thread permutation, shifted so that it never lands on the lane of
+    /// the CTA's first role, which would have one thread play both).
+    Aligned,
+}
+
+/// How the slots of the test's global locations lie (`LITMUS_LOC_LAYOUT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LocLayout {
+    /// Each location a region of its own: slot `j·N + perm_j(i)`.
+    #[default]
+    Apart,
+    /// The slots of the `L` locations alternate: slot `perm_j(i)·L + j`,
+    /// so that every slot's neighbours belong to the other locations of
+    /// other instances, as in the published harnesses' one array.
+    Interleaved,
+}
+
+/// The variable of [`Lanes`].
+pub const LANES_ENV: &str = "LITMUS_LANES";
+/// The variable of [`LocLayout`].
+pub const LOC_LAYOUT_ENV: &str = "LITMUS_LOC_LAYOUT";
+
+/// The published harnesses' thread permutation's multiplier (cuda-litmus's
+/// `permuteThread`), odd: a bijection modulo any power of two.
+pub const PUBLISHED_THREAD_PERMUTATION: u32 = 419;
+
+impl Lanes {
+    /// `permuted` or `aligned`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lanes::Permuted => "permuted",
+            Lanes::Aligned => "aligned",
+        }
+    }
+
+    /// Reads `LITMUS_LANES`'s value.
+    pub fn parse(text: &str) -> Result<Lanes, GpuError> {
+        match text.trim() {
+            "permuted" => Ok(Lanes::Permuted),
+            "aligned" => Ok(Lanes::Aligned),
+            _ => Err(GpuError::knob(LANES_ENV, text, "`permuted` or `aligned`")),
+        }
+    }
+
+    /// The multiplier and addend of the lane permutation of the role that
+    /// is the `r`-th (from 0) among the GPU roles of its declared CTA, in
+    /// the aligned arrangement: `lane·419^r + r`.
+    pub fn aligned(r: u32) -> (u32, u32) {
+        (PUBLISHED_THREAD_PERMUTATION.wrapping_pow(r), r)
+    }
+}
+
+impl LocLayout {
+    /// `apart` or `interleaved`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LocLayout::Apart => "apart",
+            LocLayout::Interleaved => "interleaved",
+        }
+    }
+
+    /// Reads `LITMUS_LOC_LAYOUT`'s value.
+    pub fn parse(text: &str) -> Result<LocLayout, GpuError> {
+        match text.trim() {
+            "apart" => Ok(LocLayout::Apart),
+            "interleaved" => Ok(LocLayout::Interleaved),
+            _ => Err(GpuError::knob(
+                LOC_LAYOUT_ENV,
+                text,
+                "`apart` or `interleaved`",
+            )),
+        }
+    }
+
+    /// The knob words `SLOT_SCALE` and `LOC_SPAN` (see
+    /// `litmus_core::ptx::layout::knob`) for `locations` global locations
+    /// and `n` instances: slot `j` of instance `i` is
+    /// `perm_j(i)·scale + j·span`.
+    pub fn words(self, locations: usize, n: u32) -> (u32, u32) {
+        match self {
+            LocLayout::Apart => (1, n),
+            LocLayout::Interleaved => (locations.max(1) as u32, 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_reads_back_what_it_writes_and_refuses_anything_else() {
+        for l in [Lanes::Permuted, Lanes::Aligned] {
+            assert_eq!(Lanes::parse(l.as_str()).unwrap(), l);
+        }
+        for l in [LocLayout::Apart, LocLayout::Interleaved] {
+            assert_eq!(LocLayout::parse(&format!(" {} ", l.as_str())).unwrap(), l);
+        }
+        let e = Lanes::parse("same").unwrap_err().to_string();
+        assert!(e.contains("LITMUS_LANES") && e.contains("`permuted` or `aligned`"));
+        let e = LocLayout::parse("mixed").unwrap_err().to_string();
+        assert!(e.contains("LITMUS_LOC_LAYOUT") && e.contains("`apart` or `interleaved`"));
+    }
+
+    /// Every slot of every location of every instance is a slot of its
+    /// own, inside the buffer of `L·N` slots, in both layouts.
+    #[test]
+    fn both_layouts_give_every_slot_its_own_place() {
+        for layout in [LocLayout::Apart, LocLayout::Interleaved] {
+            let (locations, n) = (3usize, 64u32);
+            let (scale, span) = layout.words(locations, n);
+            let mut seen = std::collections::HashSet::new();
+            for j in 0..locations as u32 {
+                for i in 0..n {
+                    let perm = (i.wrapping_mul(2 * j + 37) + 5 * j) & (n - 1);
+                    let slot = perm * scale + j * span;
+                    assert!(slot < locations as u32 * n, "{layout:?}");
+                    assert!(seen.insert(slot), "{layout:?}: slot {slot} twice");
+                }
+            }
+        }
+        // Interleaved: an instance's first slot's neighbour is another
+        // location's.
+        assert_eq!(LocLayout::Interleaved.words(2, 1024), (2, 1));
+        assert_eq!(LocLayout::Apart.words(2, 1024), (1, 1024));
+    }
+
+    /// Roles that share a declared CTA never land on one lane (so one
+    /// thread never plays two roles of an instance) wherever the CTA has
+    /// as many lanes as roles, from 2 lanes up.
+    #[test]
+    fn aligned_roles_of_one_cta_keep_to_lanes_of_their_own() {
+        for threads in [2u32, 4, 8, 32, 64, 1024] {
+            let roles = threads.min(4);
+            for lane in 0..threads {
+                let lanes: std::collections::HashSet<u32> = (0..roles)
+                    .map(|r| {
+                        let (m, a) = Lanes::aligned(r);
+                        lane.wrapping_mul(m).wrapping_add(a) & (threads - 1)
+                    })
+                    .collect();
+                assert_eq!(lanes.len() as u32, roles, "{threads} threads, lane {lane}");
+            }
+        }
+        assert_eq!(Lanes::aligned(0), (1, 0));
+    }
+}
