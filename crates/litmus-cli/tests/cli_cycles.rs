@@ -8,6 +8,7 @@ mod cli_support;
 
 use std::path::Path;
 
+use cli_support::mutant_models::{CORR, SB, TINY};
 use cli_support::{bin, scratch, stderr, stdout, write};
 use serde_json::Value;
 
@@ -272,33 +273,6 @@ fn bad_enumeration_options_are_one_clear_error_each() {
         stderr(&out)
     );
 }
-
-/// Coherence, and a check that forbids a one-step `po; fr` only: SB's weak
-/// outcome needs two, so the model allows it and the mutant that makes the
-/// check `acyclic` forbids it, which no given test shows.
-const TINY: &str = "\"tiny\"
-acyclic po-loc | rf | co | fr as coherence
-irreflexive po; fr as sb
-";
-
-/// SB, no verdict declared and no evidence: what makes the `acyclic`
-/// mutant stronger on these tests, and nothing kills it.
-const SB: &str = "PTX sb
-{ x=0; y=0; }
- P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;
- st.relaxed.gpu x, 1  | st.relaxed.gpu y, 1  ;
- ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x ;
-exists (P0:r0 == 0 /\\ P1:r0 == 0)
-";
-
-/// CoRR, declared forbidden: what coherence is for.
-const CORR: &str = "PTX corr
-{ x=0; }
- P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
- st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x ;
-                     | ld.relaxed.gpu r1, x ;
-exists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden
-";
 
 /// `mutants --kill-tests` over enumerated cycles: the surviving stronger
 /// mutant (`irreflexive po; fr` → `acyclic`, which SB shows stronger) is

@@ -7,17 +7,10 @@ mod cli_support;
 
 use std::path::{Path, PathBuf};
 
+use cli_support::mutant_models::{CORR, SB, TINY};
 use cli_support::{bin, scratch, stderr, stdout, write};
 use litmus_evidence::{Record, Run};
 use serde_json::Value;
-
-/// Coherence, and a check that forbids only a one-step `po; fr`: SB's
-/// weak outcome needs two, so the model allows it, and the mutant that
-/// makes the check `acyclic` forbids it.
-const TINY: &str = "\"tiny\"
-acyclic po-loc | rf | co | fr as coherence
-irreflexive po; fr as sb
-";
 
 /// MP, whose weak outcome the model allows (and the hardware shows).
 const MP: &str = "PTX mp
@@ -26,24 +19,6 @@ const MP: &str = "PTX mp
  st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;
  st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;
 exists (P1:r0 == 1 /\\ P1:r1 == 0) => allowed
-";
-
-/// SB, no verdict declared and no evidence: nothing kills a mutant on it.
-const SB: &str = "PTX sb
-{ x=0; y=0; }
- P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;
- st.relaxed.gpu x, 1  | st.relaxed.gpu y, 1  ;
- ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x ;
-exists (P0:r0 == 0 /\\ P1:r0 == 0)
-";
-
-/// CoRR, declared forbidden: what coherence is for.
-const CORR: &str = "PTX corr
-{ x=0; }
- P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
- st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x ;
-                     | ld.relaxed.gpu r1, x ;
-exists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden
 ";
 
 /// A folder with the tiny model, its three tests under `tests/`, and an

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses its own part of it
 
 pub mod bad_knobs;
+pub mod mutant_models;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
