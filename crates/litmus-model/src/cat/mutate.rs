@@ -611,19 +611,15 @@ fn replaced(stmts: &[Located], i: usize, stmt: Option<Stmt>) -> Vec<Located> {
 fn edits(stmts: &[Located], an: &Analysis, end: &(String, Pos)) -> Vec<Edit> {
     let mut out = Vec::new();
     // Per base name: the polarity of each use, and where the first is.
-    let mut base_uses: Vec<(String, Vec<Polarity>, String, Pos)> = Vec::new();
+    let mut by_base: Vec<(String, Vec<Polarity>, String, Pos)> = Vec::new();
     let mut use_counts: HashMap<String, usize> = HashMap::new();
     for (i, loc) in stmts.iter().enumerate() {
         if matches!(loc.stmt, Stmt::Check { flag: true, .. }) {
             continue;
         }
         for (k, e) in slots(&loc.stmt).into_iter().enumerate() {
-            let mut names = Vec::new();
-            super::polarity::names(e, Polarity::Pos, &mut names);
-            for ((n, _), b) in names.iter().zip(&an.resolved[i][k]) {
-                if b.is_none() && Base::lookup(n).is_some() {
-                    *use_counts.entry(n.to_string()).or_default() += 1;
-                }
+            for (n, ..) in base_uses(e, &an.resolved[i][k]) {
+                *use_counts.entry(n.to_string()).or_default() += 1;
             }
         }
     }
@@ -709,22 +705,16 @@ fn edits(stmts: &[Located], an: &Analysis, end: &(String, Pos)) -> Vec<Edit> {
                     stmts: replaced(stmts, i, Some(with_slot(&loc.stmt, k, ed.expr))),
                 });
             }
-            let mut names = Vec::new();
-            super::polarity::names(e, Polarity::Pos, &mut names);
-            let mut positions = Vec::new();
-            positions_of_names(e, &mut positions);
-            for (((n, sign), b), p) in names.iter().zip(&an.resolved[i][k]).zip(positions) {
-                if b.is_none() && Base::lookup(n).is_some() {
-                    let pol = ctx.times(*sign);
-                    match base_uses.iter_mut().find(|(m, ..)| m == n) {
-                        Some((_, uses, ..)) => uses.push(pol),
-                        None => base_uses.push((n.to_string(), vec![pol], loc.file.clone(), p)),
-                    }
+            for (n, sign, p) in base_uses(e, &an.resolved[i][k]) {
+                let pol = ctx.times(sign);
+                match by_base.iter_mut().find(|(m, ..)| m == n) {
+                    Some((_, uses, ..)) => uses.push(pol),
+                    None => by_base.push((n.to_string(), vec![pol], loc.file.clone(), p)),
                 }
             }
         }
     }
-    for (base, uses, file, pos) in base_uses.into_iter().filter(|(_, u, ..)| u.len() > 1) {
+    for (base, uses, file, pos) in by_base.into_iter().filter(|(_, u, ..)| u.len() > 1) {
         let b = Base::lookup(&base).expect("collected as a base");
         let (empty, empty_word, full, full_word) = empty_and_full(b, pos);
         for (op, with, word, effect, full) in [
@@ -800,18 +790,29 @@ fn first_use(stmts: &[Located], an: &Analysis, base: &str) -> Option<(String, Po
             return None;
         }
         slots(&loc.stmt).into_iter().enumerate().find_map(|(k, e)| {
-            let mut names = Vec::new();
-            super::polarity::names(e, Polarity::Pos, &mut names);
-            let mut positions = Vec::new();
-            positions_of_names(e, &mut positions);
-            names
-                .iter()
-                .zip(&an.resolved[i][k])
-                .zip(positions)
-                .find(|(((n, _), b), _)| *n == base && b.is_none())
-                .map(|(_, p)| (loc.file.clone(), p))
+            base_uses(e, &an.resolved[i][k])
+                .into_iter()
+                .find(|(n, ..)| *n == base)
+                .map(|(.., p)| (loc.file.clone(), p))
         })
     })
+}
+
+/// The uses of base sets and relations in the slot expression `e` (not
+/// names the model defines; `resolved` says which, per name in preorder):
+/// each name, its polarity within the slot, and where it is.
+fn base_uses<'e>(e: &'e Expr, resolved: &[Binding]) -> Vec<(&'e str, Polarity, Pos)> {
+    let mut names = Vec::new();
+    super::polarity::names(e, Polarity::Pos, &mut names);
+    let mut positions = Vec::new();
+    positions_of_names(e, &mut positions);
+    names
+        .into_iter()
+        .zip(resolved)
+        .zip(positions)
+        .filter(|(((n, _), b), _)| b.is_none() && Base::lookup(n).is_some())
+        .map(|(((n, sign), _), p)| (n, sign, p))
+        .collect()
 }
 
 fn kind_of(s: &Stmt) -> &CheckKind {
