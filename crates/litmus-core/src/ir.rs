@@ -232,6 +232,17 @@ pub struct Thread {
     pub body: Vec<Instr>,
 }
 
+impl Thread {
+    /// Whether the thread writes location `loc`: a store to it, or a
+    /// read-modify-write of it.
+    pub fn writes(&self, loc: &str) -> bool {
+        self.body.iter().any(|i| {
+            matches!(i.kind, InstrKind::Store { .. } | InstrKind::Atom { .. })
+                && i.kind.loc().is_some_and(|l| l.text == loc)
+        })
+    }
+}
+
 /// How the condition is quantified over the consistent executions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quantifier {

@@ -433,12 +433,9 @@ pub(crate) fn gpu_atomic_racing_the_host(test: &Test) -> Option<String> {
             .is_some_and(|l| l.space == litmus_core::ir::Space::Host)
     };
     let host_writes = |loc: &str| {
-        test.threads.iter().filter(|t| t.placement.host).find(|t| {
-            t.body.iter().any(|i| {
-                matches!(i.kind, InstrKind::Store { .. } | InstrKind::Atom { .. })
-                    && i.kind.loc().is_some_and(|l| l.text == loc)
-            })
-        })
+        test.threads
+            .iter()
+            .find(|t| t.placement.host && t.writes(loc))
     };
     test.threads
         .iter()

@@ -35,12 +35,7 @@ pub(crate) fn gpu_atomic_racing_a_peer(test: &Test) -> Option<PeerRace> {
         test.threads
             .iter()
             .filter(|t| !t.placement.host && t.placement.gpu == gpu)
-            .find(|t| {
-                t.body.iter().any(|i| {
-                    matches!(i.kind, InstrKind::Store { .. } | InstrKind::Atom { .. })
-                        && i.kind.loc().is_some_and(|l| l.text == loc)
-                })
-            })
+            .find(|t| t.writes(loc))
     };
     test.threads
         .iter()
