@@ -11,7 +11,7 @@ use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_tune::entry_of;
-use litmus_tune::family::{search_family, FamilyPlan, Subject};
+use litmus_tune::family::{search_family, FamilyPlan, Found, Subject};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{TuningFile, CONVENTIONAL_FILE};
 
@@ -324,6 +324,17 @@ fn search(
     let mut current = usize::MAX;
     let mut last_write = Instant::now();
     let mut write_error = None;
+    // A test's entry and line, as the search left it: written once a
+    // second while it runs, and at the end.
+    let entry_for = |f: &Found, target: &Target| {
+        entry_of(
+            &f.best,
+            f.base.as_ref(),
+            (f.configs, f.instances),
+            &opts.base,
+            target,
+        )
+    };
     let found = search_family(
         &subjects,
         &opts.base,
@@ -357,13 +368,7 @@ fn search(
                 last_write = Instant::now();
                 let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
                 for (r, f) in seen {
-                    let (entry, _) = entry_of(
-                        &f.best,
-                        f.base.as_ref(),
-                        (f.configs, f.instances),
-                        &opts.base,
-                        &r.target,
-                    );
+                    let (entry, _) = entry_for(f, &r.target);
                     tuning.tests.insert(r.test.name.text.clone(), entry);
                 }
                 if let Err(e) = tuning.write() {
@@ -385,13 +390,7 @@ fn search(
             let _ = writeln!(out, "{}: {e}", r.file);
             continue;
         }
-        let (entry, text) = entry_of(
-            &f.best,
-            f.base.as_ref(),
-            (f.configs, f.instances),
-            &opts.base,
-            &r.target,
-        );
+        let (entry, text) = entry_for(f, &r.target);
         tuning.tests.insert(r.test.name.text.clone(), entry);
         let _ = writeln!(
             out,
