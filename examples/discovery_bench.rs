@@ -14,10 +14,12 @@
 //! GPU-scope fences, as the name says), how many tests showed their weak
 //! outcome at the baseline and in the search, and the GPU time each spent;
 //! and by placement (how many CTAs the test's threads span: weak outcomes
-//! among threads of one CTA are the rarest on NVIDIA GPUs).
+//! among threads of one CTA are the rarest on NVIDIA GPUs). Every run's
+//! histogram is also held against the outcomes the model allows: a
+//! model-forbidden outcome is named with its test and fails the bench.
 //! Without a GPU it says so in one line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -93,11 +95,14 @@ fn files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// A test the bench searches: allowed, generated, with its weak outcome.
+/// A test the bench searches: allowed, generated, with its weak outcome
+/// and every outcome the model allows (any other one the GPU shows is a
+/// model-forbidden outcome, which the bench reports and fails on).
 struct Case {
     test: Test,
     ptx: String,
     target: Target,
+    allowed: BTreeSet<Vec<u32>>,
 }
 
 fn cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
@@ -119,7 +124,12 @@ fn cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
             continue;
         };
         let target = Target::of(&test, model, &options)?;
-        out.push(Case { test, ptx, target });
+        out.push(Case {
+            test,
+            ptx,
+            target,
+            allowed: allowed.allowed,
+        });
     }
     Ok(out)
 }
@@ -206,6 +216,8 @@ fn main() -> ExitCode {
         gpu::device().unwrap_or_default()
     );
     let mut baseline = vec![false; cases.len()];
+    // Model-forbidden outcomes per test, over the baseline and every trial.
+    let mut forbidden = vec![0u64; cases.len()];
     let mut baseline_gpu = Duration::ZERO;
     if a.baseline_ms > 0 {
         for (i, c) in cases.iter().enumerate() {
@@ -215,6 +227,7 @@ fn main() -> ExitCode {
                 ..base.clone()
             };
             if let Ok(r) = gpu::run(&c.test, &c.ptx, &k) {
+                forbidden[i] += c.forbidden_in(&r);
                 baseline_gpu += r.wall;
                 baseline[i] = r
                     .histogram
@@ -240,7 +253,11 @@ fn main() -> ExitCode {
         &subjects,
         &base,
         &plan,
-        |_, s, k| gpu::run(s.test, s.ptx, k),
+        |i, s, k| {
+            let r = gpu::run(s.test, s.ptx, k)?;
+            forbidden[i] += cases[i].forbidden_in(&r);
+            Ok(r)
+        },
         |p, _| {
             eprint!(
                 "\r[wave {}] seen {}/{}, GPU {:.1}/{:.1} s",
@@ -331,7 +348,31 @@ fn main() -> ExitCode {
         gpu_s / cases.len().max(1) as f64,
         wall.as_secs_f64()
     );
-    ExitCode::SUCCESS
+    let bad: Vec<(&Case, u64)> = cases
+        .iter()
+        .zip(&forbidden)
+        .filter(|(_, n)| **n > 0)
+        .map(|(c, n)| (c, *n))
+        .collect();
+    if bad.is_empty() {
+        println!("model-forbidden outcomes: none in any run");
+        return ExitCode::SUCCESS;
+    }
+    for (c, n) in &bad {
+        println!("model-forbidden outcomes: {} in {}", n, c.test.name);
+    }
+    ExitCode::FAILURE
+}
+
+impl Case {
+    /// Instances of a run whose outcome the model forbids.
+    fn forbidden_in(&self, r: &gpu::HwResult) -> u64 {
+        r.histogram
+            .iter()
+            .filter(|(v, _)| !self.allowed.contains(v))
+            .map(|(_, n)| n)
+            .sum()
+    }
 }
 
 fn pct(n: usize, of: usize) -> f64 {

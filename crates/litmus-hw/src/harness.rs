@@ -890,15 +890,18 @@ fn launch_until_done(
     let start = Instant::now();
     let budget = Duration::from_millis(k.budget_ms);
     let mut launches = 0u64;
+    let mut check_at = 1u64;
     loop {
         let done = match k.launches {
             Some(n) => launches >= n,
-            // Check the clock only after the queue drained now and then,
-            // so the budget is not overrun by a deep launch queue.
+            // The clock is read only with the queue drained, so that a
+            // deep queue does not overrun the budget.
             None => {
-                launches > 0 && launches.is_multiple_of(64) && {
+                launches >= check_at && {
                     devices.synchronize()?;
-                    start.elapsed() >= budget
+                    let elapsed = start.elapsed();
+                    check_at = launches + launches_before_next_check(launches, elapsed, budget);
+                    elapsed >= budget
                 }
             }
         };
@@ -910,6 +913,20 @@ fn launch_until_done(
     }
     devices.synchronize()?;
     Ok((launches, start.elapsed()))
+}
+
+/// How many launches to queue before the clock is read again: those that
+/// fit in the time left at the pace so far, at least one and at most 64.
+/// A search's trials are a few milliseconds of heavy launches; a fixed
+/// 64 between readings made each of them hundreds of milliseconds, while
+/// a long run still drains its queue only every 64 launches.
+fn launches_before_next_check(launches: u64, elapsed: Duration, budget: Duration) -> u64 {
+    let left = budget.saturating_sub(elapsed).as_secs_f64();
+    let pace = elapsed.as_secs_f64() / launches.max(1) as f64;
+    if pace <= 0.0 {
+        return 64;
+    }
+    ((left / pace).ceil() as u64).clamp(1, 64)
 }
 
 /// What the classifier counted over the whole run.
@@ -951,6 +968,20 @@ impl Tally {
 mod tests {
     use super::*;
     use litmus_core::text;
+
+    #[test]
+    fn the_clock_is_read_as_often_as_a_short_budget_needs() {
+        let ms = Duration::from_millis;
+        // 2 ms launches, 30 ms budget, 6 ms gone: 12 more fit.
+        assert_eq!(launches_before_next_check(3, ms(6), ms(30)), 12);
+        // Slow launches: read again after every one.
+        assert_eq!(launches_before_next_check(1, ms(20), ms(30)), 1);
+        // Past the budget: one more at most (the caller stops anyway).
+        assert_eq!(launches_before_next_check(10, ms(40), ms(30)), 1);
+        // Fast launches on a long budget: every 64, as before.
+        assert_eq!(launches_before_next_check(64, ms(1), ms(1000)), 64);
+        assert_eq!(launches_before_next_check(1, Duration::ZERO, ms(1000)), 64);
+    }
 
     fn fills_of(src: &str, n: usize, stride: u32) -> Vec<(usize, usize, u32)> {
         let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
