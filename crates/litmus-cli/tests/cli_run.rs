@@ -637,6 +637,7 @@ fn help_is_complete() {
         "LITMUS_PERM",
         "LITMUS_LANES",
         "LITMUS_LOC_LAYOUT",
+        "LITMUS_PTX_TARGET",
         "LITMUS_SPIN",
         "LITMUS_STRESS",
         "LITMUS_LOOP_BOUND",

@@ -5,6 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
 use super::environment::Environment;
+use super::ptx_target::{PtxTarget, PTX_TARGET_ENV};
 use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 
@@ -42,6 +43,10 @@ pub struct Knobs {
     /// with host threads or host memory keep them apart: the host threads
     /// work out addresses of their own.
     pub loc_layout: LocLayout,
+    /// The `.target` the driver compiles the test's module for
+    /// (`LITMUS_PTX_TARGET`): the generated `sm_90`, or the `sm_80` the
+    /// published harness builds for.
+    pub ptx_target: PtxTarget,
     /// Words between two slots of a location (`LITMUS_STRIDE`).
     pub stride: u32,
     /// Polls of the bounded spin barrier before each role; 0 turns it off
@@ -98,6 +103,7 @@ impl Default for Knobs {
             perm: Perm::Fixed,
             lanes: Lanes::Permuted,
             loc_layout: LocLayout::Apart,
+            ptx_target: PtxTarget::Sm90,
             stride: 4,
             spin: 0,
             stress_ctas: 0,
@@ -204,6 +210,9 @@ impl Knobs {
         if let Some(v) = var(LOC_LAYOUT_ENV) {
             k.loc_layout = LocLayout::parse(&v)?;
         }
+        if let Some(v) = var(PTX_TARGET_ENV) {
+            k.ptx_target = PtxTarget::parse(&v)?;
+        }
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
             if k.stride == 0 {
@@ -302,6 +311,9 @@ impl Knobs {
         if self.loc_layout != d.loc_layout {
             out.push((LOC_LAYOUT_ENV, self.loc_layout.as_str().into()));
         }
+        if self.ptx_target != d.ptx_target {
+            out.push((PTX_TARGET_ENV, self.ptx_target.as_str().into()));
+        }
         if self.stress_ctas != d.stress_ctas {
             out.push((
                 "LITMUS_STRESS",
@@ -379,6 +391,9 @@ impl fmt::Display for Knobs {
         }
         if self.loc_layout != LocLayout::default() {
             write!(f, " loc_layout={}", self.loc_layout.as_str())?;
+        }
+        if self.ptx_target != PtxTarget::default() {
+            write!(f, " ptx_target={}", self.ptx_target.as_str())?;
         }
         // The host knobs only where they differ: the hardware line of a
         // test with host threads says what they came to.
@@ -492,8 +507,10 @@ mod tests {
             ("LITMUS_LOOP_BOUND", "5"),
             ("LITMUS_LANES", "aligned"),
             ("LITMUS_LOC_LAYOUT", "interleaved"),
+            ("LITMUS_PTX_TARGET", "sm_80"),
         ])
         .unwrap();
+        assert_eq!(k.ptx_target, PtxTarget::Sm80);
         assert_eq!(
             (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
             (512, 128, Some(9), 250, 77)
@@ -507,21 +524,26 @@ mod tests {
             (k.lanes, k.loc_layout),
             (Lanes::Aligned, LocLayout::Interleaved)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved ptx_target=sm_80");
     }
 
     /// The arrangement knobs print only where they differ, and what the
     /// knobs line reproduces with reads back to the same knobs.
     #[test]
-    fn lanes_and_the_location_layout_reproduce() {
+    fn the_arrangement_and_the_ptx_target_reproduce() {
         let k = knobs(&[("LITMUS_SEED", "5")]).unwrap();
         assert_eq!((k.lanes, k.loc_layout), (Lanes::Permuted, LocLayout::Apart));
         assert!(!k.to_string().contains("lanes") && !k.to_string().contains("loc_layout"));
-        for (lanes, layout) in [("aligned", "apart"), ("permuted", "interleaved")] {
+        assert!(!k.to_string().contains("ptx_target"));
+        for (lanes, layout, target) in [
+            ("aligned", "apart", "sm_80"),
+            ("permuted", "interleaved", "sm_70"),
+        ] {
             let k = knobs(&[
                 ("LITMUS_SEED", "5"),
                 ("LITMUS_LANES", lanes),
                 ("LITMUS_LOC_LAYOUT", layout),
+                ("LITMUS_PTX_TARGET", target),
             ])
             .unwrap();
             let vars = k.env_assignments();
@@ -601,6 +623,7 @@ mod tests {
             ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
+            ("LITMUS_PTX_TARGET", "sm_100", "`sm_90`, `sm_80` or `sm_70`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

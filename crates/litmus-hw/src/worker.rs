@@ -37,6 +37,7 @@ use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
 use super::knobs::{Knobs, Perm};
+use super::ptx_target::PtxTarget;
 use super::{GpuError, HwResult, PlacementReport};
 
 /// What the worker is asked to do.
@@ -443,6 +444,10 @@ impl Wire for Knobs {
             (self.lanes == Lanes::Aligned) as u32,
             (self.loc_layout == LocLayout::Interleaved) as u32,
             (e.spin_scope == SpinScope::Grid) as u32,
+            PtxTarget::ALL
+                .iter()
+                .position(|t| *t == self.ptx_target)
+                .unwrap_or(0) as u32,
         ] {
             v.put(w);
         }
@@ -454,7 +459,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 26];
+        let mut u = [0u32; 27];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -504,6 +509,7 @@ impl Wire for Knobs {
             } else {
                 LocLayout::Apart
             },
+            ptx_target: *PtxTarget::ALL.get(u[26] as usize)?,
             host_instances: u[19],
             host_threads: u[20],
             budget_ms,
@@ -565,6 +571,7 @@ mod tests {
             ("LITMUS_LANES", "aligned"),
             ("LITMUS_LOC_LAYOUT", "interleaved"),
             ("LITMUS_SPIN_SCOPE", "grid"),
+            ("LITMUS_PTX_TARGET", "sm_80"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
             ("LITMUS_GPU_MAP", "0,0"),

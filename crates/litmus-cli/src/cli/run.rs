@@ -124,6 +124,9 @@ ENVIRONMENT:
     LITMUS_LOC_LAYOUT   apart (default) or interleaved: the locations'
                         slots alternate in one array, as the published
                         harnesses lay them out
+    LITMUS_PTX_TARGET   sm_90 (default), sm_80 or sm_70: the target the
+                        driver compiles the test's module for (the
+                        published harness builds for sm_80)
     LITMUS_TUNING       as --tuning
     LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
                         take on the GPU before its instance counts as

@@ -46,6 +46,11 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `mixed` for LITMUS_LOC_LAYOUT: expected `apart` or `interleaved`",
     ),
     (
+        "LITMUS_PTX_TARGET",
+        "sm_100",
+        "bad value `sm_100` for LITMUS_PTX_TARGET: expected `sm_90`, `sm_80` or `sm_70`",
+    ),
+    (
         "LITMUS_REQUIRE_GPU",
         "yes",
         "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",
