@@ -638,6 +638,7 @@ fn help_is_complete() {
         "LITMUS_LANES",
         "LITMUS_LOC_LAYOUT",
         "LITMUS_PTX_TARGET",
+        "LITMUS_ADDRESSING",
         "LITMUS_SPIN",
         "LITMUS_STRESS",
         "LITMUS_LOOP_BOUND",

@@ -98,6 +98,38 @@ fn accesses_keep_their_semantics_scope_space_and_cache_operator() {
 }
 
 #[test]
+fn generic_addressing_drops_the_global_space_from_the_roles_accesses_only() {
+    let test = text::parse(SPINLOCK).unwrap();
+    let global = ptx::generate(&test).unwrap();
+    assert_eq!(
+        ptx::generate_with(&test, ptx::Addressing::Global).unwrap(),
+        global
+    );
+    let generic = ptx::generate_with(&test, ptx::Addressing::Generic).unwrap();
+    for (g, want) in [
+        ("ld.global.cg.u32 %t0r1, [", "ld.cg.u32 %t0r1, ["),
+        ("st.global.wt.u32 [", "st.wt.u32 ["),
+        (
+            "ld.volatile.global.u32 %t1r1, [",
+            "ld.volatile.u32 %t1r1, [",
+        ),
+        ("atom.acquire.gpu.global.cas", "atom.acquire.gpu.cas"),
+    ] {
+        assert!(global.contains(g), "{g}");
+        assert!(!generic.contains(g) && generic.contains(want), "{want}");
+    }
+    // The harness's own accesses (knob words, the classifier) keep theirs.
+    let harness = |m: &str| m.matches("ld.global.u32").count();
+    assert!(harness(&generic) > 0);
+    assert_eq!(harness(&generic), harness(&global));
+    let mp = ptx::generate_with(&text::parse(MP).unwrap(), ptx::Addressing::Generic).unwrap();
+    assert!(
+        mp.contains("ld.relaxed.gpu.u32 %t1r0, [")
+            && !mp.contains("ld.relaxed.gpu.global.u32 %t1r0")
+    );
+}
+
+#[test]
 fn atomics_map_to_atom_and_red() {
     let sl = ptx_of(SPINLOCK).unwrap();
     assert!(

@@ -4,10 +4,13 @@ use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
+use super::codegen::{
+    addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
+};
 use super::environment::Environment;
-use super::ptx_target::{PtxTarget, PTX_TARGET_ENV};
 use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
+use litmus_core::ptx::Addressing;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
 /// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
@@ -47,6 +50,10 @@ pub struct Knobs {
     /// (`LITMUS_PTX_TARGET`): the generated `sm_90`, or the `sm_80` the
     /// published harness builds for.
     pub ptx_target: PtxTarget,
+    /// How the roles' accesses address global memory
+    /// (`LITMUS_ADDRESSING`): through `.global`, or through generic
+    /// addresses as the published harness's `cuda::atomic` does.
+    pub addressing: Addressing,
     /// Words between two slots of a location (`LITMUS_STRIDE`).
     pub stride: u32,
     /// Polls of the bounded spin barrier before each role; 0 turns it off
@@ -104,6 +111,7 @@ impl Default for Knobs {
             lanes: Lanes::Permuted,
             loc_layout: LocLayout::Apart,
             ptx_target: PtxTarget::Sm90,
+            addressing: Addressing::Global,
             stride: 4,
             spin: 0,
             stress_ctas: 0,
@@ -213,6 +221,9 @@ impl Knobs {
         if let Some(v) = var(PTX_TARGET_ENV) {
             k.ptx_target = PtxTarget::parse(&v)?;
         }
+        if let Some(v) = var(ADDRESSING_ENV) {
+            k.addressing = parse_addressing(&v)?;
+        }
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
             if k.stride == 0 {
@@ -314,6 +325,9 @@ impl Knobs {
         if self.ptx_target != d.ptx_target {
             out.push((PTX_TARGET_ENV, self.ptx_target.as_str().into()));
         }
+        if self.addressing != d.addressing {
+            out.push((ADDRESSING_ENV, addressing_name(self.addressing).into()));
+        }
         if self.stress_ctas != d.stress_ctas {
             out.push((
                 "LITMUS_STRESS",
@@ -394,6 +408,9 @@ impl fmt::Display for Knobs {
         }
         if self.ptx_target != PtxTarget::default() {
             write!(f, " ptx_target={}", self.ptx_target.as_str())?;
+        }
+        if self.addressing != Addressing::default() {
+            write!(f, " addressing={}", addressing_name(self.addressing))?;
         }
         // The host knobs only where they differ: the hardware line of a
         // test with host threads says what they came to.
@@ -508,9 +525,13 @@ mod tests {
             ("LITMUS_LANES", "aligned"),
             ("LITMUS_LOC_LAYOUT", "interleaved"),
             ("LITMUS_PTX_TARGET", "sm_80"),
+            ("LITMUS_ADDRESSING", "generic"),
         ])
         .unwrap();
-        assert_eq!(k.ptx_target, PtxTarget::Sm80);
+        assert_eq!(
+            (k.ptx_target, k.addressing),
+            (PtxTarget::Sm80, Addressing::Generic)
+        );
         assert_eq!(
             (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
             (512, 128, Some(9), 250, 77)
@@ -524,7 +545,7 @@ mod tests {
             (k.lanes, k.loc_layout),
             (Lanes::Aligned, LocLayout::Interleaved)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved ptx_target=sm_80");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved ptx_target=sm_80 addressing=generic");
     }
 
     /// The arrangement knobs print only where they differ, and what the
@@ -534,16 +555,17 @@ mod tests {
         let k = knobs(&[("LITMUS_SEED", "5")]).unwrap();
         assert_eq!((k.lanes, k.loc_layout), (Lanes::Permuted, LocLayout::Apart));
         assert!(!k.to_string().contains("lanes") && !k.to_string().contains("loc_layout"));
-        assert!(!k.to_string().contains("ptx_target"));
-        for (lanes, layout, target) in [
-            ("aligned", "apart", "sm_80"),
-            ("permuted", "interleaved", "sm_70"),
+        assert!(!k.to_string().contains("ptx_target") && !k.to_string().contains("addressing"));
+        for (lanes, layout, target, addressing) in [
+            ("aligned", "apart", "sm_80", "generic"),
+            ("permuted", "interleaved", "sm_70", "global"),
         ] {
             let k = knobs(&[
                 ("LITMUS_SEED", "5"),
                 ("LITMUS_LANES", lanes),
                 ("LITMUS_LOC_LAYOUT", layout),
                 ("LITMUS_PTX_TARGET", target),
+                ("LITMUS_ADDRESSING", addressing),
             ])
             .unwrap();
             let vars = k.env_assignments();
@@ -624,6 +646,7 @@ mod tests {
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
             ("LITMUS_PTX_TARGET", "sm_100", "`sm_90`, `sm_80` or `sm_70`"),
+            ("LITMUS_ADDRESSING", "flat", "`global` or `generic`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

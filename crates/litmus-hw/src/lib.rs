@@ -19,6 +19,7 @@
 
 mod aliasing;
 mod arrangement;
+mod codegen;
 mod devices;
 mod driver;
 mod environment;
@@ -29,7 +30,6 @@ mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
-mod ptx_target;
 mod worker;
 
 use std::sync::Mutex;
@@ -39,12 +39,13 @@ use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
 pub use arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
+pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::splitmix;
 pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES};
-pub use ptx_target::{PtxTarget, PTX_TARGET_ENV};
+pub use litmus_core::ptx::Addressing;
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -272,9 +273,8 @@ pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
 /// ```
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    let injected = fault::injected(&test.name.text, ptx).map_err(|e| e.in_test(test))?;
-    let retargeted = knobs.ptx_target.retarget(&injected);
-    let ptx = &*retargeted;
+    let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
+    let ptx = &*fault::injected(&test.name.text, &module).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
         Some(text) => {
             // The tests of a binary run on several threads but one at a
@@ -304,8 +304,8 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
     Layout::of(test).map_err(GpuError::Ptx)?;
-    let retargeted = knobs.ptx_target.retarget(ptx);
-    let ptx = &*retargeted;
+    let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
+    let ptx = &*module;
     let checked = match worker::as_text(test) {
         Some(text) => match worker::call(
             &worker::Job::Placement(text, ptx.to_string(), knobs.clone()),

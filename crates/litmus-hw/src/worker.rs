@@ -31,14 +31,15 @@ use std::time::{Duration, Instant};
 use litmus_core::ir::Test;
 
 use super::arrangement::{Lanes, LocLayout};
+use super::codegen::PtxTarget;
 use super::driver::Context;
 use super::environment::{Assign, Environment, SpinScope};
 use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
 use super::knobs::{Knobs, Perm};
-use super::ptx_target::PtxTarget;
 use super::{GpuError, HwResult, PlacementReport};
+use litmus_core::ptx::Addressing;
 
 /// What the worker is asked to do.
 pub(crate) enum Job {
@@ -448,6 +449,7 @@ impl Wire for Knobs {
                 .iter()
                 .position(|t| *t == self.ptx_target)
                 .unwrap_or(0) as u32,
+            (self.addressing == Addressing::Generic) as u32,
         ] {
             v.put(w);
         }
@@ -459,7 +461,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 27];
+        let mut u = [0u32; 28];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -510,6 +512,11 @@ impl Wire for Knobs {
                 LocLayout::Apart
             },
             ptx_target: *PtxTarget::ALL.get(u[26] as usize)?,
+            addressing: if u[27] == 1 {
+                Addressing::Generic
+            } else {
+                Addressing::Global
+            },
             host_instances: u[19],
             host_threads: u[20],
             budget_ms,
@@ -572,6 +579,7 @@ mod tests {
             ("LITMUS_LOC_LAYOUT", "interleaved"),
             ("LITMUS_SPIN_SCOPE", "grid"),
             ("LITMUS_PTX_TARGET", "sm_80"),
+            ("LITMUS_ADDRESSING", "generic"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
             ("LITMUS_GPU_MAP", "0,0"),

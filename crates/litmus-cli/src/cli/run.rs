@@ -127,6 +127,9 @@ ENVIRONMENT:
     LITMUS_PTX_TARGET   sm_90 (default), sm_80 or sm_70: the target the
                         driver compiles the test's module for (the
                         published harness builds for sm_80)
+    LITMUS_ADDRESSING   global (default) or generic: how the roles' accesses
+                        address global memory (the published harness's
+                        cuda::atomic uses generic addresses)
     LITMUS_TUNING       as --tuning
     LITMUS_LOOP_BOUND   the GPU's spin limit: backward branches a role may
                         take on the GPU before its instance counts as

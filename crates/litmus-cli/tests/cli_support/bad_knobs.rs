@@ -51,6 +51,11 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `sm_100` for LITMUS_PTX_TARGET: expected `sm_90`, `sm_80` or `sm_70`",
     ),
     (
+        "LITMUS_ADDRESSING",
+        "flat",
+        "bad value `flat` for LITMUS_ADDRESSING: expected `global` or `generic`",
+    ),
+    (
         "LITMUS_REQUIRE_GPU",
         "yes",
         "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",

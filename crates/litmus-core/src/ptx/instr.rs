@@ -10,6 +10,19 @@ use crate::proxy::{Proxy, ProxyFenceKind};
 use super::emit::Emitter;
 use super::PtxError;
 
+/// How a role's accesses reach global (and mapped host) memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Addressing {
+    /// Through the `.global` state space (`ld.relaxed.gpu.global.u32`).
+    #[default]
+    Global,
+    /// Through generic addresses (`ld.relaxed.gpu.u32`), as libcu++'s
+    /// `cuda::atomic` does and so the published harnesses' kernels: the
+    /// same memory and the same PTX semantics, another path through the
+    /// SM (generic loads and stores, `LD`/`ST`, not `LDG`/`STG`).
+    Generic,
+}
+
 /// What one role's instructions refer to.
 pub(crate) struct RoleCtx {
     /// Test register name → PTX register.
@@ -30,6 +43,8 @@ pub(crate) struct RoleCtx {
     /// Instruction index → (hardware barrier, thread count) of this role's
     /// CTA barriers (role-per-warp mode).
     pub barriers: BTreeMap<usize, (u32, u32)>,
+    /// How the role's global accesses are addressed.
+    pub addressing: Addressing,
 }
 
 impl RoleCtx {
@@ -61,7 +76,10 @@ impl RoleCtx {
         let space = match space {
             // Mapped page-locked host memory is reached through global
             // addresses: its device pointer lies in the global window.
-            Space::Global | Space::Host => ".global",
+            Space::Global | Space::Host => match self.addressing {
+                Addressing::Global => ".global",
+                Addressing::Generic => "",
+            },
             Space::Shared => ".shared",
             Space::SharedCluster => ".shared::cluster",
         };

@@ -7,7 +7,7 @@ use crate::ir::{Space, Test};
 use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
-use super::instr::emit_instr;
+use super::instr::{emit_instr, Addressing};
 use super::layout::{
     gpu_memory_param, knob, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
     TEST_KERNEL,
@@ -15,12 +15,18 @@ use super::layout::{
 use super::role::{home_offset, setup_role, slot_addr, RolePlan};
 use super::PtxError;
 
-pub(crate) fn test_kernel(test: &Test, layout: &Layout, out: &mut Emitter) -> Result<(), PtxError> {
+pub(crate) fn test_kernel(
+    test: &Test,
+    layout: &Layout,
+    addressing: Addressing,
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
     let Start {
         mut common,
         shfinal,
         scratch,
     } = Common::load(layout, out);
+    common.addressing = addressing;
 
     // CTAs past the test's own run the optional memory stress.
     let stress = out.fresh_label("stress");

@@ -44,6 +44,7 @@ mod plan;
 mod proxies;
 mod role;
 
+pub use instr::Addressing;
 pub use layout::Layout;
 
 /// PTX ISA version of the generated modules. 8.6 is the first with
@@ -69,6 +70,12 @@ pub enum PtxError {
 /// Generates the PTX module of a test. The test must be valid
 /// ([`crate::validate()`]); an invalid one gives [`PtxError::Invalid`].
 pub fn generate(test: &crate::ir::Test) -> Result<String, PtxError> {
+    generate_with(test, Addressing::Global)
+}
+
+/// [`generate`], with the roles' global accesses addressed as `addressing`
+/// says (the harness's `LITMUS_ADDRESSING`).
+pub fn generate_with(test: &crate::ir::Test, addressing: Addressing) -> Result<String, PtxError> {
     if let Err(errors) = crate::validate(test) {
         return Err(PtxError::Invalid(
             errors
@@ -89,7 +96,7 @@ pub fn generate(test: &crate::ir::Test) -> Result<String, PtxError> {
     out.raw(&format!(
         ".version {PTX_VERSION}\n.target {PTX_TARGET}\n.address_size 64\n\n"
     ));
-    kernel::test_kernel(test, &layout, &mut out)?;
+    kernel::test_kernel(test, &layout, addressing, &mut out)?;
     classify::classify_kernel(test, &layout, &mut out);
     Ok(out.finish())
 }

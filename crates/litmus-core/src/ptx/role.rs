@@ -49,6 +49,7 @@ pub(super) fn setup_role(
         loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
         giveup,
         barriers: role_barriers(layout, k),
+        addressing: c.addressing,
     };
     Ok(RolePlan { inst, ctx, end })
 }
