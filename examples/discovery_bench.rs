@@ -16,7 +16,9 @@
 //! and by placement (how many CTAs the test's threads span: weak outcomes
 //! among threads of one CTA are the rarest on NVIDIA GPUs). Every run's
 //! histogram is also held against the outcomes the model allows: a
-//! model-forbidden outcome is named with its test and fails the bench.
+//! model-forbidden outcome is named with its test and fails the bench;
+//! trials that failed are counted by message (the search drops their
+//! configuration), and one whose histogram lost instances fails it.
 //! Without a GPU it says so in one line.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -218,6 +220,9 @@ fn main() -> ExitCode {
     let mut baseline = vec![false; cases.len()];
     // Model-forbidden outcomes per test, over the baseline and every trial.
     let mut forbidden = vec![0u64; cases.len()];
+    // Trials that failed, by message; whether one lost instances.
+    let mut trial_errors: BTreeMap<String, usize> = BTreeMap::new();
+    let mut lost = false;
     let mut baseline_gpu = Duration::ZERO;
     if a.baseline_ms > 0 {
         for (i, c) in cases.iter().enumerate() {
@@ -226,13 +231,19 @@ fn main() -> ExitCode {
                 launches: None,
                 ..base.clone()
             };
-            if let Ok(r) = gpu::run(&c.test, &c.ptx, &k) {
-                forbidden[i] += c.forbidden_in(&r);
-                baseline_gpu += r.wall;
-                baseline[i] = r
-                    .histogram
-                    .iter()
-                    .any(|(v, n)| *n > 0 && c.target.hits(&c.test, v));
+            match gpu::run(&c.test, &c.ptx, &k) {
+                Err(e) => {
+                    lost |= matches!(e, gpu::GpuError::Lost { .. });
+                    *trial_errors.entry(e.to_string()).or_default() += 1;
+                }
+                Ok(r) => {
+                    forbidden[i] += c.forbidden_in(&r);
+                    baseline_gpu += r.wall;
+                    baseline[i] = r
+                        .histogram
+                        .iter()
+                        .any(|(v, n)| *n > 0 && c.target.hits(&c.test, v));
+                }
             }
         }
     }
@@ -253,10 +264,19 @@ fn main() -> ExitCode {
         &subjects,
         &base,
         &plan,
-        |i, s, k| {
-            let r = gpu::run(s.test, s.ptx, k)?;
-            forbidden[i] += cases[i].forbidden_in(&r);
-            Ok(r)
+        |i, s, k| match gpu::run(s.test, s.ptx, k) {
+            Ok(r) => {
+                forbidden[i] += cases[i].forbidden_in(&r);
+                Ok(r)
+            }
+            Err(e) => {
+                // The search drops a configuration that fails; the bench
+                // still says so, and a histogram that lost instances
+                // fails it.
+                lost |= matches!(e, gpu::GpuError::Lost { .. });
+                *trial_errors.entry(e.to_string()).or_default() += 1;
+                Err(e)
+            }
         },
         |p, _| {
             eprint!(
@@ -348,6 +368,12 @@ fn main() -> ExitCode {
         gpu_s / cases.len().max(1) as f64,
         wall.as_secs_f64()
     );
+    if trial_errors.is_empty() {
+        println!("failed trials: none (every histogram counted its launches × instances exactly)");
+    }
+    for (why, n) in &trial_errors {
+        println!("failed trials: {n} × {why}");
+    }
     let bad: Vec<(&Case, u64)> = cases
         .iter()
         .zip(&forbidden)
@@ -356,7 +382,11 @@ fn main() -> ExitCode {
         .collect();
     if bad.is_empty() {
         println!("model-forbidden outcomes: none in any run");
-        return ExitCode::SUCCESS;
+        return if lost {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     for (c, n) in &bad {
         println!("model-forbidden outcomes: {} in {}", n, c.test.name);
