@@ -631,3 +631,52 @@ fn aligned_lanes_and_interleaved_slots_keep_counts_placement_and_slots_of_their_
         }
     }
 }
+
+#[test]
+fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
+    if !hardware() {
+        return;
+    }
+    use litmus_hw::{Addressing, PtxTarget};
+    let iriw = "PTX IRIW+fence.acq_rel.cta\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | fence.acq_rel.cta | fence.acq_rel.cta ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
+    let atomics = "PTX two-adds\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\nexists (x == 2)\n";
+    for src in [MP, iriw, atomics] {
+        let test = parse(src);
+        let code = ptx::generate(&test).unwrap();
+        for target in PtxTarget::ALL {
+            for addressing in [Addressing::Global, Addressing::Generic] {
+                let k = Knobs {
+                    ptx_target: target,
+                    addressing,
+                    ..knobs(8)
+                };
+                let what = format!("{} {} {k}", test.name, target.as_str());
+                let r = counted_run(&test, &code, &k, k.instances(), &what);
+                if test.name.text == "two-adds" {
+                    assert_eq!(r.histogram, vec![(vec![2], r.instances)], "{what}");
+                }
+                let report = gpu::check_placement(&test, &code, &k)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!(report.instances, k.instances(), "{what}");
+            }
+        }
+    }
+    // `fence.acquire` is PTX 8.6 for sm_90: an sm_80 module cannot have it.
+    let acquire = parse(&MP.replace(
+        "| ld.relaxed.gpu r0, y ;",
+        "| ld.relaxed.gpu r0, y ;\n | fence.acquire.gpu ;",
+    ));
+    let code = ptx::generate(&acquire).unwrap();
+    let k = Knobs {
+        ptx_target: PtxTarget::Sm80,
+        ..knobs(1)
+    };
+    match gpu::run(&acquire, &code, &k) {
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.contains(&acquire.name.text), "{text}");
+            println!("fence.acquire for sm_80: {text}");
+        }
+        Ok(r) => panic!("an sm_80 module ran fence.acquire: {:?}", r.histogram),
+    }
+}
