@@ -368,6 +368,20 @@ fn main() -> ExitCode {
         gpu_s / cases.len().max(1) as f64,
         wall.as_secs_f64()
     );
+    // The breadth bar: every test still unseen has tried the
+    // whole pool (or as much of it as its budget allowed).
+    let unseen: Vec<usize> = found
+        .iter()
+        .filter(|f| !f.seen())
+        .map(|f| f.configs)
+        .collect();
+    if let (Some(lo), Some(hi)) = (unseen.iter().min(), unseen.iter().max()) {
+        println!(
+            "configurations tried by each of the {} tests still unseen: {lo} to {hi} (pool {})",
+            unseen.len(),
+            a.configs
+        );
+    }
     if trial_errors.is_empty() {
         println!("failed trials: none (every histogram counted its launches × instances exactly)");
     }
