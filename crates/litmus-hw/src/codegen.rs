@@ -8,7 +8,7 @@
 //! `.global` ones. Neither changes what PTX means; whether the hardware
 //! runs them alike is the question, so they are knobs: that harness's
 //! H100 log shows `fence.acq_rel.cta` between CTAs weak at rates of 1e-8
-//! to 2e-4 where this one, as generated, showed none in 4e9 to 7e9
+//! to 2e-4 where this one, as generated, showed none in 4e9 to 8e9
 //! instances a test.
 //!
 //! A module that uses what only a newer target has (`.cluster` scope,
