@@ -636,6 +636,7 @@ fn help_is_complete() {
         "LITMUS_STRIDE",
         "LITMUS_PERM",
         "LITMUS_LANES",
+        "LITMUS_CTA_SPREAD",
         "LITMUS_LOC_LAYOUT",
         "LITMUS_PTX_TARGET",
         "LITMUS_ADDRESSING",

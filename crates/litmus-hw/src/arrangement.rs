@@ -47,8 +47,27 @@ pub enum LocLayout {
     Interleaved,
 }
 
+/// How far apart the CTAs of one instance lie (`LITMUS_CTA_SPREAD`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CtaSpread {
+    /// Neighbouring CTAs (times their declared offset), whatever the lane:
+    /// the 32 lanes of a warp meet their partners in one CTA, as in the
+    /// published harness's current version.
+    #[default]
+    Neighbours,
+    /// `2·lane + 1` CTAs apart: each lane of a warp meets its partners in
+    /// CTAs of its own, as an earlier version of cuda-litmus placed them
+    /// (its `stripe_workgroup` added the lane to the distance). That
+    /// version's H100 log shows CTA-scope fences between CTAs weak at 1e-8
+    /// to 2e-4 of instances, where its later one and this harness showed
+    /// none. Declared warps and CTA barriers keep neighbouring CTAs.
+    ByLane,
+}
+
 /// The variable of [`Lanes`].
 pub const LANES_ENV: &str = "LITMUS_LANES";
+/// The variable of [`CtaSpread`].
+pub const CTA_SPREAD_ENV: &str = "LITMUS_CTA_SPREAD";
 /// The variable of [`LocLayout`].
 pub const LOC_LAYOUT_ENV: &str = "LITMUS_LOC_LAYOUT";
 
@@ -79,6 +98,37 @@ impl Lanes {
     /// the aligned arrangement: `lane·419^r + r`.
     pub fn aligned(r: u32) -> (u32, u32) {
         (PUBLISHED_THREAD_PERMUTATION.wrapping_pow(r), r)
+    }
+}
+
+impl CtaSpread {
+    /// `neighbours` or `by-lane`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CtaSpread::Neighbours => "neighbours",
+            CtaSpread::ByLane => "by-lane",
+        }
+    }
+
+    /// Reads `LITMUS_CTA_SPREAD`'s value.
+    pub fn parse(text: &str) -> Result<CtaSpread, GpuError> {
+        match text.trim() {
+            "neighbours" => Ok(CtaSpread::Neighbours),
+            "by-lane" => Ok(CtaSpread::ByLane),
+            _ => Err(GpuError::knob(
+                CTA_SPREAD_ENV,
+                text,
+                "`neighbours` or `by-lane`",
+            )),
+        }
+    }
+
+    /// The knob word `CTA_SPREAD`: a mask on `2·lane`.
+    pub fn word(self) -> u32 {
+        match self {
+            CtaSpread::Neighbours => 0,
+            CtaSpread::ByLane => u32::MAX,
+        }
     }
 }
 
@@ -130,6 +180,11 @@ mod tests {
         }
         let e = Lanes::parse("same").unwrap_err().to_string();
         assert!(e.contains("LITMUS_LANES") && e.contains("`permuted` or `aligned`"));
+        for c in [CtaSpread::Neighbours, CtaSpread::ByLane] {
+            assert_eq!(CtaSpread::parse(c.as_str()).unwrap(), c);
+        }
+        let e = CtaSpread::parse("far").unwrap_err().to_string();
+        assert!(e.contains("LITMUS_CTA_SPREAD") && e.contains("`by-lane`"));
         let e = LocLayout::parse("mixed").unwrap_err().to_string();
         assert!(e.contains("LITMUS_LOC_LAYOUT") && e.contains("`apart` or `interleaved`"));
     }
@@ -155,6 +210,46 @@ mod tests {
         // location's.
         assert_eq!(LocLayout::Interleaved.words(2, 1024), (2, 1));
         assert_eq!(LocLayout::Apart.words(2, 1024), (1, 1024));
+    }
+
+    /// The kernel's map, spread by lane: for each role (declared offset
+    /// `c`) every (unit, lane) plays exactly one instance, and the roles
+    /// of one instance declared in different CTAs sit in different units.
+    #[test]
+    fn a_spread_by_lane_plays_every_instance_once_and_keeps_ctas_apart() {
+        for units in [2u32, 4, 8, 64] {
+            let lanes = 64u32;
+            let unit_of = |w: u32, lane: u32, c: u32| {
+                let s = ((lane << 1) & CtaSpread::ByLane.word()) | 1;
+                w.wrapping_add(s.wrapping_mul(c)) & (units - 1)
+            };
+            for c in 0..units.min(4) {
+                let mut seen = std::collections::HashSet::new();
+                for w in 0..units {
+                    for lane in 0..lanes {
+                        assert!(
+                            seen.insert((unit_of(w, lane, c), lane)),
+                            "{units} units, offset {c}"
+                        );
+                    }
+                }
+            }
+            // Instance (u, lane): role at offset c is played by unit
+            // u − c·s; distinct offsets, distinct units.
+            for lane in 0..lanes {
+                let s = ((lane << 1) | 1) & (units - 1) | 1;
+                let homes: std::collections::HashSet<u32> = (0..units.min(4))
+                    .map(|c| 0u32.wrapping_sub(s.wrapping_mul(c)) & (units - 1))
+                    .collect();
+                assert_eq!(
+                    homes.len() as u32,
+                    units.min(4),
+                    "{units} units, lane {lane}"
+                );
+            }
+            // Neighbours: the word is zero and the spread is 1.
+            assert_eq!(((lanes << 1) & CtaSpread::Neighbours.word()) | 1, 1);
+        }
     }
 
     /// Roles that share a declared CTA never land on one lane (so one

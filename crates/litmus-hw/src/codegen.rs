@@ -6,10 +6,11 @@
 //! JIT-compiles PTX for `sm_80`, and its `cuda::atomic` accesses go
 //! through generic addresses, where ours are generated for `sm_90` with
 //! `.global` ones. Neither changes what PTX means; whether the hardware
-//! runs them alike is the question, so they are knobs: that harness's
-//! H100 log shows `fence.acq_rel.cta` between CTAs weak at rates of 1e-8
-//! to 2e-4 where this one, as generated, showed none in 4e9 to 8e9
-//! instances a test.
+//! runs them alike is the question, so they are knobs: an earlier
+//! version of that harness shows `fence.acq_rel.cta` between CTAs weak on
+//! an H100 at rates of 1e-8 to 2e-4, where this one, as generated, showed
+//! none in 4e9 to 8e9 instances a test (that version also spread each
+//! lane's CTAs apart: `LITMUS_CTA_SPREAD`).
 //!
 //! A module that uses what only a newer target has (`.cluster` scope,
 //! `fence.acquire`, distributed shared memory) does not compile for an

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::arrangement::{Lanes, LocLayout, LANES_ENV, LOC_LAYOUT_ENV};
+use super::arrangement::{CtaSpread, Lanes, LocLayout, CTA_SPREAD_ENV, LANES_ENV, LOC_LAYOUT_ENV};
 use super::codegen::{
     addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
 };
@@ -41,6 +41,9 @@ pub struct Knobs {
     /// permutation's, or the published harnesses' same lane in
     /// neighbouring CTAs.
     pub lanes: Lanes,
+    /// How far apart an instance's CTAs lie (`LITMUS_CTA_SPREAD`):
+    /// neighbouring, or a distance that depends on the lane.
+    pub cta_spread: CtaSpread,
     /// How the slots of the test's locations lie (`LITMUS_LOC_LAYOUT`):
     /// a region each, or alternating as in the published harnesses. Tests
     /// with host threads or host memory keep them apart: the host threads
@@ -109,6 +112,7 @@ impl Default for Knobs {
             seed: 0,
             perm: Perm::Fixed,
             lanes: Lanes::Permuted,
+            cta_spread: CtaSpread::Neighbours,
             loc_layout: LocLayout::Apart,
             ptx_target: PtxTarget::Sm90,
             addressing: Addressing::Global,
@@ -215,6 +219,9 @@ impl Knobs {
         if let Some(v) = var(LANES_ENV) {
             k.lanes = Lanes::parse(&v)?;
         }
+        if let Some(v) = var(CTA_SPREAD_ENV) {
+            k.cta_spread = CtaSpread::parse(&v)?;
+        }
         if let Some(v) = var(LOC_LAYOUT_ENV) {
             k.loc_layout = LocLayout::parse(&v)?;
         }
@@ -319,6 +326,9 @@ impl Knobs {
         if self.lanes != d.lanes {
             out.push((LANES_ENV, self.lanes.as_str().into()));
         }
+        if self.cta_spread != d.cta_spread {
+            out.push((CTA_SPREAD_ENV, self.cta_spread.as_str().into()));
+        }
         if self.loc_layout != d.loc_layout {
             out.push((LOC_LAYOUT_ENV, self.loc_layout.as_str().into()));
         }
@@ -402,6 +412,9 @@ impl fmt::Display for Knobs {
         }
         if self.lanes != Lanes::default() {
             write!(f, " lanes={}", self.lanes.as_str())?;
+        }
+        if self.cta_spread != CtaSpread::default() {
+            write!(f, " cta_spread={}", self.cta_spread.as_str())?;
         }
         if self.loc_layout != LocLayout::default() {
             write!(f, " loc_layout={}", self.loc_layout.as_str())?;
@@ -526,11 +539,12 @@ mod tests {
             ("LITMUS_LOC_LAYOUT", "interleaved"),
             ("LITMUS_PTX_TARGET", "sm_80"),
             ("LITMUS_ADDRESSING", "generic"),
+            ("LITMUS_CTA_SPREAD", "by-lane"),
         ])
         .unwrap();
         assert_eq!(
-            (k.ptx_target, k.addressing),
-            (PtxTarget::Sm80, Addressing::Generic)
+            (k.ptx_target, k.addressing, k.cta_spread),
+            (PtxTarget::Sm80, Addressing::Generic, CtaSpread::ByLane)
         );
         assert_eq!(
             (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
@@ -545,7 +559,7 @@ mod tests {
             (k.lanes, k.loc_layout),
             (Lanes::Aligned, LocLayout::Interleaved)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned loc_layout=interleaved ptx_target=sm_80 addressing=generic");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved ptx_target=sm_80 addressing=generic");
     }
 
     /// The arrangement knobs print only where they differ, and what the
@@ -556,9 +570,9 @@ mod tests {
         assert_eq!((k.lanes, k.loc_layout), (Lanes::Permuted, LocLayout::Apart));
         assert!(!k.to_string().contains("lanes") && !k.to_string().contains("loc_layout"));
         assert!(!k.to_string().contains("ptx_target") && !k.to_string().contains("addressing"));
-        for (lanes, layout, target, addressing) in [
-            ("aligned", "apart", "sm_80", "generic"),
-            ("permuted", "interleaved", "sm_70", "global"),
+        for (lanes, layout, target, addressing, spread) in [
+            ("aligned", "apart", "sm_80", "generic", "by-lane"),
+            ("permuted", "interleaved", "sm_70", "global", "neighbours"),
         ] {
             let k = knobs(&[
                 ("LITMUS_SEED", "5"),
@@ -566,6 +580,7 @@ mod tests {
                 ("LITMUS_LOC_LAYOUT", layout),
                 ("LITMUS_PTX_TARGET", target),
                 ("LITMUS_ADDRESSING", addressing),
+                ("LITMUS_CTA_SPREAD", spread),
             ])
             .unwrap();
             let vars = k.env_assignments();
@@ -647,6 +662,7 @@ mod tests {
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
             ("LITMUS_PTX_TARGET", "sm_100", "`sm_90`, `sm_80` or `sm_70`"),
             ("LITMUS_ADDRESSING", "flat", "`global` or `generic`"),
+            ("LITMUS_CTA_SPREAD", "far", "`neighbours` or `by-lane`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

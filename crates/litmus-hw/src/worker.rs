@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 
-use super::arrangement::{Lanes, LocLayout};
+use super::arrangement::{CtaSpread, Lanes, LocLayout};
 use super::codegen::PtxTarget;
 use super::driver::Context;
 use super::environment::{Assign, Environment, SpinScope};
@@ -450,6 +450,7 @@ impl Wire for Knobs {
                 .position(|t| *t == self.ptx_target)
                 .unwrap_or(0) as u32,
             (self.addressing == Addressing::Generic) as u32,
+            (self.cta_spread == CtaSpread::ByLane) as u32,
         ] {
             v.put(w);
         }
@@ -461,7 +462,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 28];
+        let mut u = [0u32; 29];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -512,6 +513,11 @@ impl Wire for Knobs {
                 LocLayout::Apart
             },
             ptx_target: *PtxTarget::ALL.get(u[26] as usize)?,
+            cta_spread: if u[28] == 1 {
+                CtaSpread::ByLane
+            } else {
+                CtaSpread::Neighbours
+            },
             addressing: if u[27] == 1 {
                 Addressing::Generic
             } else {
@@ -580,6 +586,7 @@ mod tests {
             ("LITMUS_SPIN_SCOPE", "grid"),
             ("LITMUS_PTX_TARGET", "sm_80"),
             ("LITMUS_ADDRESSING", "generic"),
+            ("LITMUS_CTA_SPREAD", "by-lane"),
             ("LITMUS_HOST_INSTANCES", "2048"),
             ("LITMUS_HOST_THREADS", "3"),
             ("LITMUS_GPU_MAP", "0,0"),

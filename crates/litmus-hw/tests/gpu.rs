@@ -680,3 +680,36 @@ fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
         Ok(r) => panic!("an sm_80 module ran fence.acquire: {:?}", r.histogram),
     }
 }
+
+#[test]
+fn a_cta_spread_by_lane_keeps_counts_and_placement() {
+    if !hardware() {
+        return;
+    }
+    use litmus_hw::{CtaSpread, Lanes};
+    let iriw = "PTX IRIW\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
+    let wrc_0_12 = "PTX WRC+cta0_12\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n | fence.acq_rel.cta | fence.acq_rel.cta ;\n | st.relaxed.gpu y, 1 | ld.relaxed.gpu r2, x ;\nexists (P1:r0 == 1 /\\ P2:r1 == 1 /\\ P2:r2 == 0)\n";
+    for src in [MP, iriw, wrc_0_12] {
+        let test = parse(src);
+        let code = ptx::generate(&test).unwrap();
+        for (lanes, ctas, threads) in [
+            (Lanes::Permuted, 2048, 64),
+            (Lanes::Aligned, 512, 128),
+            (Lanes::Permuted, 8, 32),
+        ] {
+            let k = Knobs {
+                cta_spread: CtaSpread::ByLane,
+                lanes,
+                ctas,
+                threads,
+                ..knobs(8)
+            };
+            let what = format!("{}: {k}", test.name);
+            counted_run(&test, &code, &k, k.instances(), &what);
+            let report =
+                gpu::check_placement(&test, &code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(report.instances, k.instances(), "{what}");
+            assert_eq!(report.roles, test.threads.len(), "{what}");
+        }
+    }
+}

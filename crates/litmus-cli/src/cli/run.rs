@@ -121,6 +121,9 @@ ENVIRONMENT:
     LITMUS_LANES        permuted (default) or aligned: an instance's roles
                         in other CTAs on the same lane, as the published
                         harnesses place them
+    LITMUS_CTA_SPREAD   neighbours (default) or by-lane: an instance's CTAs
+                        2·lane+1 apart, so a warp's lanes meet partners
+                        in different CTAs (an earlier cuda-litmus's way)
     LITMUS_LOC_LAYOUT   apart (default) or interleaved: the locations'
                         slots alternate in one array, as the published
                         harnesses lay them out

@@ -41,6 +41,11 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `same` for LITMUS_LANES: expected `permuted` or `aligned`",
     ),
     (
+        "LITMUS_CTA_SPREAD",
+        "far",
+        "bad value `far` for LITMUS_CTA_SPREAD: expected `neighbours` or `by-lane`",
+    ),
+    (
         "LITMUS_LOC_LAYOUT",
         "mixed",
         "bad value `mixed` for LITMUS_LOC_LAYOUT: expected `apart` or `interleaved`",

@@ -92,11 +92,26 @@ fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> St
         }
     }
     let inst = out.r32();
-    out.ins(format!(
-        "add.u32 {inst}, {}, {}",
-        c.unit,
-        home_offset(layout, role.cluster_offset)
-    ));
+    let offset = home_offset(layout, role.cluster_offset);
+    if offset == 0 {
+        out.ins(format!("add.u32 {inst}, {}, 0", c.unit));
+    } else {
+        // The instance's unit: `offset` units on from this thread's, times
+        // the spread `2·lane + 1` when the knob word is all ones (1 when
+        // it is zero). A shift per lane is a bijection on the units, and
+        // an odd distance keeps different declared CTAs apart.
+        let spread = out.r32();
+        out.ins(format!(
+            "ld.global.u32 {spread}, [{}+{}]",
+            c.knobs,
+            knob::CTA_SPREAD * 4
+        ));
+        let s = out.r32();
+        out.ins(format!("shl.b32 {s}, {lane}, 1"));
+        out.ins(format!("and.b32 {s}, {s}, {spread}"));
+        out.ins(format!("or.b32 {s}, {s}, 1"));
+        out.ins(format!("mad.lo.u32 {inst}, {s}, {offset}, {}", c.unit));
+    }
     out.ins(format!(
         "and.b32 {inst}, {inst}, {}",
         c.knob[&knob::CTA_MASK]
