@@ -92,6 +92,14 @@ pub(crate) struct Start {
 }
 
 impl Common {
+    /// Loads knob word `k` into a fresh register: for the words outside
+    /// [`KNOBS`], read only where they are needed.
+    pub(crate) fn load_word(&self, out: &mut Emitter, k: usize) -> String {
+        let r = out.r32();
+        out.ins(format!("ld.global.u32 {r}, [{}+{}]", self.knobs, k * 4));
+        r
+    }
+
     /// The location buffers' bases, indexed by [`Layout::memory_of`]:
     /// logical GPU 0's, the host one (or the empty string, for a test
     /// without host memory), then the other GPUs' that hold locations.

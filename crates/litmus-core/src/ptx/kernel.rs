@@ -248,12 +248,7 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
         c.knobs,
         knob::HOST_WAIT * 4
     ));
-    let count = out.r32();
-    out.ins(format!(
-        "ld.global.u32 {count}, [{}+{}]",
-        c.knobs,
-        knob::START_COUNT * 4
-    ));
+    let count = c.load_word(out, knob::START_COUNT);
     let relay = out.r64();
     out.ins(format!(
         "add.u64 {relay}, {}, {}",

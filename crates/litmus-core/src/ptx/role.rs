@@ -57,18 +57,8 @@ pub(super) fn setup_role(
 /// Computes which instance this thread plays role `k` of.
 fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> String {
     let role = &layout.roles[k];
-    let mult = out.r32();
-    let add = out.r32();
-    out.ins(format!(
-        "ld.global.u32 {mult}, [{}+{}]",
-        c.knobs,
-        (knob::ROLE_BASE + 2 * k) * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {add}, [{}+{}]",
-        c.knobs,
-        (knob::ROLE_BASE + 2 * k + 1) * 4
-    ));
+    let mult = c.load_word(out, knob::ROLE_BASE + 2 * k);
+    let add = c.load_word(out, knob::ROLE_BASE + 2 * k + 1);
     let lane = out.r32();
     out.ins(format!("mad.lo.u32 {lane}, {}, {mult}, {add}", c.tid));
     match role.warp {
@@ -100,12 +90,7 @@ fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> St
         // the spread `2·lane + 1` when the knob word is all ones (1 when
         // it is zero). A shift per lane is a bijection on the units, and
         // an odd distance keeps different declared CTAs apart.
-        let spread = out.r32();
-        out.ins(format!(
-            "ld.global.u32 {spread}, [{}+{}]",
-            c.knobs,
-            knob::CTA_SPREAD * 4
-        ));
+        let spread = c.load_word(out, knob::CTA_SPREAD);
         let s = out.r32();
         out.ins(format!("shl.b32 {s}, {lane}, 1"));
         out.ins(format!("and.b32 {s}, {s}, {spread}"));
