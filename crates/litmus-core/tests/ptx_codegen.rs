@@ -97,15 +97,70 @@ fn accesses_keep_their_semantics_scope_space_and_cache_operator() {
     assert!(sl.contains("fence.sc.sys;"));
 }
 
+fn generic_addressing() -> ptx::Codegen {
+    ptx::Codegen {
+        addressing: ptx::Addressing::Generic,
+        ..ptx::Codegen::default()
+    }
+}
+
+/// The declared-CTA offsets that a module multiplies by `2·lane + 1`: each
+/// `shl.b32 s, lane, 1; or.b32 s, s, 1; mad.lo.u32 inst, s, OFFSET, unit`.
+fn spread_offsets(ptx: &str) -> Vec<u32> {
+    let lines: Vec<&str> = ptx.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    for w in lines.windows(3) {
+        let Some(rest) = w[0].strip_prefix("shl.b32 ") else {
+            continue;
+        };
+        let Some((s, tail)) = rest.split_once(", ") else {
+            continue;
+        };
+        if !tail.ends_with(", 1;") || w[1] != format!("or.b32 {s}, {s}, 1;") {
+            continue;
+        }
+        let Some(mad) = w[2].strip_prefix("mad.lo.u32 ") else {
+            continue;
+        };
+        let parts: Vec<&str> = mad.trim_end_matches(';').split(", ").collect();
+        if parts.len() == 4 && parts[1] == s {
+            out.push(parts[2].parse().unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_spread_by_lane_is_generated_only_when_asked() {
+    let iriw = "PTX IRIW\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
+    let spread = ptx::Codegen {
+        spread_by_lane: true,
+        ..ptx::Codegen::default()
+    };
+    for (src, offsets) in [(MP, vec![1]), (iriw, vec![1, 2, 3])] {
+        let test = text::parse(src).unwrap();
+        let plain = ptx::generate(&test).unwrap();
+        assert_eq!(spread_offsets(&plain), Vec::<u32>::new());
+        let spread = ptx::generate_with(&test, spread).unwrap();
+        assert_eq!(spread_offsets(&spread), offsets, "{}", test.name);
+    }
+    // Declared warps (one role per warp) keep neighbouring CTAs.
+    let sb = text::parse(SB_SHARED).unwrap();
+    assert_eq!(
+        ptx::generate_with(&sb, spread).unwrap(),
+        ptx::generate(&sb).unwrap()
+    );
+}
+
 #[test]
 fn generic_addressing_drops_the_global_space_from_the_roles_accesses_only() {
     let test = text::parse(SPINLOCK).unwrap();
     let global = ptx::generate(&test).unwrap();
     assert_eq!(
-        ptx::generate_with(&test, ptx::Addressing::Global).unwrap(),
+        ptx::generate_with(&test, ptx::Codegen::default()).unwrap(),
         global
     );
-    let generic = ptx::generate_with(&test, ptx::Addressing::Generic).unwrap();
+    let generic = ptx::generate_with(&test, generic_addressing()).unwrap();
     for (g, want) in [
         ("ld.global.cg.u32 %t0r1, [", "ld.cg.u32 %t0r1, ["),
         ("st.global.wt.u32 [", "st.wt.u32 ["),
@@ -122,7 +177,7 @@ fn generic_addressing_drops_the_global_space_from_the_roles_accesses_only() {
     let harness = |m: &str| m.matches("ld.global.u32").count();
     assert!(harness(&generic) > 0);
     assert_eq!(harness(&generic), harness(&global));
-    let mp = ptx::generate_with(&text::parse(MP).unwrap(), ptx::Addressing::Generic).unwrap();
+    let mp = ptx::generate_with(&text::parse(MP).unwrap(), generic_addressing()).unwrap();
     assert!(
         mp.contains("ld.relaxed.gpu.u32 %t1r0, [")
             && !mp.contains("ld.relaxed.gpu.global.u32 %t1r0")

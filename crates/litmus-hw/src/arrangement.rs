@@ -60,7 +60,9 @@ pub enum CtaSpread {
     /// (its `stripe_workgroup` added the lane to the distance). That
     /// version's H100 log shows CTA-scope fences between CTAs weak at 1e-8
     /// to 2e-4 of instances, where its later one and this harness showed
-    /// none. Declared warps and CTA barriers keep neighbouring CTAs.
+    /// none. Declared warps and CTA barriers keep neighbouring CTAs. The
+    /// run regenerates the test's module for it (`codegen.rs`), so the
+    /// default module stays as it was.
     ByLane,
 }
 
@@ -120,14 +122,6 @@ impl CtaSpread {
                 text,
                 "`neighbours` or `by-lane`",
             )),
-        }
-    }
-
-    /// The knob word `CTA_SPREAD`: a mask on `2·lane`.
-    pub fn word(self) -> u32 {
-        match self {
-            CtaSpread::Neighbours => 0,
-            CtaSpread::ByLane => u32::MAX,
         }
     }
 }
@@ -212,7 +206,8 @@ mod tests {
         assert_eq!(LocLayout::Apart.words(2, 1024), (1, 1024));
     }
 
-    /// The kernel's map, spread by lane: for each role (declared offset
+    /// The kernel's map, spread by lane (`litmus_core::ptx::Codegen`'s
+    /// `spread_by_lane`): for each role (declared offset
     /// `c`) every (unit, lane) plays exactly one instance, and the roles
     /// of one instance declared in different CTAs sit in different units.
     #[test]
@@ -220,7 +215,7 @@ mod tests {
         for units in [2u32, 4, 8, 64] {
             let lanes = 64u32;
             let unit_of = |w: u32, lane: u32, c: u32| {
-                let s = ((lane << 1) & CtaSpread::ByLane.word()) | 1;
+                let s = (lane << 1) | 1;
                 w.wrapping_add(s.wrapping_mul(c)) & (units - 1)
             };
             for c in 0..units.min(4) {
@@ -247,8 +242,6 @@ mod tests {
                     "{units} units, lane {lane}"
                 );
             }
-            // Neighbours: the word is zero and the spread is 1.
-            assert_eq!(((lanes << 1) & CtaSpread::Neighbours.word()) | 1, 1);
         }
     }
 

@@ -1,6 +1,9 @@
 //! How a test's module is built for the GPU beyond what the test says: the
-//! target the driver compiles it for (`LITMUS_PTX_TARGET`) and how its
-//! roles address global memory (`LITMUS_ADDRESSING`). Both are where the
+//! target the driver compiles it for (`LITMUS_PTX_TARGET`), how its roles
+//! address global memory (`LITMUS_ADDRESSING`), and (for
+//! `LITMUS_CTA_SPREAD=by-lane`, see `arrangement.rs`) how far apart an
+//! instance's CTAs lie. A knob at its default leaves the caller's module
+//! as it is. The first two are where the
 //! published harness (cuda-litmus) differs from ours: it builds its
 //! kernels with `nvcc -arch sm_80`, so on a Hopper GPU the driver
 //! JIT-compiles PTX for `sm_80`, and its `cuda::atomic` accesses go
@@ -19,8 +22,9 @@
 use std::borrow::Cow;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::{generate_with, Addressing, PTX_TARGET};
+use litmus_core::ptx::{generate_with, Addressing, Codegen, PTX_TARGET};
 
+use super::arrangement::CtaSpread;
 use super::{GpuError, Knobs};
 
 /// The variable of [`PtxTarget`].
@@ -29,18 +33,20 @@ pub const PTX_TARGET_ENV: &str = "LITMUS_PTX_TARGET";
 pub const ADDRESSING_ENV: &str = "LITMUS_ADDRESSING";
 
 /// The module a run loads: `ptx` (the test's, as its caller generated it)
-/// regenerated from `test` when the knobs ask for generic addressing, and
-/// retargeted when they ask for another target.
+/// regenerated from `test` when the knobs ask for generic addressing or a
+/// CTA spread by lane, and retargeted when they ask for another target.
 pub(crate) fn module_for<'a>(
     test: &Test,
     ptx: &'a str,
     k: &Knobs,
 ) -> Result<Cow<'a, str>, GpuError> {
-    let ptx = match k.addressing {
-        Addressing::Global => Cow::Borrowed(ptx),
-        Addressing::Generic => {
-            Cow::Owned(generate_with(test, k.addressing).map_err(GpuError::Ptx)?)
-        }
+    let codegen = Codegen {
+        addressing: k.addressing,
+        spread_by_lane: k.cta_spread == CtaSpread::ByLane,
+    };
+    let ptx = match codegen == Codegen::default() {
+        true => Cow::Borrowed(ptx),
+        false => Cow::Owned(generate_with(test, codegen).map_err(GpuError::Ptx)?),
     };
     Ok(match k.ptx_target.retarget(&ptx) {
         Cow::Borrowed(_) => ptx,
@@ -150,6 +156,19 @@ mod tests {
             m.contains("ld.relaxed.gpu.u32 %t1r0")
                 && !m.contains("ld.relaxed.gpu.global.u32 %t1r0")
         );
+        // The CTA spread regenerates the module: role 1's CTA is
+        // `2·lane + 1` on (one more `or.b32 s, s, 1`).
+        let k = Knobs {
+            cta_spread: CtaSpread::ByLane,
+            ..Knobs::default()
+        };
+        let m = module_for(&test, &ptx, &k).unwrap();
+        let ors = |t: &str| {
+            t.lines()
+                .filter(|l| l.trim().starts_with("or.b32") && l.ends_with(", 1;"))
+                .count()
+        };
+        assert_eq!(ors(&m), ors(&ptx) + 1);
         for a in [Addressing::Global, Addressing::Generic] {
             assert_eq!(parse_addressing(addressing_name(a)).unwrap(), a);
         }

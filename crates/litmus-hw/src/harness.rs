@@ -612,7 +612,6 @@ fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
     words[knob::INTERLEAVE_PCT] = env.interleave_pct;
     words[knob::STRESS_CTAS] = stress_ctas(layout, k).max(1);
     words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
-    words[knob::CTA_SPREAD] = k.cta_spread.word();
     words
 }
 

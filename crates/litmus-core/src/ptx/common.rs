@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::instr::Addressing;
 use super::layout::{gpu_memory_param, knob, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU};
+use super::Codegen;
 
 /// Registers every role needs: the thread's coordinates and the knobs.
 pub(crate) struct Common {
@@ -51,9 +51,9 @@ pub(crate) struct Common {
     /// The bases of the location buffers of [`Layout::remote_homes`], in
     /// that order: empty unless a location lives off GPU 0.
     pub remote: Vec<String>,
-    /// How the roles' global accesses are addressed (set by the caller of
-    /// [`Common::load`]; `.global` unless asked).
-    pub addressing: Addressing,
+    /// What the module does otherwise than the default (set by the caller
+    /// of [`Common::load`]).
+    pub codegen: Codegen,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -172,7 +172,7 @@ impl Common {
                 go,
                 gpu,
                 remote,
-                addressing: Addressing::Global,
+                codegen: Codegen::default(),
             },
             shfinal,
             scratch,

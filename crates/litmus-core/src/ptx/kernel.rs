@@ -7,18 +7,18 @@ use crate::ir::{Space, Test};
 use super::common::{Common, Start};
 use super::emit::Emitter;
 use super::environment;
-use super::instr::{emit_instr, Addressing};
+use super::instr::emit_instr;
 use super::layout::{
     gpu_memory_param, knob, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
     TEST_KERNEL,
 };
 use super::role::{home_offset, setup_role, slot_addr, RolePlan};
-use super::PtxError;
+use super::{Codegen, PtxError};
 
 pub(crate) fn test_kernel(
     test: &Test,
     layout: &Layout,
-    addressing: Addressing,
+    codegen: Codegen,
     out: &mut Emitter,
 ) -> Result<(), PtxError> {
     let Start {
@@ -26,7 +26,7 @@ pub(crate) fn test_kernel(
         shfinal,
         scratch,
     } = Common::load(layout, out);
-    common.addressing = addressing;
+    common.codegen = codegen;
 
     // CTAs past the test's own run the optional memory stress.
     let stress = out.fresh_label("stress");

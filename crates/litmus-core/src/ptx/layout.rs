@@ -109,13 +109,6 @@ pub mod knob {
     /// roles, and polls until all are in or [`SPIN`] polls have gone by.
     /// 0: the spin barrier is per instance, before each role.
     pub const SPIN_GRID: usize = 29;
-    /// All ones: the CTAs of one instance lie `2·lane + 1` units apart
-    /// (times their declared offset), so that the lanes of one warp meet
-    /// partners in different CTAs, as an earlier version of the published
-    /// cuda-litmus harness placed them; zero: neighbouring units, whatever
-    /// the lane. Odd distances keep roles declared in different CTAs in
-    /// different CTAs. Every-role mode only.
-    pub const CTA_SPREAD: usize = 30;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }

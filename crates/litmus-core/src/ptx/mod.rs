@@ -70,12 +70,27 @@ pub enum PtxError {
 /// Generates the PTX module of a test. The test must be valid
 /// ([`crate::validate()`]); an invalid one gives [`PtxError::Invalid`].
 pub fn generate(test: &crate::ir::Test) -> Result<String, PtxError> {
-    generate_with(test, Addressing::Global)
+    generate_with(test, Codegen::default())
 }
 
-/// [`generate`], with the roles' global accesses addressed as `addressing`
-/// says (the harness's `LITMUS_ADDRESSING`).
-pub fn generate_with(test: &crate::ir::Test, addressing: Addressing) -> Result<String, PtxError> {
+/// How a module differs from [`generate`]'s, for the harness's codegen
+/// knobs. Each is generated only when asked, so that the default module
+/// stays the one every GPU run has checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Codegen {
+    /// How the roles' global accesses are addressed
+    /// (`LITMUS_ADDRESSING`).
+    pub addressing: Addressing,
+    /// An instance's CTAs `2·lane + 1` units apart (times their declared
+    /// offset) instead of neighbouring (`LITMUS_CTA_SPREAD=by-lane`): the
+    /// lanes of one warp meet their partners in different CTAs. A shift
+    /// per lane is a bijection on the units, and an odd distance keeps
+    /// different declared CTAs apart. Every-role mode only.
+    pub spread_by_lane: bool,
+}
+
+/// [`generate`], with the differences `codegen` asks for.
+pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String, PtxError> {
     if let Err(errors) = crate::validate(test) {
         return Err(PtxError::Invalid(
             errors
@@ -96,7 +111,7 @@ pub fn generate_with(test: &crate::ir::Test, addressing: Addressing) -> Result<S
     out.raw(&format!(
         ".version {PTX_VERSION}\n.target {PTX_TARGET}\n.address_size 64\n\n"
     ));
-    kernel::test_kernel(test, &layout, addressing, &mut out)?;
+    kernel::test_kernel(test, &layout, codegen, &mut out)?;
     classify::classify_kernel(test, &layout, &mut out);
     Ok(out.finish())
 }

@@ -49,7 +49,7 @@ pub(super) fn setup_role(
         loop_bound: c.knob[&knob::LOOP_BOUND].clone(),
         giveup,
         barriers: role_barriers(layout, k),
-        addressing: c.addressing,
+        addressing: c.codegen.addressing,
     };
     Ok(RolePlan { inst, ctx, end })
 }
@@ -83,19 +83,15 @@ fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> St
     }
     let inst = out.r32();
     let offset = home_offset(layout, role.cluster_offset);
-    if offset == 0 {
-        out.ins(format!("add.u32 {inst}, {}, 0", c.unit));
-    } else {
-        // The instance's unit: `offset` units on from this thread's, times
-        // the spread `2·lane + 1` when the knob word is all ones (1 when
-        // it is zero). A shift per lane is a bijection on the units, and
-        // an odd distance keeps different declared CTAs apart.
-        let spread = c.load_word(out, knob::CTA_SPREAD);
+    if c.codegen.spread_by_lane && offset != 0 {
+        // `offset` units on from this thread's, `2·lane + 1` times (see
+        // [`super::Codegen::spread_by_lane`]).
         let s = out.r32();
         out.ins(format!("shl.b32 {s}, {lane}, 1"));
-        out.ins(format!("and.b32 {s}, {s}, {spread}"));
         out.ins(format!("or.b32 {s}, {s}, 1"));
         out.ins(format!("mad.lo.u32 {inst}, {s}, {offset}, {}", c.unit));
+    } else {
+        out.ins(format!("add.u32 {inst}, {}, {offset}", c.unit));
     }
     out.ins(format!(
         "and.b32 {inst}, {inst}, {}",
