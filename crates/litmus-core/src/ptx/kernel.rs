@@ -473,10 +473,29 @@ fn grid_spin_barrier(layout: &Layout, c: &Common, out: &mut Emitter) -> String {
     // Status word 2·N, past the instances' status and spin words.
     out.ins(format!("mul.wide.u32 {a}, {}, 8", c.knob[&knob::N]));
     out.ins(format!("add.u64 {a}, {a}, {}", c.status));
+    count_in_and_poll(layout, c, (&a, &v, &polls), target, &lp, out);
+    out.label(&skip);
+    per_instance
+}
+
+/// Counts this thread in on the word at `a` and polls it (into `v`,
+/// counting in `polls`) until it reaches `target` or [`knob::SPIN`] polls
+/// have gone by, so that it can never hang: the loop of both spin
+/// barriers, from its label `lp` on.
+fn count_in_and_poll(
+    layout: &Layout,
+    c: &Common,
+    (a, v, polls): (&str, &str, &str),
+    target: &str,
+    lp: &str,
+    out: &mut Emitter,
+) {
+    // Roles on several GPUs meet in GPU 0's memory: only `.sys` scope
+    // makes the count coherent across devices.
     let scope = if layout.multi_gpu() { "sys" } else { "gpu" };
     out.ins(format!("red.relaxed.{scope}.global.add.u32 [{a}], 1"));
     out.ins(format!("mov.u32 {polls}, 0"));
-    out.label(&lp);
+    out.label(lp);
     out.ins(format!("ld.relaxed.{scope}.global.u32 {v}, [{a}]"));
     out.ins(format!("add.u32 {polls}, {polls}, 1"));
     let (wait, more) = (out.pred(), out.pred());
@@ -487,8 +506,6 @@ fn grid_spin_barrier(layout: &Layout, c: &Common, out: &mut Emitter) -> String {
     ));
     out.ins(format!("and.pred {wait}, {wait}, {more}"));
     out.ins(format!("@{wait} bra {lp}"));
-    out.label(&skip);
-    per_instance
 }
 
 /// The optional bounded spin barrier: each role of an instance announces
@@ -505,24 +522,9 @@ fn spin_barrier(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
     out.ins(format!("add.u32 {slot}, {inst}, {}", c.knob[&knob::N]));
     out.ins(format!("mul.wide.u32 {a}, {slot}, 4"));
     out.ins(format!("add.u64 {a}, {a}, {}", c.status));
-    // Roles on several GPUs meet in GPU 0's memory: only `.sys` scope
-    // makes the count coherent across devices.
-    let scope = if layout.multi_gpu() { "sys" } else { "gpu" };
-    out.ins(format!("red.relaxed.{scope}.global.add.u32 [{a}], 1"));
-    out.ins(format!("mov.u32 {polls}, 0"));
-    out.label(&lp);
-    out.ins(format!("ld.relaxed.{scope}.global.u32 {v}, [{a}]"));
-    out.ins(format!("add.u32 {polls}, {polls}, 1"));
-    let done = out.pred();
-    let more = out.pred();
     // Host roles do not announce themselves: they cannot reach the
     // status words in GPU memory.
-    out.ins(format!("setp.lt.u32 {done}, {v}, {}", layout.gpu_roles()));
-    out.ins(format!(
-        "setp.lt.u32 {more}, {polls}, {}",
-        c.knob[&knob::SPIN]
-    ));
-    out.ins(format!("and.pred {done}, {done}, {more}"));
-    out.ins(format!("@{done} bra {lp}"));
+    let target = layout.gpu_roles().to_string();
+    count_in_and_poll(layout, c, (&a, &v, &polls), &target, &lp, out);
     out.label(&skip);
 }
