@@ -220,9 +220,7 @@ fn main() -> ExitCode {
     let mut baseline = vec![false; cases.len()];
     // Model-forbidden outcomes per test, over the baseline and every trial.
     let mut forbidden = vec![0u64; cases.len()];
-    // Trials that failed, by message; whether one lost instances.
-    let mut trial_errors: BTreeMap<String, usize> = BTreeMap::new();
-    let mut lost = false;
+    let mut failed = Failed::default();
     let mut baseline_gpu = Duration::ZERO;
     if a.baseline_ms > 0 {
         for (i, c) in cases.iter().enumerate() {
@@ -232,10 +230,7 @@ fn main() -> ExitCode {
                 ..base.clone()
             };
             match gpu::run(&c.test, &c.ptx, &k) {
-                Err(e) => {
-                    lost |= matches!(e, gpu::GpuError::Lost { .. });
-                    *trial_errors.entry(e.to_string()).or_default() += 1;
-                }
+                Err(e) => failed.note(&e),
                 Ok(r) => {
                     forbidden[i] += c.forbidden_in(&r);
                     baseline_gpu += r.wall;
@@ -271,10 +266,8 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 // The search drops a configuration that fails; the bench
-                // still says so, and a histogram that lost instances
-                // fails it.
-                lost |= matches!(e, gpu::GpuError::Lost { .. });
-                *trial_errors.entry(e.to_string()).or_default() += 1;
+                // still says so.
+                failed.note(&e);
                 Err(e)
             }
         },
@@ -382,10 +375,10 @@ fn main() -> ExitCode {
             a.configs
         );
     }
-    if trial_errors.is_empty() {
+    if failed.by_message.is_empty() {
         println!("failed trials: none (every histogram counted its launches × instances exactly)");
     }
-    for (why, n) in &trial_errors {
+    for (why, n) in &failed.by_message {
         println!("failed trials: {n} × {why}");
     }
     let bad: Vec<(&Case, u64)> = cases
@@ -396,7 +389,7 @@ fn main() -> ExitCode {
         .collect();
     if bad.is_empty() {
         println!("model-forbidden outcomes: none in any run");
-        return if lost {
+        return if failed.lost {
             ExitCode::FAILURE
         } else {
             ExitCode::SUCCESS
@@ -406,6 +399,22 @@ fn main() -> ExitCode {
         println!("model-forbidden outcomes: {} in {}", n, c.test.name);
     }
     ExitCode::FAILURE
+}
+
+/// Runs that failed: how many by message, and whether one lost instances
+/// (its histogram did not count launches × instances), which fails the
+/// bench.
+#[derive(Default)]
+struct Failed {
+    by_message: BTreeMap<String, usize>,
+    lost: bool,
+}
+
+impl Failed {
+    fn note(&mut self, e: &gpu::GpuError) {
+        self.lost |= matches!(e, gpu::GpuError::Lost { .. });
+        *self.by_message.entry(e.to_string()).or_default() += 1;
+    }
 }
 
 impl Case {
