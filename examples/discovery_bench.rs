@@ -194,6 +194,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // A bad knob variable is an error with or without a GPU.
+    let base = match Knobs::from_env() {
+        Ok(k) => Knobs { seed: a.seed, ..k },
+        Err(e) => {
+            eprintln!("discovery_bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => {
@@ -205,10 +213,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let base = Knobs {
-        seed: a.seed,
-        ..Knobs::from_env().unwrap_or_default()
-    };
     println!(
         "{} allowed tests; baseline {} ms each at the current knobs; search {} ms a test on average, pool {}; device {}",
         cases.len(),

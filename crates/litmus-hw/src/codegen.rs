@@ -16,8 +16,9 @@
 //! lane's CTAs apart: `LITMUS_CTA_SPREAD`).
 //!
 //! A module that uses what only a newer target has (`.cluster` scope,
-//! `fence.acquire`, distributed shared memory) does not compile for an
-//! older one: the driver's message says what, and the run fails with it.
+//! distributed shared memory) does not compile for an older one: the
+//! driver's message says what, and the run fails with it. (The H100's
+//! driver does compile `fence.acquire` for `sm_80`.)
 
 use std::borrow::Cow;
 

@@ -438,17 +438,31 @@ impl Drop for Context {
 /// [`Context::compile`].
 struct Jit {
     text: CString,
+    target: String,
     log: Vec<u8>,
+}
+
+/// The word after a module's `.target` directive, or `?` where it has none.
+fn target_of(ptx: &str) -> String {
+    ptx.lines()
+        .find_map(|l| l.trim().strip_prefix(".target"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or("?")
+        .trim_end_matches(',')
+        .to_string()
 }
 
 impl Jit {
     fn new(ptx: &str) -> Result<Jit, GpuError> {
+        let target = target_of(ptx);
         let text = CString::new(ptx).map_err(|_| GpuError::Jit {
             code: "NUL byte in PTX text".into(),
+            target: target.clone(),
             log: String::new(),
         })?;
         Ok(Jit {
             text,
+            target,
             log: vec![0u8; 1 << 16],
         })
     }
@@ -477,6 +491,7 @@ impl Jit {
             .unwrap_or(self.log.len());
         GpuError::Jit {
             code: e.to_string(),
+            target: self.target.clone(),
             log: String::from_utf8_lossy(&self.log[..end]).trim().to_string(),
         }
     }
@@ -756,5 +771,20 @@ impl Buffer {
             sys::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, self.ptr, self.words * 4)
         })?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target_of;
+
+    #[test]
+    fn a_jit_error_names_the_modules_target() {
+        assert_eq!(
+            target_of(".version 8.3\n.target sm_80\n.address_size 64\n"),
+            "sm_80"
+        );
+        assert_eq!(target_of(".target sm_90a, texmode_independent\n"), "sm_90a");
+        assert_eq!(target_of(".version 8.3\n"), "?");
     }
 }

@@ -399,7 +399,7 @@ impl Wire for GpuError {
                 name,
                 text,
             } => strings(w, 3, &[test, call, name, text]),
-            GpuError::Jit { code, log } => strings(w, 4, &[code, log]),
+            GpuError::Jit { code, target, log } => strings(w, 4, &[code, target, log]),
             GpuError::Ptx(e) => strings(w, 5, &[&e.to_string()]),
             GpuError::Knob {
                 var,
@@ -447,6 +447,7 @@ impl Wire for GpuError {
             },
             4 => GpuError::Jit {
                 code: s(r)?,
+                target: s(r)?,
                 log: s(r)?,
             },
             5 => GpuError::Worker(s(r)?),

@@ -82,10 +82,13 @@ pub enum GpuError {
         text: String,
     },
     /// The driver's JIT rejected the generated PTX.
-    #[error("the driver rejected the PTX ({code}); JIT log:\n{log}")]
+    #[error("the driver rejected the PTX for `.target {target}` ({code}); JIT log:\n{log}")]
     Jit {
         /// The driver's error, or why the PTX could not be handed over.
         code: String,
+        /// The module's `.target` (`LITMUS_PTX_TARGET` picks it), since
+        /// what the JIT accepts depends on it.
+        target: String,
         /// The JIT's log (may be empty).
         log: String,
     },
