@@ -125,7 +125,7 @@ fn cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
         let Ok(ptx) = ptx::generate(&test) else {
             continue;
         };
-        let target = Target::of(&test, model, &options)?;
+        let target = Target::from_check(&test, &allowed, &options)?;
         out.push(Case {
             test,
             ptx,

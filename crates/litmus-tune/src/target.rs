@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use litmus_core::ir::Test;
 use litmus_core::outcome::{eval, observables, Observable};
-use litmus_model::{check, model_by_name, Model, Options, Outcome};
+use litmus_model::{check, model_by_name, CheckResult, Model, Options, Outcome};
 
 /// The outcomes a tuning search tries to make the GPU show.
 #[derive(Clone, Debug)]
@@ -25,6 +25,17 @@ impl Target {
     /// check the test.
     pub fn of(test: &Test, model: &dyn Model, options: &Options) -> Result<Target, String> {
         let result = check(test, model, options).map_err(|e| e.to_string())?;
+        Target::from_check(test, &result, options)
+    }
+
+    /// The target of `test` from the model's `result` for it, for callers
+    /// that checked the test already (the SC check still runs when the
+    /// model forbids the condition).
+    pub fn from_check(
+        test: &Test,
+        result: &CheckResult,
+        options: &Options,
+    ) -> Result<Target, String> {
         if result.condition_reachable {
             return Ok(Target::Condition(observables(test)));
         }
