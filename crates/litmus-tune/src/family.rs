@@ -600,7 +600,7 @@ mod tests {
     #[test]
     fn the_budget_flows_to_the_tests_still_unseen() {
         // Tests 0..7 show under the base at once; test 7 only under the
-        // pool's last configuration, which its own budget (20 slices)
+        // pool's last configuration, which its own budget (40 slices)
         // would never reach, but the set's budget does.
         let plan = FamilyPlan::within(200, 64, 11);
         assert_eq!(plan.slice_ms, 5);
