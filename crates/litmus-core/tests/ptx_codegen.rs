@@ -62,10 +62,11 @@ fn snapshot_spinlock() {
 }
 
 #[test]
-fn module_header_names_isa_and_target() {
+fn module_header_names_the_lowest_isa_and_target_its_instructions_need() {
+    // Relaxed accesses: PTX 6.0 on Volta, so every GPU since runs it.
     let ptx = ptx_of(MP).unwrap();
     assert!(
-        ptx.contains(".version 8.6\n.target sm_90\n.address_size 64"),
+        ptx.contains(".version 6.2\n.target sm_70\n.address_size 64"),
         "{ptx}"
     );
     assert!(ptx.contains(".visible .entry litmus_test("));

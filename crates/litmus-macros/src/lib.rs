@@ -193,7 +193,7 @@
 //!     let test = /* the IR, as the expression litmus_ir! gives */;
 //!     ::gpu_litmus::__private::litmus_runner::run_litmus(
 //!         &test,
-//!         ::core::option::Option::Some("// gpu-litmus: test `name`, ..\n.version 8.6\n.."),
+//!         ::core::option::Option::Some("// gpu-litmus: test `name`, ..\n.version 6.2\n.."),
 //!     );
 //! }
 //! ```

@@ -38,6 +38,7 @@ mod environment;
 mod histogram;
 mod instr;
 mod interleave;
+pub mod isa;
 mod kernel;
 pub mod layout;
 mod plan;
@@ -47,12 +48,13 @@ mod role;
 pub use instr::Addressing;
 pub use layout::Layout;
 
-/// PTX ISA version of the generated modules. 8.6 is the first with
-/// `fence.acquire`/`fence.release`; the GPU machines' driver (580, CUDA
-/// 13.0) JIT-compiles it.
+/// PTX ISA version of the modules before PTX 8.6 became a module's
+/// version only where it needs it: the newest a module may say, since the
+/// one-sided fences are the newest instructions the generator writes.
 pub const PTX_VERSION: &str = "8.6";
-/// Target of the generated modules: Hopper (H100, H200), for `.cluster`
-/// scope and the 8.6 fences.
+/// Target of the newest modules: Hopper, for `.cluster` scope. A module
+/// says the lowest target its instructions need ([`isa::Needs`]); the GPU
+/// half retargets it to the device.
 pub const PTX_TARGET: &str = "sm_90";
 
 /// Why a test has no PTX.
@@ -108,10 +110,14 @@ pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String,
         layout.roles.len(),
         layout.observables.len()
     ));
-    out.raw(&format!(
-        ".version {PTX_VERSION}\n.target {PTX_TARGET}\n.address_size 64\n\n"
-    ));
-    kernel::test_kernel(test, &layout, codegen, &mut out)?;
-    classify::classify_kernel(test, &layout, &mut out);
+    let mut body = emit::Emitter::default();
+    kernel::test_kernel(test, &layout, codegen, &mut body)?;
+    classify::classify_kernel(test, &layout, &mut body);
+    let body = body.finish();
+    // The header last: it is the lowest version and target that every
+    // instruction of the body exists on, so the module is portable.
+    out.raw(&isa::header(&isa::Needs::of(&body)));
+    out.raw("\n");
+    out.raw(&body);
     Ok(out.finish())
 }
