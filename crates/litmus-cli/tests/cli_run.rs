@@ -420,6 +420,51 @@ fn a_required_gpu_that_is_missing_fails_the_run() {
 }
 
 #[test]
+fn a_hardware_half_not_run_fails_only_when_required() {
+    // A surface alias: the harness cannot run it on any GPU, so the answer
+    // is the same with or without one.
+    let dir = scratch("require-hw");
+    let surface = write(
+        &dir,
+        "surface.litmus",
+        "PTX mp_surface\n{ x=0; s @ surface aliases x; flag=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n sust.weak s, 2 | ld.acquire.gpu r0, flag ;\n st.release.gpu flag, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 != 2)\n",
+    );
+    let run = |value: Option<&str>| {
+        let mut cmd = bin();
+        cmd.env_remove("LITMUS_REQUIRE_HW");
+        if let Some(v) = value {
+            cmd.env("LITMUS_REQUIRE_HW", v);
+        }
+        let out = cmd
+            .args(["run", "--launches", "1", "--model", "ptx-7.5"])
+            .arg(&surface)
+            .output()
+            .unwrap();
+        (out.status.code(), stdout(&out) + &stderr(&out))
+    };
+    let (code, text) = run(None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("hardware: not run, `sust` in thread `P0`"),
+        "{text}"
+    );
+    let (code, text) = run(Some("1"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("LITMUS_REQUIRE_HW=1 makes that a failure"),
+        "{text}"
+    );
+    // A bad value is refused before any file runs, as every variable is.
+    let (code, text) = run(Some("yes"));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("bad value `yes` for LITMUS_REQUIRE_HW: expected `1` or `0`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn litmus7_format_prints_litmus7s_block_or_says_why_not() {
     let dir = scratch("litmus7");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
@@ -639,6 +684,8 @@ fn help_is_complete() {
         "LITMUS_CTA_SPREAD",
         "LITMUS_LOC_LAYOUT",
         "LITMUS_PTX_TARGET",
+        "LITMUS_PTXAS",
+        "LITMUS_REQUIRE_HW",
         "LITMUS_ADDRESSING",
         "LITMUS_SPIN",
         "LITMUS_STRESS",

@@ -76,6 +76,7 @@ fn main() {
                 unfinished: 0,
                 device: ["NVIDIA H100", "NVIDIA A100"][i % 2].into(),
                 driver: None,
+                build: None,
                 knobs: None,
                 seed: Some(i as u64),
                 date: "2026-11-23T12:00:00Z".into(),

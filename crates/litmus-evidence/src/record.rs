@@ -57,6 +57,10 @@ pub struct Record {
     pub device: String,
     /// The driver's version, when known.
     pub driver: Option<String>,
+    /// How the module was built for the device, when known: target, PTX
+    /// version and toolchain (`sm_90 PTX 7.8 via ptxas 12.4.131`), since
+    /// the same PTX is other code under another compiler.
+    pub build: Option<String>,
     /// The knobs, as `gpu-litmus run` prints them.
     pub knobs: Option<String>,
     /// The permutations' seed.
@@ -130,6 +134,7 @@ impl Record {
             "unfinished": self.unfinished,
             "device": self.device,
             "driver": self.driver,
+            "build": self.build,
             "knobs": self.knobs,
             "seed": self.seed,
             "date": self.date,
@@ -176,6 +181,7 @@ impl Record {
             unfinished: number(&o, "unfinished")?,
             device: string(&o, "device")?,
             driver: optional_string(&o, "driver")?,
+            build: optional_string(&o, "build")?,
             knobs: optional_string(&o, "knobs")?,
             seed: match o.get("seed") {
                 None | Some(Value::Null) => None,
@@ -307,6 +313,7 @@ impl Record {
             unfinished: hw.unfinished,
             device: hw.device.to_string(),
             driver: stamp::driver_version(),
+            build: None,
             knobs: Some(hw.knobs.to_string()),
             seed: Some(hw.seed),
             date: stamp::rfc3339(SystemTime::now()),
@@ -338,6 +345,7 @@ mod tests {
             unfinished: 0,
             device: "NVIDIA H100".into(),
             driver: Some("550.54".into()),
+            build: Some("sm_90 PTX 7.8 via driver JIT 550.54".into()),
             knobs: None,
             seed: Some(9),
             date: "2026-11-23T12:00:00Z".into(),
@@ -349,7 +357,12 @@ mod tests {
     #[test]
     fn a_record_reads_back_as_written() {
         let r = sample();
-        assert_eq!(Record::parse(&r.to_json().to_string()), Ok(r));
+        assert_eq!(Record::parse(&r.to_json().to_string()), Ok(r.clone()));
+        // Records from before builds were kept read as builds unknown.
+        let mut old = r.to_json();
+        old.as_object_mut().unwrap().remove("build");
+        let back = Record::parse(&old.to_string()).unwrap();
+        assert_eq!((back.build, back.device), (None, r.device));
     }
 
     #[test]

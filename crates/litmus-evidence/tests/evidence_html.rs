@@ -180,6 +180,7 @@ fn hostile() -> Record {
         unfinished: 0,
         device: "<iframe>&\"'".into(),
         driver: None,
+        build: None,
         knobs: None,
         seed: None,
         date: "2026-11-23T12:00:00Z".into(),

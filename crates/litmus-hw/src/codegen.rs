@@ -1,5 +1,5 @@
 //! How a test's module is built for the GPU beyond what the test says: the
-//! target the driver compiles it for (`LITMUS_PTX_TARGET`), how its roles
+//! target it is compiled for (`LITMUS_PTX_TARGET`), how its roles
 //! address global memory (`LITMUS_ADDRESSING`), and (for
 //! `LITMUS_CTA_SPREAD=by-lane`, see `arrangement.rs`) how far apart an
 //! instance's CTAs lie. A knob at its default leaves the caller's module
@@ -15,15 +15,15 @@
 //! none in 4e9 to 8e9 instances a test (that version also spread each
 //! lane's CTAs apart: `LITMUS_CTA_SPREAD`).
 //!
-//! A module that uses what only a newer target has (`.cluster` scope,
-//! distributed shared memory) does not compile for an older one: the
-//! driver's message says what, and the run fails with it. (The H100's
-//! driver does compile `fence.acquire` for `sm_80`.)
+//! The target is the device's own by default; `toolchain.rs` retargets
+//! the module and refuses, in one line, a target without an instruction
+//! the module uses (`.cluster` scope needs `sm_90`).
 
 use std::borrow::Cow;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::{generate_with, Addressing, Codegen, PTX_TARGET};
+use litmus_core::ptx::isa::SmArch;
+use litmus_core::ptx::{generate_with, Addressing, Codegen};
 
 use super::arrangement::CtaSpread;
 use super::{GpuError, Knobs};
@@ -35,7 +35,8 @@ pub const ADDRESSING_ENV: &str = "LITMUS_ADDRESSING";
 
 /// The module a run loads: `ptx` (the test's, as its caller generated it)
 /// regenerated from `test` when the knobs ask for generic addressing or a
-/// CTA spread by lane, and retargeted when they ask for another target.
+/// CTA spread by lane. The target comes later, from the device
+/// (`toolchain`).
 pub(crate) fn module_for<'a>(
     test: &Test,
     ptx: &'a str,
@@ -45,13 +46,9 @@ pub(crate) fn module_for<'a>(
         addressing: k.addressing,
         spread_by_lane: k.cta_spread == CtaSpread::ByLane,
     };
-    let ptx = match codegen == Codegen::default() {
+    Ok(match codegen == Codegen::default() {
         true => Cow::Borrowed(ptx),
         false => Cow::Owned(generate_with(test, codegen).map_err(GpuError::Ptx)?),
-    };
-    Ok(match k.ptx_target.retarget(&ptx) {
-        Cow::Borrowed(_) => ptx,
-        Cow::Owned(text) => Cow::Owned(text),
     })
 }
 
@@ -79,44 +76,47 @@ pub fn parse_addressing(text: &str) -> Result<Addressing, GpuError> {
 /// The `.target` a test's module is compiled for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PtxTarget {
-    /// As generated: Hopper.
+    /// The device's own architecture (`sm_86` on an A10G).
     #[default]
-    Sm90,
-    /// Ampere, as the published harness builds its kernels.
-    Sm80,
-    /// Volta, the first target with the PTX memory model's scopes.
-    Sm70,
+    Native,
+    /// A fixed target since Volta: older than the device's, the driver
+    /// compiles it forward (the published harness builds for `sm_80`); a
+    /// newer one cannot run there, and the run says so.
+    Arch(SmArch),
 }
 
 impl PtxTarget {
-    /// Every target, newest first.
-    pub const ALL: [PtxTarget; 3] = [PtxTarget::Sm90, PtxTarget::Sm80, PtxTarget::Sm70];
-
-    /// `sm_90`, `sm_80` or `sm_70`.
-    pub fn as_str(self) -> &'static str {
+    /// `native`, or the target's name (`sm_80`).
+    pub fn as_str(self) -> String {
         match self {
-            PtxTarget::Sm90 => "sm_90",
-            PtxTarget::Sm80 => "sm_80",
-            PtxTarget::Sm70 => "sm_70",
+            PtxTarget::Native => "native".into(),
+            PtxTarget::Arch(a) => a.to_string(),
         }
     }
 
     /// Reads `LITMUS_PTX_TARGET`'s value.
     pub fn parse(text: &str) -> Result<PtxTarget, GpuError> {
-        PtxTarget::ALL
-            .into_iter()
-            .find(|t| t.as_str() == text.trim())
-            .ok_or_else(|| GpuError::knob(PTX_TARGET_ENV, text, "`sm_90`, `sm_80` or `sm_70`"))
+        if text.trim() == "native" {
+            return Ok(PtxTarget::Native);
+        }
+        SmArch::parse(text)
+            .filter(|_| text.trim().starts_with("sm_"))
+            .map(PtxTarget::Arch)
+            .ok_or_else(|| {
+                GpuError::knob(
+                    PTX_TARGET_ENV,
+                    text,
+                    &format!("`native` or one of {}", SmArch::known()),
+                )
+            })
     }
 
-    /// `ptx` with its `.target` line set to this target (unchanged at the
-    /// generated one).
-    pub fn retarget(self, ptx: &str) -> Cow<'_, str> {
-        let generated = format!("\n.target {PTX_TARGET}\n");
-        if self.as_str() == PTX_TARGET || !ptx.contains(&generated) {
-            return Cow::Borrowed(ptx);
+    /// The target on a device of architecture `device`.
+    pub fn on(self, device: SmArch) -> SmArch {
+        match self {
+            PtxTarget::Native => device,
+            PtxTarget::Arch(a) => a,
         }
-        Cow::Owned(ptx.replacen(&generated, &format!("\n.target {}\n", self.as_str()), 1))
     }
 }
 
@@ -125,17 +125,6 @@ mod tests {
     use super::*;
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
-
-    #[test]
-    fn retargeting_changes_the_target_line_and_nothing_else() {
-        let ptx = litmus_core::ptx::generate(&litmus_core::text::parse(MP).unwrap()).unwrap();
-        assert!(matches!(PtxTarget::Sm90.retarget(&ptx), Cow::Borrowed(_)));
-        let old = PtxTarget::Sm80.retarget(&ptx);
-        assert!(old.contains("\n.target sm_80\n") && !old.contains("sm_90"));
-        let back: Vec<&str> = old.lines().filter(|l| !l.starts_with(".target")).collect();
-        let orig: Vec<&str> = ptx.lines().filter(|l| !l.starts_with(".target")).collect();
-        assert_eq!(back, orig);
-    }
 
     #[test]
     fn the_module_follows_both_knobs() {
@@ -148,11 +137,9 @@ mod tests {
         ));
         let k = Knobs {
             addressing: Addressing::Generic,
-            ptx_target: PtxTarget::Sm80,
             ..Knobs::default()
         };
         let m = module_for(&test, &ptx, &k).unwrap();
-        assert!(m.contains("\n.target sm_80\n"));
         assert!(
             m.contains("ld.relaxed.gpu.u32 %t1r0")
                 && !m.contains("ld.relaxed.gpu.global.u32 %t1r0")
@@ -182,13 +169,18 @@ mod tests {
 
     #[test]
     fn every_target_reads_back_and_a_bad_one_says_what_is_accepted() {
-        for t in PtxTarget::ALL {
-            assert_eq!(PtxTarget::parse(t.as_str()).unwrap(), t);
+        for (a, _) in litmus_core::ptx::isa::ARCHES {
+            let t = PtxTarget::parse(&a.to_string()).unwrap();
+            assert_eq!((t, t.on(SmArch::new(90))), (PtxTarget::Arch(a), a));
         }
-        let e = PtxTarget::parse("sm_75").unwrap_err().to_string();
-        assert!(
-            e.contains("LITMUS_PTX_TARGET") && e.contains("`sm_80`"),
-            "{e}"
-        );
+        let native = PtxTarget::parse("native").unwrap();
+        assert_eq!(native.on(SmArch::new(86)), SmArch::new(86));
+        for bad in ["sm_61", "86", "ampere"] {
+            let e = PtxTarget::parse(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("LITMUS_PTX_TARGET") && e.contains("`native` or one of sm_70, sm_72"),
+                "{e}"
+            );
+        }
     }
 }

@@ -131,7 +131,7 @@ impl<'a> Devices<'a> {
                 Some(i) => i,
                 None => {
                     let ctx = Context::open_device(d)?;
-                    let kernels = Kernels::load(&ctx, ptx)?;
+                    let kernels = Kernels::build(&ctx, ptx, k)?;
                     opened.push(Opened { kernels, ctx });
                     opened.len() - 1
                 }

@@ -13,6 +13,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::sys;
+use litmus_core::ptx::isa::SmArch;
 
 use super::GpuError;
 
@@ -70,6 +71,35 @@ pub fn driver_present() -> bool {
     unsafe { sys::is_culib_present() }
 }
 
+/// The CUDA release of the driver (`12040` for 12.4), which sets the
+/// highest PTX ISA its JIT reads
+/// ([`PtxIsa::of_cuda`](litmus_core::ptx::isa::PtxIsa::of_cuda)).
+pub fn cuda_version() -> Result<u32, GpuError> {
+    let mut v = 0;
+    // SAFETY: valid out-pointer; answers without cuInit.
+    check("cuDriverGetVersion", unsafe {
+        sys::cuDriverGetVersion(&mut v)
+    })?;
+    Ok(v.max(0) as u32)
+}
+
+/// The driver as a toolchain's name: `driver JIT 580.159.04` (the kernel
+/// module's version, which users know their driver by), or the CUDA
+/// release where the module's version cannot be read.
+pub fn jit_name() -> Result<String, GpuError> {
+    let module = std::fs::read_to_string("/sys/module/nvidia/version")
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    Ok(match module {
+        Some(v) => format!("driver JIT {v}"),
+        None => {
+            let c = cuda_version()?;
+            format!("driver JIT (CUDA {}.{})", c / 1000, c % 1000 / 10)
+        }
+    })
+}
+
 /// A context on device 0, current on the calling thread while in use.
 pub struct Context {
     ctx: sys::CUcontext,
@@ -78,6 +108,9 @@ pub struct Context {
     pub name: String,
     /// The device's ordinal (0 for the first).
     pub ordinal: u32,
+    /// The device's architecture (`sm_90` for compute capability 9.0):
+    /// the target its modules are compiled for.
+    pub arch: SmArch,
 }
 
 /// The number of devices the driver sees (initialising it first); 0 when
@@ -203,6 +236,18 @@ impl Context {
                 sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
             )?;
             let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
+            let capability = |attr| {
+                let mut v = 0;
+                check(
+                    "cuDeviceGetAttribute",
+                    sys::cuDeviceGetAttribute(&mut v, attr, dev),
+                )
+                .map(|()| v.max(0) as u32)
+            };
+            let arch = SmArch::of_capability(
+                capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+                capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            );
             let mut ctx = ptr::null_mut();
             check("cuCtxCreate", sys::cuCtxCreate_v2(&mut ctx, 0, dev))?;
             Ok(Context {
@@ -210,6 +255,7 @@ impl Context {
                 dev,
                 name,
                 ordinal,
+                arch,
             })
         }
     }
@@ -338,27 +384,6 @@ impl Context {
         Ok(Module { module })
     }
 
-    /// Loads a PTX module, JIT-compiling it; a failure carries the JIT log.
-    pub fn load(&self, ptx: &str) -> Result<Module, GpuError> {
-        self.bind()?;
-        let mut jit = Jit::new(ptx)?;
-        let (mut options, mut values) = jit.options();
-        let mut module = ptr::null_mut();
-        // SAFETY: the options array and values array have the same length,
-        // the log buffer outlives the call, the text is NUL-terminated.
-        let status = unsafe {
-            sys::cuModuleLoadDataEx(
-                &mut module,
-                jit.text.as_ptr() as *const c_void,
-                options.len() as u32,
-                options.as_mut_ptr(),
-                values.as_mut_ptr(),
-            )
-        };
-        check("cuModuleLoadDataEx", status).map_err(|e| jit.error(e))?;
-        Ok(Module { module })
-    }
-
     /// Allocates `words` 32-bit words of device memory, zeroed.
     pub fn alloc(&self, words: usize) -> Result<Buffer, GpuError> {
         self.bind()?;
@@ -434,8 +459,7 @@ impl Drop for Context {
     }
 }
 
-/// A JIT's input and its error log, shared by [`Context::load`] and
-/// [`Context::compile`].
+/// A JIT's input and its error log, for [`Context::compile`].
 struct Jit {
     text: CString,
     target: String,

@@ -43,6 +43,8 @@ pub struct HwResult {
     pub wall: Duration,
     /// The GPU's name, as the driver reports it.
     pub device: String,
+    /// How the module was built for it: target, PTX version, toolchain.
+    pub build: super::toolchain::Build,
     /// The knobs the run used.
     pub knobs: Knobs,
     /// CPU threads that played the host roles each launch (0: the test
@@ -857,6 +859,7 @@ pub(crate) fn run(
         instances,
         wall,
         device: devices.describe(),
+        build: kernels.build.clone(),
         knobs: k.clone(),
         host_threads: setup
             .host

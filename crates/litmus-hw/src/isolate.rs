@@ -346,6 +346,10 @@ impl Wire for HwResult {
         (self.wall.as_nanos() as u64).put(w);
         self.device.put(w);
         self.host_threads.put(w);
+        let b = &self.build;
+        for s in [&b.target, &b.version, &b.toolchain] {
+            s.put(w);
+        }
     }
     fn get(r: &mut &[u8]) -> Option<HwResult> {
         Some(HwResult {
@@ -356,6 +360,11 @@ impl Wire for HwResult {
             wall: Duration::from_nanos(Wire::get(r)?),
             device: Wire::get(r)?,
             host_threads: Wire::get(r)?,
+            build: crate::Build {
+                target: Wire::get(r)?,
+                version: Wire::get(r)?,
+                toolchain: Wire::get(r)?,
+            },
             // The parent knows its knobs; see `gpu::run`.
             knobs: Knobs::default(),
         })

@@ -4,32 +4,36 @@
 use litmus_core::ptx::layout;
 
 use super::driver::{Context, Function, Module};
-use super::GpuError;
+use super::toolchain::{self, Build, Plan};
+use super::{GpuError, Knobs};
 
-/// A test's module, loaded (JIT-compiled) once and kept while the worker
-/// runs the same PTX again (tuning, the placement check before a run).
+/// A test's module, built for one device and kept while the worker runs
+/// the same PTX again (tuning, the placement check before a run).
 pub(crate) struct Kernels {
     pub(super) test_fn: Function,
     pub(super) classify_fn: Function,
+    /// How the module was built (target, version, toolchain).
+    pub(super) build: Build,
     _module: Module,
 }
 
 impl Kernels {
-    /// JIT-compiles `ptx` and finds its two kernels.
-    pub(crate) fn load(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
-        Kernels::of(ctx.load(ptx)?)
+    /// Builds the portable module `ptx` for `ctx`'s device under the
+    /// knobs' target and toolchain, and finds its two kernels.
+    pub(crate) fn build(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Kernels, GpuError> {
+        Kernels::of_plan(ctx, &toolchain::plan(ctx, ptx, k)?)
     }
 
-    /// Compiles `ptx` through the driver's linker, then loads the image:
-    /// for threads that compile while the context runs other work.
-    pub(crate) fn compile(ctx: &Context, ptx: &str) -> Result<Kernels, GpuError> {
-        Kernels::of(ctx.load_image(&ctx.compile(ptx)?)?)
-    }
-
-    fn of(module: Module) -> Result<Kernels, GpuError> {
+    /// Compiles a planned module through the driver's linker, then loads
+    /// the image: the linker is its own state, so threads that compile
+    /// while the context runs other work do not hold the context (loading
+    /// PTX directly does, for as long as the JIT runs).
+    pub(crate) fn of_plan(ctx: &Context, plan: &Plan) -> Result<Kernels, GpuError> {
+        let module = ctx.load_image(&ctx.compile(&plan.text)?)?;
         Ok(Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,
+            build: plan.build.clone(),
             _module: module,
         })
     }

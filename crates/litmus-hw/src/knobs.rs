@@ -49,10 +49,15 @@ pub struct Knobs {
     /// with host threads or host memory keep them apart: the host threads
     /// work out addresses of their own.
     pub loc_layout: LocLayout,
-    /// The `.target` the driver compiles the test's module for
-    /// (`LITMUS_PTX_TARGET`): the generated `sm_90`, or the `sm_80` the
-    /// published harness builds for.
+    /// The `.target` the test's module is compiled for
+    /// (`LITMUS_PTX_TARGET`): the device's own, or a fixed one such as
+    /// the `sm_80` the published harness builds for.
     pub ptx_target: PtxTarget,
+    /// The ptxas that compiles the module for the device
+    /// (`LITMUS_PTXAS`), which then loads as a cubin; `None`: the driver's
+    /// JIT. A newer ptxas runs PTX the driver's JIT cannot read (CUDA's
+    /// minor-version compatibility), and the toolchain becomes a knob.
+    pub ptxas: Option<String>,
     /// How the roles' accesses address global memory
     /// (`LITMUS_ADDRESSING`): through `.global`, or through generic
     /// addresses as the published harness's `cuda::atomic` does.
@@ -114,7 +119,8 @@ impl Default for Knobs {
             lanes: Lanes::Permuted,
             cta_spread: CtaSpread::Neighbours,
             loc_layout: LocLayout::Apart,
-            ptx_target: PtxTarget::Sm90,
+            ptx_target: PtxTarget::Native,
+            ptxas: None,
             addressing: Addressing::Global,
             stride: 4,
             spin: 0,
@@ -131,6 +137,9 @@ impl Default for Knobs {
         }
     }
 }
+
+/// The variable of [`Knobs::ptxas`].
+pub const PTXAS_ENV: &str = "LITMUS_PTXAS";
 
 /// The variable of the device map ([`Knobs::gpu_map`]).
 pub const GPU_MAP_ENV: &str = "LITMUS_GPU_MAP";
@@ -231,6 +240,9 @@ impl Knobs {
         if let Some(v) = var(ADDRESSING_ENV) {
             k.addressing = parse_addressing(&v)?;
         }
+        // Only the path here: whether it is a ptxas is asked where it
+        // runs (the GPU worker), and a bad one fails the run in one line.
+        k.ptxas = var(PTXAS_ENV).map(|v| v.trim().to_string());
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
             if k.stride == 0 {
@@ -333,7 +345,10 @@ impl Knobs {
             out.push((LOC_LAYOUT_ENV, self.loc_layout.as_str().into()));
         }
         if self.ptx_target != d.ptx_target {
-            out.push((PTX_TARGET_ENV, self.ptx_target.as_str().into()));
+            out.push((PTX_TARGET_ENV, self.ptx_target.as_str()));
+        }
+        if let Some(path) = &self.ptxas {
+            out.push((PTXAS_ENV, path.clone()));
         }
         if self.addressing != d.addressing {
             out.push((ADDRESSING_ENV, addressing_name(self.addressing).into()));
@@ -421,6 +436,9 @@ impl fmt::Display for Knobs {
         }
         if self.ptx_target != PtxTarget::default() {
             write!(f, " ptx_target={}", self.ptx_target.as_str())?;
+        }
+        if let Some(path) = &self.ptxas {
+            write!(f, " ptxas={path}")?;
         }
         if self.addressing != Addressing::default() {
             write!(f, " addressing={}", addressing_name(self.addressing))?;
@@ -540,12 +558,18 @@ mod tests {
             ("LITMUS_PTX_TARGET", "sm_80"),
             ("LITMUS_ADDRESSING", "generic"),
             ("LITMUS_CTA_SPREAD", "by-lane"),
+            ("LITMUS_PTXAS", "/opt/cuda-12.4/bin/ptxas"),
         ])
         .unwrap();
         assert_eq!(
             (k.ptx_target, k.addressing, k.cta_spread),
-            (PtxTarget::Sm80, Addressing::Generic, CtaSpread::ByLane)
+            (
+                PtxTarget::Arch(litmus_core::ptx::isa::SmArch::new(80)),
+                Addressing::Generic,
+                CtaSpread::ByLane
+            )
         );
+        assert_eq!(k.ptxas.as_deref(), Some("/opt/cuda-12.4/bin/ptxas"));
         assert_eq!(
             (k.ctas, k.threads, k.launches, k.budget_ms, k.seed),
             (512, 128, Some(9), 250, 77)
@@ -559,7 +583,7 @@ mod tests {
             (k.lanes, k.loc_layout),
             (Lanes::Aligned, LocLayout::Interleaved)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved ptx_target=sm_80 addressing=generic");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
     }
 
     /// The arrangement knobs print only where they differ, and what the
@@ -573,6 +597,7 @@ mod tests {
         for (lanes, layout, target, addressing, spread) in [
             ("aligned", "apart", "sm_80", "generic", "by-lane"),
             ("permuted", "interleaved", "sm_70", "global", "neighbours"),
+            ("permuted", "apart", "native", "global", "neighbours"),
         ] {
             let k = knobs(&[
                 ("LITMUS_SEED", "5"),
@@ -660,7 +685,7 @@ mod tests {
             ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
-            ("LITMUS_PTX_TARGET", "sm_100", "`sm_90`, `sm_80` or `sm_70`"),
+            ("LITMUS_PTX_TARGET", "sm_61", "`native` or one of sm_70, "),
             ("LITMUS_ADDRESSING", "flat", "`global` or `generic`"),
             ("LITMUS_CTA_SPREAD", "far", "`neighbours` or `by-lane`"),
             ("LITMUS_STRIDE", "0", "at least 1"),

@@ -30,6 +30,7 @@ mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
+mod toolchain;
 mod worker;
 
 use std::sync::Mutex;
@@ -44,8 +45,9 @@ pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::splitmix;
-pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES};
+pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
 pub use litmus_core::ptx::Addressing;
+pub use toolchain::Build;
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -295,7 +297,13 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             }
         }
         None => with_context(deadline(knobs), |ctx| {
-            harness::run(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+            harness::run(
+                ctx,
+                &kernels::Kernels::build(ctx, ptx, knobs)?,
+                ptx,
+                test,
+                knobs,
+            )
         }),
     };
     let mut result = ran.map_err(|e| e.in_test(test))?;
@@ -321,7 +329,13 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
             Err(e) => Err(e),
         },
         None => with_context(SETUP_TIME, |ctx| {
-            harness::check_placement(ctx, &kernels::Kernels::load(ctx, ptx)?, ptx, test, knobs)
+            harness::check_placement(
+                ctx,
+                &kernels::Kernels::build(ctx, ptx, knobs)?,
+                ptx,
+                test,
+                knobs,
+            )
         }),
     };
     checked.map_err(|e| e.in_test(test))
@@ -356,16 +370,28 @@ pub fn gpu_required() -> bool {
     gpu_required_var().unwrap_or(false)
 }
 
+/// `LITMUS_REQUIRE_HW` read as strictly as [`gpu_required_var`]: `1`
+/// makes a hardware half that this machine cannot run (the device or the
+/// driver lacks an instruction of the test, the harness cannot place it)
+/// a failure; by default it is reported as not run.
+pub fn hw_required_var() -> Result<bool, GpuError> {
+    flag_var("LITMUS_REQUIRE_HW")
+}
+
 /// `LITMUS_REQUIRE_GPU` read strictly: unset, empty or `0` is no, `1` yes,
 /// anything else an error (a `yes` that silently meant no would let a GPU
 /// runner without a GPU pass).
 pub fn gpu_required_var() -> Result<bool, GpuError> {
-    match std::env::var("LITMUS_REQUIRE_GPU") {
+    flag_var("LITMUS_REQUIRE_GPU")
+}
+
+fn flag_var(name: &str) -> Result<bool, GpuError> {
+    match std::env::var(name) {
         Err(_) => Ok(false),
         Ok(v) => match v.trim() {
             "" | "0" => Ok(false),
             "1" => Ok(true),
-            _ => Err(GpuError::knob("LITMUS_REQUIRE_GPU", v, "`1` or `0`")),
+            _ => Err(GpuError::knob(name, v, "`1` or `0`")),
         },
     }
 }

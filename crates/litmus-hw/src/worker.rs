@@ -38,6 +38,7 @@ use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
 use super::knobs::{Knobs, Perm};
+use super::toolchain;
 use super::{GpuError, HwResult, PlacementReport};
 use litmus_core::ptx::Addressing;
 
@@ -306,9 +307,13 @@ fn handle(
             e.render("<job>")
         ))
     })?;
-    let (slot, _) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+    let plan = toolchain::plan(ctx, ptx, knobs)?;
+    let (slot, _) = cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .slot(&plan.key());
     let kernels = slot
-        .get_or_init(|| Kernels::load(ctx, ptx).map(Arc::new))
+        .get_or_init(|| Kernels::of_plan(ctx, &plan).map(Arc::new))
         .clone()?;
     match job {
         Job::Run(..) => {
@@ -325,16 +330,27 @@ fn handle(
 /// thread each; returns how many it started.
 fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -> usize {
     let mut started = 0;
+    // The runs to come are planned with the environment's knobs; one
+    // whose knobs plan another module compiles its own.
+    let knobs = Knobs::from_env().unwrap_or_default();
     for ptx in modules {
-        let (slot, new) = cache.lock().unwrap_or_else(|p| p.into_inner()).slot(ptx);
+        // A module this device cannot run is left to its run, which says
+        // why.
+        let Ok(plan) = toolchain::plan(ctx, ptx, &knobs) else {
+            continue;
+        };
+        let (slot, new) = cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .slot(&plan.key());
         if !new {
             continue;
         }
-        let (ctx, ptx) = (ctx.clone(), ptx.clone());
+        let ctx = ctx.clone();
         // A failure is kept in the slot: the run that needs the module
         // reports it (a JIT error with its log).
         std::thread::spawn(move || {
-            slot.get_or_init(|| Kernels::compile(&ctx, &ptx).map(Arc::new));
+            slot.get_or_init(|| Kernels::of_plan(&ctx, &plan).map(Arc::new));
         });
         started += 1;
     }
@@ -445,10 +461,11 @@ impl Wire for Knobs {
             (self.lanes == Lanes::Aligned) as u32,
             (self.loc_layout == LocLayout::Interleaved) as u32,
             (e.spin_scope == SpinScope::Grid) as u32,
-            PtxTarget::ALL
-                .iter()
-                .position(|t| *t == self.ptx_target)
-                .unwrap_or(0) as u32,
+            // 0: the device's own; else the target's number.
+            match self.ptx_target {
+                PtxTarget::Native => 0,
+                PtxTarget::Arch(a) => a.number(),
+            },
             (self.addressing == Addressing::Generic) as u32,
             (self.cta_spread == CtaSpread::ByLane) as u32,
         ] {
@@ -459,6 +476,7 @@ impl Wire for Knobs {
         self.budget_ms.put(w);
         self.seed.put(w);
         self.launches.unwrap_or(0).put(w);
+        self.ptxas.clone().unwrap_or_default().put(w);
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
@@ -469,6 +487,7 @@ impl Wire for Knobs {
         let gpu_map: Vec<u32> = Wire::get(r)?;
         let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
         let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
+        let ptxas = String::get(r)?;
         Some(Knobs {
             ctas: u[0],
             threads: u[1],
@@ -512,7 +531,10 @@ impl Wire for Knobs {
             } else {
                 LocLayout::Apart
             },
-            ptx_target: *PtxTarget::ALL.get(u[26] as usize)?,
+            ptx_target: match u[26] {
+                0 => PtxTarget::Native,
+                n => PtxTarget::Arch(litmus_core::ptx::isa::SmArch::new(n)),
+            },
             cta_spread: if u[28] == 1 {
                 CtaSpread::ByLane
             } else {
@@ -531,6 +553,7 @@ impl Wire for Knobs {
             // The parent keeps its own record of where the knobs came from.
             tuning: None,
             gpu_map: (!gpu_map.is_empty()).then_some(gpu_map),
+            ptxas: (!ptxas.is_empty()).then_some(ptxas),
         })
     }
 }

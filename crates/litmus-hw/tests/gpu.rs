@@ -637,13 +637,19 @@ fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
     if !hardware() {
         return;
     }
+    use litmus_core::ptx::isa::SmArch;
     use litmus_hw::{Addressing, PtxTarget};
     let iriw = "PTX IRIW+fence.acq_rel.cta\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | fence.acq_rel.cta | fence.acq_rel.cta ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
     let atomics = "PTX two-adds\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\nexists (x == 2)\n";
     for src in [MP, iriw, atomics] {
         let test = parse(src);
         let code = ptx::generate(&test).unwrap();
-        for target in PtxTarget::ALL {
+        // Every target since Volta that the device (Hopper here) runs: the
+        // driver compiles an older target's module forward.
+        let targets = [PtxTarget::Native]
+            .into_iter()
+            .chain([70, 75, 80, 86, 89, 90].map(|n| PtxTarget::Arch(SmArch::new(n))));
+        for target in targets {
             for addressing in [Addressing::Global, Addressing::Generic] {
                 let k = Knobs {
                     ptx_target: target,
@@ -652,6 +658,10 @@ fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
                 };
                 let what = format!("{} {} {k}", test.name, target.as_str());
                 let r = counted_run(&test, &code, &k, k.instances(), &what);
+                if let PtxTarget::Arch(a) = target {
+                    assert_eq!(r.build.target, a.to_string(), "{what}");
+                }
+                assert!(r.build.toolchain.starts_with("driver JIT"), "{what}");
                 if test.name.text == "two-adds" {
                     assert_eq!(r.histogram, vec![(vec![2], r.instances)], "{what}");
                 }
@@ -662,22 +672,26 @@ fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
         }
     }
     // Clusters and `.cluster` scope are sm_90's: an sm_80 module cannot
-    // have them. (`fence.acquire` is no such test: the H100's driver
-    // JIT-compiles it in an sm_80 module.)
+    // have them, and the run says so before the driver sees it. A target
+    // newer than the device cannot run there either.
     let cluster = parse(MP_CLUSTER);
     let code = ptx::generate(&cluster).unwrap();
-    let k = Knobs {
-        ptx_target: PtxTarget::Sm80,
-        ..knobs(1)
-    };
-    match gpu::run(&cluster, &code, &k) {
-        Err(e @ GpuError::Jit { .. }) => {
-            let text = e.to_string();
-            assert!(text.contains("`.target sm_80`"), "{text}");
-            println!("clusters for sm_80: {text}");
+    for (n, want) in [
+        (80, "needs sm_90 and the module targets sm_80"),
+        (100, "LITMUS_PTX_TARGET=sm_100 is newer than the device's"),
+    ] {
+        let k = Knobs {
+            ptx_target: PtxTarget::Arch(SmArch::new(n)),
+            ..knobs(1)
+        };
+        match gpu::run(&cluster, &code, &k) {
+            Err(GpuError::Unfaithful(why)) => {
+                assert!(why.contains(want), "{why}");
+                println!("clusters for sm_{n}: not run, {why}");
+            }
+            Err(e) => panic!("expected clusters for sm_{n} to be refused as unfit, got: {e}"),
+            Ok(r) => panic!("an sm_{n} module ran clusters: {:?}", r.histogram),
         }
-        Err(e) => panic!("expected the JIT to reject clusters for sm_80, got: {e}"),
-        Ok(r) => panic!("an sm_80 module ran clusters: {:?}", r.histogram),
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use litmus_model::{model_from_env, Model, Options, UnknownModel};
 
-use litmus_hw::{gpu_required_var, GpuError, Knobs};
+use litmus_hw::{gpu_required_var, hw_required_var, GpuError, Knobs};
 use litmus_tune::tuning::TuningFile;
 
 pub use litmus_evidence::store::EVIDENCE_ENV;
@@ -56,8 +56,8 @@ pub enum ConfigError {
 
 impl Config {
     /// The configuration the environment asks for: `LITMUS_MODEL`, the
-    /// knobs' variables (see [`Knobs::from_env`]), `LITMUS_REQUIRE_GPU` and
-    /// `LITMUS_REPORT_DIR`. A bad value is an error naming the variable.
+    /// knobs' variables (see [`Knobs::from_env`]), `LITMUS_REQUIRE_GPU`,
+    /// `LITMUS_REQUIRE_HW` and `LITMUS_REPORT_DIR`. A bad value is an error naming the variable.
     pub fn from_env() -> Result<Config, ConfigError> {
         let model = model_from_env()?;
         Ok(Config::with_model(model)?)
@@ -68,6 +68,7 @@ impl Config {
     /// even over a bad one). A bad knob is an error naming the variable.
     pub fn with_model(model: &'static dyn Model) -> Result<Config, GpuError> {
         gpu_required_var()?;
+        hw_required_var()?;
         Ok(Config {
             model,
             options: Options::default(),

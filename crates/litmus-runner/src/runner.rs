@@ -260,7 +260,10 @@ pub fn record_of(test: &Test, hw: &HwResult, source: &str) -> Record {
         knobs: &knobs,
         seed: hw.knobs.seed,
     };
-    Record::of_run(test, &run, source)
+    Record {
+        build: (!hw.build.target.is_empty()).then(|| hw.build.to_string()),
+        ..Record::of_run(test, &run, source)
+    }
 }
 
 /// Checks `test` with the model and judges the hardware's result against
@@ -360,7 +363,7 @@ fn run_hardware(
                 generated = text;
                 &generated
             }
-            Err(PtxError::Unsupported(why)) => return Hardware::NotRun(why),
+            Err(PtxError::Unsupported(why)) => return not_run(why, failures),
             Err(e) => return fail(e.to_string()),
         },
     };
@@ -375,9 +378,23 @@ fn run_hardware(
     };
     match gpu::run(test, code, &knobs) {
         Ok(r) => Hardware::Ran(Box::new(r)),
-        Err(e @ GpuError::Unfaithful(_)) => Hardware::NotRun(e.to_string()),
+        Err(e @ GpuError::Unfaithful(_)) => not_run(e.to_string(), failures),
         Err(e) => fail(format!("hardware: {e}")),
     }
+}
+
+/// A hardware half that this machine cannot run (the harness, the device
+/// or the driver lacks what the test needs): not run, and no failure, so
+/// that one suite serves every GPU; unless `LITMUS_REQUIRE_HW=1` asks
+/// for every hardware half to run.
+fn not_run(why: String, failures: &mut Vec<Failure>) -> Hardware {
+    let message = match gpu::hw_required_var() {
+        Ok(false) => return Hardware::NotRun(why),
+        Ok(true) => format!("hardware: not run, {why}; LITMUS_REQUIRE_HW=1 makes that a failure"),
+        Err(e) => format!("hardware: {e}"),
+    };
+    failures.push(Failure::Hardware(message.clone()));
+    Hardware::Failed(message)
 }
 
 /// The outcome table: every allowed outcome, then every outcome only the

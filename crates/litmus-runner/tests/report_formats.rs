@@ -155,6 +155,7 @@ fn litmus7_block(src: &str, histogram: Vec<(Vec<u32>, u64)>) -> Option<String> {
         device: "NVIDIA H100 80GB HBM3".into(),
         knobs: Knobs::default(),
         host_threads: 0,
+        build: Default::default(),
     }));
     let report = judge(
         &test,
@@ -229,8 +230,17 @@ fn litmus7_has_no_block_without_a_hardware_run() {
     assert_eq!(litmus7::block(&test, &report), None);
 }
 
+/// The build of an H100 run under the driver's JIT.
+fn gpu_litmus_build() -> litmus_hw::Build {
+    litmus_hw::Build {
+        target: "sm_90".into(),
+        version: "7.8".into(),
+        toolchain: "driver JIT 580.159.04".into(),
+    }
+}
+
 #[test]
-fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
+fn the_hardware_line_says_the_build_and_where_host_roles_ran() {
     let test = text::parse(MP).unwrap();
     let line = |host_threads: u32| {
         let hardware = Hardware::Ran(Box::new(HwResult {
@@ -240,6 +250,7 @@ fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
             instances: 65536 * 10,
             wall: Duration::from_millis(100),
             device: "NVIDIA H100 80GB HBM3".into(),
+            build: gpu_litmus_build(),
             knobs: Knobs::default(),
             host_threads,
         }));
@@ -258,4 +269,10 @@ fn the_hardware_line_says_where_host_roles_ran_and_instances_per_launch() {
         line(4)
     );
     assert!(!line(0).contains("host"), "{}", line(0));
+    // The build is named beside the device it ran on.
+    assert!(
+        line(0).contains(" on NVIDIA H100 80GB HBM3 (sm_90 PTX 7.8 via driver JIT 580.159.04) ("),
+        "{}",
+        line(0)
+    );
 }

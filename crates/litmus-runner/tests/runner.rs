@@ -50,6 +50,7 @@ fn ran(histogram: Vec<(Vec<u32>, u64)>) -> Hardware {
             ..Knobs::default()
         },
         host_threads: 0,
+        build: Default::default(),
     }))
 }
 

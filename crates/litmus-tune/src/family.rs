@@ -371,6 +371,7 @@ impl State {
             instances: 0,
             gpu: Duration::ZERO,
             device: String::new(),
+            build: String::new(),
         });
         let weak: u64 = r
             .histogram
@@ -382,6 +383,7 @@ impl State {
         trial.instances += r.instances;
         trial.gpu += r.wall;
         trial.device.clone_from(&r.device);
+        trial.build = r.build.to_string();
         self.runs += 1;
         self.weak += weak;
         self.instances += r.instances;
@@ -425,6 +427,7 @@ impl State {
                 instances: 0,
                 gpu: Duration::ZERO,
                 device: String::new(),
+                build: String::new(),
             }),
             base: self.trials[0].clone(),
             configs: ran.len(),
@@ -488,6 +491,7 @@ mod tests {
                 device: "fake".into(),
                 knobs: k.clone(),
                 host_threads: 0,
+                build: Default::default(),
             })
         }
     }

@@ -80,7 +80,10 @@ pub fn entry_of(
             configs,
             instances
         );
-        return (Entry::new(base, &best.device, 0.0, 0, best.instances), line);
+        return (
+            Entry::new(base, &best.device, &best.build, 0.0, 0, best.instances),
+            line,
+        );
     }
     let defaults = defaults.map_or("the defaults did not run".to_string(), |d| {
         format!(
@@ -101,6 +104,7 @@ pub fn entry_of(
     let entry = Entry::new(
         &best.knobs,
         &best.device,
+        &best.build,
         best.score(),
         best.weak,
         best.instances,
@@ -111,7 +115,7 @@ pub fn entry_of(
 /// Knobs as a tuning entry holds them: the tunable ones off their
 /// defaults.
 fn describe(k: &Knobs) -> String {
-    let entry = Entry::new(k, "", 0.0, 0, 0);
+    let entry = Entry::new(k, "", "", 0.0, 0, 0);
     if entry.knobs.is_empty() {
         return "the defaults".into();
     }
@@ -125,7 +129,7 @@ fn describe(k: &Knobs) -> String {
 
 /// Whether two knobs set the same environment (seed and budget aside).
 fn same_environment(a: &Knobs, b: &Knobs) -> bool {
-    Entry::new(a, "", 0.0, 0, 0).knobs == Entry::new(b, "", 0.0, 0, 0).knobs
+    Entry::new(a, "", "", 0.0, 0, 0).knobs == Entry::new(b, "", "", 0.0, 0, 0).knobs
 }
 
 /// FNV-1a: a stable hash of a test's name, so that each test draws its own

@@ -60,6 +60,8 @@ pub struct Trial {
     pub gpu: Duration,
     /// The device.
     pub device: String,
+    /// How the module was built for it (target, PTX version, toolchain).
+    pub build: String,
 }
 
 impl Trial {
@@ -84,6 +86,7 @@ impl Trial {
         self.instances += r.instances;
         self.gpu += r.wall;
         self.device.clone_from(&r.device);
+        self.build = r.build.to_string();
     }
 }
 
@@ -109,6 +112,7 @@ pub fn tune(
             instances: 0,
             gpu: Duration::ZERO,
             device: String::new(),
+            build: String::new(),
         })
         .collect();
     // Each round's drop-outs, best first; the last round's survivor last.
@@ -194,6 +198,7 @@ mod tests {
             instances,
             gpu: Duration::from_millis(ms),
             device: String::new(),
+            build: String::new(),
         }
     }
 

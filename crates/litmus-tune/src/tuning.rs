@@ -6,6 +6,7 @@
 //! ```toml
 //! [tests."MP+fence.sc.cta"]
 //! device = "NVIDIA H100 80GB HBM3"
+//! build = "sm_90 PTX 7.8 via driver JIT 580.159.04"
 //! weak_per_s_low = 1.25e6   # lower Wilson bound of weak outcomes per second
 //! weak = 31205
 //! instances = 2147483648
@@ -43,6 +44,9 @@ pub struct Entry {
     pub knobs: BTreeMap<String, String>,
     /// The device the knobs were tuned on.
     pub device: String,
+    /// How the test's module was built there (`sm_90 PTX 7.8 via driver
+    /// JIT 580.159.04`; empty when unknown): the toolchain is a knob too.
+    pub build: String,
     /// The lower 95% Wilson bound of the weak-outcome rate, per second of
     /// GPU time.
     pub weak_per_s_low: f64,
@@ -192,11 +196,18 @@ impl TuningFile {
             let key = toml::Value::String(name.clone()).to_string();
             out.push_str(&format!("\n[tests.{key}]\n"));
             out.push_str(&format!(
-                "device = {}\nweak_per_s_low = {:e}\nweak = {}\ninstances = {}\n",
-                toml::Value::String(e.device.clone()),
-                e.weak_per_s_low,
-                e.weak,
-                e.instances
+                "device = {}\n",
+                toml::Value::String(e.device.clone())
+            ));
+            if !e.build.is_empty() {
+                out.push_str(&format!(
+                    "build = {}\n",
+                    toml::Value::String(e.build.clone())
+                ));
+            }
+            out.push_str(&format!(
+                "weak_per_s_low = {:e}\nweak = {}\ninstances = {}\n",
+                e.weak_per_s_low, e.weak, e.instances
             ));
             out.push_str(&format!("\n[tests.{key}.knobs]\n"));
             for (var, value) in &e.knobs {
@@ -276,7 +287,14 @@ impl Entry {
     /// The entry for knobs `k`, which showed `weak` weak outcomes in
     /// `instances` on `device` at a lower bound of `weak_per_s_low` per
     /// second: the tunable knobs that differ from their defaults.
-    pub fn new(k: &Knobs, device: &str, weak_per_s_low: f64, weak: u64, instances: u64) -> Entry {
+    pub fn new(
+        k: &Knobs,
+        device: &str,
+        build: &str,
+        weak_per_s_low: f64,
+        weak: u64,
+        instances: u64,
+    ) -> Entry {
         Entry {
             knobs: k
                 .env_assignments()
@@ -285,6 +303,7 @@ impl Entry {
                 .map(|(var, value)| (var.to_string(), value))
                 .collect(),
             device: device.to_string(),
+            build: build.to_string(),
             weak_per_s_low,
             weak,
             instances,
@@ -297,6 +316,7 @@ fn parse_entry(t: &toml::Table) -> Result<Entry, String> {
     let mut entry = Entry {
         knobs: BTreeMap::new(),
         device: String::new(),
+        build: String::new(),
         weak_per_s_low: 0.0,
         weak: 0,
         instances: 0,
@@ -307,6 +327,12 @@ fn parse_entry(t: &toml::Table) -> Result<Entry, String> {
                 entry.device = value
                     .as_str()
                     .ok_or("`device` must be a string")?
+                    .to_string()
+            }
+            "build" => {
+                entry.build = value
+                    .as_str()
+                    .ok_or("`build` must be a string")?
                     .to_string()
             }
             "weak_per_s_low" => {
@@ -397,6 +423,25 @@ LITMUS_SHUFFLE_PCT = 30
             })
             .unwrap();
         assert_eq!(k.ctas, 512);
+    }
+
+    #[test]
+    fn the_build_is_kept_where_known_and_absent_where_not() {
+        let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+        assert_eq!(file.tests["MP+fence.sc.cta"].build, "");
+        assert!(!file.to_toml().contains("build ="));
+        let mut file = file;
+        let build = "sm_90 PTX 7.8 via ptxas 12.4.131";
+        file.tests.get_mut("MP+fence.sc.cta").unwrap().build = build.into();
+        let text = file.to_toml();
+        assert!(text.contains(&format!("build = \"{build}\"\n")), "{text}");
+        let back = TuningFile::parse(Path::new("t.toml"), &text).unwrap();
+        assert_eq!(back, file);
+        let bad = FILE.replace("weak = 120", "weak = 120\nbuild = 7");
+        let e = TuningFile::parse(Path::new("t.toml"), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`build` must be a string"), "{e}");
     }
 
     #[test]

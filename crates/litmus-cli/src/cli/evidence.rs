@@ -207,6 +207,7 @@ fn record(subject: &Subject, harness: String) -> Record {
         unfinished: 0,
         device: String::new(),
         driver: None,
+        build: None,
         knobs: None,
         seed: None,
         date: rfc3339(SystemTime::now()),

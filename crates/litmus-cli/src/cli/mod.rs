@@ -146,6 +146,8 @@ ENVIRONMENT:
     LITMUS_EVIDENCE     where hardware runs record their evidence
     LITMUS_REQUIRE_GPU  1: a missing GPU fails each test instead of skipping
                         its hardware half
+    LITMUS_REQUIRE_HW   1: a hardware half the device or driver cannot run
+                        fails the test instead of being reported as not run
 
 EXIT STATUS:
     0  success; 1  some file or test failed; 2  the command line is wrong

@@ -89,6 +89,10 @@ ENVIRONMENT:
     LITMUS_EVIDENCE     as --evidence
     LITMUS_REQUIRE_GPU  1: a missing GPU fails every test instead of
                         skipping its hardware half
+    LITMUS_REQUIRE_HW   1: a hardware half this machine cannot run (the
+                        device or driver lacks an instruction of the
+                        test, the harness cannot place it) fails the test
+                        instead of being reported as not run
     LITMUS_CTAS         CTAs per launch, a power of two (default 2048)
     LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
@@ -127,9 +131,17 @@ ENVIRONMENT:
     LITMUS_LOC_LAYOUT   apart (default) or interleaved: the locations'
                         slots alternate in one array, as the published
                         harnesses lay them out
-    LITMUS_PTX_TARGET   sm_90 (default), sm_80 or sm_70: the target the
-                        driver compiles the test's module for (the
-                        published harness builds for sm_80)
+    LITMUS_PTX_TARGET   native (default: the device's own, sm_86 on an
+                        A10G) or a target since Volta (sm_70, sm_75,
+                        sm_80, sm_86, sm_89, sm_90, ...): the target the
+                        test's module is compiled for (the published
+                        harness builds for sm_80); one newer than the
+                        device, or without an instruction the test uses,
+                        leaves the hardware half not run, saying why
+    LITMUS_PTXAS        a ptxas that compiles the module for the device,
+                        loaded as a cubin (default: the driver's JIT); a
+                        newer ptxas runs PTX the driver cannot read; the
+                        hardware line names the toolchain
     LITMUS_ADDRESSING   global (default) or generic: how the roles' accesses
                         address global memory (the published harness's
                         cuda::atomic uses generic addresses)

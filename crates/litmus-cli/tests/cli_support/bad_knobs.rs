@@ -52,8 +52,8 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
     ),
     (
         "LITMUS_PTX_TARGET",
-        "sm_100",
-        "bad value `sm_100` for LITMUS_PTX_TARGET: expected `sm_90`, `sm_80` or `sm_70`",
+        "sm_61",
+        "bad value `sm_61` for LITMUS_PTX_TARGET: expected `native` or one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_103, sm_110, sm_120, sm_121",
     ),
     (
         "LITMUS_ADDRESSING",
@@ -64,5 +64,10 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "LITMUS_REQUIRE_GPU",
         "yes",
         "bad value `yes` for LITMUS_REQUIRE_GPU: expected `1` or `0`",
+    ),
+    (
+        "LITMUS_REQUIRE_HW",
+        "yes",
+        "bad value `yes` for LITMUS_REQUIRE_HW: expected `1` or `0`",
     ),
 ];

@@ -57,6 +57,7 @@ pub fn seeds() -> Vec<Vec<u8>> {
             unfinished: 0,
             device: "NVIDIA H100".into(),
             driver: Some("550.54.15".into()),
+            build: None,
             knobs: Some("ctas=2048 threads=64".into()),
             seed: Some(seq),
             date: "2026-11-23T12:00:00Z".into(),

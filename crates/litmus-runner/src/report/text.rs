@@ -39,8 +39,14 @@ pub fn hardware_line(report: &TestReport) -> String {
             } else {
                 String::new()
             };
+            // How the module was built: the same PTX is other code under
+            // another target or toolchain.
+            let build = match r.build.target.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", r.build),
+            };
             format!(
-                "hardware: {} instances in {} launches on {} ({:.2e}/s){unfinished}{host}, {}",
+                "hardware: {} instances in {} launches on {}{build} ({:.2e}/s){unfinished}{host}, {}",
                 r.instances,
                 r.launches,
                 r.device,
