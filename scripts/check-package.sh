@@ -28,7 +28,7 @@ verify=--no-verify
 [ "${CHECK_PACKAGE_VERIFY:-0}" = 1 ] && verify=
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 crates=(gpu-litmus litmus-core litmus-model litmus-gen litmus-macros litmus-hw
-        litmus-evidence litmus-tune litmus-runner litmus-cli)
+        litmus-evidence litmus-tune litmus-runner litmus-cli litmus-toolchain)
 
 # 1. Package. cargo ≥ 1.89 packages the siblings together, resolving each
 #    one's dependencies on the others through a temporary registry.
@@ -101,7 +101,8 @@ gpu-litmus = { path = "../packages/gpu-litmus-$version" }
 [patch.crates-io]
 EOF
     for c in "${crates[@]}"; do
-        [ "$c" = gpu-litmus ] || [ "$c" = litmus-cli ] && continue
+        # Neither is a dependency of gpu-litmus: a patch of them would go unused.
+        [ "$c" = gpu-litmus ] || [ "$c" = litmus-cli ] || [ "$c" = litmus-toolchain ] && continue
         echo "$c = { path = \"../packages/$c-$version\" }"
     done
 } >"$user/Cargo.toml"

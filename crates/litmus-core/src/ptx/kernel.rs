@@ -3,6 +3,7 @@
 //! set-up is in `role.rs`.
 
 use crate::ir::{Space, Test};
+use crate::text;
 
 use super::common::{Common, Start};
 use super::emit::Emitter;
@@ -415,8 +416,13 @@ fn role_body(
     out.comment(format!("role {k}: thread {}", thread.name));
     spin_barrier(layout, c, inst, out);
     for (i, ins) in thread.body.iter().enumerate() {
+        // Which lines are which test instruction, for readers of the text
+        // and for tools that map the compiled code back to the test
+        // (litmus-toolchain's SASS listing reads `tK.I:` and `role K end`).
+        out.comment(format!("t{k}.{i}: {}", text::print_instr(&ins.kind, test)));
         emit_instr(ctx, i, &ins.kind, out)?;
     }
+    out.comment(format!("role {k} end"));
     out.ins(format!("bra.uni {end}"));
     out.label(&ctx.giveup);
     let sa = out.r64();
