@@ -436,6 +436,7 @@ impl Wire for GpuError {
             }
             GpuError::Host(m) => strings(w, 14, &[m]),
             GpuError::Unfaithful(m) => strings(w, 15, &[m]),
+            GpuError::Toolchain(m) => strings(w, 16, &[m]),
         }
     }
     fn get(r: &mut &[u8]) -> Option<GpuError> {
@@ -483,6 +484,7 @@ impl Wire for GpuError {
             },
             14 => GpuError::Host(s(r)?),
             15 => GpuError::Unfaithful(s(r)?),
+            16 => GpuError::Toolchain(s(r)?),
             _ => return None,
         })
     }

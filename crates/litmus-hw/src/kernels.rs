@@ -24,12 +24,19 @@ impl Kernels {
         Kernels::of_plan(ctx, &toolchain::plan(ctx, ptx, k)?)
     }
 
-    /// Compiles a planned module through the driver's linker, then loads
-    /// the image: the linker is its own state, so threads that compile
-    /// while the context runs other work do not hold the context (loading
-    /// PTX directly does, for as long as the JIT runs).
+    /// Compiles a planned module (the driver's linker, or ptxas), or takes
+    /// its image from the disk cache, then loads the image. The linker is
+    /// its own state, so threads that compile while the context runs other
+    /// work do not hold the context (loading PTX directly does, for as
+    /// long as the JIT runs). A cached image the driver refuses is
+    /// compiled again rather than trusted.
     pub(crate) fn of_plan(ctx: &Context, plan: &Plan) -> Result<Kernels, GpuError> {
-        let module = ctx.load_image(&ctx.compile(&plan.text)?)?;
+        let module = match ctx.load_image(&toolchain::image(ctx, plan, false)?) {
+            Ok(m) => m,
+            Err(_) => ctx
+                .load_image(&toolchain::image(ctx, plan, true)?)
+                .map_err(|e| toolchain::refused(plan, ctx, e))?,
+        };
         Ok(Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,

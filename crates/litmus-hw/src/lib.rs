@@ -139,6 +139,11 @@ pub enum GpuError {
     /// hardware half as not run, with this reason.
     #[error("{0}")]
     Unfaithful(String),
+    /// The chosen ptxas (`LITMUS_PTXAS`) is none, failed on the module, or
+    /// made a cubin the device refused; the message says which, naming
+    /// the ptxas.
+    #[error("{0}")]
+    Toolchain(String),
     /// A tuning file's entry does not give valid knobs.
     #[error("{0}")]
     Tuning(String),

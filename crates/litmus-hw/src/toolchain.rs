@@ -1,17 +1,29 @@
 //! What a device runs of a test's portable module: the target (the
 //! device's architecture, or `LITMUS_PTX_TARGET`), the PTX version that
 //! target and the module's instructions need, and the toolchain that
-//! compiles it (the driver's JIT). A module the device or the toolchain
-//! cannot run is refused here, in one line naming the instruction and the
-//! version or target it needs, before anything reaches the driver: the
-//! runner reports the hardware half as not run, and the model half stands.
+//! compiles it (the driver's JIT, or the ptxas `LITMUS_PTXAS` names, whose
+//! cubin is loaded as it is). A module the device or the toolchain cannot
+//! run is refused here, in one line naming the instruction and the version
+//! or target it needs, before anything reaches the driver: the runner
+//! reports the hardware half as not run, and the model half stands.
+//!
+//! Compiled images are kept on disk ([`litmus_toolchain::ModuleCache`]),
+//! keyed by the module, the toolchain and the device, so a test's second
+//! run in a new process loads its image instead of compiling it again (on
+//! an H100 the JIT costs tens of milliseconds a module). A damaged entry
+//! is reported in one line and rebuilt; a cache that cannot be used is
+//! reported once and the runs go on without it.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 use litmus_core::ptx::isa::{self, Needs, PtxIsa};
+use litmus_toolchain::{CacheKey, Lookup, ModuleCache, Ptxas};
 
 use super::driver::{self, Context};
-use super::{GpuError, Knobs};
+use super::{GpuError, Knobs, PTXAS_ENV};
 
 /// How a module was built for the device: printed in the hardware line
 /// and kept in evidence, since the same PTX may become other code under
@@ -22,7 +34,7 @@ pub struct Build {
     pub target: String,
     /// The module's `.version` (`7.8`).
     pub version: String,
-    /// What compiled it: `driver JIT 580.159.04`.
+    /// What compiled it: `driver JIT 580.159.04`, `ptxas 12.4.131`.
     pub toolchain: String,
 }
 
@@ -36,13 +48,22 @@ impl fmt::Display for Build {
     }
 }
 
+/// Which compiler turns the module into the device's code.
+enum Compiler {
+    /// The driver's JIT, through its linker.
+    Jit,
+    /// A chosen ptxas, for the device's architecture.
+    Ptxas(Ptxas),
+}
+
 /// A module made ready for one device: its text, retargeted, and how it
 /// is to be built.
 pub(crate) struct Plan {
-    /// The module with the device's header.
+    /// The module with the header for its target.
     pub text: String,
     /// Target, version and toolchain.
     pub build: Build,
+    compiler: Compiler,
 }
 
 impl Plan {
@@ -57,7 +78,8 @@ impl Plan {
 /// that the toolchain reads it. [`GpuError::Unfaithful`] (reported as
 /// "hardware: not run") when the target lacks an instruction of the
 /// module, when the target is newer than the device, or when the
-/// toolchain reads a lower PTX ISA than the module needs.
+/// toolchain reads a lower PTX ISA than the module needs;
+/// [`GpuError::Toolchain`] when `LITMUS_PTXAS` names no ptxas.
 pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError> {
     let target = k.ptx_target.on(ctx.arch);
     if target > ctx.arch {
@@ -66,13 +88,27 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
             ctx.arch, ctx.name
         )));
     }
+    let (compiler, toolchain, verb, reads) = match &k.ptxas {
+        None => {
+            let cuda = driver::cuda_version()?;
+            let verb = "the driver JIT-compiles".to_string();
+            (
+                Compiler::Jit,
+                driver::jit_name()?,
+                verb,
+                PtxIsa::of_cuda(cuda),
+            )
+        }
+        Some(path) => {
+            let ptxas = checked_ptxas(path)?;
+            let (name, reads) = (ptxas.name(), ptxas.max_isa());
+            let verb = format!("{name} reads");
+            (Compiler::Ptxas(ptxas), name, verb, reads)
+        }
+    };
     let needs = Needs::of(ptx);
-    let (toolchain, reads) = (
-        driver::jit_name()?,
-        PtxIsa::of_cuda(driver::cuda_version()?),
-    );
     let version = needs
-        .fit(target, "the driver JIT-compiles", reads)
+        .fit(target, &verb, reads)
         .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
     let text = isa::retarget(ptx, target).map_err(|e| GpuError::Unfaithful(e.to_string()))?;
     Ok(Plan {
@@ -82,5 +118,102 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
             version: version.to_string(),
             toolchain,
         },
+        compiler,
     })
+}
+
+/// The ptxas at `path`, asked for its version once per process (every run
+/// plans its module, and `ptxas --version` is a process of its own).
+fn checked_ptxas(path: &str) -> Result<Ptxas, GpuError> {
+    static CHECKED: OnceLock<Mutex<HashMap<String, Result<Ptxas, String>>>> = OnceLock::new();
+    let mut checked = CHECKED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    checked
+        .entry(path.to_string())
+        .or_insert_with(|| Ptxas::at(Path::new(path)).map_err(|e| format!("{PTXAS_ENV}: {e}")))
+        .clone()
+        .map_err(GpuError::Toolchain)
+}
+
+/// The device's image of a planned module: from the disk cache, else
+/// compiled (and then stored). `fresh` skips the cache's copy, for an
+/// image the driver refused to load.
+pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, GpuError> {
+    let device = format!("{} {}", ctx.name, ctx.arch);
+    let key = CacheKey {
+        module: &plan.text,
+        toolchain: &plan.build.toolchain,
+        device: &device,
+    };
+    let cache = disk_cache();
+    if let (Some(cache), false) = (cache, fresh) {
+        match cache.get(&key) {
+            Ok(Lookup::Hit(image)) => return Ok(image),
+            Ok(Lookup::Miss) => {}
+            Ok(Lookup::Corrupt(why)) => {
+                eprintln!("gpu-litmus: module cache: {why}; the module is compiled again")
+            }
+            Err(e) => once(&format!(
+                "gpu-litmus: module cache: {e}; going on without it"
+            )),
+        }
+    }
+    let image = match &plan.compiler {
+        Compiler::Jit => ctx.compile(&plan.text)?,
+        Compiler::Ptxas(ptxas) => ptxas
+            .compile(&plan.text, ctx.arch, false)
+            .map_err(|e| GpuError::Toolchain(e.to_string()))?,
+    };
+    if let Some(cache) = cache {
+        if let Err(e) = cache.put(&key, &image) {
+            once(&format!(
+                "gpu-litmus: module cache: {e}; going on without it"
+            ));
+        }
+    }
+    Ok(image)
+}
+
+/// The disk cache, opened once per process; `None` when it is off
+/// (`LITMUS_CACHE=0`) or cannot be used (said once).
+fn disk_cache() -> Option<&'static ModuleCache> {
+    static CACHE: OnceLock<Option<ModuleCache>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| match ModuleCache::from_env() {
+            Ok(cache) => cache,
+            Err(e) => {
+                once(&format!(
+                    "gpu-litmus: module cache: {e}; going on without it"
+                ));
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// Prints a warning once per process: every run of a campaign would
+/// otherwise repeat it.
+fn once(message: &str) {
+    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if !said.iter().any(|m| m == message) {
+        eprintln!("{message}");
+        said.push(message.to_string());
+    }
+}
+
+/// A load of `plan`'s image that failed: a cubin from ptxas that the
+/// device refused is the toolchain's fault, and says so.
+pub(crate) fn refused(plan: &Plan, ctx: &Context, e: GpuError) -> GpuError {
+    match &plan.compiler {
+        Compiler::Jit => e,
+        Compiler::Ptxas(p) => GpuError::Toolchain(format!(
+            "the device ({}, {}) refused the cubin {} made: {e}",
+            ctx.name,
+            ctx.arch,
+            p.name()
+        )),
+    }
 }

@@ -727,3 +727,76 @@ fn a_cta_spread_by_lane_keeps_counts_and_placement() {
         }
     }
 }
+
+/// The ptxas the GPU machine has: `LITMUS_PTXAS`'s, else the CUDA
+/// toolkit's, else one on `PATH`.
+fn machine_ptxas() -> Option<String> {
+    std::env::var("LITMUS_PTXAS")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .or_else(|| {
+            let cuda = "/usr/local/cuda/bin/ptxas";
+            std::path::Path::new(cuda)
+                .exists()
+                .then(|| cuda.to_string())
+        })
+        .or_else(|| {
+            let out = std::process::Command::new("sh")
+                .args(["-c", "command -v ptxas"])
+                .output()
+                .ok()?;
+            let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            (!path.is_empty()).then_some(path)
+        })
+}
+
+#[test]
+fn a_chosen_ptxas_builds_the_module_and_a_bad_one_says_why_in_one_line() {
+    if !hardware() {
+        return;
+    }
+    let test = parse(MP);
+    let code = ptx::generate(&test).unwrap();
+    let Some(ptxas) = machine_ptxas() else {
+        panic!("the GPU machine has no ptxas (set LITMUS_PTXAS)");
+    };
+    let k = Knobs {
+        ptxas: Some(ptxas.clone()),
+        ..knobs(4)
+    };
+    let r = counted_run(&test, &code, &k, k.instances(), "MP via ptxas");
+    assert!(r.build.toolchain.starts_with("ptxas "), "{:?}", r.build);
+    println!("MP via {ptxas}: {}", r.build);
+    // Not a ptxas, and a "ptxas" that fails on every module: one line
+    // each, naming it.
+    let dir = std::env::temp_dir().join(format!("gpu-litmus-fake-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let failing = dir.join("ptxas");
+    std::fs::write(
+        &failing,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'ptxas: NVIDIA (R) Ptx optimizing assembler'; echo 'Cuda compilation tools, release 12.4, V12.4.131'; exit 0; fi\necho 'ptxas fatal   : made to fail' >&2; exit 255\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for (path, want) in [
+        ("/bin/true".to_string(), "LITMUS_PTXAS"),
+        (failing.display().to_string(), "made to fail"),
+    ] {
+        let k = Knobs {
+            ptxas: Some(path.clone()),
+            ..knobs(1)
+        };
+        match gpu::run(&test, &code, &k) {
+            Err(e @ GpuError::Toolchain(_)) => {
+                let text = e.to_string();
+                assert!(text.contains(want) && text.contains(&path), "{text}");
+                assert_eq!(text.trim().lines().count(), 1, "{text}");
+                println!("{path}: {text}");
+            }
+            Err(e) => panic!("{path}: expected a toolchain error, got: {e}"),
+            Ok(_) => panic!("{path}: ran"),
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

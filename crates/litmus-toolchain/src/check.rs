@@ -129,7 +129,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
     // past it.
     let mut latest: Option<(u32, u32)> = None;
     for l in &memory {
-        let Some(addr) = l.first_memory() else { continue };
+        let Some(addr) = l.first_memory() else {
+            continue;
+        };
         match latest {
             Some((before_addr, before)) if addr < before_addr => found.push(finding(
                 l.line,
@@ -143,7 +145,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
         }
     }
     for dep in &role.deps {
-        let Some((instr, _)) = role.line(dep.branch) else { continue };
+        let Some((instr, _)) = role.line(dep.branch) else {
+            continue;
+        };
         // ptxas may put the branch on the comparison's or the jump's line:
         // any line of the test's branch instruction will do.
         let branch_kept = instr
