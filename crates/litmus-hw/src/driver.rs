@@ -322,9 +322,17 @@ impl Context {
     /// each loaded a module took as long as one thread loading them all),
     /// while a link is its own state and loading its image is quick.
     pub fn compile(&self, ptx: &str) -> Result<Vec<u8>, GpuError> {
+        self.compile_with(ptx, false)
+    }
+
+    /// [`Context::compile`], with the PTX line of each instruction kept
+    /// in the image when `lineinfo` is set (`CU_JIT_GENERATE_LINE_INFO`),
+    /// so that its SASS can be mapped back to the PTX (`gpu-litmus sass
+    /// --jit`).
+    pub fn compile_with(&self, ptx: &str, lineinfo: bool) -> Result<Vec<u8>, GpuError> {
         self.bind()?;
         let mut jit = Jit::new(ptx)?;
-        let (mut options, mut values) = jit.options();
+        let (mut options, mut values) = jit.options(lineinfo);
         let mut state = ptr::null_mut();
         // SAFETY: the options and values arrays have the same length and,
         // with the log buffer, outlive the link state, destroyed below.
@@ -493,15 +501,17 @@ impl Jit {
 
     /// The options that point the JIT at the log buffer, and their values;
     /// the buffer must outlive the call that takes them.
-    fn options(&mut self) -> ([sys::CUjit_option; 2], [*mut c_void; 2]) {
+    fn options(&mut self, lineinfo: bool) -> ([sys::CUjit_option; 3], [*mut c_void; 3]) {
         (
             [
                 sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
                 sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                sys::CUjit_option::CU_JIT_GENERATE_LINE_INFO,
             ],
             [
                 self.log.as_mut_ptr() as *mut c_void,
                 self.log.len() as *mut c_void,
+                usize::from(lineinfo) as *mut c_void,
             ],
         )
     }

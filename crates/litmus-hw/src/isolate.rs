@@ -305,6 +305,41 @@ impl<T: Wire> Wire for Vec<T> {
     }
 }
 
+/// Bytes as they are (a compiled image), not a word each as `Vec<u8>`'s
+/// elements would go.
+pub(crate) struct Bytes(pub Vec<u8>);
+
+impl Wire for Bytes {
+    fn put(&self, w: &mut Vec<u8>) {
+        self.0.len().put(w);
+        w.extend_from_slice(&self.0);
+    }
+    fn get(r: &mut &[u8]) -> Option<Bytes> {
+        let len = usize::get(r)?;
+        if len > r.len() {
+            return None;
+        }
+        let (s, rest) = r.split_at(len);
+        *r = rest;
+        Some(Bytes(s.to_vec()))
+    }
+}
+
+impl Wire for crate::Build {
+    fn put(&self, w: &mut Vec<u8>) {
+        for s in [&self.target, &self.version, &self.toolchain] {
+            s.put(w);
+        }
+    }
+    fn get(r: &mut &[u8]) -> Option<crate::Build> {
+        Some(crate::Build {
+            target: Wire::get(r)?,
+            version: Wire::get(r)?,
+            toolchain: Wire::get(r)?,
+        })
+    }
+}
+
 impl<A: Wire, B: Wire> Wire for (A, B) {
     fn put(&self, w: &mut Vec<u8>) {
         self.0.put(w);
@@ -346,10 +381,7 @@ impl Wire for HwResult {
         (self.wall.as_nanos() as u64).put(w);
         self.device.put(w);
         self.host_threads.put(w);
-        let b = &self.build;
-        for s in [&b.target, &b.version, &b.toolchain] {
-            s.put(w);
-        }
+        self.build.put(w);
     }
     fn get(r: &mut &[u8]) -> Option<HwResult> {
         Some(HwResult {
@@ -360,11 +392,7 @@ impl Wire for HwResult {
             wall: Duration::from_nanos(Wire::get(r)?),
             device: Wire::get(r)?,
             host_threads: Wire::get(r)?,
-            build: crate::Build {
-                target: Wire::get(r)?,
-                version: Wire::get(r)?,
-                toolchain: Wire::get(r)?,
-            },
+            build: Wire::get(r)?,
             // The parent knows its knobs; see `gpu::run`.
             knobs: Knobs::default(),
         })

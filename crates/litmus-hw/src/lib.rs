@@ -316,6 +316,21 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
     Ok(result)
 }
 
+/// The image GPU 0's driver makes of a test's module under the knobs'
+/// target and toolchain (the driver's JIT, or `LITMUS_PTXAS`'s ptxas),
+/// with the PTX line of each instruction kept, and how it was built: what
+/// `gpu-litmus sass --jit` disassembles, to see the code a run ran rather
+/// than what some ptxas makes of the module. In a child process, as every
+/// run; [`GpuError::NoDriver`] or [`GpuError::NoDevice`] without a GPU.
+pub fn device_image(ptx: &str, knobs: &Knobs) -> Result<(Vec<u8>, Build), GpuError> {
+    let (image, build) = with_context(SETUP_TIME, |ctx| {
+        let plan = toolchain::plan(ctx, ptx, knobs)?;
+        let image = toolchain::image_with_lines(ctx, &plan)?;
+        Ok((isolate::Bytes(image), plan.build))
+    })?;
+    Ok((image.0, build))
+}
+
 /// Runs one launch recording where every role of every instance ran, and
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {

@@ -176,6 +176,17 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, 
     Ok(image)
 }
 
+/// The image of a planned module with the PTX line of each instruction
+/// kept, for mapping its SASS back (never cached: runs do not need it).
+pub(crate) fn image_with_lines(ctx: &Context, plan: &Plan) -> Result<Vec<u8>, GpuError> {
+    match &plan.compiler {
+        Compiler::Jit => ctx.compile_with(&plan.text, true),
+        Compiler::Ptxas(ptxas) => ptxas
+            .compile(&plan.text, ctx.arch, true)
+            .map_err(|e| GpuError::Toolchain(e.to_string())),
+    }
+}
+
 /// The disk cache, opened once per process; `None` when it is off
 /// (`LITMUS_CACHE=0`) or cannot be used (said once).
 fn disk_cache() -> Option<&'static ModuleCache> {
