@@ -16,7 +16,8 @@ use crate::listing::{Listing, RoleListing};
 /// What happened to a PTX line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum What {
-    /// No SASS memory, fence or barrier instruction came from it.
+    /// No SASS memory, fence or barrier instruction came from it (a weak
+    /// or relaxed load whose value nothing reads is not reported).
     Dropped,
     /// Its first SASS memory instruction lies before that of an earlier
     /// access, fence or barrier of the role.
@@ -121,7 +122,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
         .filter(|l| l.kind.is_memory())
         .collect();
     for l in &memory {
-        if l.first_memory().is_none() {
+        // A load whose value nothing reads changes no outcome: dropping
+        // it is the compiler's right, not a change to the test.
+        if l.first_memory().is_none() && !l.unread {
             found.push(finding(l.line, What::Dropped));
         }
     }
