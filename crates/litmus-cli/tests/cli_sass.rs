@@ -74,9 +74,15 @@ fn a_ptxas_that_is_not_ptxas_is_refused_by_its_path() {
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
     let nvdisasm = fake(&dir, "nvdisasm", "CUDA disassembler");
     for (ptxas, why) in [
-        (PathBuf::from("/bin/true"), "/bin/true: not ptxas: its --version does not say `Ptx optimizing assembler`"),
+        (
+            PathBuf::from("/bin/true"),
+            "/bin/true: not ptxas: its --version does not say `Ptx optimizing assembler`",
+        ),
         (dir.join("none"), "none: not ptxas: cannot read it"),
-        (nvdisasm.clone(), "nvdisasm: not ptxas: its --version does not say"),
+        (
+            nvdisasm.clone(),
+            "nvdisasm: not ptxas: its --version does not say",
+        ),
     ] {
         let out = bin()
             .args(["sass", "--ptxas"])
@@ -98,7 +104,11 @@ fn a_ptxas_that_is_not_ptxas_is_refused_by_its_path() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("gone: not nvdisasm: cannot read it"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("gone: not nvdisasm: cannot read it"),
+        "{}",
+        stderr(&out)
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -125,13 +135,22 @@ fn a_ptxas_that_fails_shows_its_first_error_and_the_rest_go_on() {
         )) && lines[0].ends_with(", line 5; error   : Unknown symbol 'bogus'"),
         "{err}"
     );
-    assert_eq!(lines[1], format!("{}: no such file or folder", dir.join("nope.litmus").display()));
+    assert_eq!(
+        lines[1],
+        format!(
+            "{}: no such file or folder",
+            dir.join("nope.litmus").display()
+        )
+    );
     let text = stdout(&out);
     assert!(
         text.contains("mp_cluster_cache.litmus: not compiled: clusters (.reqnctapercluster) needs sm_90 and the module targets sm_80\n"),
         "{text}"
     );
-    assert!(text.ends_with("3 files: 0 clean, 0 flagged, 1 not compiled, 2 failed\n"), "{text}");
+    assert!(
+        text.ends_with("3 files: 0 clean, 0 flagged, 1 not compiled, 2 failed\n"),
+        "{text}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -152,10 +171,22 @@ fn a_test_that_does_not_fit_fails_nothing() {
 fn ptx_arch_retargets_or_says_why_not() {
     let dir = scratch("ptx-arch");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
-    let out = bin().args(["ptx", "--arch", "sm_86"]).arg(&mp).output().unwrap();
+    let out = bin()
+        .args(["ptx", "--arch", "sm_86"])
+        .arg(&mp)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("\n.version 7.1\n.target sm_86\n"), "{}", stdout(&out));
-    let out = bin().args(["ptx", "--arch=sm_80"]).arg(cluster_test()).output().unwrap();
+    assert!(
+        stdout(&out).contains("\n.version 7.1\n.target sm_86\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = bin()
+        .args(["ptx", "--arch=sm_80"])
+        .arg(cluster_test())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).is_empty());
     assert!(
@@ -186,21 +217,38 @@ fn with_tools(dir: &Path) -> Option<Command> {
 #[test]
 fn prints_the_sass_beside_each_ptx_line_and_mp_passes_the_check() {
     let dir = scratch("sass-mp");
-    let Some(mut c) = with_tools(&dir) else { return };
+    let Some(mut c) = with_tools(&dir) else {
+        return;
+    };
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
-    let out = c.arg(&mp).args(["--arch", "sm_80", "--check"]).output().unwrap();
+    let out = c
+        .arg(&mp)
+        .args(["--arch", "sm_80", "--check"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains(": ptxas "), "{text}");
-    assert!(text.contains(" for sm_80 ==\nrole 0 (P0)\n  t0.0: st.weak x, 1\n"), "{text}");
+    assert!(
+        text.contains(" for sm_80 ==\nrole 0 (P0)\n  t0.0: st.weak x, 1\n"),
+        "{text}"
+    );
     assert!(text.contains("  t1.0: ld.acquire.gpu r0, y\n"), "{text}");
     assert!(text.contains("ld.acquire.gpu.global.u32 %t1r0"), "{text}");
     assert!(text.contains("*/ LDG.E"), "{text}");
     assert!(text.contains("*/ STG.E"), "{text}");
     assert!(!text.contains("warning"), "{text}");
-    assert!(text.ends_with("1 files: 1 clean, 0 flagged, 0 not compiled\n"), "{text}");
+    assert!(
+        text.ends_with("1 files: 1 clean, 0 flagged, 0 not compiled\n"),
+        "{text}"
+    );
     // Again, from the cache: the same listing.
-    let again = with_tools(&dir).unwrap().arg(&mp).args(["--arch", "sm_80", "--check"]).output().unwrap();
+    let again = with_tools(&dir)
+        .unwrap()
+        .arg(&mp)
+        .args(["--arch", "sm_80", "--check"])
+        .output()
+        .unwrap();
     assert_eq!(stdout(&again), text);
     assert!(std::fs::read_dir(dir.join("cache")).unwrap().count() == 1);
     std::fs::remove_dir_all(dir).unwrap();
@@ -209,16 +257,30 @@ fn prints_the_sass_beside_each_ptx_line_and_mp_passes_the_check() {
 #[test]
 fn the_check_flags_lb_ctrls_folded_branch() {
     let dir = scratch("sass-lb-ctrls");
-    let Some(mut c) = with_tools(&dir) else { return };
+    let Some(mut c) = with_tools(&dir) else {
+        return;
+    };
     let lb = write(&dir, "lb.litmus", LB_CTRLS);
     let out = c.arg(&lb).arg("--check").output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
-    let warnings: Vec<&str> = text.lines().filter(|l| l.starts_with("  warning: ")).collect();
+    let warnings: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  warning: "))
+        .collect();
     assert_eq!(warnings.len(), 2, "{text}");
     assert!(warnings[0].contains("role 0 (P0), line "), "{text}");
-    assert!(warnings[0].contains("(t0.1: beq r0, 1, L0): folded: "), "{text}");
-    assert!(warnings[1].contains("(t1.1: beq r0, 1, L1): folded: "), "{text}");
-    assert!(text.ends_with("1 files: 0 clean, 1 flagged, 0 not compiled\n"), "{text}");
+    assert!(
+        warnings[0].contains("(t0.1: beq r0, 1, L0): folded: "),
+        "{text}"
+    );
+    assert!(
+        warnings[1].contains("(t1.1: beq r0, 1, L1): folded: "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("1 files: 0 clean, 1 flagged, 0 not compiled\n"),
+        "{text}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -79,7 +79,9 @@ impl ModuleCache {
     }
 
     /// [`ModuleCache::from_env`] with the variables read by `var`.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<ModuleCache>, ToolError> {
+    pub fn from_vars(
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<ModuleCache>, ToolError> {
         match var("LITMUS_CACHE").as_deref().map(str::trim) {
             None | Some("") | Some("1") => {}
             Some("0") => return Ok(None),
@@ -132,7 +134,8 @@ impl ModuleCache {
 
     /// Where the entry for `key` lives.
     pub fn entry_path(&self, key: &CacheKey) -> PathBuf {
-        self.dir.join(format!("{:016x}.bin", fnv1a(&encode_key(key))))
+        self.dir
+            .join(format!("{:016x}.bin", fnv1a(&encode_key(key))))
     }
 
     /// The image stored for `key`.
@@ -141,9 +144,7 @@ impl ModuleCache {
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Lookup::Miss),
-            Err(e) => {
-                return Err(self.error(format!("cannot read {}: {e}", path.display())))
-            }
+            Err(e) => return Err(self.error(format!("cannot read {}: {e}", path.display()))),
         };
         Ok(match decode(&bytes, key) {
             Ok(image) => Lookup::Hit(image),
@@ -156,8 +157,8 @@ impl ModuleCache {
     pub fn put(&self, key: &CacheKey, image: &[u8]) -> Result<(), ToolError> {
         let path = self.entry_path(key);
         let tmp = self.temp_name("entry");
-        let write = std::fs::write(&tmp, encode(key, image))
-            .and_then(|()| std::fs::rename(&tmp, &path));
+        let write =
+            std::fs::write(&tmp, encode(key, image)).and_then(|()| std::fs::rename(&tmp, &path));
         write.map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             self.error(format!("cannot write {}: {e}", path.display()))
@@ -321,10 +322,18 @@ mod tests {
         let at = good.len() - 10; // inside the image
         flipped[at] ^= 0x40;
         std::fs::write(&path, &flipped).unwrap();
-        assert!(corrupt(&cache).ends_with(": bad checksum"), "{}", corrupt(&cache));
+        assert!(
+            corrupt(&cache).ends_with(": bad checksum"),
+            "{}",
+            corrupt(&cache)
+        );
 
         std::fs::write(&path, &good[..good.len() - 3]).unwrap();
-        assert!(corrupt(&cache).ends_with(": truncated"), "{}", corrupt(&cache));
+        assert!(
+            corrupt(&cache).ends_with(": truncated"),
+            "{}",
+            corrupt(&cache)
+        );
         std::fs::write(&path, &good[..MAGIC.len() + 6]).unwrap();
         assert!(corrupt(&cache).ends_with(": truncated"));
 
@@ -362,12 +371,15 @@ mod tests {
         std::fs::write(&file, "x").unwrap();
         let e = ModuleCache::open(&file).unwrap_err();
         assert!(
-            e.to_string()
-                .starts_with(&format!("module cache {} (from the caller): ", file.display())),
+            e.to_string().starts_with(&format!(
+                "module cache {} (from the caller): ",
+                file.display()
+            )),
             "{e}"
         );
         let f = file.display().to_string();
-        let e = ModuleCache::from_vars(|v| (v == "LITMUS_CACHE_DIR").then(|| f.clone())).unwrap_err();
+        let e =
+            ModuleCache::from_vars(|v| (v == "LITMUS_CACHE_DIR").then(|| f.clone())).unwrap_err();
         assert!(e.to_string().contains("(from LITMUS_CACHE_DIR)"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -389,7 +401,10 @@ mod tests {
             .unwrap();
         assert_eq!(cache.dir(), xdg.join("gpu-litmus"));
         let none = ModuleCache::from_vars(|_| None).unwrap_err();
-        assert!(none.to_string().starts_with("LITMUS_CACHE_DIR=: unset"), "{none}");
+        assert!(
+            none.to_string().starts_with("LITMUS_CACHE_DIR=: unset"),
+            "{none}"
+        );
         std::fs::remove_dir_all(xdg).unwrap();
     }
 

@@ -132,7 +132,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
     // past it.
     let mut latest: Option<(u32, u32)> = None;
     for l in &memory {
-        let Some(addr) = l.first_memory() else { continue };
+        let Some(addr) = l.first_memory() else {
+            continue;
+        };
         match latest {
             Some((before_addr, before)) if addr < before_addr => found.push(finding(
                 l.line,
@@ -146,7 +148,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
         }
     }
     for dep in &role.deps {
-        let Some((instr, _)) = role.line(dep.branch) else { continue };
+        let Some((instr, _)) = role.line(dep.branch) else {
+            continue;
+        };
         // ptxas may put the branch on the comparison's or the jump's line:
         // any line of the test's branch instruction will do.
         let branch_kept = instr
@@ -238,7 +242,10 @@ $t0_2:
         assert_eq!(shape, [(0, "P0", 4), (1, "P1", 3)]);
         assert_eq!(
             l.roles[0].deps,
-            [crate::listing::ControlDep { load: 9, branch: 13 }]
+            [crate::listing::ControlDep {
+                load: 9,
+                branch: 13
+            }]
         );
         assert!(l.roles[1].deps.is_empty());
         // P1's load: nothing reads %t1r1 (P0's register is stored).
@@ -253,7 +260,10 @@ $t0_2:
         assert_eq!(check(&l), []);
         let shown = l.to_string();
         assert!(shown.contains("role 0 (P0)\n  t0.0: ld.relaxed.gpu r0, x\n        9  ld.relaxed.gpu.global.u32 %t0r0, [%rd1];\n             /*0010*/ LDG.E.STRONG.GPU R2, [R4.64]\n"), "{shown}");
-        assert!(shown.contains("(no SASS: nothing reads the value"), "{shown}");
+        assert!(
+            shown.contains("(no SASS: nothing reads the value"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -294,9 +304,16 @@ $t0_2:
             "cannot list the SASS: the SASS has no line information (compile with -lineinfo)"
         );
         let e = Listing::new(MODULE, &Sass::default()).unwrap_err();
-        assert_eq!(e.to_string(), "cannot list the SASS: the SASS has no kernel `litmus_test`");
+        assert_eq!(
+            e.to_string(),
+            "cannot list the SASS: the SASS has no kernel `litmus_test`"
+        );
         let plain = MODULE.replace("// role", "// part");
         let e = Listing::new(&plain, &sass(&at(9, 0x10, "NOP"))).unwrap_err();
-        assert!(e.to_string().contains("no `// role K: thread NAME` markers"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("no `// role K: thread NAME` markers"),
+            "{e}"
+        );
     }
 }

@@ -110,7 +110,10 @@ mod tests {
     #[test]
     fn the_first_error_line_is_the_one_shown() {
         let log = "ptxas warning : x\nptxas t.ptx, line 9; error   : Unknown symbol 'y'\nptxas fatal   : aborted";
-        assert_eq!(first_error(log), "ptxas t.ptx, line 9; error   : Unknown symbol 'y'");
+        assert_eq!(
+            first_error(log),
+            "ptxas t.ptx, line 9; error   : Unknown symbol 'y'"
+        );
         assert_eq!(first_error("  \n just this \n"), "just this");
         assert_eq!(first_error(""), "(no message)");
         let e = ToolError::Ptxas {

@@ -64,11 +64,7 @@ mod tests {
         let a = annotate(m);
         let locs: Vec<&str> = a.lines().filter(|l| l.starts_with(".loc")).collect();
         assert_eq!(locs, [".loc 1 13 0", ".loc 1 14 0", ".loc 1 15 0"]);
-        assert_eq!(
-            a.lines().nth(4),
-            Some(".file 1 \"litmus.ptx\""),
-            "{a}"
-        );
+        assert_eq!(a.lines().nth(4), Some(".file 1 \"litmus.ptx\""), "{a}");
         // Take the marks away and the module is as it was.
         let back: Vec<&str> = a
             .lines()

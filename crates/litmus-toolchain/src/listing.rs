@@ -86,7 +86,11 @@ impl PtxLine {
     /// The lowest address of a SASS memory, fence or barrier instruction
     /// of this line: where the access starts.
     pub fn first_memory(&self) -> Option<u32> {
-        self.sass.iter().filter(|s| s.is_memory()).map(|s| s.addr).min()
+        self.sass
+            .iter()
+            .filter(|s| s.is_memory())
+            .map(|s| s.addr)
+            .min()
     }
 }
 
@@ -285,7 +289,10 @@ fn operands(code: &str) -> (Option<String>, Vec<String>) {
     };
     let args = args.trim_end_matches(';');
     let mut srcs: Vec<String> = guard.map(|g| vec![g.to_string()]).unwrap_or_default();
-    let writes = !matches!(base, "st" | "red" | "bra" | "fence" | "membar" | "bar" | "barrier" | "ret");
+    let writes = !matches!(
+        base,
+        "st" | "red" | "bra" | "fence" | "membar" | "bar" | "barrier" | "ret"
+    );
     if !writes {
         srcs.extend(regs(args));
         return (None, srcs);
@@ -320,7 +327,11 @@ fn control_deps(role: &RoleListing) -> Vec<ControlDep> {
                     });
                 }
             }
-            PtxKind::Access if l.text.starts_with("ld") || l.text.starts_with("atom") || l.text.starts_with("tex") => {
+            PtxKind::Access
+                if l.text.starts_with("ld")
+                    || l.text.starts_with("atom")
+                    || l.text.starts_with("tex") =>
+            {
                 if let Some(d) = dst {
                     from_load.insert(d, l.line);
                 }
@@ -380,7 +391,10 @@ mod tests {
 
     #[test]
     fn kinds_and_operands_of_ptx_lines() {
-        assert_eq!(PtxKind::of("ld.relaxed.gpu.global.u32 %t1r0, [%rd23];"), PtxKind::Access);
+        assert_eq!(
+            PtxKind::of("ld.relaxed.gpu.global.u32 %t1r0, [%rd23];"),
+            PtxKind::Access
+        );
         assert_eq!(PtxKind::of("fence.sc.gpu;"), PtxKind::Fence);
         assert_eq!(PtxKind::of("membar.gl;"), PtxKind::Fence);
         assert_eq!(PtxKind::of("bar.sync 1, 64;"), PtxKind::Barrier);

@@ -17,10 +17,39 @@ pub struct SassInstr {
 /// SASS opcodes that touch memory, order it, or wait at a barrier: what a
 /// PTX access, fence or barrier must become at least one of.
 const MEMORY_OPCODES: &[&str] = &[
-    "LD", "LDG", "LDS", "LDL", "LDSM", "ST", "STG", "STS", "STL", "ATOM", "ATOMG", "ATOMS",
-    "RED", "REDG", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "CCTLL", "BAR", "WARPSYNC", "TEX",
-    "TLD", "TLDS", "TLD4", "TXQ", "SULD", "SUST", "SUATOM", "SURED", "UCGABAR_ARV",
-    "UCGABAR_WAIT", "SYNCS",
+    "LD",
+    "LDG",
+    "LDS",
+    "LDL",
+    "LDSM",
+    "ST",
+    "STG",
+    "STS",
+    "STL",
+    "ATOM",
+    "ATOMG",
+    "ATOMS",
+    "RED",
+    "REDG",
+    "MEMBAR",
+    "FENCE",
+    "ERRBAR",
+    "CCTL",
+    "CCTLL",
+    "BAR",
+    "WARPSYNC",
+    "TEX",
+    "TLD",
+    "TLDS",
+    "TLD4",
+    "TXQ",
+    "SULD",
+    "SUST",
+    "SUATOM",
+    "SURED",
+    "UCGABAR_ARV",
+    "UCGABAR_WAIT",
+    "SYNCS",
 ];
 
 impl SassInstr {
@@ -101,7 +130,12 @@ impl Sass {
         for raw in text.lines() {
             let t = raw.trim();
             if let Some(rest) = t.strip_prefix(".section") {
-                if let Some(name) = rest.trim().split(',').next().and_then(|s| s.strip_prefix(".text.")) {
+                if let Some(name) = rest
+                    .trim()
+                    .split(',')
+                    .next()
+                    .and_then(|s| s.strip_prefix(".text."))
+                {
                     sass.kernels.push(SassKernel {
                         name: name.to_string(),
                         instrs: Vec::new(),

@@ -94,7 +94,11 @@ pub(crate) fn find(
         return check(Path::new(&path), name, banner);
     }
     let on_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join(name)).collect::<Vec<_>>())
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join(name))
+                .collect::<Vec<_>>()
+        })
         .unwrap_or_default()
         .into_iter()
         .find(|c| std::fs::metadata(c).is_ok_and(|m| m.is_file() && executable(&m)));
@@ -166,7 +170,8 @@ mod tests {
         let missing = Path::new("/nonexistent/ptxas");
         let e = check(missing, "ptxas", "Ptx optimizing assembler").unwrap_err();
         assert!(
-            e.to_string().starts_with("/nonexistent/ptxas: not ptxas: cannot read it"),
+            e.to_string()
+                .starts_with("/nonexistent/ptxas: not ptxas: cannot read it"),
             "{e}"
         );
         let plain = TempFile::new("txt");

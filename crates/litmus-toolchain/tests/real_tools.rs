@@ -62,14 +62,20 @@ fn listing(src: &str, ptxas: &Ptxas, nvdisasm: &Nvdisasm) -> Listing {
 
 #[test]
 fn mp_lists_each_access_beside_its_sass_and_passes() {
-    let Some((ptxas, nvdisasm)) = tools() else { return };
+    let Some((ptxas, nvdisasm)) = tools() else {
+        return;
+    };
     let l = listing(MP, &ptxas, &nvdisasm);
     assert_eq!(l.roles.len(), 2);
     for role in &l.roles {
         let accesses: Vec<_> = role.lines().filter(|(_, p)| p.kind.is_memory()).collect();
         assert_eq!(accesses.len(), 2, "{role}");
         for (_, p) in accesses {
-            let want = if p.text.starts_with("ld") { "LDG" } else { "STG" };
+            let want = if p.text.starts_with("ld") {
+                "LDG"
+            } else {
+                "STG"
+            };
             assert!(p.sass.iter().any(|s| s.base() == want), "{role}");
         }
     }
@@ -78,7 +84,9 @@ fn mp_lists_each_access_beside_its_sass_and_passes() {
 
 #[test]
 fn lb_ctrls_branch_to_the_next_instruction_is_folded() {
-    let Some((ptxas, nvdisasm)) = tools() else { return };
+    let Some((ptxas, nvdisasm)) = tools() else {
+        return;
+    };
     let l = listing(LB_CTRLS, &ptxas, &nvdisasm);
     let found = check(&l);
     let folded: Vec<_> = found
@@ -91,12 +99,16 @@ fn lb_ctrls_branch_to_the_next_instruction_is_folded() {
         "{}",
         folded[0]
     );
-    assert!(folded[0].to_string().contains("(t0.1: beq r0, 1, L0): folded: "));
+    assert!(folded[0]
+        .to_string()
+        .contains("(t0.1: beq r0, 1, L0): folded: "));
 }
 
 #[test]
 fn a_branch_that_skips_the_store_is_kept() {
-    let Some((ptxas, nvdisasm)) = tools() else { return };
+    let Some((ptxas, nvdisasm)) = tools() else {
+        return;
+    };
     let l = listing(LB_SKIPS, &ptxas, &nvdisasm);
     assert_eq!(l.roles[0].deps.len(), 1, "{l}");
     assert_eq!(check(&l), [], "{l}");
@@ -106,11 +118,18 @@ fn a_branch_that_skips_the_store_is_kept() {
 fn a_module_ptxas_refuses_names_ptxas_and_the_target() {
     let Some((ptxas, _)) = tools() else { return };
     let e = ptxas
-        .compile(".version 7.0\n.target sm_80\n.address_size 64\n.entry k() { bogus; }\n", SmArch::new(80), false)
+        .compile(
+            ".version 7.0\n.target sm_80\n.address_size 64\n.entry k() { bogus; }\n",
+            SmArch::new(80),
+            false,
+        )
         .unwrap_err();
     let line = e.to_string();
     assert!(
-        line.starts_with(&format!("{} failed on the module for sm_80: ", ptxas.name())),
+        line.starts_with(&format!(
+            "{} failed on the module for sm_80: ",
+            ptxas.name()
+        )),
         "{line}"
     );
     assert!(!line.contains('\n'), "{line}");

@@ -6,8 +6,8 @@ use litmus_core::ptx;
 use litmus_core::ptx::isa::{self, SmArch};
 
 use super::args::Args;
-use super::sass::parse_arch;
 use super::load::load;
+use super::sass::parse_arch;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
 const HELP: &str = "gpu-litmus ptx: print the PTX generated for a .litmus file
@@ -83,7 +83,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     };
     let text = ptx::generate(&loaded.test).map(|text| match arch {
-        Some(arch) => isa::retarget(&text, arch).map_err(|unfit| format!("not for {arch}: {unfit}")),
+        Some(arch) => {
+            isa::retarget(&text, arch).map_err(|unfit| format!("not for {arch}: {unfit}"))
+        }
         None => Ok(text),
     });
     match text {

@@ -6,8 +6,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use litmus_core::ptx::{self, isa};
 use litmus_core::ptx::isa::{Needs, SmArch};
+use litmus_core::ptx::{self, isa};
 use litmus_toolchain::check::check_role;
 use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas, Sass};
 
