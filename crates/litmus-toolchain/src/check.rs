@@ -16,7 +16,8 @@ use crate::listing::{Listing, RoleListing};
 /// What happened to a PTX line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum What {
-    /// No SASS memory, fence or barrier instruction came from it.
+    /// No SASS memory, fence or barrier instruction came from it (a weak
+    /// or relaxed load whose value nothing reads is not reported).
     Dropped,
     /// Its first SASS memory instruction lies before that of an earlier
     /// access, fence or barrier of the role.
@@ -121,7 +122,9 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
         .filter(|l| l.kind.is_memory())
         .collect();
     for l in &memory {
-        if l.first_memory().is_none() {
+        // A load whose value nothing reads changes no outcome: dropping
+        // it is the compiler's right, not a change to the test.
+        if l.first_memory().is_none() && !l.unread {
             found.push(finding(l.line, What::Dropped));
         }
     }
@@ -166,4 +169,151 @@ pub fn check_role(role: &RoleListing) -> Vec<Finding> {
         }
     }
     found.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Sass;
+
+    /// A test kernel of two roles as the generator writes it (cut down):
+    /// role 0 loads x, branches on it, stores y; role 1 stores, fences,
+    /// loads a value nothing reads.
+    const MODULE: &str = "\
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry litmus_test(
+)
+{
+\t// role 0: thread P0
+\t// t0.0: ld.relaxed.gpu r0, x
+\tld.relaxed.gpu.global.u32 %t0r0, [%rd1];
+\t// t0.1: beq r0, 1, L0
+\tmov.u32 %r9, 1;
+\tsetp.ne.u32 %p3, %t0r0, %r9;
+\t@%p3 bra $L_fallthrough_5;
+\tbra.uni $t0_2;
+$L_fallthrough_5:
+\t// t0.2: L0:
+$t0_2:
+\t// t0.3: st.relaxed.gpu y, 1
+\tmov.u32 %r10, 1;
+\tst.relaxed.gpu.global.u32 [%rd2], %r10;
+\t// role 0 end
+\tbra.uni $L_end0;
+\t// role 1: thread P1
+\t// t1.0: st.relaxed.gpu x, 1
+\tst.relaxed.gpu.global.u32 [%rd3], %r11;
+\t// t1.1: fence.sc.gpu
+\tfence.sc.gpu;
+\t// t1.2: ld.relaxed.gpu r1, y
+\tld.relaxed.gpu.global.u32 %t1r1, [%rd4];
+\t// role 1 end
+\tst.global.u32 [%rd5], %t0r0;
+\tret;
+}
+";
+
+    fn sass(body: &str) -> Sass {
+        Sass::parse(&format!(
+            "\t.section\t.text.litmus_test,\"ax\",@progbits\nlitmus_test:\n{body}"
+        ))
+    }
+
+    fn at(line: u32, addr: u32, text: &str) -> String {
+        format!("\t//## File \"litmus.ptx\", line {line}\n        /*{addr:04x}*/ {text} ;\n")
+    }
+
+    #[test]
+    fn roles_instructions_and_dependencies_are_read_off_the_module() {
+        let body = at(9, 0x10, "LDG.E.STRONG.GPU R2, [R4.64]")
+            + &at(12, 0x20, "ISETP.NE.AND P0, PT, R2, 0x1, PT")
+            + &at(13, 0x30, "@P0 BRA `(.L_x_1)")
+            + &at(20, 0x40, "STG.E.STRONG.GPU [R6.64], R7")
+            + &at(25, 0x50, "STG.E.STRONG.GPU [R8.64], R7")
+            + &at(27, 0x60, "MEMBAR.SC.GPU");
+        let l = Listing::new(MODULE, &sass(&body)).unwrap();
+        let shape: Vec<(usize, &str, usize)> = l
+            .roles
+            .iter()
+            .map(|r| (r.role, r.thread.as_str(), r.instrs.len()))
+            .collect();
+        assert_eq!(shape, [(0, "P0", 4), (1, "P1", 3)]);
+        assert_eq!(
+            l.roles[0].deps,
+            [crate::listing::ControlDep {
+                load: 9,
+                branch: 13
+            }]
+        );
+        assert!(l.roles[1].deps.is_empty());
+        // P1's load: nothing reads %t1r1 (P0's register is stored).
+        let unread: Vec<u32> = l
+            .roles
+            .iter()
+            .flat_map(|r| r.lines())
+            .filter(|(_, p)| p.unread)
+            .map(|(_, p)| p.line)
+            .collect();
+        assert_eq!(unread, [29]);
+        assert_eq!(check(&l), []);
+        let shown = l.to_string();
+        assert!(shown.contains("role 0 (P0)\n  t0.0: ld.relaxed.gpu r0, x\n        9  ld.relaxed.gpu.global.u32 %t0r0, [%rd1];\n             /*0010*/ LDG.E.STRONG.GPU R2, [R4.64]\n"), "{shown}");
+        assert!(
+            shown.contains("(no SASS: nothing reads the value"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn dropped_reordered_and_folded_are_found() {
+        // The branch folded, P1's fence before its store, P0's store
+        // gone.
+        let body = at(9, 0x10, "LDG.E.STRONG.GPU R2, [R4.64]")
+            + &at(27, 0x20, "MEMBAR.SC.GPU")
+            + &at(25, 0x30, "STG.E.STRONG.GPU [R8.64], R7");
+        let l = Listing::new(MODULE, &sass(&body)).unwrap();
+        let found: Vec<String> = check(&l).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            found,
+            [
+                "role 0 (P0), line 20 `st.relaxed.gpu.global.u32 [%rd2], %r10;` (t0.3: st.relaxed.gpu y, 1): dropped: no SASS memory, fence or barrier instruction comes from it",
+                "role 0 (P0), line 13 `@%p3 bra $L_fallthrough_5;` (t0.1: beq r0, 1, L0): folded: this branch on the value loaded at line 9 left no conditional branch or predicate in the SASS, so the control dependency is gone",
+                "role 1 (P1), line 27 `fence.sc.gpu;` (t1.1: fence.sc.gpu): reordered: its SASS (/*0020*/) comes before that of line 25 (/*0030*/)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_predicated_access_keeps_the_dependency() {
+        let body = at(9, 0x10, "LDG.E.STRONG.GPU R2, [R4.64]")
+            + &at(12, 0x20, "ISETP.NE.AND P0, PT, R2, 0x1, PT")
+            + &at(20, 0x40, "@!P0 STG.E.STRONG.GPU [R6.64], R7")
+            + &at(25, 0x50, "STG.E.STRONG.GPU [R8.64], R7")
+            + &at(27, 0x60, "MEMBAR.SC.GPU");
+        let l = Listing::new(MODULE, &sass(&body)).unwrap();
+        assert_eq!(check(&l), []);
+    }
+
+    #[test]
+    fn a_listing_without_lines_or_markers_is_an_error() {
+        let e = Listing::new(MODULE, &sass("        /*0010*/ NOP ;\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot list the SASS: the SASS has no line information (compile with -lineinfo)"
+        );
+        let e = Listing::new(MODULE, &Sass::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot list the SASS: the SASS has no kernel `litmus_test`"
+        );
+        let plain = MODULE.replace("// role", "// part");
+        let e = Listing::new(&plain, &sass(&at(9, 0x10, "NOP"))).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no `// role K: thread NAME` markers"),
+            "{e}"
+        );
+    }
 }

@@ -76,6 +76,10 @@ pub struct PtxLine {
     pub kind: PtxKind,
     /// The SASS instructions attributed to its line, in address order.
     pub sass: Vec<SassInstr>,
+    /// A weak or relaxed load whose value no instruction of the test
+    /// kernel reads (a register of the role no outcome looks at): the
+    /// compiler may drop it, and nothing can tell.
+    pub unread: bool,
 }
 
 impl PtxLine {
@@ -232,8 +236,20 @@ fn read_roles(module: &str) -> Result<Vec<RoleListing>, ToolError> {
                 text: code.to_string(),
                 kind: PtxKind::of(code),
                 sass: Vec::new(),
+                unread: false,
             });
         }
+    }
+    let reads = kernel_reads(module);
+    for line in roles
+        .iter_mut()
+        .flat_map(|r| r.instrs.iter_mut())
+        .flat_map(|i| i.lines.iter_mut())
+    {
+        let plain = line.text.starts_with("ld")
+            && !line.text.contains(".acquire")
+            && !line.text.contains(".volatile");
+        line.unread = plain && operands(&line.text).0.is_some_and(|d| !reads.contains(&d));
     }
     if roles.is_empty() {
         return Err(ToolError::Listing {
@@ -241,6 +257,21 @@ fn read_roles(module: &str) -> Result<Vec<RoleListing>, ToolError> {
         });
     }
     Ok(roles)
+}
+
+/// Every register some instruction of the test kernel reads.
+fn kernel_reads(module: &str) -> std::collections::BTreeSet<String> {
+    let mut in_test = false;
+    let mut reads = std::collections::BTreeSet::new();
+    for raw in module.lines() {
+        let t = raw.trim();
+        if t.contains(".entry") {
+            in_test = t.contains(&format!(".entry {TEST_KERNEL}("));
+        } else if in_test && is_instruction(raw) {
+            reads.extend(operands(t.split("//").next().unwrap_or("").trim()).1);
+        }
+    }
+    reads
 }
 
 /// The registers of an instruction: (its destination, its sources). The
@@ -328,8 +359,13 @@ impl fmt::Display for RoleListing {
             writeln!(f, "  t{}.{}: {}", self.role, instr.index, instr.text)?;
             for l in instr.lines.iter().filter(|l| l.kind != PtxKind::Other) {
                 writeln!(f, "    {:>5}  {}", l.line, l.text)?;
-                if l.sass.is_empty() {
-                    writeln!(f, "             (no SASS)")?;
+                match (l.sass.is_empty(), l.unread) {
+                    (true, true) => writeln!(
+                        f,
+                        "             (no SASS: nothing reads the value, so ptxas may drop it)"
+                    )?,
+                    (true, false) => writeln!(f, "             (no SASS)")?,
+                    _ => {}
                 }
                 for s in &l.sass {
                     writeln!(f, "             /*{:04x}*/ {}", s.addr, s.text)?;

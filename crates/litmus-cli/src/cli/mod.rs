@@ -21,6 +21,7 @@ mod progress;
 mod ptx;
 mod report;
 mod run;
+mod sass;
 mod subjects;
 mod tune;
 
@@ -99,8 +100,13 @@ const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "ptx",
-        summary: "print the PTX generated for a .litmus file",
+        summary: "print the PTX generated for a .litmus file (--arch: for a target)",
         run: ptx::run,
+    },
+    Subcommand {
+        name: "sass",
+        summary: "list the SASS ptxas makes of each role (--check: dropped, reordered, folded)",
+        run: sass::run,
     },
 ];
 
