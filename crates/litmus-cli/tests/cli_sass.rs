@@ -58,6 +58,7 @@ fn command_line_errors_are_one_line_and_exit_2() {
         (&["sass", "a.litmus", "--check=yes"], "error: `--check` takes no value"),
         (&["sass", "a.litmus", "--model", "ptx"], "error: unknown option `--model`"),
         (&["ptx", "a.litmus", "--arch", "volta"], "error: unknown architecture `volta` for `--arch`"),
+        (&["sass", "a.litmus", "--jit", "--ptxas", "/x/ptxas"], "error: `--jit` and `--ptxas` name two compilers: give one"),
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -282,5 +283,38 @@ fn the_check_flags_lb_ctrls_folded_branch() {
         text.ends_with("1 files: 0 clean, 1 flagged, 0 not compiled\n"),
         "{text}"
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn jit_lists_the_drivers_sass_or_says_it_needs_a_gpu() {
+    let dir = scratch("sass-jit");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let mut cmd = bin();
+    cmd.args(["sass", "--jit", "--check"])
+        .arg(&mp)
+        .arg("--nvdisasm")
+        .arg(fake(&dir, "nvdisasm", "CUDA disassembler"));
+    // With a real nvdisasm on a GPU machine the listing is the driver's.
+    if let Ok(real) = std::env::var("LITMUS_NVDISASM") {
+        cmd.arg("--nvdisasm").arg(real);
+    }
+    let out = cmd.output().unwrap();
+    let (text, errors) = (stdout(&out), stderr(&out));
+    if errors.contains("--jit needs a GPU") {
+        assert_eq!(out.status.code(), Some(1), "{errors}");
+        assert!(
+            errors.starts_with(&format!("{}: --jit needs a GPU: no CUDA", mp.display())),
+            "{errors}"
+        );
+        assert_eq!(errors.trim().lines().count(), 1, "{errors}");
+        println!("skipped the listing: no GPU ({})", errors.trim());
+    } else if std::env::var("LITMUS_NVDISASM").is_ok() {
+        assert_eq!(out.status.code(), Some(0), "{text}{errors}");
+        assert!(text.contains(" via driver JIT "), "{text}");
+        assert!(text.contains("STG") && text.contains("LDG"), "{text}");
+    } else {
+        println!("skipped: a GPU but no LITMUS_NVDISASM");
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

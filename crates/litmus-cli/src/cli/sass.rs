@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use litmus_core::ptx::isa::{Needs, SmArch};
 use litmus_core::ptx::{self, isa};
+use litmus_hw::{GpuError, PtxTarget};
 use litmus_toolchain::check::check_role;
 use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas, Sass};
 
@@ -18,7 +19,7 @@ use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 const HELP: &str = "gpu-litmus sass: the SASS a test's PTX becomes, beside each PTX line
 
 USAGE:
-    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH] [--nvdisasm PATH] [--check]
+    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH | --jit] [--nvdisasm PATH] [--check]
 
 For each .litmus file (or each one under a folder), generates the PTX
 module the GPU harness loads, sets its target to --arch, compiles it with
@@ -26,7 +27,9 @@ ptxas (with line information) and disassembles it with nvdisasm. Prints,
 for each role of the test kernel, each test instruction, its PTX accesses,
 fences, barriers and branches (with their line in `gpu-litmus ptx --arch`'s
 output), and under each the SASS instructions made from that line. No GPU
-is needed.
+is needed, except with --jit: then the GPU's driver compiles the module
+(the code a run of it runs, --arch naming the module's target) instead of
+ptxas.
 
 A test whose instructions do not exist on the target (a cluster test on
 sm_80), or need a PTX ISA newer than the ptxas reads, or that the GPU
@@ -53,6 +56,9 @@ on without it.
 OPTIONS:
     --arch sm_XX        the target to compile for (default sm_90)
     --ptxas PATH        the ptxas to use (default: LITMUS_PTXAS, else PATH)
+    --jit               compile with GPU 0's driver, as a run does, for
+                        the GPU's own architecture (--arch: the module's
+                        target, default the GPU's)
     --nvdisasm PATH     the nvdisasm to use (default: LITMUS_NVDISASM, else
                         PATH; CUDA 13's does not read sm_70)
     --check             report what the compiler dropped, reordered or folded
@@ -67,14 +73,16 @@ EXIT STATUS:
 ";
 
 const USAGE: &str = "USAGE:
-    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH] [--nvdisasm PATH] [--check]
+    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH | --jit] [--nvdisasm PATH] [--check]
 
 For more, try `gpu-litmus sass --help`.";
 
 struct Options {
     files: Vec<String>,
-    arch: SmArch,
+    /// `None`: sm_90 for ptxas, the GPU's own under `--jit`.
+    arch: Option<SmArch>,
     ptxas: Option<PathBuf>,
+    jit: bool,
     nvdisasm: Option<PathBuf>,
     check: bool,
 }
@@ -92,8 +100,9 @@ pub(super) fn parse_arch(text: &str) -> Result<SmArch, String> {
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut o = Options {
         files: Vec::new(),
-        arch: SmArch::new(90),
+        arch: None,
         ptxas: None,
+        jit: false,
         nvdisasm: None,
         check: false,
     };
@@ -101,7 +110,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     while let Some((flag, inline)) = a.next_flag(&mut o.files) {
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--arch" => o.arch = parse_arch(&a.value(&flag, inline)?)?,
+            "--arch" => o.arch = Some(parse_arch(&a.value(&flag, inline)?)?),
+            "--jit" if inline.is_none() => o.jit = true,
+            "--jit" => return Err("`--jit` takes no value".into()),
             "--ptxas" => o.ptxas = Some(a.value(&flag, inline)?.into()),
             "--nvdisasm" => o.nvdisasm = Some(a.value(&flag, inline)?.into()),
             "--check" if inline.is_none() => o.check = true,
@@ -111,6 +122,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     }
     if o.files.is_empty() {
         return Err("no file given".into());
+    }
+    if o.jit && o.ptxas.is_some() {
+        return Err("`--jit` and `--ptxas` name two compilers: give one".into());
     }
     Ok(Some(o))
 }
@@ -123,9 +137,16 @@ enum Verdict {
     Failed,
 }
 
+/// Which compiler makes the image.
+enum Compiler {
+    Ptxas(Ptxas),
+    /// GPU 0's driver, through `litmus_hw::device_image`.
+    Jit,
+}
+
 /// The tools and the cache, shared by every file.
 struct Tools {
-    ptxas: Ptxas,
+    compiler: Compiler,
     nvdisasm: Nvdisasm,
     cache: Option<ModuleCache>,
 }
@@ -143,17 +164,18 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let tools = match (
-        Ptxas::find(opts.ptxas.as_deref()),
-        Nvdisasm::find(opts.nvdisasm.as_deref()),
-    ) {
-        (Ok(ptxas), Ok(nvdisasm)) => {
+    let compiler = match opts.jit {
+        true => Ok(Compiler::Jit),
+        false => Ptxas::find(opts.ptxas.as_deref()).map(Compiler::Ptxas),
+    };
+    let tools = match (compiler, Nvdisasm::find(opts.nvdisasm.as_deref())) {
+        (Ok(compiler), Ok(nvdisasm)) => {
             let cache = ModuleCache::from_env().unwrap_or_else(|e| {
                 let _ = writeln!(err, "warning: {e}; going on without the module cache");
                 None
             });
             Tools {
-                ptxas,
+                compiler,
                 nvdisasm,
                 cache,
             }
@@ -223,28 +245,22 @@ fn one_file(
             return Verdict::NotCompiled;
         }
     };
-    let reads = format!("{} reads", tools.ptxas.name());
-    let fit = Needs::of(&module).fit(opts.arch, &reads, tools.ptxas.max_isa());
-    let module = match fit.and_then(|_| isa::retarget(&module, opts.arch)) {
-        Ok(m) => m,
-        Err(unfit) => {
-            let _ = writeln!(out, "{file}: not compiled: {unfit}");
+    let built = match &tools.compiler {
+        Compiler::Ptxas(ptxas) => with_ptxas(&module, opts, ptxas, tools, err),
+        Compiler::Jit => with_driver(&module, opts, tools),
+    };
+    let (listing, title) = match built {
+        Ok(built) => built,
+        Err(Refusal::Unfit(why)) => {
+            let _ = writeln!(out, "{file}: not compiled: {why}");
             return Verdict::NotCompiled;
         }
-    };
-    let listing = match compile(&module, opts.arch, tools, err) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = writeln!(err, "{file}: {e}");
+        Err(Refusal::Failed(why)) => {
+            let _ = writeln!(err, "{file}: {why}");
             return Verdict::Failed;
         }
     };
-    let _ = writeln!(
-        out,
-        "== {file}: {} for {} ==",
-        tools.ptxas.name(),
-        opts.arch
-    );
+    let _ = writeln!(out, "== {file}: {title} ==");
     let mut flagged = false;
     for role in &listing.roles {
         let _ = write!(out, "{role}");
@@ -262,15 +278,69 @@ fn one_file(
     }
 }
 
+/// Why a file has no listing: its test does not fit the target or the
+/// toolchain (like a skip), or compiling it failed.
+enum Refusal {
+    Unfit(String),
+    Failed(String),
+}
+
+/// The listing of the portable `module` under ptxas for `--arch`, and
+/// what compiled it.
+fn with_ptxas(
+    module: &str,
+    opts: &Options,
+    ptxas: &Ptxas,
+    tools: &Tools,
+    err: &mut dyn Write,
+) -> Result<(Listing, String), Refusal> {
+    let arch = opts.arch.unwrap_or(SmArch::new(90));
+    let reads = format!("{} reads", ptxas.name());
+    let fit = Needs::of(module).fit(arch, &reads, ptxas.max_isa());
+    let module = fit
+        .and_then(|_| isa::retarget(module, arch))
+        .map_err(|unfit| Refusal::Unfit(unfit.to_string()))?;
+    let listing =
+        compile(&module, arch, ptxas, tools, err).map_err(|e| Refusal::Failed(e.to_string()))?;
+    Ok((listing, format!("{} for {arch}", ptxas.name())))
+}
+
+/// The listing of the portable `module` as GPU 0's driver compiles it for
+/// a run (the module's target `--arch`, else the GPU's), and how it was
+/// built.
+fn with_driver(module: &str, opts: &Options, tools: &Tools) -> Result<(Listing, String), Refusal> {
+    let knobs = litmus_hw::Knobs {
+        ptx_target: opts.arch.map_or(PtxTarget::Native, PtxTarget::Arch),
+        ..litmus_hw::Knobs::default()
+    };
+    let (image, build) = match litmus_hw::device_image(&lineinfo::annotate(module), &knobs) {
+        Ok(built) => built,
+        Err(e @ GpuError::Unfaithful(_)) => return Err(Refusal::Unfit(e.to_string())),
+        Err(e) if e.is_absent() => return Err(Refusal::Failed(format!("--jit needs a GPU: {e}"))),
+        Err(e) => return Err(Refusal::Failed(e.to_string())),
+    };
+    // The listing reads the module the driver compiled: the same lines,
+    // its header set for the build's target.
+    let target = SmArch::parse(&build.target).unwrap_or(SmArch::new(90));
+    let module = isa::retarget(module, target).map_err(|e| Refusal::Unfit(e.to_string()))?;
+    let listing = tools
+        .nvdisasm
+        .disassemble(&image)
+        .and_then(|text| Listing::new(&module, &Sass::parse(&text)))
+        .map_err(|e| Refusal::Failed(e.to_string()))?;
+    Ok((listing, build.to_string()))
+}
+
 /// The listing of `module` (retargeted), compiled through the cache.
 fn compile(
     module: &str,
     arch: SmArch,
+    ptxas: &Ptxas,
     tools: &Tools,
     err: &mut dyn Write,
 ) -> Result<Listing, litmus_toolchain::ToolError> {
     let annotated = lineinfo::annotate(module);
-    let toolchain = tools.ptxas.name();
+    let toolchain = ptxas.name();
     let device = arch.to_string();
     let key = CacheKey {
         module: &annotated,
@@ -292,7 +362,7 @@ fn compile(
     let cubin = match cached {
         Some(image) => image,
         None => {
-            let image = tools.ptxas.compile(&annotated, arch, true)?;
+            let image = ptxas.compile(&annotated, arch, true)?;
             if let Some(Err(e)) = tools.cache.as_ref().map(|c| c.put(&key, &image)) {
                 let _ = writeln!(err, "warning: {e}");
             }
