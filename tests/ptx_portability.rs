@@ -112,9 +112,9 @@ fn ptxas() -> Option<&'static Ptxas> {
 enum OnTarget {
     Compiled,
     /// `retarget` refused it: an instruction does not exist there.
-    NotOnTarget(String),
+    NotHere(String),
     /// The module needs a newer PTX ISA than the ptxas reads.
-    NotUnderPtxas(String),
+    NotUnderThisPtxas(String),
     /// A failure of the table, the generator or the run: one line.
     Failed(String),
 }
@@ -189,13 +189,13 @@ fn check(ptxas: &Ptxas, name: &str, test: &Test) -> Report {
     for n in TARGETS {
         let target = SmArch::new(n);
         let outcome = match retarget(&module, target) {
-            Err(unfit) => OnTarget::NotOnTarget(unfit.to_string()),
-            Ok(_) if ptxas.lacks.contains_key(&target) => OnTarget::NotUnderPtxas(format!(
+            Err(unfit) => OnTarget::NotHere(unfit.to_string()),
+            Ok(_) if ptxas.lacks.contains_key(&target) => OnTarget::NotUnderThisPtxas(format!(
                 "{target} needs another ptxas: {}",
                 ptxas.lacks[&target]
             )),
             Ok(text) => match needs.fit(target, &format!("{} reads", ptxas.name), ptxas.reads) {
-                Err(unfit @ Unfit::Isa { .. }) => OnTarget::NotUnderPtxas(unfit.to_string()),
+                Err(unfit @ Unfit::Isa { .. }) => OnTarget::NotUnderThisPtxas(unfit.to_string()),
                 Err(unfit) => OnTarget::Failed(format!(
                     "retarget accepts it and Needs::fit refuses it: {unfit}"
                 )),
@@ -249,7 +249,7 @@ fn failures(reports: &[Report]) -> Vec<String> {
         for (target, outcome) in &r.targets {
             match outcome {
                 OnTarget::Compiled => {}
-                OnTarget::NotOnTarget(why) | OnTarget::NotUnderPtxas(why) => {
+                OnTarget::NotHere(why) | OnTarget::NotUnderThisPtxas(why) => {
                     if why.trim().is_empty() || why.contains('\n') {
                         out.push(format!(
                             "{} on {target}: refused without a one-line reason: {why:?}",
@@ -294,8 +294,8 @@ fn counts(label: &str, ptxas: &Ptxas, reports: &[Report], seconds: f64) -> Strin
         {
             match o {
                 OnTarget::Compiled => compiled += 1,
-                OnTarget::NotOnTarget(why) => *not_here.entry(reason(why)).or_default() += 1,
-                OnTarget::NotUnderPtxas(why) => *not_ptxas.entry(reason(why)).or_default() += 1,
+                OnTarget::NotHere(why) => *not_here.entry(reason(why)).or_default() += 1,
+                OnTarget::NotUnderThisPtxas(why) => *not_ptxas.entry(reason(why)).or_default() += 1,
                 OnTarget::Failed(_) => failed += 1,
             }
         }
