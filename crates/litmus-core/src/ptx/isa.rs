@@ -247,9 +247,13 @@ pub const FEATURES: &[Feature] = &[
     ),
     // After the instructions above, which name what needs it better.
     feature(".cluster", ".cluster scope", (7, 8), 90),
-    // The one-sided fences of PTX 8.6.
-    feature("fence.acquire", "fence.acquire", (8, 6), 70),
-    feature("fence.release", "fence.release", (8, 6), 70),
+    // The one-sided fences of PTX 8.6. Toolchains disagree on the target:
+    // ptxas 12.9 and the 580 driver's JIT compile them for sm_70 and sm_80
+    // (at any `.version`), ptxas 13.5 refuses them below sm_90 ("Modifier
+    // '.acquire' on 'fence' requires .target sm_90 or higher"). A module
+    // must build under every toolchain, so the strictest one sets the row.
+    feature("fence.acquire", "fence.acquire", (8, 6), 90),
+    feature("fence.release", "fence.release", (8, 6), 90),
 ];
 
 /// What a module needs: the lowest PTX ISA and target that have every
@@ -456,7 +460,15 @@ mod tests {
             (n.isa, n.isa_for),
             (PtxIsa::new(8, 6), Some("fence.release"))
         );
-        assert_eq!((n.sm, n.sm_for), (SmArch(70), None));
+        assert_eq!((n.sm, n.sm_for), (SmArch(90), Some("fence.release")));
+        let a = Needs::of("fence.acquire.gpu;\n");
+        assert_eq!((a.isa, a.sm), (PtxIsa::new(8, 6), SmArch(90)));
+        assert_eq!(
+            retarget("fence.acquire.gpu;\n", SmArch(80))
+                .unwrap_err()
+                .to_string(),
+            "fence.acquire needs sm_90 and the module targets sm_80"
+        );
         let c = Needs::of("barrier.cluster.arrive;\n");
         assert_eq!((c.isa, c.sm), (PtxIsa::new(7, 8), SmArch(90)));
         assert_eq!(c.sm_for, Some("barrier.cluster"));
