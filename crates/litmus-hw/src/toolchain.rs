@@ -164,7 +164,7 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, 
         Compiler::Jit => ctx.compile(&plan.text)?,
         Compiler::Ptxas(ptxas) => ptxas
             .compile(&plan.text, ctx.arch, false)
-            .map_err(|e| GpuError::Toolchain(e.to_string()))?,
+            .map_err(|e| chosen_ptxas_failed(ptxas, e))?,
     };
     if let Some(cache) = cache {
         if let Err(e) = cache.put(&key, &image) {
@@ -183,8 +183,14 @@ pub(crate) fn image_with_lines(ctx: &Context, plan: &Plan) -> Result<Vec<u8>, Gp
         Compiler::Jit => ctx.compile_with(&plan.text, true),
         Compiler::Ptxas(ptxas) => ptxas
             .compile(&plan.text, ctx.arch, true)
-            .map_err(|e| GpuError::Toolchain(e.to_string())),
+            .map_err(|e| chosen_ptxas_failed(ptxas, e)),
     }
+}
+
+/// A chosen ptxas that failed on a module: named by the variable and the
+/// path the user gave, since its version alone may not say which one.
+fn chosen_ptxas_failed(ptxas: &Ptxas, e: litmus_toolchain::ToolError) -> GpuError {
+    GpuError::Toolchain(format!("{PTXAS_ENV}={}: {e}", ptxas.path().display()))
 }
 
 /// The disk cache, opened once per process; `None` when it is off
@@ -221,7 +227,8 @@ pub(crate) fn refused(plan: &Plan, ctx: &Context, e: GpuError) -> GpuError {
     match &plan.compiler {
         Compiler::Jit => e,
         Compiler::Ptxas(p) => GpuError::Toolchain(format!(
-            "the device ({}, {}) refused the cubin {} made: {e}",
+            "{PTXAS_ENV}={}: the device ({}, {}) refused the cubin {} made: {e}",
+            p.path().display(),
             ctx.name,
             ctx.arch,
             p.name()
