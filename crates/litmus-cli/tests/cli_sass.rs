@@ -318,3 +318,85 @@ fn jit_lists_the_drivers_sass_or_says_it_needs_a_gpu() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn an_unusable_cache_folder_or_value_is_one_line_and_the_command_goes_on() {
+    let dir = scratch("sass-bad-cache");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let file = write(&dir, "not-a-folder", "x");
+    for (var, value, want) in [
+        (
+            "LITMUS_CACHE_DIR",
+            file.display().to_string(),
+            file.display().to_string(),
+        ),
+        (
+            "LITMUS_CACHE",
+            "yes".to_string(),
+            "LITMUS_CACHE".to_string(),
+        ),
+    ] {
+        let out = with_fakes(&dir)
+            .env_remove("LITMUS_CACHE")
+            .env(var, &value)
+            .arg(&mp)
+            .output()
+            .unwrap();
+        let errors = stderr(&out);
+        let warning: Vec<&str> = errors
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .collect();
+        assert_eq!(warning.len(), 1, "{var}={value}: {errors}");
+        assert!(
+            warning[0].contains(&want) && warning[0].ends_with("going on without the module cache"),
+            "{var}={value}: {errors}"
+        );
+        // It went on: the (stand-in) ptxas ran and failed on the module.
+        assert!(errors.contains("Unknown symbol 'bogus'"), "{errors}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_damaged_cache_entry_is_said_and_compiled_again() {
+    let dir = scratch("sass-corrupt-cache");
+    let Some(mut first) = with_tools(&dir) else {
+        return;
+    };
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let out = first.arg(&mp).args(["--arch", "sm_80"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let entries: Vec<_> = std::fs::read_dir(dir.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1);
+    // One flipped byte in the image, then a cut-off file: each is said once
+    // and compiled again, and the listing is the same.
+    let mut bytes = std::fs::read(&entries[0]).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&entries[0], &bytes).unwrap();
+    for (damage, want) in [("flipped", "checksum"), ("truncated", "truncated")] {
+        if damage == "truncated" {
+            let whole = std::fs::read(&entries[0]).unwrap();
+            std::fs::write(&entries[0], &whole[..whole.len() / 3]).unwrap();
+        }
+        let again = with_tools(&dir)
+            .unwrap()
+            .arg(&mp)
+            .args(["--arch", "sm_80"])
+            .output()
+            .unwrap();
+        let errors = stderr(&again);
+        assert_eq!(again.status.code(), Some(0), "{damage}: {errors}");
+        assert_eq!(stdout(&again), stdout(&out), "{damage}");
+        assert_eq!(errors.lines().count(), 1, "{damage}: {errors}");
+        assert!(
+            errors.starts_with("warning: module cache: ") && errors.contains(want),
+            "{damage}: {errors}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
