@@ -316,19 +316,42 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
     Ok(result)
 }
 
-/// The image GPU 0's driver makes of a test's module under the knobs'
-/// target and toolchain (the driver's JIT, or `LITMUS_PTXAS`'s ptxas),
-/// with the PTX line of each instruction kept, and how it was built: what
-/// `gpu-litmus sass --jit` disassembles, to see the code a run ran rather
-/// than what some ptxas makes of the module. In a child process, as every
-/// run; [`GpuError::NoDriver`] or [`GpuError::NoDevice`] without a GPU.
-pub fn device_image(ptx: &str, knobs: &Knobs) -> Result<(Vec<u8>, Build), GpuError> {
+/// The SASS listing of the code a run of `test` on GPU 0 runs: its module
+/// (`ptx`, regenerated as the knobs ask) built under the knobs' target and
+/// toolchain (the driver's JIT, or `LITMUS_PTXAS`'s ptxas) with the PTX
+/// line of each instruction kept, disassembled by `nvdisasm`, each role's
+/// accesses and fences beside the SASS made from them; and how it was
+/// built. What `gpu-litmus sass --jit` prints and what a failure story
+/// checks (`litmus_toolchain::check`), to see the code that ran rather than
+/// what some ptxas makes of the module. The image is made in a child
+/// process, as every run's; [`GpuError::NoDriver`] or
+/// [`GpuError::NoDevice`] without a GPU.
+pub fn device_listing(
+    test: &Test,
+    ptx: &str,
+    knobs: &Knobs,
+    nvdisasm: &litmus_toolchain::Nvdisasm,
+) -> Result<(litmus_toolchain::Listing, Build), GpuError> {
+    let module = codegen::module_for(test, ptx, knobs)?;
+    let annotated = litmus_toolchain::lineinfo::annotate(&module);
     let (image, build) = with_context(SETUP_TIME, |ctx| {
-        let plan = toolchain::plan(ctx, ptx, knobs)?;
+        let plan = toolchain::plan(ctx, &annotated, knobs)?;
         let image = toolchain::image_with_lines(ctx, &plan)?;
         Ok((isolate::Bytes(image), plan.build))
     })?;
-    Ok((image.0, build))
+    // The listing reads the module that was compiled: the same lines, its
+    // header set for the build's target.
+    let target = litmus_core::ptx::isa::SmArch::parse(&build.target)
+        .ok_or_else(|| GpuError::Toolchain(format!("a build for `{}`", build.target)))?;
+    let module = litmus_core::ptx::isa::retarget(&module, target)
+        .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
+    let listing = nvdisasm
+        .disassemble(&image.0)
+        .and_then(|text| {
+            litmus_toolchain::Listing::new(&module, &litmus_toolchain::Sass::parse(&text))
+        })
+        .map_err(|e| GpuError::Toolchain(e.to_string()))?;
+    Ok((listing, build))
 }
 
 /// Runs one launch recording where every role of every instance ran, and

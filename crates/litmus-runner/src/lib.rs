@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod compiler_check;
 pub mod config;
 pub mod report;
 pub mod runner;

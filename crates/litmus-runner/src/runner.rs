@@ -170,6 +170,9 @@ pub struct TestReport {
     pub knobs: Option<Knobs>,
     /// The model's loop bound (to run the test again the same way).
     pub loop_bound: u32,
+    /// When the hardware showed an outcome the model forbids: whether the
+    /// SASS that ran keeps the test ([`crate::compiler_check`]), one line.
+    pub compiler: Option<String>,
 }
 
 /// The model checker's counts.
@@ -246,7 +249,21 @@ pub fn run_test(
             )));
         }
     }
-    judge(test, config, hardware, failures, source)
+    let mut report = judge(test, config, hardware, failures, source);
+    // A forbidden outcome is a finding against the model only if the code
+    // that ran is the test: say what the compiler made of it.
+    let forbidden = report
+        .failures
+        .iter()
+        .any(|f| matches!(f, Failure::ForbiddenObserved { .. }));
+    if let (true, Hardware::Ran(hw)) = (forbidden, &report.hardware) {
+        let generated = ptx_text.map_or_else(|| ptx::generate(test).ok(), |t| Some(t.to_string()));
+        report.compiler = Some(match generated {
+            Some(module) => crate::compiler_check::story(test, &module, &hw.knobs),
+            None => "compiler: the SASS was not checked: the test has no PTX".into(),
+        });
+    }
+    report
 }
 
 /// The evidence record of a hardware run of `test` from `source`.
@@ -294,6 +311,7 @@ pub fn judge(
         failures,
         knobs,
         loop_bound: config.options.loop_bound,
+        compiler: None,
     };
     let result = match check(test, config.model, &config.options) {
         Ok(r) => r,

@@ -247,7 +247,7 @@ fn one_file(
     };
     let built = match &tools.compiler {
         Compiler::Ptxas(ptxas) => with_ptxas(&module, opts, ptxas, tools, err),
-        Compiler::Jit => with_driver(&module, opts, tools),
+        Compiler::Jit => with_driver(&loaded.test, &module, opts, tools),
     };
     let (listing, title) = match built {
         Ok(built) => built,
@@ -305,30 +305,24 @@ fn with_ptxas(
     Ok((listing, format!("{} for {arch}", ptxas.name())))
 }
 
-/// The listing of the portable `module` as GPU 0's driver compiles it for
-/// a run (the module's target `--arch`, else the GPU's), and how it was
-/// built.
-fn with_driver(module: &str, opts: &Options, tools: &Tools) -> Result<(Listing, String), Refusal> {
+/// The listing of the code a run of `test` runs on GPU 0 (the module's
+/// target `--arch`, else the GPU's), and how it was built.
+fn with_driver(
+    test: &litmus_core::ir::Test,
+    module: &str,
+    opts: &Options,
+    tools: &Tools,
+) -> Result<(Listing, String), Refusal> {
     let knobs = litmus_hw::Knobs {
         ptx_target: opts.arch.map_or(PtxTarget::Native, PtxTarget::Arch),
         ..litmus_hw::Knobs::default()
     };
-    let (image, build) = match litmus_hw::device_image(&lineinfo::annotate(module), &knobs) {
-        Ok(built) => built,
-        Err(e @ GpuError::Unfaithful(_)) => return Err(Refusal::Unfit(e.to_string())),
-        Err(e) if e.is_absent() => return Err(Refusal::Failed(format!("--jit needs a GPU: {e}"))),
-        Err(e) => return Err(Refusal::Failed(e.to_string())),
-    };
-    // The listing reads the module the driver compiled: the same lines,
-    // its header set for the build's target.
-    let target = SmArch::parse(&build.target).unwrap_or(SmArch::new(90));
-    let module = isa::retarget(module, target).map_err(|e| Refusal::Unfit(e.to_string()))?;
-    let listing = tools
-        .nvdisasm
-        .disassemble(&image)
-        .and_then(|text| Listing::new(&module, &Sass::parse(&text)))
-        .map_err(|e| Refusal::Failed(e.to_string()))?;
-    Ok((listing, build.to_string()))
+    match litmus_hw::device_listing(test, module, &knobs, &tools.nvdisasm) {
+        Ok((listing, build)) => Ok((listing, build.to_string())),
+        Err(e @ GpuError::Unfaithful(_)) => Err(Refusal::Unfit(e.to_string())),
+        Err(e) if e.is_absent() => Err(Refusal::Failed(format!("--jit needs a GPU: {e}"))),
+        Err(e) => Err(Refusal::Failed(e.to_string())),
+    }
 }
 
 /// The listing of `module` (retargeted), compiled through the cache.

@@ -64,5 +64,10 @@ pub fn record(report: &TestReport) -> Value {
         "reproduce": crate::report::text::reproduce(report),
         "passed": report.passed(),
         "failures": report.failures.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+        "compiler": report.compiler,
+        "build": match &report.hardware {
+            Hardware::Ran(r) => Some(r.build.to_string()),
+            _ => None,
+        },
     })
 }

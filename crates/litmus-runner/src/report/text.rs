@@ -207,6 +207,9 @@ pub fn failure_message(report: &TestReport) -> String {
         let _ = writeln!(out, "{words}");
     }
     let _ = writeln!(out, "{}", hardware_line(report));
+    if let Some(compiler) = &report.compiler {
+        let _ = writeln!(out, "{compiler}");
+    }
     let _ = writeln!(
         out,
         "model {}, budget {}; reproduce: {}",
