@@ -196,6 +196,60 @@ Observation MP-relacq Never 0 3
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// herd7's GPU_PTX as the ASPLOS'15 paper prints it (its Figure 12, SB:
+/// threads `T0 | T1`, `ScopeTree(grid(cta(warp T0) (warp T1)))`) checks
+/// under `ptx-2015`, the model it was written for: no fence, so the SB
+/// outcome is allowed. herd7's block is its herd-form twin's.
+#[test]
+fn the_asplos15_papers_sb_checks_under_ptx_2015() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus-core/tests/data/gpu_ptx");
+    let paper = corpus.join("asplos15/SB.litmus");
+    let src = std::fs::read_to_string(&paper).unwrap();
+    assert!(src.contains("\n T0 ") && src.contains("ScopeTree(grid(cta(warp T0) (warp T1)))"));
+    let out = bin()
+        .args(["check", "--model", "ptx-2015", "--format", "json"])
+        .arg(&paper)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_lines(&out.stdout).remove(0);
+    assert_eq!(
+        (&v["name"], &v["model"], &v["verdict"], &v["claim_holds"]),
+        (
+            &Value::from("SB"),
+            &Value::from("ptx-2015"),
+            &Value::from("allowed"),
+            &Value::from(true)
+        ),
+        "{v}"
+    );
+    // herd7's block, threads by number, the same as the `P0 | P1` twin's
+    // but for the time.
+    let herd = |file: &Path| {
+        let out = bin()
+            .args(["check", "--model", "ptx-2015", "--format", "herd"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", file.display());
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.rsplit_once("Time SB ").unwrap().0.to_string()
+    };
+    let block = herd(&paper);
+    assert!(
+        block.starts_with("Test SB Allowed\nStates 4\n")
+            && block.contains("\n0:r0=0; 1:r0=0;\n")
+            && block.ends_with("Ok\nWitnesses\nPositive: 1 Negative: 3\nCondition exists (0:r0=0 /\\ 1:r0=0)\nObservation SB Sometimes 1 3\n"),
+        "{block}"
+    );
+    assert_eq!(block, herd(&corpus.join("SB.litmus")));
+}
+
 #[test]
 fn inline_values_and_the_end_of_options() {
     let dir = scratch("inline");

@@ -1,5 +1,6 @@
 //! herd7's GPU_PTX dialect (the ASPLOS'15 corpus's): the held-in corpus
-//! in `data/gpu_ptx/` reads, validates, has PTX, and prints in the PTX
+//! in `data/gpu_ptx/` (with `asplos15/`, tests in the ASPLOS'15 paper's
+//! `T0 | T1` form) reads, validates, has PTX, and prints in the PTX
 //! dialect to text that reads back to the same IR; and what each form
 //! becomes. The errors are in `text_gpu_ptx_errors.rs`, the verdicts under
 //! `ptx-2015` in litmus-model's `tests/gpu_ptx.rs`.
@@ -12,18 +13,32 @@ use litmus_core::instr::{
 use litmus_core::ir::*;
 use litmus_core::text;
 
-fn corpus() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gpu_ptx");
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gpu_ptx")
+}
+
+/// The `.litmus` files of `sub` (under the corpus folder), named by
+/// their path from the corpus folder.
+fn files_in(sub: &str) -> Vec<(String, String)> {
+    let dir = corpus_dir().join(sub);
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
         .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let name = p.strip_prefix(corpus_dir()).unwrap();
+            let name = name.to_string_lossy().into_owned();
             (name, std::fs::read_to_string(&p).unwrap())
         })
         .collect();
     files.sort();
+    files
+}
+
+/// The corpus: herd's form, then the paper's (`asplos15/`).
+fn corpus() -> Vec<(String, String)> {
+    let mut files = files_in("");
+    files.extend(files_in("asplos15"));
     files
 }
 
@@ -58,12 +73,12 @@ fn val(v: Value) -> Operand {
 #[test]
 fn the_corpus_reads_validates_generates_and_round_trips() {
     let files = corpus();
-    assert!(files.len() >= 15, "{} files", files.len());
+    assert!(files.len() >= 25, "{} files", files.len());
     for (name, src) in files {
         let test = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&name)));
         assert_eq!(
-            format!("{}.litmus", test.name.text),
-            name,
+            Some(format!("{}.litmus", test.name.text).as_str()),
+            name.rsplit('/').next(),
             "the header names the file"
         );
         litmus_core::validate(&test).unwrap();
@@ -373,18 +388,84 @@ fn more_forms() {
     assert_eq!(t.condition.quantifier, Quantifier::Forall);
 }
 
-/// The ASPLOS'15 listings' spelling of the scope tree reads too:
-/// `ScopeTree`, a `grid` for the device, threads `T<n>`.
+/// The ASPLOS'15 listings' spelling reads too: threads `T<n>` in the
+/// header row and the scope tree, `ScopeTree`, a `grid` for the device.
+/// The IR names the threads `P<n>` either way (the printed text must be
+/// one herd7 reads), so the two spellings read to equal tests.
 #[test]
-fn the_asplos_listings_scope_tree_reads_as_herds() {
-    let src = |tree: &str| {
-        format!("GPU_PTX CoRR-grid\n{{\n0:.reg .b64 r1 = x;\n1:.reg .s32 r0;\n1:.reg .s32 r2;\n1:.reg .b64 r1 = x;\n}}\n P0 | P1 ;\n st.cg.s32 [r1],1 | ld.cg.s32 r0,[r1] ;\n | ld.cg.s32 r2,[r1] ;\n\n{tree}\n\nexists (1:r0=1 /\\ 1:r2=0)\n")
+fn the_asplos_listings_spelling_reads_as_herds() {
+    let src = |header: &str, tree: &str, cond: &str| {
+        format!("GPU_PTX CoRR-grid\n{{\n0:.reg .b64 r1 = x;\n1:.reg .s32 r0;\n1:.reg .s32 r2;\n1:.reg .b64 r1 = x;\n}}\n {header} ;\n st.cg.s32 [r1],1 | ld.cg.s32 r0,[r1] ;\n | ld.cg.s32 r2,[r1] ;\n\n{tree}\n\nexists ({cond})\n")
     };
-    let listing = litmus_core::text::parse(&src("ScopeTree (grid (cta (warp T0) (warp T1)))"))
-        .unwrap_or_else(|e| panic!("{}", e.render("listing")));
-    let herd = litmus_core::text::parse(&src("scopeTree (device (cta (warp P0) (warp P1)))"))
-        .unwrap_or_else(|e| panic!("{}", e.render("herd")));
+    let parse = |s: String| text::parse(&s).unwrap_or_else(|e| panic!("{}", e.render("t")));
+    let herd = parse(src(
+        "P0 | P1",
+        "scopeTree (device (cta (warp P0) (warp P1)))",
+        "1:r0=1 /\\ P1:r2=0",
+    ));
+    let listing = parse(src(
+        "T0 | T1",
+        "ScopeTree (grid (cta (warp T0) (warp T1)))",
+        "1:r0=1 /\\ T1:r2=0",
+    ));
     assert_eq!(listing, herd);
+    let names: Vec<&str> = listing
+        .threads
+        .iter()
+        .map(|t| t.name.text.as_str())
+        .collect();
+    assert_eq!(names, ["P0", "P1"]);
     let p = &listing.threads[1].placement;
     assert_eq!((p.gpu, p.cta, p.warp), (0, 0, Some(1)));
+    // `T1:r2` is thread 1's register, as `1:r2` is.
+    let Expr::And(_, r2) = &listing.condition.expr else {
+        panic!("{:?}", listing.condition.expr)
+    };
+    assert!(
+        matches!(&**r2, Expr::Cmp { lhs: Term::Reg { thread, reg }, .. } if thread.text == "P1" && reg.text == "r2"),
+        "{r2:?}"
+    );
+    // Printed, the threads are herd's `P<n>`, which herd7 reads.
+    let printed = text::print(&listing);
+    assert!(
+        printed.contains(" P0@cta 0,gpu 0,warp 0 | P1@cta 0,gpu 0,warp 1 ;"),
+        "{printed}"
+    );
+    assert!(
+        !printed.contains("T0") && !printed.contains("T1"),
+        "{printed}"
+    );
+}
+
+/// Each test of `asplos15/` (the paper's `T0 | T1` form) reads to the
+/// same IR as its twin in herd's `P0 | P1` form, the file of the same
+/// name one folder up; their `ptx-2015` verdicts are compared in
+/// litmus-model's `tests/gpu_ptx.rs`.
+#[test]
+fn the_papers_form_reads_as_its_herd_twin() {
+    let twins = files_in("asplos15");
+    let names: Vec<&str> = twins.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "asplos15/CoRR.litmus",
+            "asplos15/IRIW.litmus",
+            "asplos15/MP.litmus",
+            "asplos15/SB.litmus"
+        ]
+    );
+    for (name, src) in twins {
+        // The paper's form for real: no `P<n>` thread, `T<n>` ones.
+        assert!(
+            src.contains("\n T0 ") && src.contains("ScopeTree(grid("),
+            "{name}"
+        );
+        assert!(!src.contains(" P0") && !src.contains("(warp P"), "{name}");
+        let twin = name.trim_start_matches("asplos15/");
+        let herd_src = std::fs::read_to_string(corpus_dir().join(twin)).unwrap();
+        assert!(herd_src.contains("\n P0 "), "{twin}");
+        let paper = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&name)));
+        let herd = text::parse(&herd_src).unwrap_or_else(|e| panic!("{}", e.render(twin)));
+        assert_eq!(paper, herd, "{name} and {twin}");
+    }
 }

@@ -241,6 +241,108 @@ fn scope_tree() {
     );
 }
 
+// ---- the thread names: `P<n>` (herd's) or `T<n>` (the ASPLOS'15 paper's) ----
+
+/// `src`'s test in the paper's style: `T<n>` in the header row and in
+/// the scope tree, the same lines and columns.
+fn t_style(init: &str, tree: &str, cond: &str) -> String {
+    src(init, LOAD, tree, "", cond).replace(" P0 | P1 ;", " T0 | T1 ;")
+}
+
+const T_TREE: &str = "(device (cta T0) (cta T1))";
+
+#[test]
+fn thread_styles_do_not_mix() {
+    // The T-style test itself reads: each mistake below is the one change.
+    litmus_core::text::parse(&t_style("1:r2=5;", T_TREE, "exists (T1:r2=5)"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mix = |found: &str, from: &str, expected: &str| {
+        let prefix = &from[..1];
+        format!("`{found}` mixes the thread styles: the header row's `{from}` names the threads `{prefix}<n>`, so write `{expected}` (a file names them `P<n>` as herd does, or `T<n>` as the ASPLOS'15 paper does, not both)")
+    };
+    // In the header row: the first thread name sets the style.
+    let header =
+        |row: &str| format!("GPU_PTX t\n{{}}\n{row}\n | ;\nscopeTree (device P0 P1)\nexists (x=0)");
+    assert_eq!(
+        errors(&header(" P0 | T1 ;")),
+        format!("3:7: {}", mix("T1", "P0", "P1"))
+    );
+    assert_eq!(
+        errors(&header(" T0 | P1 ;")),
+        format!(
+            "3:7: {}\n5:19: {}",
+            mix("P1", "T0", "T1"),
+            mix("P0", "T0", "T0")
+        )
+    );
+    // A mixed-up style is a style mistake only where the number is right.
+    assert_eq!(
+        errors(&header(" P0 | T2 ;")),
+        "3:7: expected `P1` (herd numbers the threads by column, from P0), found `T2`"
+    );
+    // In the scope tree, both ways.
+    assert_eq!(
+        errors(&tree("(device (cta P0) (cta T1))")),
+        format!("10:23: {}", mix("T1", "P0", "P1"))
+    );
+    assert_eq!(
+        errors(&t_style("", "(device (cta T0) (cta P1))", "exists (x=0)")),
+        format!("10:23: {}", mix("P1", "T0", "T1"))
+    );
+    // In the init block's named form.
+    assert_eq!(
+        errors(&init("T1:r2=5;")),
+        format!("5:1: {}", mix("T1", "P0", "P1"))
+    );
+    assert_eq!(
+        errors(&t_style("P1:r2=5;", T_TREE, "exists (x=0)")),
+        format!("5:1: {}", mix("P1", "T0", "T1"))
+    );
+    // In the condition's named registers.
+    assert_eq!(
+        errors(&tail("", "exists (T1:r0=0)")),
+        format!("12:9: {}", mix("T1", "P0", "P1"))
+    );
+    assert_eq!(
+        errors(&t_style("", T_TREE, "exists (P1:r0=0)")),
+        format!("12:9: {}", mix("P1", "T0", "T1"))
+    );
+}
+
+#[test]
+fn t_style_threads_are_numbered_by_column() {
+    let src = "GPU_PTX t\n{}\n T1 | T0 ;\n | ;\nScopeTree (grid T0 T1)\nexists (x=0)";
+    assert_eq!(
+        errors(src),
+        "3:2: expected `T0` (herd numbers the threads by column, from T0), found `T1`\n\
+         3:7: expected `T1` (herd numbers the threads by column, from T0), found `T0`"
+    );
+    assert_eq!(
+        errors(&t_style(
+            "",
+            "(device (cta T0) (cta T1 T7))",
+            "exists (x=0)"
+        )),
+        "10:26: the scope tree names `T7`, which is not a thread of the header row"
+    );
+    assert_eq!(
+        errors(&t_style("", "(device (cta T0))", "exists (x=0)")),
+        "7:7: thread `T1` is not in the scope tree: place it in a `cta` of a `device`"
+    );
+    assert_eq!(
+        errors(&t_style("", "(device (cta T0) (cta))", "exists (x=0)")),
+        "10:22: expected `(` and a level (`device`, `kernel`, `cta` or `warp`) or a thread `T<n>`, found `)`"
+    );
+    assert_eq!(
+        errors(&t_style("", "(device (cta T0) (cta T1 1))", "exists (x=0)")),
+        "10:26: expected `)`, `(` or a thread `T<n>`, found `1`"
+    );
+    assert_eq!(
+        errors(&t_style("5:r0=1;", T_TREE, "exists (x=0)")),
+        "5:1: no thread has index 5: the test has 2 threads, numbered from 0"
+    );
+}
+
 #[test]
 fn memory_map() {
     assert_eq!(

@@ -269,13 +269,29 @@ pub enum SyntaxError {
         /// The thread's index.
         thread: usize,
     },
-    /// A GPU_PTX thread column not named `P<column>`.
-    #[error("expected `P{index}` (herd numbers the threads by column, from P0), found {found}")]
+    /// A GPU_PTX thread column not named `P<column>` (or `T<column>`,
+    /// in a file whose header row names its threads so).
+    #[error("expected `{prefix}{index}` (herd numbers the threads by column, from {prefix}0), found {found}")]
     ThreadNumber {
         /// The column.
         index: usize,
+        /// The file's thread prefix, `P` or `T`.
+        prefix: char,
         /// What the text holds instead, quoted.
         found: String,
+    },
+    /// A GPU_PTX thread named in the other style from the header row's:
+    /// `T1` in a file whose threads are `P0`, `P1`, or the reverse.
+    #[error("`{found}` mixes the thread styles: the header row's `{from}` names the threads `{prefix}<n>`, so write `{expected}` (a file names them `P<n>` as herd does, or `T<n>` as the ASPLOS'15 paper does, not both)")]
+    ThreadStyle {
+        /// The name as written.
+        found: String,
+        /// The header cell that set the file's style.
+        from: String,
+        /// The file's thread prefix, `P` or `T`.
+        prefix: char,
+        /// The same thread in the file's style.
+        expected: String,
     },
     /// A thread of the header row that the scope tree leaves out.
     #[error("thread `{0}` is not in the scope tree: place it in a `cta` of a `device`")]

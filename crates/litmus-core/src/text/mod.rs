@@ -122,8 +122,12 @@
 //!   address register must keep its address and be used only as one; a
 //!   register with no address used as `[r]` is an error. The `.reg .type`
 //!   may be left out, as herd allows.
-//! - The header row `P0 | P1 ;` (threads are numbered by column), rows
-//!   of cells as in Dat3M's dialect, up to `scopeTree`.
+//! - The header row `P0 | P1 ;` (threads are numbered by column), or
+//!   `T0 | T1 ;` as the ASPLOS'15 paper prints its listings, then rows of
+//!   cells as in Dat3M's dialect, up to `scopeTree`. The header's style
+//!   holds for the whole file (the init block's `P1:`, the scope tree,
+//!   the condition's `P1:r0`); the other style is an error. Either way
+//!   the IR's threads are `P0`, `P1`, ..., as herd7 reads them back.
 //! - Instructions, each with a 32-bit type (`.s32`, `.u32`, `.b32`; the
 //!   IR's values are 32-bit words, so 64-bit types are refused):
 //!   `ld[.volatile][.global|.shared][.<cache op>].<type> r, [a]`, `st`
@@ -144,7 +148,8 @@
 //!   volatile and atomic accesses as plain ones, as the ASPLOS'15 model
 //!   does.)
 //! - `scopeTree` and the tree: `(device (kernel (cta (warp P0) ...) ...))`
-//!   with `block`, `work_group` and `sub_group` as herd's synonyms. A
+//!   with `block`, `work_group` and `sub_group` as herd's synonyms, and
+//!   the paper's `ScopeTree` and `grid` (for `device`). A
 //!   level may be left out, and each child then is an instance of its own
 //!   (`(cta P0 P1)`: two warps). A device is a GPU; CTAs are numbered
 //!   within their GPU and warps within their CTA, every thread getting a

@@ -40,6 +40,8 @@ pub const FIXTURES: &[&str] = &[
     include_str!("../data/gpu_ptx/MP+membar.cta+warps.litmus"),
     include_str!("../data/gpu_ptx/IRIW+membar.gl.litmus"),
     include_str!("../data/gpu_ptx/MP+membar.sys+2gpus.litmus"),
+    // The ASPLOS'15 paper's spelling: `T0 | T1`, `ScopeTree(grid(...))`.
+    include_str!("../data/gpu_ptx/asplos15/SB.litmus"),
 ];
 
 /// Fragments of the dialect, valid and not, spliced into inputs.
@@ -167,6 +169,9 @@ const TOKENS: &[&str] = &[
     "GPU_PTX t\n{}\n P0 ;\n",
     "scopeTree",
     "scopeTree (device (cta P0) (cta P1))",
+    "ScopeTree(grid(cta(warp T0) (warp T1)))",
+    " T0 | T1 ;",
+    "T1:r0",
     "(device",
     "(kernel",
     "(cta",

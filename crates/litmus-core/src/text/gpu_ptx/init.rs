@@ -7,7 +7,8 @@
 //! 0:.reg .s32 r2 = 5;       ... starting at 5
 //! 1:.reg .b64 r1 = x;       ... holding the address of x
 //! 1:.reg .pred p0;          a predicate, for `setp` and `@p0 bra`
-//! P1:r3 = 1;                herd's plain form (`.reg .type` left out)
+//! P1:r3 = 1;                herd's plain form (`.reg .type` left out;
+//!                           `T1:` in a file whose threads are `T<n>`)
 //! }
 //! ```
 //!
@@ -34,6 +35,9 @@ pub(super) struct InitReg {
     pub(super) thread: i64,
     /// Where the thread number was written.
     pub(super) thread_at: u32,
+    /// The thread as written when named (`P1`, `T1`), not numbered
+    /// (`1`): its style is checked against the header row's.
+    pub(super) named: Option<String>,
     pub(super) reg: Name,
     pub(super) decl: Decl,
 }
@@ -107,10 +111,10 @@ impl Reader<'_, '_> {
     fn init_item(&mut self, init: &mut Init) -> Option<()> {
         let t = self.cur.peek();
         if self.cur.peek_at(1).is(Punct::Colon) {
-            let thread = match t.tok {
-                Tok::Int(i) => i,
+            let (thread, named) = match t.tok {
+                Tok::Int(i) => (i, None),
                 Tok::Ident(w) => match thread_number(w) {
-                    Some(i) => i,
+                    Some(i) => (i, Some(w.to_string())),
                     None => {
                         self.errors
                             .push(t.offset, SyntaxError::UnknownInitThread(w.to_string()));
@@ -128,6 +132,7 @@ impl Reader<'_, '_> {
             init.regs.push(InitReg {
                 thread,
                 thread_at: t.offset,
+                named,
                 reg,
                 decl,
             });
@@ -237,11 +242,9 @@ impl Reader<'_, '_> {
     }
 }
 
-/// `P3` to 3: herd's `P<n>:` in the init block.
+/// `P3` (or `T3`) to 3: herd's `P<n>:` in the init block. Which of the
+/// two a file may use is known only from the header row, after the block.
 fn thread_number(word: &str) -> Option<i64> {
-    let digits = word.strip_prefix('P')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
+    let (_, digits) = super::split_thread(word)?;
     digits.parse().ok()
 }

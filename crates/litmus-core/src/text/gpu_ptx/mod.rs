@@ -11,6 +11,16 @@
 //! What cannot be resolved that way, or that the IR has no form for, is an
 //! error at its position, never a guess.
 //!
+//! Threads are named by column, `P0 | P1` as herd writes them or `T0 |
+//! T1` as the ASPLOS'15 paper prints its listings (its Figure 12, SB);
+//! one style a file, in the header row, the scope tree, the init block's
+//! `P1:` and the condition's `P1:r0` alike. Either way the IR names the
+//! threads `P<column>`: the printed `.litmus` file must stay one that
+//! herd7 reads, and herd7 reads a thread only as `P<n>` (its lexer's
+//! `PROC` token). So a `T<n>` file reads to the same test as its `P<n>`
+//! twin, and a message from validation names its threads `P<n>`, at the
+//! position where the file writes `T<n>`.
+//!
 //! The parts: [`init`] (the init block), [`instr`] (one cell of the code),
 //! [`scope_tree`] (the scope tree and the memory map); this file reads the
 //! rest and puts the test together.
@@ -27,7 +37,7 @@ use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError, TextError};
 use crate::text::header::{header, named_test};
 use crate::text::implicit;
-use crate::text::lex::{self, Token};
+use crate::text::lex::{self, Tok, Token};
 
 use init::{Decl, InitReg};
 
@@ -53,6 +63,7 @@ pub(crate) fn parse_unvalidated(src: &str) -> Result<Test, TextError> {
     let mut r = Reader {
         cur: Cursor::new(body, *eof),
         errors,
+        style: None,
     };
     let test = r.test(name);
     if r.errors.is_empty() {
@@ -83,11 +94,72 @@ struct SpaceUse {
 struct Reader<'t, 's> {
     cur: Cursor<'t, 's>,
     errors: Errors,
+    /// How the header row names the threads; `None` until it is read, and
+    /// when no cell of it is a thread name.
+    style: Option<Style>,
+}
+
+/// The thread names' style, which the header row sets: herd's `P<n>` or
+/// the ASPLOS'15 paper's `T<n>`.
+struct Style {
+    /// `P` or `T`.
+    prefix: char,
+    /// The header cell that set it, for the messages about mixing.
+    from: String,
+}
+
+/// `P3` or `T3` to its prefix and digits; anything else, `None`.
+fn split_thread(word: &str) -> Option<(char, &str)> {
+    let prefix = word.chars().next().filter(|c| matches!(c, 'P' | 'T'))?;
+    let digits = &word[1..];
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some((prefix, digits))
+}
+
+/// The IR's name of the thread of column `index`, whatever the file's
+/// style (see the module documentation for why).
+fn ir_thread_name(index: usize) -> String {
+    format!("P{index}")
 }
 
 impl<'s> Reader<'_, 's> {
     fn push_expected(&mut self, t: Token<'_>, expected: &'static str) {
         self.errors.expected(t.offset, t.found(), expected);
+    }
+
+    /// The file's thread prefix: the header row's, else herd's `P`.
+    fn prefix(&self) -> char {
+        self.style.as_ref().map_or('P', |s| s.prefix)
+    }
+
+    /// Column `index`'s thread as the file spells it.
+    fn spelled(&self, index: usize) -> String {
+        format!("{}{index}", self.prefix())
+    }
+
+    /// When `word` names a thread in the other style from the header
+    /// row's (`T1` in a file of `P<n>`, or the reverse), the same name in
+    /// the file's style.
+    fn in_file_style(&self, word: &str) -> Option<String> {
+        let style = self.style.as_ref()?;
+        let (prefix, digits) = split_thread(word)?;
+        (prefix != style.prefix).then(|| format!("{}{digits}", style.prefix))
+    }
+
+    /// Reports `found`, at `at`, as a thread named in the other style.
+    fn mixed_style(&mut self, at: u32, found: &str, expected: String) {
+        let (prefix, from) = match &self.style {
+            Some(s) => (s.prefix, s.from.clone()),
+            None => ('P', String::new()),
+        };
+        self.errors.push(
+            at,
+            SyntaxError::ThreadStyle {
+                found: found.to_string(),
+                from,
+                prefix,
+                expected,
+            },
+        );
     }
 
     fn test(&mut self, name: Name) -> Test {
@@ -139,20 +211,43 @@ impl<'s> Reader<'_, 's> {
         cells
     }
 
-    /// `P0 | P1 ;`: herd numbers threads by column, so each name is
-    /// `P<column>` (the scope tree and the init block count on it).
+    /// `P0 | P1 ;` or `T0 | T1 ;`: herd numbers threads by column, so
+    /// each name is `P<column>` (the scope tree and the init block count
+    /// on it), or `T<column>` throughout in the paper's style. The first
+    /// cell that is either sets the style, so that `T1 | T0` is two
+    /// misnumbered threads, not a mix of styles.
     fn thread_header(&mut self) -> Vec<Thread> {
         let toks = self.cur.tokens();
+        let cells = self.row();
+        self.style = cells.iter().find_map(|&(a, b, _)| {
+            let Tok::Ident(w) = toks[a..b].first()?.tok else {
+                return None;
+            };
+            let (prefix, _) = split_thread(w)?;
+            Some(Style {
+                prefix,
+                from: w.to_string(),
+            })
+        });
         let mut threads = Vec::new();
-        for (index, (a, b, end)) in self.row().into_iter().enumerate() {
+        for (index, (a, b, end)) in cells.into_iter().enumerate() {
             let mut cell = Cursor::new(&toks[a..b], end);
             let t = cell.bump();
-            let want = format!("P{index}");
-            if !t.is_word(&want) {
+            let want = self.spelled(index);
+            // The right number in the other style: a mix. A wrong number
+            // is a numbering mistake, whatever its style.
+            let mixed = match t.tok {
+                Tok::Ident(w) => self.in_file_style(w).filter(|e| *e == want).map(|e| (w, e)),
+                _ => None,
+            };
+            if let Some((w, expected)) = mixed {
+                self.mixed_style(t.offset, w, expected);
+            } else if !t.is_word(&want) {
                 self.errors.push(
                     t.offset,
                     SyntaxError::ThreadNumber {
                         index,
+                        prefix: self.prefix(),
                         found: t.found(),
                     },
                 );
@@ -162,7 +257,7 @@ impl<'s> Reader<'_, 's> {
             // A bad cell still makes a thread, so that the columns of the
             // instruction rows stay aligned with the threads.
             threads.push(Thread {
-                name: Name::new(want, Origin(t.offset)),
+                name: Name::new(ir_thread_name(index), Origin(t.offset)),
                 placement: Placement::default(),
                 init: Vec::new(),
                 body: Vec::new(),
@@ -190,6 +285,13 @@ impl<'s> Reader<'_, 's> {
                 );
                 continue;
             };
+            // `T1:` in a file of `P<n>` (or the reverse): reported, and
+            // the entry still read, so that it hides no later mistake.
+            if let Some(w) = &r.named {
+                if let Some(expected) = self.in_file_style(w) {
+                    self.mixed_style(r.thread_at, w, expected);
+                }
+            }
             if !declared[index].insert(&r.reg.text) {
                 self.errors.push(
                     r.reg.origin.0,
@@ -297,8 +399,15 @@ impl<'s> Reader<'_, 's> {
             self.push_expected(t, "the condition (`exists`, `~exists` or `forall`)");
             return None;
         }
-        let names: Vec<Name> = threads.iter().map(|t| t.name.clone()).collect();
-        let c = condition::condition(&mut self.cur, &names, &mut self.errors)?;
+        // The condition's `1:r0` and `T1:r0` resolve to the names the file
+        // spells, then to the IR's.
+        let names: Vec<Name> = threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Name::new(self.spelled(i), t.name.origin))
+            .collect();
+        let mut c = condition::condition(&mut self.cur, &names, &mut self.errors)?;
+        self.condition_threads(&mut c.expr, &names, threads);
         let mut bad = Vec::new();
         check_expr(&c.expr, threads, registers, &mut bad);
         for (offset, e) in bad {
@@ -318,6 +427,46 @@ impl<'s> Reader<'_, 's> {
             self.push_expected(t, "the end of the file after the condition");
         }
         Some(c)
+    }
+}
+
+impl Reader<'_, '_> {
+    /// Renames the threads of the condition's registers from the file's
+    /// spelling (`spelled`) to the IR's; one in the other style is an
+    /// error, and one no thread spells is left for validation to report.
+    fn condition_threads(&mut self, e: &mut Expr, spelled: &[Name], threads: &[Thread]) {
+        let index: HashMap<&str, usize> = spelled
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.text.as_str(), i))
+            .collect();
+        // An explicit stack, as in `check_expr`.
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::True => {}
+                Expr::Not(a) => stack.push(a),
+                Expr::And(a, b) | Expr::Or(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                Expr::Cmp { lhs, rhs, .. } => {
+                    for term in [lhs, rhs] {
+                        let Term::Reg { thread, .. } = term else {
+                            continue;
+                        };
+                        if let Some(&i) = index.get(thread.text.as_str()) {
+                            thread.text.clone_from(&threads[i].name.text);
+                        } else if let Some(expected) = self
+                            .in_file_style(&thread.text)
+                            .filter(|e| index.contains_key(e.as_str()))
+                        {
+                            self.mixed_style(thread.origin.0, &thread.text.clone(), expected);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -7,8 +7,9 @@
 //! ```
 //!
 //! Levels, widest first: `device` (or `grid`), `kernel`, `cta` (or
-//! `block`, `work_group`), `warp` (or `sub_group`), then threads `P<n>`
-//! (or `T<n>`). `ScopeTree` opens the tree as well as `scopeTree`. As in
+//! `block`, `work_group`), `warp` (or `sub_group`), then threads named
+//! as the header row names them, `P<n>` or `T<n>` (the other style is an
+//! error). `ScopeTree` opens the tree as well as `scopeTree`. As in
 //! herd, a level may be left out, and each child written in its place is
 //! then an instance of its own: `(cta P0 P1)` puts `P0` and `P1` in two
 //! warps, `(device (cta P0) (cta P1))` the two CTAs in two kernels.
@@ -52,7 +53,24 @@ fn level(word: &str) -> Option<Level> {
     })
 }
 
-const LEVELS: &str = "`(` and a level (`device`, `kernel`, `cta` or `warp`) or a thread `P<n>`";
+/// What may open a node's children, naming threads in the file's style
+/// (`prefix`): messages are static text, so one for each style.
+fn levels(prefix: char) -> &'static str {
+    if prefix == 'T' {
+        "`(` and a level (`device`, `kernel`, `cta` or `warp`) or a thread `T<n>`"
+    } else {
+        "`(` and a level (`device`, `kernel`, `cta` or `warp`) or a thread `P<n>`"
+    }
+}
+
+/// What may follow a node's first child.
+fn more_children(prefix: char) -> &'static str {
+    if prefix == 'T' {
+        "`)`, `(` or a thread `T<n>`"
+    } else {
+        "`)`, `(` or a thread `P<n>`"
+    }
+}
 
 /// Where the walk is: the coordinates set so far, and the next number of
 /// each level within its parent.
@@ -63,8 +81,9 @@ struct At {
     warp: Option<u32>,
 }
 
-struct Walk<'a> {
-    threads: HashMap<&'a str, usize>,
+struct Walk {
+    /// The header row's threads, as the file spells them, to their column.
+    threads: HashMap<String, usize>,
     placed: Vec<Option<Placement>>,
     next_gpu: u32,
     next_cta: u32,
@@ -85,11 +104,7 @@ impl<'s> Reader<'_, 's> {
         }
         self.cur.bump();
         let mut walk = Walk {
-            threads: threads
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (t.name.text.as_str(), i))
-                .collect(),
+            threads: (0..threads.len()).map(|i| (self.spelled(i), i)).collect(),
             placed: vec![None; threads.len()],
             next_gpu: 0,
             next_cta: 0,
@@ -108,11 +123,11 @@ impl<'s> Reader<'_, 's> {
             }
         }
         if ok {
-            for (t, p) in threads.iter().zip(&walk.placed) {
+            for (i, (t, p)) in threads.iter().zip(&walk.placed).enumerate() {
                 if p.is_none() {
                     self.errors.push(
                         t.name.origin.0,
-                        SyntaxError::NotInScopeTree(t.name.text.clone()),
+                        SyntaxError::NotInScopeTree(self.spelled(i)),
                     );
                 }
             }
@@ -141,7 +156,7 @@ impl<'s> Reader<'_, 's> {
 
     /// One `( level children )`. `parent` is the level around it (`None`
     /// at the root, where only a device may stand).
-    fn node(&mut self, parent: Option<Level>, mut at: At, walk: &mut Walk<'_>) -> Option<()> {
+    fn node(&mut self, parent: Option<Level>, mut at: At, walk: &mut Walk) -> Option<()> {
         self.cur.bump(); // `(`
         let k = self.cur.peek();
         let Some(lv) = (match k.tok {
@@ -187,7 +202,7 @@ impl<'s> Reader<'_, 's> {
                 Tok::Punct(Punct::RParen) => {
                     self.cur.bump();
                     if children == 0 {
-                        self.push_expected(t, LEVELS);
+                        self.push_expected(t, levels(self.prefix()));
                         return None;
                     }
                     return Some(());
@@ -197,9 +212,16 @@ impl<'s> Reader<'_, 's> {
                 }
                 Tok::Ident(w) if level(w).is_none() => {
                     self.cur.bump();
-                    let Some(&i) = walk.threads.get(thread_key(w).as_str()) else {
-                        self.errors
-                            .push(t.offset, SyntaxError::UnknownScopeThread(w.to_string()));
+                    let Some(&i) = walk.threads.get(w) else {
+                        match self
+                            .in_file_style(w)
+                            .filter(|e| walk.threads.contains_key(e))
+                        {
+                            Some(expected) => self.mixed_style(t.offset, w, expected),
+                            None => self
+                                .errors
+                                .push(t.offset, SyntaxError::UnknownScopeThread(w.to_string())),
+                        }
                         return None;
                     };
                     if walk.placed[i].is_some() {
@@ -217,9 +239,9 @@ impl<'s> Reader<'_, 's> {
                 }
                 _ => {
                     let expected = if children == 0 {
-                        LEVELS
+                        levels(self.prefix())
                     } else {
-                        "`)`, `(` or a thread `P<n>`"
+                        more_children(self.prefix())
                     };
                     self.push_expected(t, expected);
                     return None;
@@ -276,7 +298,7 @@ impl<'s> Reader<'_, 's> {
     }
 }
 
-impl Walk<'_> {
+impl Walk {
     /// Inside a CTA: `at` itself; elsewhere a new CTA of its own.
     fn cta(&mut self, at: At) -> At {
         if at.cta.is_some() {
@@ -305,14 +327,5 @@ impl Walk<'_> {
             warp: Some(warp),
             ..at
         }
-    }
-}
-
-/// A thread's name in the tree as the header row spells it: `T3` (the
-/// ASPLOS'15 listings) is `P3`.
-fn thread_key(word: &str) -> String {
-    match word.strip_prefix('T') {
-        Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => format!("P{d}"),
-        _ => word.to_string(),
     }
 }
