@@ -1,6 +1,7 @@
 //! Hardware evidence as data: what every GPU run showed, recorded once
 //! ([`store`]), read back from any number of folders ([`read`]), imported
-//! from litmus7's logs ([`litmus7`]), and judged against a model without a
+//! from litmus7's logs ([`litmus7`]), joined from several machines' folders
+//! ([`merge`]), and judged against a model without a
 //! GPU ([`gate`], by [`judge`]'s rule); [`html`] turns it into a page for
 //! people, and [`stats`] holds the bounds on rates that it and the tuner
 //! rank by.
@@ -22,6 +23,7 @@ pub mod gate;
 pub mod html;
 pub mod judge;
 pub mod litmus7;
+pub mod merge;
 pub mod read;
 pub mod record;
 pub mod stamp;

@@ -104,7 +104,10 @@ pub fn ir_hash(test: &Test) -> String {
     format!("{:016x}", fnv1a(litmus_core::text::print(&bare).as_bytes()))
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the stable hash behind [`ir_hash`], and what other
+/// crates use where a value must not change between builds or machines
+/// (the runner's split of a set of tests into shards).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h ^= u64::from(*b);
@@ -324,10 +327,11 @@ impl Record {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sample() -> Record {
+    /// A record as a run writes it (other modules' tests use it).
+    pub(crate) fn sample() -> Record {
         Record {
             run: "h-1-2".into(),
             seq: 3,

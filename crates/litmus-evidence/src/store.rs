@@ -67,7 +67,8 @@ impl Writer {
         unreachable!("some suffix is free")
     }
 
-    /// The run's name: the file's stem, and every record's `run`.
+    /// The run's name: the file's stem, and the `run` of every record
+    /// [`Writer::append`] writes.
     pub fn run(&self) -> &str {
         &self.run
     }
@@ -87,6 +88,15 @@ impl Writer {
         self.file.write_all(line.as_bytes())?;
         self.seq += 1;
         Ok(())
+    }
+
+    /// Appends `record` as it is, under its own run and number: what a
+    /// merge writes, so that the copy and the original are one record to
+    /// the reader wherever both end up.
+    pub fn copy(&mut self, record: &Record) -> std::io::Result<()> {
+        let mut line = record.to_json().to_string();
+        line.push('\n');
+        self.file.write_all(line.as_bytes())
     }
 }
 

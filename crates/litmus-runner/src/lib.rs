@@ -8,6 +8,8 @@
 //! - [`config`]: the run's configuration, read from the environment.
 //! - [`report`]: a run's reports (text, JSON, JUnit, litmus7, herd).
 //! - [`tune_in_place`]: `LITMUS_TUNE=1`, tests that tune themselves.
+//! - [`figures`]: a run's weak and forbidden counts, as `campaign` prints them.
+//! - [`shard`]: `--shard K/N`, a set of tests split across machines.
 //!
 //! The floors below keep their own crates: the hardware (`litmus-hw`), the
 //! evidence and its gate (`litmus-evidence`), the tuner (`litmus-tune`).
@@ -19,8 +21,10 @@
 
 pub mod compiler_check;
 pub mod config;
+pub mod figures;
 pub mod report;
 pub mod runner;
+pub mod shard;
 pub mod tune_in_place;
 
 pub use litmus_evidence as evidence;

@@ -37,6 +37,15 @@ pub const CONVENTIONAL_FILE: &str = "litmus-tuning.toml";
 /// (`LITMUS_TUNE=1`; see `tune::in_place`).
 pub const TUNE_ENV: &str = "LITMUS_TUNE";
 
+/// The tuning file a search writes when none is named: `$LITMUS_TUNING`,
+/// else `litmus-tuning.toml` in the current folder (`tune` and `campaign
+/// --tune` both write there).
+pub fn default_path() -> PathBuf {
+    std::env::var_os(TUNING_ENV)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(CONVENTIONAL_FILE), PathBuf::from)
+}
+
 /// One test's tuned knobs and what they achieved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -140,6 +149,19 @@ impl TuningFile {
             }
             None => Ok(None),
         }
+    }
+
+    /// The file at `path` to merge a search's winners into: read when it
+    /// exists (an error if it does not read), else empty, written there on
+    /// the first write.
+    pub fn load_or_new(path: &Path) -> Result<TuningFile, TuningError> {
+        if path.exists() {
+            return TuningFile::load(path);
+        }
+        Ok(TuningFile {
+            path: path.to_path_buf(),
+            ..TuningFile::default()
+        })
     }
 
     /// Reads and checks a tuning file: every entry's knobs must be valid

@@ -93,6 +93,11 @@ where
         ))
 }
 
+/// Reads the value of `--shard` (`campaign`, `tune`).
+pub fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
+    litmus_runner::shard::Shard::parse(text).map_err(|e| e.to_string())
+}
+
 /// How `check` and `run` print their results (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use litmus_core::ir::Verdict;
 use litmus_evidence::stats::{wilson, Z95};
-use litmus_hw::HwResult;
-use litmus_runner::runner::{self, Hardware, TestReport};
+use litmus_runner::figures::{failures, Figures};
+use litmus_runner::runner::{self, TestReport};
+use litmus_runner::shard::{Selection, Shard};
 use serde_json::json;
 
-use super::args::number;
+use super::args::{number, shard_of};
 use super::args::{request, Format};
 use super::load::{litmus_files, load};
 use super::prefetch::Prefetch;
@@ -62,6 +62,11 @@ OPTIONS:
                         else litmus-tuning.toml
     --tune-budget-ms N  the search's GPU time per test, on average (default 2000)
     --tune-configs N    configurations in the search's pool (default 64)
+    --shard K/N         run part K of N (1 <= K <= N): the tests whose name
+                        hashes to K, so N jobs (a Slurm array, a CI matrix)
+                        run disjoint parts, each test in one; the summary
+                        says `shard K/N: M of T tests`. Join the jobs'
+                        evidence with `gpu-litmus evidence merge`.
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -76,7 +81,7 @@ const USAGE: &str = "USAGE:
     gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
                         [--report DIR] [--format text|json] [--loop-bound N]
                         [--tune [--tune-budget-ms N] [--tune-configs N]]
-                        DIR|FILE...
+                        [--shard K/N] DIR|FILE...
 
 For more, try `gpu-litmus campaign --help`.";
 
@@ -98,7 +103,7 @@ struct Tally {
 
 /// Runs `gpu-litmus campaign` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (tune, args) = match tune_flags(args) {
+    let (tune, shard, args) = match own_flags(args) {
         Ok(t) => t,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
@@ -118,21 +123,22 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return super::EXIT_USAGE;
     }
     let json = opts.format == Format::Json;
-    let files = match litmus_files(&opts.files) {
-        Ok(files) => files,
+    let selection = match litmus_files(&opts.files) {
+        Ok(files) => Selection::of(shard, files),
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_FAILED;
         }
     };
+    let files = &selection.files;
     if let Some(t) = &tune {
-        if let Err(code) = tune_first(&files, t, &mut opts, out, err) {
+        if let Err(code) = tune_first(files, t, &mut opts, out, err) {
             return code;
         }
     }
     let start = Instant::now();
     let mut tally = Tally::default();
-    let mut ahead = Prefetch::new(&files);
+    let mut ahead = Prefetch::new(files);
     let mut progress = Progress::new(files.len(), std::io::stderr().is_terminal());
     for (i, file) in files.iter().enumerate() {
         progress.start(err, i, file);
@@ -144,7 +150,14 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     }
     progress.clear(err);
-    let _ = summary(out, &tally, start.elapsed(), json, tune.is_some());
+    let _ = summary(
+        out,
+        &tally,
+        &selection,
+        start.elapsed(),
+        json,
+        tune.is_some(),
+    );
     if tally.failed == 0 {
         EXIT_OK
     } else {
@@ -158,15 +171,18 @@ struct Tune {
     configs: usize,
 }
 
-/// Takes `--tune`, `--tune-budget-ms N` and `--tune-configs N` out of the
-/// command line (the rest is `run`'s); `None` without `--tune`.
-fn tune_flags(args: &[String]) -> Result<(Option<Tune>, Vec<String>), String> {
-    let (mut on, mut budget_ms, mut configs) = (false, 2000, 64);
+/// The command line's own options, taken out (the rest is `run`'s):
+/// `--shard K/N`, and `--tune` with `--tune-budget-ms N` and
+/// `--tune-configs N` (`None` without `--tune`).
+type Own = (Option<Tune>, Option<Shard>, Vec<String>);
+
+fn own_flags(args: &[String]) -> Result<Own, String> {
+    let (mut on, mut budget_ms, mut configs, mut shard, mut knobs) = (false, 2000, 64, None, false);
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--tune") => (f, Some(v.to_string())),
+            Some((f, v)) if f.starts_with("--tune") || f == "--shard" => (f, Some(v.to_string())),
             _ => (a.as_str(), None),
         };
         let mut value = |name: &str| {
@@ -177,15 +193,16 @@ fn tune_flags(args: &[String]) -> Result<(Option<Tune>, Vec<String>), String> {
         };
         match flag {
             "--tune" => on = true,
-            "--tune-budget-ms" => budget_ms = number(flag, &value(flag)?, 1u64)?,
-            "--tune-configs" => configs = number(flag, &value(flag)?, 2usize)?,
+            "--tune-budget-ms" => (budget_ms, knobs) = (number(flag, &value(flag)?, 1u64)?, true),
+            "--tune-configs" => (configs, knobs) = (number(flag, &value(flag)?, 2usize)?, true),
+            "--shard" => shard = Some(shard_of(&value(flag)?)?),
             _ => rest.push(a.clone()),
         }
     }
-    if !on && rest.len() < args.len() {
+    if !on && knobs {
         return Err("`--tune-budget-ms` and `--tune-configs` go with `--tune`".into());
     }
-    Ok((on.then_some(Tune { budget_ms, configs }), rest))
+    Ok((on.then_some(Tune { budget_ms, configs }), shard, rest))
 }
 
 /// Runs the family-wide search of `tune` over the campaign's files, writes
@@ -213,7 +230,7 @@ fn tune_first(
     let path = opts
         .tuning_path
         .clone()
-        .unwrap_or_else(super::tune::default_path);
+        .unwrap_or_else(litmus_tune::tuning::default_path);
     let search = Search {
         config: &opts.config,
         base: opts.config.knobs.clone(),
@@ -267,6 +284,7 @@ fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> Strin
 fn summary(
     out: &mut dyn Write,
     tally: &Tally,
+    selection: &Selection,
     wall: Duration,
     json: bool,
     families: bool,
@@ -282,8 +300,8 @@ fn summary(
         }
         writeln!(
             out,
-            "campaign: {} tests, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
-            tally.tests,
+            "campaign: {}, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
+            selection.describe(),
             tally.tests - tally.failed,
             tally.failed,
             tally.allowed_seen,
@@ -298,6 +316,8 @@ fn summary(
             "{}",
             json!({ "summary": {
                 "tests": tally.tests,
+                "shard": selection.shard.map(|s| s.to_string()),
+                "of": selection.total,
                 "passed": tally.tests - tally.failed,
                 "failed": tally.failed,
                 "allowed": tally.allowed,
@@ -352,50 +372,6 @@ fn line(
     }
 }
 
-/// What a campaign line says of one test's run.
-struct Figures<'a> {
-    /// Whether the model allows the test's condition.
-    condition_allowed: bool,
-    /// Instances with an outcome the model forbids.
-    forbidden: u64,
-    /// Instances with an outcome the condition describes.
-    weak: u64,
-    /// The hardware run, when there was one.
-    ran: Option<&'a HwResult>,
-}
-
-impl<'a> Figures<'a> {
-    /// Counts the report's forbidden and weak outcomes.
-    fn of(report: &'a TestReport) -> Figures<'a> {
-        let condition_allowed = match report.computed {
-            Some(Verdict::Allowed) => true,
-            Some(Verdict::Forbidden) | None => false,
-        };
-        let forbidden: u64 = report
-            .rows
-            .iter()
-            .filter(|r| r.is_violation())
-            .filter_map(|r| r.seen)
-            .sum();
-        let ran = match &report.hardware {
-            Hardware::Ran(r) => Some(r.as_ref()),
-            _ => None,
-        };
-        let weak: u64 = report
-            .rows
-            .iter()
-            .filter(|r| r.satisfies_condition)
-            .filter_map(|r| r.seen)
-            .sum();
-        Figures {
-            condition_allowed,
-            forbidden,
-            weak,
-            ran,
-        }
-    }
-}
-
 impl Tally {
     /// Counts one test into its family's row.
     fn count_family(&mut self, name: &str, f: &Figures) {
@@ -427,20 +403,6 @@ impl Tally {
             }
         }
     }
-}
-
-/// Why the test failed, in one line: its failures, then why its reports
-/// could not be written.
-fn failures(report: &TestReport, unwritten: Option<&str>) -> String {
-    let failures: Vec<String> = report.failures.iter().map(|f| f.to_string()).collect();
-    let mut failures = failures.join("; ");
-    if let Some(u) = unwritten {
-        if !failures.is_empty() {
-            failures.push_str("; ");
-        }
-        failures.push_str(u);
-    }
-    failures
 }
 
 /// One test's JSON record, as a line.

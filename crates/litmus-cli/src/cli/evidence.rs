@@ -1,5 +1,6 @@
 //! `gpu-litmus evidence import`: results of other runs become evidence:
 //! the lines `gpu-litmus run --format json` prints, and litmus7's logs.
+//! (`evidence merge` is its own file, `evidence_merge.rs`.)
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,10 +19,11 @@ use super::outcome;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus evidence: import other runs' results as evidence
+const HELP: &str = "gpu-litmus evidence: import other runs' results as evidence, merge folders
 
 USAGE:
     gpu-litmus evidence import --into DIR --tests FILE|DIR [--device NAME] LOG...
+    gpu-litmus evidence merge OUT DIR...   (see `gpu-litmus evidence merge --help`)
 
 Each LOG is read as the lines `gpu-litmus run --format json` prints (when
 its first character is `{`) or as a litmus7 result log (`Test NAME ...`,
@@ -82,8 +84,14 @@ fn parse_args(args: &[String]) -> Result<Parsed<ImportOptions>, String> {
         Some("import") => {
             logs.remove(0);
         }
-        Some(other) => return Err(format!("unknown action `{other}`; the action is: import")),
-        None => return Err("no action: `gpu-litmus evidence import ...`".into()),
+        Some(other) => {
+            return Err(format!(
+                "unknown action `{other}`; the actions are: import, merge"
+            ))
+        }
+        None => {
+            return Err("no action: `gpu-litmus evidence import ...` or `... merge ...`".into())
+        }
     }
     let into = into.ok_or("`--into` is required: the evidence folder")?;
     if tests.is_empty() {
@@ -112,6 +120,10 @@ struct Imported {
 
 /// Runs `gpu-litmus evidence` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    // `merge` takes other arguments: its own parser, before import's.
+    if args.first().is_some_and(|a| a == "merge") {
+        return super::evidence_merge::run(&args[1..], out, err);
+    }
     let opts = match request(parse_args(args), HELP, USAGE, out, err) {
         Ok(r) => r,
         Err(code) => return code,

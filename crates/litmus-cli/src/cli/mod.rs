@@ -9,6 +9,7 @@ mod cat_text;
 pub mod check;
 mod diff;
 mod evidence;
+mod evidence_merge;
 mod explain;
 mod gate;
 mod gen;
@@ -90,7 +91,7 @@ const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "evidence",
-        summary: "import litmus7 logs and `run --format json` output as evidence",
+        summary: "import litmus7 logs and `run --format json` output as evidence; merge folders",
         run: evidence::run,
     },
     Subcommand {

@@ -10,12 +10,13 @@ use litmus_core::ptx::{self, PtxError};
 use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
+use litmus_runner::shard::{Selection, Shard};
 use litmus_tune::entry_of;
 use litmus_tune::family::{search_family, FamilyPlan, Found, Subject};
 use litmus_tune::target::Target;
-use litmus_tune::tuning::{TuningFile, CONVENTIONAL_FILE};
+use litmus_tune::tuning::{default_path, TuningFile};
 
-use super::args::{number, request, Args, Parsed};
+use super::args::{number, request, shard_of, Args, Parsed};
 use super::load::{litmus_files, load};
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -63,6 +64,9 @@ OPTIONS:
                         litmus-tuning.toml)
     --model NAME        the model that decides the weak outcome (default:
                         $LITMUS_MODEL, else ptx)
+    --shard K/N         tune part K of N, split by test name as `campaign
+                        --shard` splits (see its help); the last line says
+                        `shard K/N: M of T tests`
     -h, --help          print this help
 
 Without a GPU it says so in one line and exits 0 (1 with
@@ -76,7 +80,7 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus tune [--budget-ms N] [--configs N] [--seed N] [--out FILE]
-                    [--model NAME] DIR|FILE...
+                    [--model NAME] [--shard K/N] DIR|FILE...
 
 For more, try `gpu-litmus tune --help`.";
 
@@ -87,10 +91,12 @@ struct Options {
     configs: usize,
     out: PathBuf,
     files: Vec<String>,
+    shard: Option<Shard>,
 }
 
 fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (2000, 64, None, None, None);
+    let mut shard = None;
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
@@ -101,6 +107,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
             "--seed" => seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
             "--out" => out = Some(PathBuf::from(scan.value(&flag, inline)?)),
             "--model" => model = Some(scan.value(&flag, inline)?),
+            "--shard" => shard = Some(shard_of(&scan.value(&flag, inline)?)?),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -124,6 +131,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
         configs,
         out,
         files,
+        shard,
     })))
 }
 
@@ -133,8 +141,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let files = match litmus_files(&opts.files) {
-        Ok(f) => f,
+    let selection = match litmus_files(&opts.files) {
+        Ok(f) => Selection::of(opts.shard, f),
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_FAILED;
@@ -143,7 +151,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => {
-            let _ = writeln!(out, "tune: skipped, {why}");
+            // Even here: a job's split can be checked without a GPU.
+            let of = opts.shard.map(|_| format!(" ({})", selection.describe()));
+            let _ = writeln!(out, "tune: skipped, {why}{}", of.unwrap_or_default());
             return EXIT_OK;
         }
         Err(e) => {
@@ -157,7 +167,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         budget_ms: opts.budget_ms,
         configs: opts.configs,
     };
-    let (tuning, failed) = match tune_set(&files, &search, &opts.out, out, err) {
+    let (tuning, failed) = match tune_set(&selection.files, &search, &opts.out, out, err) {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(err, "error: {e}");
@@ -166,8 +176,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let _ = writeln!(
         out,
-        "tune: {} tests, {} entries in {}",
-        files.len(),
+        "tune: {}, {} entries in {}",
+        selection.describe(),
         tuning.tests.len(),
         tuning.path.display()
     );
@@ -176,14 +186,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     } else {
         EXIT_OK
     }
-}
-
-/// The tuning file a search writes when none is named: `$LITMUS_TUNING`,
-/// else `litmus-tuning.toml` in the current folder.
-pub(super) fn default_path() -> PathBuf {
-    std::env::var_os(litmus_tune::tuning::TUNING_ENV)
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from(CONVENTIONAL_FILE), PathBuf::from)
 }
 
 /// What a family-wide search is given: the configuration (model and
@@ -207,14 +209,8 @@ pub(super) fn tune_set(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(TuningFile, bool), String> {
-    let mut tuning = if path.exists() {
-        TuningFile::load(path).map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?
-    } else {
-        TuningFile {
-            path: path.to_path_buf(),
-            ..TuningFile::default()
-        }
-    };
+    let mut tuning = TuningFile::load_or_new(path)
+        .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?;
     let prepared = prepare(files, search);
     let mut failed = false;
     for line in &prepared.lines {
