@@ -57,9 +57,10 @@ const SKIPPED: &str = "skipped: no ptxas (set LITMUS_PTXAS to a ptxas or put one
 /// no target finds any more fails it too (under the ptxas it was seen
 /// with, [`KNOWN_SASS_PTXAS`]), so that the table stays exact.
 ///
-/// Each is ptxas merging two accesses of one address by one thread, seen
-/// on sm_75 to sm_90 under ptxas 12.0.76, 12.4.131, 12.9.86 and 13.5.37
-/// alike. Each is a refinement the PTX model permits (the merged program's
+/// Each is ptxas 12.0.76 merging two accesses of one address by one
+/// thread, on every target from sm_75 to sm_90 (`gpu-litmus sass --check`
+/// on a weak CoRR and a relaxed CoWW finds the same under ptxas 12.4.131,
+/// 12.9.86 and 13.5.37). Each is a refinement the PTX model permits (the merged program's
 /// executions are some of the test's), so the model's verdict stands; but
 /// on the hardware the outcome that needs the dropped access cannot show:
 /// these tests' weak (or relaxed) outcomes are the model's alone.
