@@ -101,8 +101,10 @@ gpu-litmus = { path = "../packages/gpu-litmus-$version" }
 [patch.crates-io]
 EOF
     for c in "${crates[@]}"; do
-        # Neither is a dependency of gpu-litmus: a patch of them would go unused.
-        [ "$c" = gpu-litmus ] || [ "$c" = litmus-cli ] || [ "$c" = litmus-toolchain ] && continue
+        # The crate itself, and the binary that is no dependency of it (a
+        # patch of it would go unused). litmus-toolchain is one: gpu-litmus
+        # re-exports it and litmus-hw uses it.
+        [ "$c" = gpu-litmus ] || [ "$c" = litmus-cli ] && continue
         echo "$c = { path = \"../packages/$c-$version\" }"
     done
 } >"$user/Cargo.toml"

@@ -6,11 +6,23 @@
 //! why in one line. A module whose `.version` (set by an instruction) ptxas
 //! still takes one step lower is a row that overstates.
 //!
-//! The ptxas is `$LITMUS_PTXAS` (`scripts/pinned-ptxas.sh` installs the
-//! pinned 12.0.76, which CI uses); without it each test says in one line
-//! that it skipped. A module needing a PTX ISA newer than that ptxas reads
-//! is counted as "not under this ptxas", with the `Unfit` line the driver
+//! The ptxas is litmus-toolchain's `Ptxas::find`: `$LITMUS_PTXAS`, else
+//! `ptxas` on `PATH` (`scripts/pinned-ptxas.sh` installs the pinned
+//! 12.0.76, which CI uses); without one each test says in one line that it
+//! skipped. A module needing a PTX ISA newer than that ptxas reads is
+//! counted as "not under this ptxas", with the `Unfit` line the driver
 //! check would give, not compiled.
+//!
+//! The catalogue's modules also go through `gpu-litmus sass --check`'s
+//! check when there is an nvdisasm (`$LITMUS_NVDISASM`, else `PATH`;
+//! `scripts/pinned-nvdisasm.sh` installs the pinned one): each module
+//! compiled for a target is compiled with line information, disassembled,
+//! and each role checked for an access, fence or barrier the compiler
+//! dropped or reordered, or a control dependency it folded. A finding
+//! fails the test unless it is one of [`KNOWN_SASS`]. A target whose images
+//! the nvdisasm cannot read (nvdisasm 13 and sm_70) is counted as "SASS not
+//! read", with the reason. On 2 cores the SASS takes the catalogue from
+//! about 25 s to about 105 s: nvdisasm, 0.18 s an image, is most of it.
 //!
 //! Always: the catalogue (each call a test, as `outcome_search.rs` reaches
 //! it) and `tests/litmus`. With `LITMUS_PORTABILITY=full`: the Dat3M corpus
@@ -20,9 +32,8 @@
 extern crate gpu_litmus as library;
 extern crate self as gpu_litmus;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -31,80 +42,220 @@ use library::core::corpus;
 use library::core::ir::Test;
 use library::core::ptx::isa::{retarget, Needs, PtxIsa, SmArch, Unfit};
 use library::core::ptx::{generate, PtxError};
+use library::toolchain::error::first_error;
+use library::toolchain::{check, lineinfo, Finding, Listing, Nvdisasm, Ptxas, Sass, ToolError};
 
 /// The targets checked: every GPU generation the project runs on, Volta to
 /// Hopper.
 const TARGETS: [u32; 6] = [70, 75, 80, 86, 89, 90];
 
-const SKIPPED: &str =
-    "skipped: no ptxas (set LITMUS_PTXAS to a ptxas, scripts/pinned-ptxas.sh installs one)";
+const SKIPPED: &str = "skipped: no ptxas (set LITMUS_PTXAS to a ptxas or put one on PATH; scripts/pinned-ptxas.sh installs one)";
 
-/// The ptxas under test and the highest PTX ISA it reads.
-struct Ptxas {
-    path: PathBuf,
-    /// `ptxas 12.0`, for messages.
-    name: String,
-    reads: PtxIsa,
+/// What the SASS check may find in the catalogue, each a (test, role, test
+/// instruction) with the reason it is the compiler's right and not a
+/// change to the test. Any other finding fails the test, and an entry that
+/// no target finds any more fails it too (under the ptxas it was seen
+/// with, [`KNOWN_SASS_PTXAS`]), so that the table stays exact.
+///
+/// Each is ptxas 12.0.76 merging two accesses of one address by one
+/// thread, on every target from sm_75 to sm_90 (`gpu-litmus sass --check`
+/// on a weak CoRR and a relaxed CoWW finds the same under ptxas 12.4.131,
+/// 12.9.86 and 13.5.37). Each is a refinement the PTX model permits (the merged program's
+/// executions are some of the test's), so the model's verdict stands; but
+/// on the hardware the outcome that needs the dropped access cannot show:
+/// these tests' weak (or relaxed) outcomes are the model's alone.
+const KNOWN_SASS: &[(&str, usize, &str, &str)] = &[
+    (
+        "corr_two_writers_weak_inter_cta",
+        2,
+        "t2.1: ld.weak r1, x",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "corr_two_writers_weak_inter_cta",
+        3,
+        "t3.1: ld.weak r1, x",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "corr_weak_inter_cta",
+        1,
+        "t1.1: ld.weak r1, x",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "corr_weak_shared",
+        1,
+        "t1.1: ld.weak r1, x",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "coww_observed_weak_inter_cta",
+        1,
+        "t1.1: ld.weak r1, x",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "lookback_descriptor_polls_weak",
+        1,
+        "t1.1: ld.weak r1, d",
+        SECOND_WEAK_LOAD,
+    ),
+    (
+        "cowr_weak_final_inter_cta",
+        0,
+        "t0.1: ld.weak r0, x",
+        LOAD_OF_OWN_STORE,
+    ),
+    (
+        "cowr_weak_inter_cta",
+        0,
+        "t0.1: ld.weak r0, x",
+        LOAD_OF_OWN_STORE,
+    ),
+    (
+        "coww_observed_weak_inter_cta",
+        0,
+        "t0.0: st.weak x, 1",
+        OVERWRITTEN_STORE,
+    ),
+    (
+        "coww_weak_one_thread",
+        0,
+        "t0.0: st.weak x, 1",
+        OVERWRITTEN_STORE,
+    ),
+    (
+        "coww_observed_relaxed_gpu_inter_cta",
+        0,
+        "t0.0: st.relaxed.gpu x, 1",
+        OVERWRITTEN_STORE,
+    ),
+];
+
+/// CoRR with weak loads: ptxas makes one `LDG` of the two, so `r1 == r0`
+/// on the hardware and new-then-old never shows.
+const SECOND_WEAK_LOAD: &str = "the second of two weak loads of one address is the first's LDG";
+
+/// CoWR with a weak load: ptxas forwards the thread's own store to it, so
+/// the load never reads another thread's value.
+const LOAD_OF_OWN_STORE: &str = "a weak load after the thread's store to it takes the stored value";
+
+/// CoWW: ptxas stores only the last value (`st.relaxed.gpu` too: a store
+/// no observer is sure to see may go), so no one reads the first.
+const OVERWRITTEN_STORE: &str =
+    "a store overwritten by the thread's next store to the address is not made";
+
+/// The ptxas release [`KNOWN_SASS`] was read under: another release may
+/// schedule otherwise, so an entry it does not find is not stale there.
+const KNOWN_SASS_PTXAS: &str = "12.0";
+
+/// The ptxas in use, what it cannot build for, and the nvdisasm if any.
+struct Tools {
+    ptxas: Ptxas,
     /// The targets it cannot build for at all (CUDA 13 dropped Volta),
     /// each with ptxas's line.
     lacks: BTreeMap<SmArch, String>,
+    /// The SASS check's tools, or the line that says why it is skipped.
+    sass: Result<Disasm, String>,
 }
 
-/// `$LITMUS_PTXAS`, asked once for its release; `None` when unset. A set
-/// variable that names no working ptxas is an error, not a skip.
-fn ptxas() -> Option<&'static Ptxas> {
-    static PTXAS: OnceLock<Option<Ptxas>> = OnceLock::new();
-    PTXAS
+/// The nvdisasm and the targets whose images it cannot read.
+struct Disasm {
+    nvdisasm: Nvdisasm,
+    /// Each with its one-line reason (`ToolError::NvdisasmArch`).
+    unreadable: BTreeMap<SmArch, String>,
+}
+
+impl Tools {
+    /// The CUDA release of the ptxas (`12.0`), which [`LENIENT`] and
+    /// [`KNOWN_SASS_PTXAS`] name.
+    fn release(&self) -> String {
+        let v = self.ptxas.version();
+        v.splitn(3, '.').take(2).collect::<Vec<_>>().join(".")
+    }
+}
+
+/// An empty kernel at the target's own version: what fails on it is the
+/// toolchain, not the table.
+fn empty_kernel(target: SmArch) -> String {
+    format!(
+        ".version {}\n.target {target}\n.address_size 64\n.visible .entry k() {{ ret; }}\n",
+        target.min_isa()
+    )
+}
+
+/// The one line that says why a tool failed: ptxas's own complaint (its
+/// first error line), else the error's line.
+fn one_line(e: &ToolError) -> String {
+    match e {
+        ToolError::Ptxas { log, .. } => first_error(log).to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// The ptxas (and nvdisasm) found once; `None` without a ptxas. A tool
+/// that is named (a variable, `PATH`) but is not a working one is an
+/// error, not a skip.
+fn tools() -> Option<&'static Tools> {
+    static TOOLS: OnceLock<Option<Tools>> = OnceLock::new();
+    TOOLS
         .get_or_init(|| {
-            let path = PathBuf::from(std::env::var_os("LITMUS_PTXAS")?);
-            let out = Command::new(&path)
-                .arg("--version")
-                .output()
-                .unwrap_or_else(|e| panic!("LITMUS_PTXAS={}: cannot run it: {e}", path.display()));
-            let text = String::from_utf8_lossy(&out.stdout);
-            // "Cuda compilation tools, release 12.0, V12.0.76"
-            let release = text
-                .split("release ")
-                .nth(1)
-                .and_then(|r| r.split(',').next())
-                .and_then(|r| {
-                    let (a, b) = r.trim().split_once('.')?;
-                    Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?))
-                })
-                .unwrap_or_else(|| {
-                    panic!(
-                        "LITMUS_PTXAS={}: `--version` names no release: {}",
-                        path.display(),
-                        text.trim()
-                    )
-                });
-            let mut ptxas = Ptxas {
-                path,
-                name: format!("ptxas {}.{}", release.0, release.1),
-                reads: PtxIsa::of_cuda(release.0 * 1000 + release.1 * 10),
-                lacks: BTreeMap::new(),
+            let ptxas = match Ptxas::find(None) {
+                Ok(p) => p,
+                Err(ToolError::NotFound { .. }) => return None,
+                Err(e) => panic!("{e}"),
             };
-            // An empty kernel at the target's own version: what fails
-            // here is the toolchain, not the table.
+            let mut lacks = BTreeMap::new();
             for n in TARGETS {
                 let target = SmArch::new(n);
-                let empty = format!(
-                    ".version {}\n.target {target}\n.address_size 64\n.visible .entry k() {{ ret; }}\n",
-                    target.min_isa()
-                );
-                if let Err(why) = compile(&ptxas, &empty, target) {
-                    ptxas.lacks.insert(target, why);
+                if let Err(e) = ptxas.compile(&empty_kernel(target), target, false) {
+                    lacks.insert(target, one_line(&e));
                 }
             }
             assert!(
-                ptxas.lacks.len() < TARGETS.len(),
-                "LITMUS_PTXAS={}: builds an empty kernel for no target: {:?}",
-                ptxas.path.display(),
-                ptxas.lacks
+                lacks.len() < TARGETS.len(),
+                "{} ({}): builds an empty kernel for no target: {lacks:?}",
+                ptxas.name(),
+                ptxas.path().display()
             );
-            Some(ptxas)
+            let sass = match Nvdisasm::find(None) {
+                Ok(nvdisasm) => Ok(disasm(&ptxas, &lacks, nvdisasm)),
+                Err(e @ ToolError::NotFound { .. }) => Err(format!(
+                    "skipped: {e} (scripts/pinned-nvdisasm.sh installs the pinned one)"
+                )),
+                Err(e) => panic!("{e}"),
+            };
+            Some(Tools { ptxas, lacks, sass })
         })
         .as_ref()
+}
+
+/// `nvdisasm` with the targets it cannot read, found on an empty kernel:
+/// nvdisasm 13 refuses sm_70 images (`ToolError::NvdisasmArch`); any
+/// other failure there is a broken tool.
+fn disasm(ptxas: &Ptxas, lacks: &BTreeMap<SmArch, String>, nvdisasm: Nvdisasm) -> Disasm {
+    let mut unreadable = BTreeMap::new();
+    for n in TARGETS {
+        let target = SmArch::new(n);
+        if lacks.contains_key(&target) {
+            continue;
+        }
+        let cubin = ptxas
+            .compile(&empty_kernel(target), target, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        match nvdisasm.disassemble(&cubin) {
+            Ok(_) => {}
+            Err(e @ ToolError::NvdisasmArch { .. }) => {
+                unreadable.insert(target, e.to_string());
+            }
+            Err(e) => panic!("{}: an empty kernel for {target}: {e}", nvdisasm.name()),
+        }
+    }
+    Disasm {
+        nvdisasm,
+        unreadable,
+    }
 }
 
 /// What became of one module on one target.
@@ -119,54 +270,114 @@ enum OnTarget {
     Failed(String),
 }
 
+/// What the SASS check made of one compiled module on one target.
+#[derive(Clone, Debug)]
+enum SassOn {
+    /// Every finding, each with the [`KNOWN_SASS`] reason that allows it,
+    /// if any; none: clean.
+    Checked(Vec<(Finding, Option<&'static str>)>),
+    /// The nvdisasm cannot read this target's images: the reason.
+    NotRead(String),
+    /// Compiling with line information, disassembling or lining up the
+    /// listing failed: one line.
+    Failed(String),
+}
+
 /// One test's modules on every target.
 struct Report {
     name: String,
     /// Why there is no module (`PtxError::Unsupported`).
     unsupported: Option<String>,
     targets: Vec<(SmArch, OnTarget)>,
+    /// The SASS check on each target where the module compiled, when it
+    /// ran.
+    sass: Vec<(SmArch, SassOn)>,
     /// The module for its lowest target, with what it needs.
     module: Option<(String, Needs)>,
 }
 
-/// Compiles `module` for `target`; the first line of ptxas's complaint
-/// when it refuses.
+/// Compiles `module` for `target`; ptxas's complaint in one line when it
+/// refuses.
 fn compile(ptxas: &Ptxas, module: &str, target: SmArch) -> Result<(), String> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let stem = std::env::temp_dir().join(format!(
-        "gpu-litmus-portability-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let (ptx, cubin) = (stem.with_extension("ptx"), stem.with_extension("cubin"));
-    std::fs::write(&ptx, module).map_err(|e| format!("cannot write {}: {e}", ptx.display()))?;
-    let out = Command::new(&ptxas.path)
-        .arg(format!("-arch={target}"))
-        .arg("-o")
-        .arg(&cubin)
-        .arg(&ptx)
-        .output();
-    let _ = std::fs::remove_file(&ptx);
-    let _ = std::fs::remove_file(&cubin);
-    let out = out.map_err(|e| format!("cannot run {}: {e}", ptxas.path.display()))?;
-    if out.status.success() {
-        return Ok(());
-    }
-    let err = String::from_utf8_lossy(&out.stderr);
-    Err(err
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("no message")
-        .trim()
-        .to_string())
+    ptxas
+        .compile(module, target, false)
+        .map(drop)
+        .map_err(|e| one_line(&e))
 }
 
-/// Generates `test`'s module and takes it to every target.
-fn check(ptxas: &Ptxas, name: &str, test: &Test) -> Report {
+/// Whether the SASS of `target`'s image is checked: for the catalogue
+/// (`sass`), with an nvdisasm that reads that target.
+fn disasm_for(tools: &Tools, sass: bool, target: SmArch) -> Option<&Disasm> {
+    tools
+        .sass
+        .as_ref()
+        .ok()
+        .filter(|d| sass && !d.unreadable.contains_key(&target))
+}
+
+/// Compiles `module` for `target` as the portability check does and, where
+/// its SASS is checked, as `gpu-litmus sass --check` does: annotated and
+/// with line information, then disassembled, lined up with the plain
+/// module and each role checked. The annotated module is the plain one
+/// with `.file`/`.loc` directives, so that one compile answers both (a
+/// plain compile more would cost CI a ptxas run per module and target);
+/// only when ptxas refuses it is the plain module compiled, for the
+/// refusal's own line (whose line numbers are the plain module's).
+fn compile_and_check(
+    tools: &Tools,
+    disasm: Option<&Disasm>,
+    name: &str,
+    module: &str,
+    target: SmArch,
+) -> Result<Option<SassOn>, String> {
+    let Some(disasm) = disasm else {
+        return compile(&tools.ptxas, module, target).map(|()| None);
+    };
+    let cubin = match tools
+        .ptxas
+        .compile(&lineinfo::annotate(module), target, true)
+    {
+        Ok(cubin) => cubin,
+        Err(e) => {
+            compile(&tools.ptxas, module, target)?;
+            return Ok(Some(SassOn::Failed(format!(
+                "compiles, but not annotated with -lineinfo: {}",
+                one_line(&e)
+            ))));
+        }
+    };
+    let listing = disasm
+        .nvdisasm
+        .disassemble(&cubin)
+        .and_then(|text| Listing::new(module, &Sass::parse(&text)));
+    Ok(Some(match listing {
+        Ok(listing) => SassOn::Checked(
+            check(&listing)
+                .into_iter()
+                .map(|f| {
+                    let known = KNOWN_SASS
+                        .iter()
+                        .find(|(t, role, instr, _)| {
+                            *t == name && *role == f.role && *instr == f.instr
+                        })
+                        .map(|k| k.3);
+                    (f, known)
+                })
+                .collect(),
+        ),
+        Err(e) => SassOn::Failed(one_line(&e)),
+    }))
+}
+
+/// Generates `test`'s module and takes it to every target; with `sass`,
+/// checks the SASS of each module compiled.
+fn check_test(tools: &Tools, name: &str, test: &Test, sass: bool) -> Report {
+    let ptxas = &tools.ptxas;
     let mut report = Report {
         name: name.to_string(),
         unsupported: None,
         targets: Vec::new(),
+        sass: Vec::new(),
         module: None,
     };
     let module = match generate(test) {
@@ -190,23 +401,41 @@ fn check(ptxas: &Ptxas, name: &str, test: &Test) -> Report {
         let target = SmArch::new(n);
         let outcome = match retarget(&module, target) {
             Err(unfit) => OnTarget::NotHere(unfit.to_string()),
-            Ok(_) if ptxas.lacks.contains_key(&target) => OnTarget::NotUnderThisPtxas(format!(
+            Ok(_) if tools.lacks.contains_key(&target) => OnTarget::NotUnderThisPtxas(format!(
                 "{target} needs another ptxas: {}",
-                ptxas.lacks[&target]
+                tools.lacks[&target]
             )),
-            Ok(text) => match needs.fit(target, &format!("{} reads", ptxas.name), ptxas.reads) {
-                Err(unfit @ Unfit::Isa { .. }) => OnTarget::NotUnderThisPtxas(unfit.to_string()),
-                Err(unfit) => OnTarget::Failed(format!(
-                    "retarget accepts it and Needs::fit refuses it: {unfit}"
-                )),
-                Ok(_) => match compile(ptxas, &text, target) {
-                    Ok(()) => OnTarget::Compiled,
-                    Err(why) => OnTarget::Failed(format!(
-                        "retarget accepts it (PTX {}) and ptxas refuses: {why}",
-                        needs.version_on(target)
+            Ok(text) => {
+                match needs.fit(target, &format!("{} reads", ptxas.name()), ptxas.max_isa()) {
+                    Err(unfit @ Unfit::Isa { .. }) => {
+                        OnTarget::NotUnderThisPtxas(unfit.to_string())
+                    }
+                    Err(unfit) => OnTarget::Failed(format!(
+                        "retarget accepts it and Needs::fit refuses it: {unfit}"
                     )),
-                },
-            },
+                    Ok(_) => match compile_and_check(
+                        tools,
+                        disasm_for(tools, sass, target),
+                        name,
+                        &text,
+                        target,
+                    ) {
+                        Ok(checked) => {
+                            if let (true, Ok(disasm)) = (sass, &tools.sass) {
+                                let on = checked.unwrap_or_else(|| {
+                                    SassOn::NotRead(disasm.unreadable[&target].clone())
+                                });
+                                report.sass.push((target, on));
+                            }
+                            OnTarget::Compiled
+                        }
+                        Err(why) => OnTarget::Failed(format!(
+                            "retarget accepts it (PTX {}) and ptxas refuses: {why}",
+                            needs.version_on(target)
+                        )),
+                    },
+                }
+            }
         };
         report.targets.push((target, outcome));
     }
@@ -260,16 +489,33 @@ fn failures(reports: &[Report]) -> Vec<String> {
                 OnTarget::Failed(why) => out.push(format!("{} on {target}: {why}", r.name)),
             }
         }
+        for (target, sass) in &r.sass {
+            match sass {
+                SassOn::Checked(found) => {
+                    for (f, _) in found.iter().filter(|(_, known)| known.is_none()) {
+                        out.push(format!("{} on {target}: SASS: {f}", r.name));
+                    }
+                }
+                SassOn::NotRead(why) if why.trim().is_empty() || why.contains('\n') => {
+                    out.push(format!(
+                        "{} on {target}: SASS not read without a one-line reason: {why:?}",
+                        r.name
+                    ))
+                }
+                SassOn::NotRead(_) => {}
+                SassOn::Failed(why) => out.push(format!("{} on {target}: SASS: {why}", r.name)),
+            }
+        }
     }
     out
 }
 
 /// The counts per target, with each reason and how many modules gave it.
-fn counts(label: &str, ptxas: &Ptxas, reports: &[Report], seconds: f64) -> String {
+fn counts(label: &str, tools: &Tools, reports: &[Report], seconds: f64) -> String {
+    let ptxas = tools.ptxas.name();
     let mut s = format!(
-        "{label}: {} tests, {}, {seconds:.1} s\n",
-        reports.len(),
-        ptxas.name
+        "{label}: {} tests, {ptxas}, {seconds:.1} s\n",
+        reports.len()
     );
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     for r in reports {
@@ -306,7 +552,7 @@ fn counts(label: &str, ptxas: &Ptxas, reports: &[Report], seconds: f64) -> Strin
         }
         if !not_ptxas.is_empty() {
             let k: usize = not_ptxas.values().sum();
-            s += &format!(", {k} not under {} ({})", ptxas.name, reasons(&not_ptxas));
+            s += &format!(", {k} not under {ptxas} ({})", reasons(&not_ptxas));
         }
         if failed > 0 {
             s += &format!(", {failed} FAILED");
@@ -314,6 +560,107 @@ fn counts(label: &str, ptxas: &Ptxas, reports: &[Report], seconds: f64) -> Strin
         s += "\n";
     }
     s
+}
+
+/// Where a finding was seen, and the [`KNOWN_SASS`] reason that allows it.
+type Seen<'a> = (Vec<SmArch>, Option<&'a str>);
+
+/// The SASS check's counts per target (modules clean, flagged; not read,
+/// with the reason), then every finding, one line each with its test; or
+/// the line that says why it did not run.
+fn sass_counts(tools: &Tools, reports: &[Report]) -> String {
+    let disasm = match &tools.sass {
+        Ok(d) => d,
+        Err(why) => return format!("  SASS check: {why}\n"),
+    };
+    let mut s = format!(
+        "  SASS check ({} -lineinfo, {}):\n",
+        tools.ptxas.name(),
+        disasm.nvdisasm.name()
+    );
+    // Each finding once, with the targets it was found on: ptxas merges
+    // the same accesses on every target, and one line per target would
+    // bury a new finding in repeats.
+    let mut found: BTreeMap<(&str, String), Seen> = BTreeMap::new();
+    for n in TARGETS {
+        let target = SmArch::new(n);
+        let (mut clean, mut flagged, mut known, mut failed) = (0, 0, 0, 0);
+        let mut not_read: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in reports {
+            for (_, sass) in r.sass.iter().filter(|(t, _)| *t == target) {
+                match sass {
+                    SassOn::Checked(fs) if fs.is_empty() => clean += 1,
+                    SassOn::Checked(fs) => {
+                        flagged += 1;
+                        if fs.iter().all(|(_, k)| k.is_some()) {
+                            known += 1;
+                        }
+                        for (f, k) in fs {
+                            let entry = found
+                                .entry((r.name.as_str(), f.to_string()))
+                                .or_insert((Vec::new(), *k));
+                            entry.0.push(target);
+                        }
+                    }
+                    SassOn::NotRead(why) => *not_read.entry(why).or_default() += 1,
+                    SassOn::Failed(_) => failed += 1,
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        if clean + flagged + failed > 0 {
+            let known = if known > 0 {
+                format!(" ({known} known)")
+            } else {
+                String::new()
+            };
+            parts.push(format!("{clean} clean, {flagged} flagged{known}"));
+        }
+        parts.extend(
+            not_read
+                .iter()
+                .map(|(why, k)| format!("{k} SASS not read: {why}")),
+        );
+        if failed > 0 {
+            parts.push(format!("{failed} FAILED"));
+        }
+        if !parts.is_empty() {
+            s += &format!("    {target}: {}\n", parts.join(", "));
+        }
+    }
+    for ((name, finding), (targets, known)) in found {
+        let on: Vec<String> = targets.iter().map(SmArch::to_string).collect();
+        let known = known.map_or("NEW".to_string(), |why| format!("known: {why}"));
+        s += &format!("    {name} on {}: {finding} [{known}]\n", on.join(", "));
+    }
+    s
+}
+
+/// The entries of [`KNOWN_SASS`] that no module of `reports` found on any
+/// target, when the table's ptxas made the SASS: one line each.
+fn stale_known(tools: &Tools, reports: &[Report]) -> Vec<String> {
+    if tools.sass.is_err() || tools.release() != KNOWN_SASS_PTXAS {
+        return Vec::new();
+    }
+    let found: BTreeSet<(&str, usize, &str)> = reports
+        .iter()
+        .flat_map(|r| r.sass.iter().map(move |(_, s)| (r, s)))
+        .filter_map(|(r, s)| match s {
+            SassOn::Checked(found) => Some(found.iter().map(move |(f, _)| (r, f))),
+            _ => None,
+        })
+        .flatten()
+        .map(|(r, f)| (r.name.as_str(), f.role, f.instr.as_str()))
+        .collect();
+    KNOWN_SASS
+        .iter()
+        .filter(|(t, role, instr, _)| !found.contains(&(*t, *role, *instr)))
+        .map(|(t, role, instr, _)| {
+            format!(
+                "KNOWN_SASS: {t}, role {role}, `{instr}`: no longer found under ptxas {KNOWN_SASS_PTXAS} (remove the entry)"
+            )
+        })
+        .collect()
 }
 
 /// A harness refusal without the names of the test's threads, registers
@@ -384,10 +731,7 @@ const ISAS: [(u8, u8); 28] = [
 /// A ptxas that compiles an instruction under any `.version`, where a
 /// newer ptxas enforces the one the table says (the table follows the
 /// strictest).
-const LENIENT: [(&str, &str); 2] = [
-    ("ptxas 12.9", "fence.acquire"),
-    ("ptxas 12.9", "fence.release"),
-];
+const LENIENT: [(&str, &str); 2] = [("12.9", "fence.acquire"), ("12.9", "fence.release")];
 
 fn one_below(isa: PtxIsa) -> Option<PtxIsa> {
     let at = ISAS.iter().position(|&(a, b)| PtxIsa::new(a, b) == isa)?;
@@ -399,7 +743,8 @@ fn one_below(isa: PtxIsa) -> Option<PtxIsa> {
 /// target's own: the module one PTX ISA lower on its lowest target, which
 /// ptxas must refuse. One line for each that ptxas takes (the table
 /// overstates), and one per instruction checked.
-fn overstated(ptxas: &Ptxas, reports: &[Report]) -> (Vec<String>, Vec<String>) {
+fn overstated(tools: &Tools, reports: &[Report]) -> (Vec<String>, Vec<String>) {
+    let ptxas = &tools.ptxas;
     let mut sample: BTreeMap<&str, (&str, &str, Needs, SmArch)> = BTreeMap::new();
     for r in reports {
         let Some((module, needs)) = &r.module else {
@@ -411,8 +756,8 @@ fn overstated(ptxas: &Ptxas, reports: &[Report]) -> (Vec<String>, Vec<String>) {
         let target = TARGETS
             .iter()
             .map(|&n| SmArch::new(n))
-            .find(|&t| t >= needs.sm && !ptxas.lacks.contains_key(&t) && t.min_isa() < needs.isa);
-        if let Some(target) = target.filter(|_| needs.isa <= ptxas.reads) {
+            .find(|&t| t >= needs.sm && !tools.lacks.contains_key(&t) && t.min_isa() < needs.isa);
+        if let Some(target) = target.filter(|_| needs.isa <= ptxas.max_isa()) {
             sample
                 .entry(what)
                 .or_insert((&r.name, module, *needs, target));
@@ -435,13 +780,16 @@ fn overstated(ptxas: &Ptxas, reports: &[Report]) -> (Vec<String>, Vec<String>) {
                 1,
             );
         match compile(ptxas, &text, target) {
-            Ok(()) if LENIENT.contains(&(ptxas.name.as_str(), what)) => checked.push(format!(
+            Ok(()) if LENIENT.contains(&(tools.release().as_str(), what)) => checked.push(format!(
                 "{what}: PTX {lower} taken on {} by {}, which does not check its version (known; ptxas 13.5 refuses it)",
-                target, ptxas.name
+                target,
+                ptxas.name()
             )),
             Ok(()) => bad.push(format!(
                 "{name}: {what} is said to need PTX {} and {} compiles it as PTX {lower} for {}",
-                needs.isa, ptxas.name, target
+                needs.isa,
+                ptxas.name(),
+                target
             )),
             Err(why) => checked.push(format!(
                 "{what}: PTX {lower} refused on {} ({why})",
@@ -454,12 +802,12 @@ fn overstated(ptxas: &Ptxas, reports: &[Report]) -> (Vec<String>, Vec<String>) {
 
 /// Checks a whole set, prints its counts and the versions checked, and
 /// fails with every failure.
-fn check_set(label: &str, ptxas: &Ptxas, tests: Vec<(String, Test)>) {
+fn check_set(label: &str, tools: &Tools, tests: Vec<(String, Test)>) {
     let start = Instant::now();
-    let reports = in_parallel(&tests, |(name, test)| check(ptxas, name, test));
-    let (bad, checked) = overstated(ptxas, &reports);
+    let reports = in_parallel(&tests, |(name, test)| check_test(tools, name, test, false));
+    let (bad, checked) = overstated(tools, &reports);
     let seconds = start.elapsed().as_secs_f64();
-    let mut text = counts(label, ptxas, &reports, seconds);
+    let mut text = counts(label, tools, &reports, seconds);
     for line in &checked {
         text += &format!("  one version lower: {line}\n");
     }
@@ -498,7 +846,7 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn repository_litmus_files_compile_where_the_table_says() {
-    let Some(ptxas) = ptxas() else {
+    let Some(tools) = tools() else {
         println!("tests/litmus: {SKIPPED}");
         return;
     };
@@ -514,7 +862,7 @@ fn repository_litmus_files_compile_where_the_table_says() {
             (name, parse_file(f))
         })
         .collect();
-    check_set("tests/litmus", ptxas, tests);
+    check_set("tests/litmus", tools, tests);
 }
 
 /// Whether the slow sets run (`LITMUS_PORTABILITY=full`); anything else
@@ -533,7 +881,7 @@ fn corpus_compiles_where_the_table_says() {
         println!("Dat3M corpus: skipped, LITMUS_PORTABILITY is not `full`");
         return;
     }
-    let Some(ptxas) = ptxas() else {
+    let Some(tools) = tools() else {
         println!("Dat3M corpus: {SKIPPED}");
         return;
     };
@@ -548,7 +896,7 @@ fn corpus_compiles_where_the_table_says() {
         .iter()
         .map(|p| (p.clone(), parse_file(&dir.join(p))))
         .collect();
-    check_set("Dat3M corpus", ptxas, tests);
+    check_set("Dat3M corpus", tools, tests);
 }
 
 /// The family `gpu-litmus gen MP SB LB IRIW WRC --placements all --scopes
@@ -559,7 +907,7 @@ fn generated_family_compiles_where_the_table_says() {
         println!("gen family: skipped, LITMUS_PORTABILITY is not `full`");
         return;
     }
-    let Some(ptxas) = ptxas() else {
+    let Some(tools) = tools() else {
         println!("gen family: {SKIPPED}");
         return;
     };
@@ -579,7 +927,7 @@ fn generated_family_compiles_where_the_table_says() {
             library::gen::family(&skeleton, &spec, &mut seen).unwrap_or_else(|e| panic!("{e}"));
         tests.extend(family.tests.into_iter().map(|t| (t.name.text.clone(), t)));
     }
-    check_set("gen family", ptxas, tests);
+    check_set("gen family", tools, tests);
 }
 
 // The catalogue: each call a test (so the harness spreads them over the
@@ -615,7 +963,7 @@ struct Catalogue {
 static CATALOGUE: Mutex<Option<Catalogue>> = Mutex::new(None);
 
 fn check_catalogue_test(test: &Test, name: &str) {
-    let Some(ptxas) = ptxas() else {
+    let Some(tools) = tools() else {
         println!("{name}: {SKIPPED}");
         return;
     };
@@ -625,7 +973,7 @@ fn check_catalogue_test(test: &Test, name: &str) {
         start: Instant::now(),
     });
     drop(guard);
-    let report = check(ptxas, name, test);
+    let report = check_test(tools, name, test, true);
     let mine = failures(std::slice::from_ref(&report));
     let mut guard = CATALOGUE.lock().unwrap_or_else(|p| p.into_inner());
     let all = guard.as_mut().expect("started above");
@@ -633,11 +981,13 @@ fn check_catalogue_test(test: &Test, name: &str) {
     if all.reports.len() == catalogue_size() {
         all.reports.sort_by(|a, b| a.name.cmp(&b.name));
         let seconds = all.start.elapsed().as_secs_f64();
-        let (bad, checked) = overstated(ptxas, &all.reports);
-        let mut text = counts("catalogue", ptxas, &all.reports, seconds);
+        let (mut bad, checked) = overstated(tools, &all.reports);
+        bad.extend(stale_known(tools, &all.reports));
+        let mut text = counts("catalogue", tools, &all.reports, seconds);
         for line in &checked {
             text += &format!("  one version lower: {line}\n");
         }
+        text += &sass_counts(tools, &all.reports);
         shown(&text);
         assert!(bad.is_empty(), "catalogue:\n{}", bad.join("\n"));
     }
