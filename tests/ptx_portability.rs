@@ -168,7 +168,7 @@ struct Disasm {
 }
 
 impl Tools {
-    /// The CUDA release of the ptxas (`12.0`), which [`LENIENT`] and
+    /// The CUDA release of the ptxas (`12.0`), which [`lenient`] and
     /// [`KNOWN_SASS_PTXAS`] name.
     fn release(&self) -> String {
         let v = self.ptxas.version();
@@ -728,10 +728,23 @@ const ISAS: [(u8, u8); 28] = [
     (9, 2),
 ];
 
-/// A ptxas that compiles an instruction under any `.version`, where a
-/// newer ptxas enforces the one the table says (the table follows the
-/// strictest).
-const LENIENT: [(&str, &str); 2] = [("12.9", "fence.acquire"), ("12.9", "fence.release")];
+/// Instructions whose `.version` ptxas enforces only from a release on
+/// (the table follows the strictest): a ptxas of an earlier release that
+/// takes the module one PTX ISA lower is known, not a wrong row. ptxas
+/// 12.9 and 13.0 take `fence.acquire`/`fence.release` under any
+/// `.version`; 13.5 refuses them below 8.6.
+const ENFORCED_FROM: [(&str, (u32, u32)); 2] =
+    [("fence.acquire", (13, 5)), ("fence.release", (13, 5))];
+
+/// Whether a ptxas of `release` (`13.0`) may take `what` below its version.
+fn lenient(release: &str, what: &str) -> bool {
+    let parsed = release
+        .split_once('.')
+        .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
+    ENFORCED_FROM
+        .iter()
+        .any(|(w, from)| *w == what && parsed.is_some_and(|r| r < *from))
+}
 
 fn one_below(isa: PtxIsa) -> Option<PtxIsa> {
     let at = ISAS.iter().position(|&(a, b)| PtxIsa::new(a, b) == isa)?;
@@ -780,7 +793,7 @@ fn overstated(tools: &Tools, reports: &[Report]) -> (Vec<String>, Vec<String>) {
                 1,
             );
         match compile(ptxas, &text, target) {
-            Ok(()) if LENIENT.contains(&(tools.release().as_str(), what)) => checked.push(format!(
+            Ok(()) if lenient(&tools.release(), what) => checked.push(format!(
                 "{what}: PTX {lower} taken on {} by {}, which does not check its version (known; ptxas 13.5 refuses it)",
                 target,
                 ptxas.name()
@@ -1006,3 +1019,11 @@ macro_rules! portable_litmus {
 pub(crate) use portable_litmus as litmus;
 
 include!("catalogue_support/modules.rs");
+
+#[test]
+fn only_releases_before_the_enforcing_one_are_lenient() {
+    assert!(lenient("12.9", "fence.release") && lenient("13.0", "fence.acquire"));
+    assert!(!lenient("13.5", "fence.release") && !lenient("14.0", "fence.acquire"));
+    assert!(!lenient("12.9", "barrier.cluster.arrive.release"));
+    assert!(!lenient("x", "fence.release"));
+}
