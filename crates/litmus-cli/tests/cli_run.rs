@@ -762,3 +762,41 @@ fn corpus_files_run() {
     assert_eq!(lines[0]["passed"], true);
     assert_eq!(lines[1]["test"], "CoRR-weak-weak");
 }
+
+#[test]
+fn a_ptxas_that_is_not_ptxas_is_refused_before_anything_runs() {
+    let dir = scratch("run-ptxas");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let out = bin()
+        .args(["run", "--ptxas", "/bin/true"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let errors = stderr(&out);
+    assert!(
+        errors.starts_with("error: `--ptxas`: /bin/true: not ptxas"),
+        "{errors}"
+    );
+    let out = bin()
+        .env("LITMUS_PTXAS", "/nonexistent/ptxas")
+        .args(["run"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    let errors = stderr(&out);
+    assert_ne!(out.status.code(), Some(0), "{errors}");
+    assert!(
+        errors.contains("LITMUS_PTXAS: ") && errors.contains("/nonexistent/ptxas"),
+        "{errors}"
+    );
+    assert_eq!(
+        errors
+            .lines()
+            .filter(|l| l.contains("/nonexistent/ptxas"))
+            .count(),
+        1,
+        "{errors}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

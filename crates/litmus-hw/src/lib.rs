@@ -413,6 +413,15 @@ pub fn gpu_required() -> bool {
     gpu_required_var().unwrap_or(false)
 }
 
+/// Checks that `path` is a ptxas (it runs, and its `--version` is
+/// ptxas's), without a GPU: so that a bad `LITMUS_PTXAS` or `--ptxas`
+/// fails before anything runs, on any machine. Returns its name
+/// (`ptxas 12.4.131`); the error is the reason, for the caller to say
+/// where the path came from.
+pub fn check_ptxas(path: &str) -> Result<String, String> {
+    toolchain::ptxas_at(path).map(|p| p.name())
+}
+
 /// `LITMUS_REQUIRE_HW` read as strictly as [`gpu_required_var`]: `1`
 /// makes a hardware half that this machine cannot run (the device or the
 /// driver lacks an instruction of the test, the harness cannot place it)

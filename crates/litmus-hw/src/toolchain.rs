@@ -123,8 +123,10 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
 }
 
 /// The ptxas at `path`, asked for its version once per process (every run
-/// plans its module, and `ptxas --version` is a process of its own).
-fn checked_ptxas(path: &str) -> Result<Ptxas, GpuError> {
+/// plans its module, and `ptxas --version` is a process of its own); the
+/// error is the bare reason, for the caller to name where the path came
+/// from.
+pub(crate) fn ptxas_at(path: &str) -> Result<Ptxas, String> {
     static CHECKED: OnceLock<Mutex<HashMap<String, Result<Ptxas, String>>>> = OnceLock::new();
     let mut checked = CHECKED
         .get_or_init(Default::default)
@@ -132,9 +134,13 @@ fn checked_ptxas(path: &str) -> Result<Ptxas, GpuError> {
         .unwrap_or_else(|p| p.into_inner());
     checked
         .entry(path.to_string())
-        .or_insert_with(|| Ptxas::at(Path::new(path)).map_err(|e| format!("{PTXAS_ENV}: {e}")))
+        .or_insert_with(|| Ptxas::at(Path::new(path)).map_err(|e| e.to_string()))
         .clone()
-        .map_err(GpuError::Toolchain)
+}
+
+/// [`ptxas_at`] for a run: the knob's variable names it.
+fn checked_ptxas(path: &str) -> Result<Ptxas, GpuError> {
+    ptxas_at(path).map_err(|e| GpuError::Toolchain(format!("{PTXAS_ENV}: {e}")))
 }
 
 /// The device's image of a planned module: from the disk cache, else

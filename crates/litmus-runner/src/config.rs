@@ -69,10 +69,16 @@ impl Config {
     pub fn with_model(model: &'static dyn Model) -> Result<Config, GpuError> {
         gpu_required_var()?;
         hw_required_var()?;
+        let knobs = Knobs::from_env()?;
+        // Checked here, with or without a GPU, as every variable is.
+        if let Some(path) = &knobs.ptxas {
+            litmus_hw::check_ptxas(path)
+                .map_err(|e| GpuError::Toolchain(format!("{}: {e}", litmus_hw::PTXAS_ENV)))?;
+        }
         Ok(Config {
             model,
             options: Options::default(),
-            knobs: Knobs::from_env()?,
+            knobs,
             report_dir: std::env::var_os(REPORT_DIR_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),

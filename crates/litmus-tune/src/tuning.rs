@@ -297,8 +297,10 @@ impl TuningFile {
             seed: base.seed,
             budget_ms: base.budget_ms,
             launches: base.launches,
-            // Where the logical GPUs run is the machine's, not the test's.
+            // Where the logical GPUs run, and which compiler builds the
+            // module, are the machine's, not the test's.
             gpu_map: base.gpu_map.clone(),
+            ptxas: base.ptxas.clone(),
             tuning: Some(self.path.display().to_string()),
             ..tuned
         })

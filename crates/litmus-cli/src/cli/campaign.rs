@@ -54,9 +54,10 @@ summary per family (the name up to its first `+`) closes the campaign.
 
 OPTIONS:
     Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
-    --seed, --report, --format, --loop-bound, --tuning); with --format json,
-    one JSON object per test and line, then {\"summary\": {...}}. While a
-    test runs, the GPU worker compiles the next 8 tests' modules.
+    --seed, --report, --format, --loop-bound, --tuning, --ptxas); with
+    --format json, one JSON object per test and line, then
+    {\"summary\": {...}}. While a test runs, the GPU worker compiles
+    the next 8 tests' modules.
     --tune              search the environment first (see above); the
                         tuning file is --tuning FILE, else $LITMUS_TUNING,
                         else litmus-tuning.toml

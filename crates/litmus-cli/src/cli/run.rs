@@ -74,6 +74,10 @@ OPTIONS:
                         (default 1: an execution that takes a backward jump
                         is dropped). Not LITMUS_LOOP_BOUND, which bounds how
                         long a role may spin on the GPU (default 1000)
+    --ptxas PATH        compile each test's module with this ptxas for the
+                        GPU instead of the driver's JIT (default:
+                        $LITMUS_PTXAS); a path that is not ptxas is an
+                        error before anything runs
     --tuning FILE       per-test knobs from a tuning file (`gpu-litmus tune`
                         writes one); a test with no entry runs the defaults
                         (default: $LITMUS_TUNING, else litmus-tuning.toml in
@@ -198,7 +202,7 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
                    [--report DIR] [--evidence DIR] [--format text|json|litmus7]
-                   [--loop-bound N] [--tuning FILE] FILE...
+                   [--loop-bound N] [--tuning FILE] [--ptxas PATH] FILE...
 
 For more, try `gpu-litmus run --help`.";
 
@@ -263,6 +267,7 @@ struct Overrides {
     evidence_dir: Option<PathBuf>,
     loop_bound: Option<u32>,
     tuning: Option<PathBuf>,
+    ptxas: Option<String>,
 }
 
 /// Reads the flags and the files; `None` when help is asked for.
@@ -298,6 +303,11 @@ fn read_flags(args: &[String]) -> Result<Option<Flags>, String> {
                 o.loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?)
             }
             "--tuning" => o.tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
+            "--ptxas" => {
+                let path = scan.value(&flag, inline)?;
+                litmus_hw::check_ptxas(&path).map_err(|e| format!("`--ptxas`: {e}"))?;
+                o.ptxas = Some(path);
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -323,6 +333,9 @@ impl Overrides {
         }
         if let Some(s) = self.seed {
             knobs.seed = s;
+        }
+        if self.ptxas.is_some() {
+            knobs.ptxas = self.ptxas;
         }
         if self.report_dir.is_some() {
             config.report_dir = self.report_dir;
