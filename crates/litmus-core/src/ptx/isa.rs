@@ -65,8 +65,8 @@ impl fmt::Display for PtxIsa {
 }
 
 /// CUDA release → the PTX ISA it introduced (the PTX ISA guide's release
-/// notes). 12.6 and 12.7 added none.
-const CUDA_PTX: [((u32, u32), PtxIsa); 17] = [
+/// notes). 12.6 added none; 12.7 is the 565 drivers' release, with PTX 8.6.
+const CUDA_PTX: [((u32, u32), PtxIsa); 18] = [
     ((10, 0), PtxIsa::new(6, 3)),
     ((10, 1), PtxIsa::new(6, 4)),
     ((10, 2), PtxIsa::new(6, 5)),
@@ -81,6 +81,7 @@ const CUDA_PTX: [((u32, u32), PtxIsa); 17] = [
     ((12, 3), PtxIsa::new(8, 3)),
     ((12, 4), PtxIsa::new(8, 4)),
     ((12, 5), PtxIsa::new(8, 5)),
+    ((12, 7), PtxIsa::new(8, 6)),
     ((12, 8), PtxIsa::new(8, 7)),
     ((12, 9), PtxIsa::new(8, 8)),
     ((13, 0), PtxIsa::new(9, 0)),
@@ -511,6 +512,7 @@ mod tests {
         assert_eq!(PtxIsa::of_cuda(12000), PtxIsa::new(8, 0));
         assert_eq!(PtxIsa::of_cuda(12020), PtxIsa::new(8, 2));
         assert_eq!(PtxIsa::of_cuda(12060), PtxIsa::new(8, 5));
+        assert_eq!(PtxIsa::of_cuda(12070), PtxIsa::new(8, 6));
         assert_eq!(PtxIsa::of_cuda(13000), PtxIsa::new(9, 0));
         assert_eq!(PtxIsa::of_cuda(14020), PtxIsa::new(9, 0));
         assert_eq!(PtxIsa::parse("8.6"), Some(PtxIsa::new(8, 6)));
