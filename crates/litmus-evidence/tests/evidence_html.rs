@@ -186,6 +186,7 @@ fn hostile() -> Record {
         date: "2026-11-23T12:00:00Z".into(),
         version: "0".into(),
         harness: "h".into(),
+        kind: Default::default(),
     }
 }
 
