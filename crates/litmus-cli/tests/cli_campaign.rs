@@ -206,3 +206,85 @@ fn tune_first_skips_without_a_gpu_and_its_options_are_checked() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn resume_skips_the_tests_a_campaign_recorded_and_ignores_a_cut_off_line() {
+    let dir = scratch("campaign_resume");
+    let tests = dir.join("tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    write(&tests, "a_mp.litmus", MP_RELACQ);
+    write(&tests, "b_wrong.litmus", MP_WRONG);
+    let ev = dir.join("ev");
+    // `a` finished in the killed campaign; `b` was being written.
+    let mut w = litmus_evidence::store::Writer::create(&ev).unwrap();
+    let a = litmus_core::text::parse(MP_RELACQ).unwrap();
+    let run = litmus_evidence::Run {
+        histogram: &[(vec![1, 1], 10)],
+        instances: 10,
+        unfinished: 0,
+        device: "gpu",
+        knobs: "ctas=1",
+        seed: 1,
+    };
+    let record = |kind| litmus_evidence::Record {
+        kind,
+        ..litmus_evidence::Record::of_run(&a, &run, "a_mp.litmus")
+    };
+    w.append(record(litmus_evidence::Kind::Campaign)).unwrap();
+    let half = record(litmus_evidence::Kind::Campaign)
+        .to_json()
+        .to_string();
+    let path = w.path().to_path_buf();
+    drop(w);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&half[..half.len() / 2]);
+    std::fs::write(&path, text).unwrap();
+    let out = bin()
+        .args(["campaign", "--launches", "2", "--resume", "--evidence"])
+        .arg(&ev)
+        .arg(&tests)
+        .output()
+        .unwrap();
+    let (text, errs) = (stdout(&out), stderr(&out));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "resume: 1 of 2 tests already in {}, running the other 1",
+            ev.display()
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        lines.len(),
+        3,
+        "the resume line, b's line, the summary: {text}"
+    );
+    assert!(lines[1].contains("b_wrong.litmus"), "{text}");
+    assert!(
+        errs.contains(&format!(
+            "warning: {}:2: cut off (a run that died mid-write); ignored",
+            path.display()
+        )),
+        "{errs}"
+    );
+}
+
+#[test]
+fn resume_without_an_evidence_folder_is_a_usage_error() {
+    let dir = scratch("campaign_resume_usage");
+    write(&dir, "a_mp.litmus", MP_RELACQ);
+    let out = bin()
+        .env_remove("LITMUS_EVIDENCE")
+        .args(["campaign", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("error: `--resume` needs `--evidence DIR`"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "");
+}

@@ -180,7 +180,10 @@ fn a_truncated_file_still_reads_and_says_where_it_was_cut() {
     let text = stdout(&out);
     let file = cut.join("run.jsonl");
     assert!(
-        text.contains(&format!("warning: {}:2: truncated record", file.display())),
+        text.contains(&format!(
+            "warning: {}:2: cut off (a run that died mid-write); ignored",
+            file.display()
+        )),
         "{text}"
     );
     // The whole first record still counts: SC fails on its weak outcome.

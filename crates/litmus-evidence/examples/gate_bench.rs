@@ -82,6 +82,7 @@ fn main() {
                 date: "2026-11-23T12:00:00Z".into(),
                 version: "bench".into(),
                 harness: "gate_bench".into(),
+                kind: Default::default(),
             })
             .expect("the scratch file takes the record");
         subjects.push(Subject::new(format!("bench/{i}.litmus"), test));

@@ -26,9 +26,10 @@ pub mod litmus7;
 pub mod merge;
 pub mod read;
 pub mod record;
+pub mod resume;
 pub mod stamp;
 pub mod stats;
 pub mod store;
 
 pub use read::{Evidence, Problem, ProblemKind, ReadError};
-pub use record::{ir_hash, Observation, Record, RecordError, Run};
+pub use record::{ir_hash, Kind, Observation, Record, RecordError, Run};

@@ -47,10 +47,9 @@ impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}: ", self.file.display(), self.line)?;
         match &self.kind {
-            ProblemKind::Truncated => write!(
-                f,
-                "truncated record (the file ends mid-line, as a crash leaves it); the lines before it were read"
-            ),
+            // The records before it count; a resumed campaign reruns the
+            // test it held (it was in flight when the run died).
+            ProblemKind::Truncated => write!(f, "cut off (a run that died mid-write); ignored"),
             ProblemKind::Corrupt(e) => write!(f, "corrupt record: {e}"),
             ProblemKind::NotText => write!(f, "corrupt record: not UTF-8 text"),
             ProblemKind::Conflict => write!(

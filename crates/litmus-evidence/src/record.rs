@@ -71,6 +71,37 @@ pub struct Record {
     pub version: String,
     /// Which harness produced it (`gpu-litmus`, `litmus7`, ...).
     pub harness: String,
+    /// What the run was for: a test's own run, one test of a campaign, or
+    /// one trial of the environment search (`"kind"` in the JSON, absent
+    /// for [`Kind::Run`], so records from before the field read as runs).
+    pub kind: Kind,
+}
+
+/// What a hardware run was for. Every kind is evidence (the gate counts
+/// its instances); the kind lets `campaign --resume` know which tests a
+/// campaign already ran (a search trial ran a test under a candidate's
+/// knobs, not the campaign's), and the report tell trials from runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `gpu-litmus run`, a cargo test, an imported log.
+    #[default]
+    Run,
+    /// One test of `gpu-litmus campaign`.
+    Campaign,
+    /// One trial of the environment search (`tune`, `campaign --tune`).
+    Trial,
+}
+
+impl Kind {
+    /// The name in the JSON (`None` for [`Kind::Run`]: the field is left
+    /// out) and in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Run => "run",
+            Kind::Campaign => "campaign",
+            Kind::Trial => "trial",
+        }
+    }
 }
 
 /// Why a line is not a record.
@@ -119,7 +150,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 impl Record {
     /// The record as one JSON object.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "format": FORMAT,
             "run": self.run,
             "seq": self.seq,
@@ -143,7 +174,11 @@ impl Record {
             "date": self.date,
             "version": self.version,
             "harness": self.harness,
-        })
+        });
+        if self.kind != Kind::Run {
+            v["kind"] = json!(self.kind.name());
+        }
+        v
     }
 
     /// Reads one line written by [`Record::to_json`].
@@ -193,6 +228,17 @@ impl Record {
             date: string(&o, "date")?,
             version: string(&o, "version")?,
             harness: string(&o, "harness")?,
+            kind: match optional_string(&o, "kind")?.as_deref() {
+                None | Some("run") => Kind::Run,
+                Some("campaign") => Kind::Campaign,
+                Some("trial") => Kind::Trial,
+                Some(_) => {
+                    return Err(RecordError::Field {
+                        field: "kind",
+                        expected: "\"run\", \"campaign\" or \"trial\"",
+                    })
+                }
+            },
         })
     }
 
@@ -322,6 +368,7 @@ impl Record {
             date: stamp::rfc3339(SystemTime::now()),
             version: env!("CARGO_PKG_VERSION").to_string(),
             harness: "gpu-litmus".to_string(),
+            kind: Kind::Run,
         }
     }
 }
@@ -355,6 +402,7 @@ pub(crate) mod tests {
             date: "2026-11-23T12:00:00Z".into(),
             version: "0.1.0".into(),
             harness: "gpu-litmus".into(),
+            kind: Kind::Run,
         }
     }
 
@@ -367,6 +415,26 @@ pub(crate) mod tests {
         old.as_object_mut().unwrap().remove("build");
         let back = Record::parse(&old.to_string()).unwrap();
         assert_eq!((back.build, back.device), (None, r.device));
+    }
+
+    #[test]
+    fn the_kind_reads_back_and_old_records_read_as_runs() {
+        let run = sample().to_json();
+        // A run's line has no `kind`: it is the line written before kinds.
+        assert!(run.get("kind").is_none());
+        assert_eq!(Record::parse(&run.to_string()).unwrap().kind, Kind::Run);
+        for kind in [Kind::Campaign, Kind::Trial] {
+            let r = Record { kind, ..sample() };
+            let line = r.to_json().to_string();
+            assert!(line.contains(&format!("\"kind\":\"{}\"", kind.name())));
+            assert_eq!(Record::parse(&line), Ok(r));
+        }
+        let mut bad = sample().to_json();
+        bad["kind"] = json!("search");
+        assert_eq!(
+            Record::parse(&bad.to_string()).unwrap_err().to_string(),
+            "field `kind`: expected \"run\", \"campaign\" or \"trial\""
+        );
     }
 
     #[test]

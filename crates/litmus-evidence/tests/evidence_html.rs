@@ -186,6 +186,7 @@ fn hostile() -> Record {
         date: "2026-11-23T12:00:00Z".into(),
         version: "0".into(),
         harness: "h".into(),
+        kind: Default::default(),
     }
 }
 
@@ -225,4 +226,32 @@ fn a_page_with_nothing_forbidden_says_so_before_the_summary() {
         .unwrap();
     assert!(ok < page.find("id=\"summary\"").unwrap());
     assert_eq!(lines(&page).len(), 40);
+}
+
+#[test]
+fn a_test_s_search_trials_are_told_from_its_runs() {
+    let mut trial = hostile();
+    trial.seq = 1;
+    trial.kind = litmus_evidence::Kind::Trial;
+    let mut campaign = hostile();
+    campaign.seq = 2;
+    campaign.kind = litmus_evidence::Kind::Campaign;
+    let evidence = Evidence {
+        records: vec![hostile(), trial.clone(), campaign],
+        ..Evidence::default()
+    };
+    let page = html::page(&evidence, ptx(), &Options::default());
+    assert!(
+        page.contains(", 3 records (1 of them search trial)"),
+        "{page}"
+    );
+    let mut second = trial;
+    second.seq = 3;
+    second.kind = litmus_evidence::Kind::Run;
+    let evidence = Evidence {
+        records: vec![hostile(), second],
+        ..Evidence::default()
+    };
+    let page = html::page(&evidence, ptx(), &Options::default());
+    assert!(!page.contains("search trial"), "only runs: {page}");
 }

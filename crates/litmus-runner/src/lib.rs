@@ -19,12 +19,14 @@
 
 #![warn(missing_docs)]
 
+pub mod campaign;
 pub mod compiler_check;
 pub mod config;
 pub mod figures;
 pub mod report;
 pub mod runner;
 pub mod shard;
+pub mod trials;
 pub mod tune_in_place;
 
 pub use litmus_evidence as evidence;

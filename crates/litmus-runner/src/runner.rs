@@ -14,7 +14,7 @@ use litmus_model::{check, CheckResult};
 
 use crate::config::Config;
 use litmus_evidence::judge::forbidden_reasons;
-use litmus_evidence::{Record, Run};
+use litmus_evidence::{Kind, Record, Run};
 use litmus_hw::{self as gpu, GpuError, HwResult, Knobs};
 
 /// What happened on the hardware side.
@@ -232,6 +232,18 @@ pub fn run_test(
     config: &Config,
     source: Source,
 ) -> TestReport {
+    run_test_as(test, ptx_text, config, source, Kind::Run)
+}
+
+/// [`run_test`], its evidence record marked as `kind` (a campaign's test,
+/// so that `campaign --resume` knows it ran).
+pub fn run_test_as(
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    source: Source,
+    kind: Kind,
+) -> TestReport {
     let mut failures = Vec::new();
     let hardware = if config.hardware {
         run_hardware(test, ptx_text, config, &mut failures)
@@ -242,7 +254,11 @@ pub fn run_test(
         let source = match &source {
             Source::CargoTest(id) | Source::File(id) => id,
         };
-        if let Err(e) = litmus_evidence::store::append(dir, record_of(test, hw, source)) {
+        let record = Record {
+            kind,
+            ..record_of(test, hw, source)
+        };
+        if let Err(e) = litmus_evidence::store::append(dir, record) {
             failures.push(Failure::Evidence(format!(
                 "cannot record evidence in {}: {e}",
                 dir.display()

@@ -12,6 +12,7 @@
 //! `tune_in_place`).
 
 pub mod family;
+pub mod prepare;
 pub mod search;
 pub mod space;
 pub mod target;

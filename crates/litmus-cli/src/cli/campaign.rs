@@ -5,13 +5,14 @@
 //! forbids was seen; then one summary. It is `run` for families: one line a
 //! test instead of an outcome table.
 
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
-use litmus_evidence::stats::{wilson, Z95};
-use litmus_runner::figures::{failures, Figures};
-use litmus_runner::runner::{self, TestReport};
+use litmus_evidence::resume::{already_recorded, TestId};
+use litmus_evidence::{ir_hash, Evidence, Kind};
+use litmus_runner::campaign::{line, summary, Tally};
+use litmus_runner::runner;
 use litmus_runner::shard::{Selection, Shard};
 use serde_json::json;
 
@@ -68,6 +69,12 @@ OPTIONS:
                         run disjoint parts, each test in one; the summary
                         says `shard K/N: M of T tests`. Join the jobs'
                         evidence with `gpu-litmus evidence merge`.
+    --resume            skip the tests that already have a campaign record
+                        in the evidence folder (--evidence DIR, else
+                        $LITMUS_EVIDENCE; required) and run the others: a
+                        campaign killed at any point goes on where it
+                        stopped. A test edited since (another IR hash)
+                        runs again; a search trial is not a campaign record
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -82,29 +89,13 @@ const USAGE: &str = "USAGE:
     gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
                         [--report DIR] [--format text|json] [--loop-bound N]
                         [--tune [--tune-budget-ms N] [--tune-configs N]]
-                        [--shard K/N] DIR|FILE...
+                        [--shard K/N] [--evidence DIR [--resume]] DIR|FILE...
 
 For more, try `gpu-litmus campaign --help`.";
 
-/// What a campaign counts over its tests.
-#[derive(Default)]
-struct Tally {
-    tests: usize,
-    failed: usize,
-    /// Tests whose condition the model allows, and those of them whose
-    /// weak outcome the GPU showed.
-    allowed: usize,
-    allowed_seen: usize,
-    forbidden_seen: usize,
-    gpu: Duration,
-    /// Per family (`litmus_gen::naming::family`): the
-    /// tests whose condition the model allows, and those seen.
-    families: BTreeMap<String, (usize, usize)>,
-}
-
 /// Runs `gpu-litmus campaign` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (tune, shard, args) = match own_flags(args) {
+    let (tune, shard, resume, args) = match own_flags(args) {
         Ok(t) => t,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
@@ -131,7 +122,36 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     };
-    let files = &selection.files;
+    let mut files = selection.files.clone();
+    if resume {
+        // Without the folder there is nothing to resume from: running the
+        // whole set again would look like a resume and duplicate it.
+        let Some(dir) = opts.config.evidence_dir.clone() else {
+            let _ = writeln!(
+                err,
+                "error: `--resume` needs `--evidence DIR` (or LITMUS_EVIDENCE): the evidence says which tests already ran\n\n{USAGE}"
+            );
+            return super::EXIT_USAGE;
+        };
+        match remaining(&files, &dir, err) {
+            Ok(rest) => {
+                let _ = writeln!(
+                    out,
+                    "resume: {} of {} tests already in {}, running the other {}",
+                    files.len() - rest.len(),
+                    files.len(),
+                    dir.display(),
+                    rest.len()
+                );
+                files = rest;
+            }
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+                return EXIT_FAILED;
+            }
+        }
+    }
+    let files = &files;
     if let Some(t) = &tune {
         if let Err(code) = tune_first(files, t, &mut opts, out, err) {
             return code;
@@ -173,12 +193,13 @@ struct Tune {
 }
 
 /// The command line's own options, taken out (the rest is `run`'s):
-/// `--shard K/N`, and `--tune` with `--tune-budget-ms N` and
+/// `--shard K/N`, `--resume`, and `--tune` with `--tune-budget-ms N` and
 /// `--tune-configs N` (`None` without `--tune`).
-type Own = (Option<Tune>, Option<Shard>, Vec<String>);
+type Own = (Option<Tune>, Option<Shard>, bool, Vec<String>);
 
 fn own_flags(args: &[String]) -> Result<Own, String> {
     let (mut on, mut budget_ms, mut configs, mut shard, mut knobs) = (false, 2000, 64, None, false);
+    let mut resume = false;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -197,13 +218,19 @@ fn own_flags(args: &[String]) -> Result<Own, String> {
             "--tune-budget-ms" => (budget_ms, knobs) = (number(flag, &value(flag)?, 1u64)?, true),
             "--tune-configs" => (configs, knobs) = (number(flag, &value(flag)?, 2usize)?, true),
             "--shard" => shard = Some(shard_of(&value(flag)?)?),
+            "--resume" => resume = true,
             _ => rest.push(a.clone()),
         }
     }
     if !on && knobs {
         return Err("`--tune-budget-ms` and `--tune-configs` go with `--tune`".into());
     }
-    Ok((on.then_some(Tune { budget_ms, configs }), shard, rest))
+    Ok((
+        on.then_some(Tune { budget_ms, configs }),
+        shard,
+        resume,
+        rest,
+    ))
 }
 
 /// Runs the family-wide search of `tune` over the campaign's files, writes
@@ -255,22 +282,23 @@ fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> Strin
     let begun = Instant::now();
     match load(file) {
         Ok(l) => {
-            let report = runner::run_test(
+            let report = runner::run_test_as(
                 &l.test,
                 None,
                 &opts.config,
                 runner::Source::File(file.to_string()),
+                Kind::Campaign,
             );
             let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
                 litmus_runner::report::write(dir, &report, begun.elapsed())
                     .err()
                     .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
             });
-            line(file, &report, unwritten, json, tally)
+            let family = litmus_gen::naming::family(&report.test);
+            line(file, family, &report, unwritten, json, tally)
         }
         Err(msg) => {
-            tally.tests += 1;
-            tally.failed += 1;
+            tally.count_unreadable();
             if json {
                 format!("{}\n", json!({ "file": file, "error": msg }))
             } else {
@@ -280,157 +308,36 @@ fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> Strin
     }
 }
 
-/// The closing lines: with `--tune`, one per family first; then the
-/// campaign's.
-fn summary(
-    out: &mut dyn Write,
-    tally: &Tally,
-    selection: &Selection,
-    wall: Duration,
-    json: bool,
-    families: bool,
-) -> std::io::Result<()> {
-    if !json {
-        if families {
-            for (family, (allowed, seen)) in &tally.families {
-                writeln!(
-                    out,
-                    "family {family}: weak outcome seen in {seen} of {allowed}"
-                )?;
-            }
-        }
-        writeln!(
-            out,
-            "campaign: {}, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
-            selection.describe(),
-            tally.tests - tally.failed,
-            tally.failed,
-            tally.allowed_seen,
-            tally.allowed,
-            tally.forbidden_seen,
-            tally.gpu.as_secs_f64(),
-            wall.as_secs_f64()
-        )
-    } else {
-        writeln!(
-            out,
-            "{}",
-            json!({ "summary": {
-                "tests": tally.tests,
-                "shard": selection.shard.map(|s| s.to_string()),
-                "of": selection.total,
-                "passed": tally.tests - tally.failed,
-                "failed": tally.failed,
-                "allowed": tally.allowed,
-                "allowed_seen": tally.allowed_seen,
-                "forbidden_seen": tally.forbidden_seen,
-                "gpu_seconds": tally.gpu.as_secs_f64(),
-                "wall_seconds": wall.as_secs_f64(),
-                "families": tally.families.iter().map(|(f, (allowed, seen))| {
-                    (f.clone(), json!({"allowed": allowed, "seen": seen}))
-                }).collect::<serde_json::Map<String, serde_json::Value>>(),
-            }})
-        )
+/// `--resume`: the files whose test has no campaign record in `dir` yet
+/// (a file that cannot be read stays: it fails again, saying why). Every
+/// line of the evidence that is not a record is said on `err`, one line
+/// each; a cut-off last line (a campaign killed mid-write) is a warning,
+/// and its test runs again.
+fn remaining(files: &[String], dir: &Path, err: &mut dyn Write) -> Result<Vec<String>, String> {
+    // A first run with --resume: nothing recorded yet.
+    if !dir.exists() {
+        return Ok(files.to_vec());
     }
-}
-
-/// One test's line, counted into `tally`.
-fn line(
-    file: &str,
-    report: &TestReport,
-    unwritten: Option<String>,
-    json: bool,
-    tally: &mut Tally,
-) -> String {
-    let passed = report.passed() && unwritten.is_none();
-    let figures = Figures::of(report);
-    tally.count(passed, &figures);
-    tally.count_family(&report.test, &figures);
-    let failures = failures(report, unwritten.as_deref());
-    match (json, figures.ran) {
-        (true, _) => json_line(file, report, passed, &figures, &failures),
-        (false, Some(r)) => {
-            let weak = figures.weak;
-            let forbidden = figures.forbidden;
-            let (lo, hi) = wilson(weak, r.instances, Z95);
-            format!(
-                "{file}: weak {weak}/{} ({:.2e} [{lo:.2e}, {hi:.2e}]) {:.2e}/s; forbidden seen {forbidden}; {}\n",
-                r.instances,
-                weak as f64 / r.instances.max(1) as f64,
-                weak as f64 / r.wall.as_secs_f64().max(1e-9),
-                if passed { "passed".to_string() } else { format!("FAILED: {failures}") }
-            )
-        }
-        (false, None) => format!(
-            "{file}: {}{}\n",
-            litmus_runner::report::text::summary(report),
-            if passed {
-                String::new()
-            } else {
-                format!("; FAILED: {failures}")
-            }
-        ),
+    let evidence = Evidence::read(&[dir.to_path_buf()]).map_err(|e| e.to_string())?;
+    for p in &evidence.problems {
+        let level = if p.is_error() { "error" } else { "warning" };
+        let _ = writeln!(err, "{level}: {p}");
     }
-}
-
-impl Tally {
-    /// Counts one test into its family's row.
-    fn count_family(&mut self, name: &str, f: &Figures) {
-        if !(f.condition_allowed && f.ran.is_some()) {
-            return;
-        }
-        let family = litmus_gen::naming::family(name).to_string();
-        let row = self.families.entry(family).or_default();
-        row.0 += 1;
-        row.1 += usize::from(f.weak > 0);
-    }
-
-    /// Counts one test that ran.
-    fn count(&mut self, passed: bool, f: &Figures) {
-        self.tests += 1;
-        if !passed {
-            self.failed += 1;
-        }
-        if let Some(r) = f.ran {
-            self.gpu += r.wall;
-            if f.forbidden > 0 {
-                self.forbidden_seen += 1;
-            }
-        }
-        if f.condition_allowed && f.ran.is_some() {
-            self.allowed += 1;
-            if f.weak > 0 {
-                self.allowed_seen += 1;
-            }
-        }
-    }
-}
-
-/// One test's JSON record, as a line.
-fn json_line(file: &str, report: &TestReport, passed: bool, f: &Figures, failures: &str) -> String {
-    let mut record = json!({
-        "file": file,
-        "test": report.test,
-        "passed": passed,
-        "model": report.model,
-        "condition_allowed": f.condition_allowed,
-        "failures": failures,
-    });
-    let (weak, forbidden) = (f.weak, f.forbidden);
-    if let Some(r) = f.ran {
-        let (lo, hi) = wilson(weak, r.instances, Z95);
-        record["weak"] = json!(weak);
-        record["instances"] = json!(r.instances);
-        record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
-        record["rate_low"] = json!(lo);
-        record["rate_high"] = json!(hi);
-        record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
-        record["forbidden_seen"] = json!(forbidden);
-        record["gpu_seconds"] = json!(r.wall.as_secs_f64());
-        record["device"] = json!(r.device);
-        record["knobs"] = json!(r.knobs.to_string());
-    } else {
-        record["hardware"] = json!(litmus_runner::report::text::summary(report));
-    }
-    format!("{record}\n")
+    let loaded: Vec<(String, Option<TestId>)> = files
+        .iter()
+        .map(|f| {
+            let id = load(f).ok().map(|l| TestId {
+                name: l.test.name.text.clone(),
+                ir_hash: ir_hash(&l.test),
+            });
+            (f.clone(), id)
+        })
+        .collect();
+    let ids: Vec<TestId> = loaded.iter().filter_map(|(_, id)| id.clone()).collect();
+    let mut done = already_recorded(&evidence, &ids).into_iter();
+    Ok(loaded
+        .into_iter()
+        .filter(|(_, id)| !(id.is_some() && done.next() == Some(true)))
+        .map(|(f, _)| f)
+        .collect())
 }

@@ -225,6 +225,7 @@ fn record(subject: &Subject, harness: String) -> Record {
         date: rfc3339(SystemTime::now()),
         version: env!("CARGO_PKG_VERSION").to_string(),
         harness,
+        kind: Default::default(),
     }
 }
 

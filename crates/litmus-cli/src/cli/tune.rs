@@ -5,14 +5,14 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use litmus_core::ir::Test;
-use litmus_core::ptx::{self, PtxError};
 use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_runner::shard::{Selection, Shard};
+use litmus_runner::trials::TrialRecorder;
 use litmus_tune::entry_of;
 use litmus_tune::family::{search_family, FamilyPlan, Found, Subject};
+use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
 
@@ -67,6 +67,8 @@ OPTIONS:
     --shard K/N         tune part K of N, split by test name as `campaign
                         --shard` splits (see its help); the last line says
                         `shard K/N: M of T tests`
+    --evidence DIR      record every trial as evidence in DIR (default:
+                        $LITMUS_EVIDENCE), marked as a trial with its knobs
     -h, --help          print this help
 
 Without a GPU it says so in one line and exits 0 (1 with
@@ -80,7 +82,7 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus tune [--budget-ms N] [--configs N] [--seed N] [--out FILE]
-                    [--model NAME] [--shard K/N] DIR|FILE...
+                    [--model NAME] [--shard K/N] [--evidence DIR] DIR|FILE...
 
 For more, try `gpu-litmus tune --help`.";
 
@@ -96,7 +98,7 @@ struct Options {
 
 fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (2000, 64, None, None, None);
-    let mut shard = None;
+    let (mut shard, mut evidence) = (None, None);
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
@@ -108,17 +110,21 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
             "--out" => out = Some(PathBuf::from(scan.value(&flag, inline)?)),
             "--model" => model = Some(scan.value(&flag, inline)?),
             "--shard" => shard = Some(shard_of(&scan.value(&flag, inline)?)?),
+            "--evidence" => evidence = Some(PathBuf::from(scan.value(&flag, inline)?)),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
     if files.is_empty() {
         return Err("no files to tune".into());
     }
-    let config = match model {
+    let mut config = match model {
         Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?,
         None => Config::from_env().map_err(|e| e.to_string())?,
     };
+    if evidence.is_some() {
+        config.evidence_dir = evidence;
+    }
     let mut base = config.knobs.clone();
     if let Some(s) = seed {
         base.seed = s;
@@ -211,7 +217,9 @@ pub(super) fn tune_set(
 ) -> Result<(TuningFile, bool), String> {
     let mut tuning = TuningFile::load_or_new(path)
         .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?;
-    let prepared = prepare(files, search);
+    let prepared = prepare(files, search.config.model, &search.config.options, |f| {
+        load(f).map(|l| l.test)
+    });
     let mut failed = false;
     for line in &prepared.lines {
         failed |= line.failed;
@@ -223,75 +231,6 @@ pub(super) fn tune_set(
 
 /// Tests whose modules the worker compiles ahead of the search.
 const AHEAD: usize = 4;
-
-/// A test ready to search: its file, its IR and PTX, its weak outcome.
-struct Ready {
-    file: String,
-    test: Test,
-    ptx: String,
-    target: Target,
-}
-
-/// A line printed before the search: a test that cannot be searched.
-struct Line {
-    text: String,
-    failed: bool,
-}
-
-/// The tests read, generated and given their weak outcome, and the lines
-/// for those that could not be.
-struct Prepared {
-    ready: Vec<Ready>,
-    lines: Vec<Line>,
-}
-
-/// Reads every file, generates its PTX and decides its weak outcome.
-fn prepare(files: &[String], opts: &Search) -> Prepared {
-    let mut p = Prepared {
-        ready: Vec::new(),
-        lines: Vec::new(),
-    };
-    for file in files {
-        let loaded = match load(file) {
-            Ok(l) => l,
-            Err(text) => {
-                p.lines.push(Line { text, failed: true });
-                continue;
-            }
-        };
-        let test = loaded.test;
-        let ptx = match ptx::generate(&test) {
-            Ok(code) => code,
-            Err(PtxError::Unsupported(why)) => {
-                p.lines.push(Line {
-                    text: format!("{file}: not tuned, the GPU harness cannot run it: {why}"),
-                    failed: false,
-                });
-                continue;
-            }
-            Err(e) => {
-                p.lines.push(Line {
-                    text: format!("{file}: {e}"),
-                    failed: true,
-                });
-                continue;
-            }
-        };
-        match Target::of(&test, opts.config.model, &opts.config.options) {
-            Ok(target) => p.ready.push(Ready {
-                file: file.clone(),
-                test,
-                ptx,
-                target,
-            }),
-            Err(e) => p.lines.push(Line {
-                text: format!("{file}: model: {e}"),
-                failed: true,
-            }),
-        }
-    }
-    p
-}
 
 /// Runs the family-wide search over the prepared tests, writing the
 /// tuning file as it goes and one line per test at the end; says whether
@@ -320,6 +259,7 @@ fn search(
     let mut current = usize::MAX;
     let mut last_write = Instant::now();
     let mut write_error = None;
+    let mut trials = TrialRecorder::new(opts.config.evidence_dir.as_deref());
     // A test's entry and line, as the search left it: written once a
     // second while it runs, and at the end.
     let entry_for = |f: &Found, target: &Target| {
@@ -345,7 +285,11 @@ fn search(
                     .take(AHEAD.min(subjects.len() - 1));
                 let _ = gpu::prefetch(next.map(|x| x.ptx.to_string()).collect());
             }
-            gpu::run(s.test, s.ptx, k)
+            let r = gpu::run(s.test, s.ptx, k);
+            if let Ok(hw) = &r {
+                trials.record(s.test, &prepared.ready[i].file, hw);
+            }
+            r
         },
         |p, found| {
             if bar {
@@ -376,7 +320,7 @@ fn search(
     if bar {
         let _ = write!(err, "\r\x1b[K");
     }
-    if let Some(e) = write_error {
+    if let Some(e) = write_error.or_else(|| trials.error().map(str::to_string)) {
         return Err(e);
     }
     let mut failed = false;

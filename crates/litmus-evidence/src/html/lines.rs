@@ -133,6 +133,20 @@ fn body(h: &mut String, e: &Entry) {
         e.records.len(),
         if e.records.len() == 1 { "" } else { "s" },
     );
+    // A search trial ran the test under a candidate's knobs: its instances
+    // count as any, but a reader comparing rates wants to know.
+    let trials = e
+        .records
+        .iter()
+        .filter(|r| r.kind == crate::record::Kind::Trial)
+        .count();
+    if trials > 0 {
+        let _ = write!(
+            h,
+            " ({trials} of them search trial{})",
+            if trials == 1 { "" } else { "s" }
+        );
+    }
     if unfinished > 0 {
         let _ = write!(h, ", {unfinished} instances gave up on a loop");
     }

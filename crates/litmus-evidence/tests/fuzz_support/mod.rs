@@ -63,6 +63,7 @@ pub fn seeds() -> Vec<Vec<u8>> {
             date: "2026-11-23T12:00:00Z".into(),
             version: "0.1.0".into(),
             harness: "gpu-litmus".into(),
+            kind: Default::default(),
         };
         file.push_str(&r.to_json().to_string());
         file.push('\n');

@@ -1,0 +1,205 @@
+//! The campaign's engine: what `gpu-litmus campaign` counts over its tests
+//! (the [`Tally`]), the line it prints per test (text or JSON) and the
+//! closing summary. The command reads files, schedules them and resumes;
+//! this is what it says about each test and the set, kept here so that
+//! other drivers (a script, a service) print the same lines.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+use litmus_evidence::stats::{wilson, Z95};
+use serde_json::json;
+
+use crate::figures::{failures, Figures};
+use crate::runner::TestReport;
+use crate::shard::Selection;
+
+/// What a campaign counts over its tests.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Tests counted.
+    pub tests: usize,
+    /// Those of them that failed.
+    pub failed: usize,
+    /// Tests whose condition the model allows (and that ran).
+    pub allowed: usize,
+    /// Those of them in which the weak outcome was seen.
+    pub allowed_seen: usize,
+    /// Tests in which the GPU showed an outcome the model forbids.
+    pub forbidden_seen: usize,
+    /// GPU time of the tests that ran.
+    pub gpu: Duration,
+    /// Per family (`litmus_gen::naming::family`): the
+    /// tests whose condition the model allows, and those seen.
+    pub families: BTreeMap<String, (usize, usize)>,
+}
+
+/// The closing lines: with `--tune`, one per family first; then the
+/// campaign's.
+pub fn summary(
+    out: &mut dyn Write,
+    tally: &Tally,
+    selection: &Selection,
+    wall: Duration,
+    json: bool,
+    families: bool,
+) -> std::io::Result<()> {
+    if !json {
+        if families {
+            for (family, (allowed, seen)) in &tally.families {
+                writeln!(
+                    out,
+                    "family {family}: weak outcome seen in {seen} of {allowed}"
+                )?;
+            }
+        }
+        writeln!(
+            out,
+            "campaign: {}, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
+            selection.describe(),
+            tally.tests - tally.failed,
+            tally.failed,
+            tally.allowed_seen,
+            tally.allowed,
+            tally.forbidden_seen,
+            tally.gpu.as_secs_f64(),
+            wall.as_secs_f64()
+        )
+    } else {
+        writeln!(
+            out,
+            "{}",
+            json!({ "summary": {
+                "tests": tally.tests,
+                "shard": selection.shard.map(|s| s.to_string()),
+                "of": selection.total,
+                "passed": tally.tests - tally.failed,
+                "failed": tally.failed,
+                "allowed": tally.allowed,
+                "allowed_seen": tally.allowed_seen,
+                "forbidden_seen": tally.forbidden_seen,
+                "gpu_seconds": tally.gpu.as_secs_f64(),
+                "wall_seconds": wall.as_secs_f64(),
+                "families": tally.families.iter().map(|(f, (allowed, seen))| {
+                    (f.clone(), json!({"allowed": allowed, "seen": seen}))
+                }).collect::<serde_json::Map<String, serde_json::Value>>(),
+            }})
+        )
+    }
+}
+
+/// One test's line, counted into `tally` (and into `family`'s row: the
+/// family is the caller's to name, `litmus_gen::naming::family` for the
+/// CLI).
+pub fn line(
+    file: &str,
+    family: &str,
+    report: &TestReport,
+    unwritten: Option<String>,
+    json: bool,
+    tally: &mut Tally,
+) -> String {
+    let passed = report.passed() && unwritten.is_none();
+    let figures = Figures::of(report);
+    tally.count(passed, &figures);
+    tally.count_family(family, &figures);
+    let failures = failures(report, unwritten.as_deref());
+    match (json, figures.ran) {
+        (true, _) => json_line(file, report, passed, &figures, &failures),
+        (false, Some(r)) => {
+            let weak = figures.weak;
+            let forbidden = figures.forbidden;
+            let (lo, hi) = wilson(weak, r.instances, Z95);
+            format!(
+                "{file}: weak {weak}/{} ({:.2e} [{lo:.2e}, {hi:.2e}]) {:.2e}/s; forbidden seen {forbidden}; {}\n",
+                r.instances,
+                weak as f64 / r.instances.max(1) as f64,
+                weak as f64 / r.wall.as_secs_f64().max(1e-9),
+                if passed { "passed".to_string() } else { format!("FAILED: {failures}") }
+            )
+        }
+        (false, None) => format!(
+            "{file}: {}{}\n",
+            crate::report::text::summary(report),
+            if passed {
+                String::new()
+            } else {
+                format!("; FAILED: {failures}")
+            }
+        ),
+    }
+}
+
+impl Tally {
+    /// Counts one test into its family's row.
+    pub fn count_family(&mut self, family: &str, f: &Figures) {
+        if !(f.condition_allowed && f.ran.is_some()) {
+            return;
+        }
+        let row = self.families.entry(family.to_string()).or_default();
+        row.0 += 1;
+        row.1 += usize::from(f.weak > 0);
+    }
+
+    /// Counts a test that could not be read: it failed.
+    pub fn count_unreadable(&mut self) {
+        self.tests += 1;
+        self.failed += 1;
+    }
+
+    /// Counts one test that ran.
+    pub fn count(&mut self, passed: bool, f: &Figures) {
+        self.tests += 1;
+        if !passed {
+            self.failed += 1;
+        }
+        if let Some(r) = f.ran {
+            self.gpu += r.wall;
+            if f.forbidden > 0 {
+                self.forbidden_seen += 1;
+            }
+        }
+        if f.condition_allowed && f.ran.is_some() {
+            self.allowed += 1;
+            if f.weak > 0 {
+                self.allowed_seen += 1;
+            }
+        }
+    }
+}
+
+/// One test's JSON record, as a line.
+pub fn json_line(
+    file: &str,
+    report: &TestReport,
+    passed: bool,
+    f: &Figures,
+    failures: &str,
+) -> String {
+    let mut record = json!({
+        "file": file,
+        "test": report.test,
+        "passed": passed,
+        "model": report.model,
+        "condition_allowed": f.condition_allowed,
+        "failures": failures,
+    });
+    let (weak, forbidden) = (f.weak, f.forbidden);
+    if let Some(r) = f.ran {
+        let (lo, hi) = wilson(weak, r.instances, Z95);
+        record["weak"] = json!(weak);
+        record["instances"] = json!(r.instances);
+        record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
+        record["rate_low"] = json!(lo);
+        record["rate_high"] = json!(hi);
+        record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
+        record["forbidden_seen"] = json!(forbidden);
+        record["gpu_seconds"] = json!(r.wall.as_secs_f64());
+        record["device"] = json!(r.device);
+        record["knobs"] = json!(r.knobs.to_string());
+    } else {
+        record["hardware"] = json!(crate::report::text::summary(report));
+    }
+    format!("{record}\n")
+}
