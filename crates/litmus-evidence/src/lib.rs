@@ -2,9 +2,10 @@
 //! ([`store`]), read back from any number of folders ([`read`]), imported
 //! from litmus7's logs ([`litmus7`]), joined from several machines' folders
 //! ([`merge`]), and judged against a model without a
-//! GPU ([`gate`], by [`judge`]'s rule); [`html`] turns it into a page for
-//! people, and [`stats`] holds the bounds on rates that it and the tuner
-//! rank by.
+//! GPU ([`gate`], by [`judge`]'s rule); [`mutation`] scores a cat model's
+//! mutants against it (how much of the model the evidence pins down);
+//! [`html`] turns it into a page for people, and [`stats`] holds the
+//! bounds on rates that it and the tuner rank by.
 //!
 //! No GPU code is compiled in: the crate builds, tests and gates on a
 //! machine without CUDA. A hardware run becomes a record through
@@ -24,6 +25,7 @@ pub mod html;
 pub mod judge;
 pub mod litmus7;
 pub mod merge;
+pub mod mutation;
 pub mod read;
 pub mod record;
 pub mod resume;

@@ -11,7 +11,8 @@
 //! [`enumerate`] makes every cycle up to a length over a vocabulary of
 //! edges ([`vocabulary`]: diy7 names, `*` expanded), as `diy7 -size N`
 //! does, for the searches that look for tests telling two models apart;
-//! [`naming::cycle_name`] names such a cycle after its shape.
+//! [`naming::cycle_name`] names such a cycle after its shape;
+//! [`candidates`] makes a search's candidate tests from shapes and cycles.
 //!
 //! The tests carry no verdict: this crate depends on `litmus-core` only,
 //! and the layer that has a model (the `gpu-litmus gen` command) writes
@@ -30,6 +31,7 @@
 
 #![warn(missing_docs)]
 
+pub mod candidates;
 pub mod canon;
 pub mod cycle;
 pub mod edge;

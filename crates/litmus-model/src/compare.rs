@@ -1,7 +1,8 @@
 //! Models compared on tests: the outcomes each allows on each test
 //! ([`Verdicts`]), how a model relates to another over a test set
 //! ([`classify`]: stronger, weaker, equivalent, incomparable), and which
-//! tests tell two models apart ([`diff`]).
+//! tests tell two models apart ([`diff`], and [`diff_by_name`] for models
+//! named as a command line names them).
 //!
 //! This runs on every pull request over hundreds of mutants
 //! ([`crate::cat::mutate`]) and a thousand tests, so the work is spread
@@ -245,6 +246,72 @@ pub fn diff(
 ) -> ModelDiff {
     let v = Verdicts::of(tests, &[old, new], opts, threads);
     diff_verdicts(tests, &v.allowed[0], &v.allowed[1])
+}
+
+/// Why [`diff_by_name`] could not check the tests.
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    /// A `.cat` file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file, as named.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A `.cat` file (or one it includes) does not compile.
+    #[error(transparent)]
+    Cat(#[from] crate::cat::CatError),
+    /// A name that is no model.
+    #[error(transparent)]
+    Unknown(#[from] crate::models::UnknownModel),
+}
+
+/// [`diff`] of two models named as [`crate::model_by_name`] takes them
+/// (`ptx`, `sc`, ..., or `.cat` files, includes read beside them). Two
+/// `.cat` files share one search per test ([`crate::cat::batch::Batch`]);
+/// otherwise each model searches on its own. This is `gpu-litmus diff`'s
+/// engine, for any caller with its own candidate tests.
+///
+/// ```
+/// use litmus_model::compare::diff_by_name;
+/// use litmus_model::Options;
+/// let mp = litmus_core::text::parse(include_str!(
+///     "../../../tests/litmus/files/mp_relaxed_gpu.litmus"
+/// )).unwrap();
+/// let d = diff_by_name("sc", "ptx", &[mp], &Options::default(), 1).unwrap();
+/// assert_eq!(d.differences.len(), 1); // ptx allows MP's weak outcome
+/// assert!(d.differences[0].only_old.is_empty());
+/// assert!(diff_by_name("sc", "tso", &[], &Options::default(), 1).is_err());
+/// ```
+pub fn diff_by_name(
+    old: &str,
+    new: &str,
+    tests: &[Test],
+    opts: &Options,
+    threads: usize,
+) -> Result<ModelDiff, DiffError> {
+    let mut v = if old.ends_with(".cat") && new.ends_with(".cat") {
+        let mut batch = crate::cat::batch::Batch::default();
+        for path in [old, new] {
+            let src = std::fs::read_to_string(path).map_err(|source| DiffError::Read {
+                path: path.to_string(),
+                source,
+            })?;
+            batch.add(std::path::Path::new(path), &src, &mut |p| {
+                std::fs::read_to_string(p).map_err(|e| e.to_string())
+            })?;
+        }
+        batch.verdicts(tests, opts, threads)
+    } else {
+        // Both names are looked up before either error is returned, as
+        // the CLI always did: the old model's error comes first.
+        let [o, n] = [old, new].map(crate::model_by_name);
+        Verdicts::of(tests, &[o?, n?], opts, threads)
+    };
+    let new_row = v.allowed.pop().expect("two rows");
+    let old_row = v.allowed.pop().expect("two rows");
+    Ok(diff_verdicts(tests, &old_row, &new_row))
 }
 
 /// [`diff`] from allowed outcomes already computed (one row per model, as

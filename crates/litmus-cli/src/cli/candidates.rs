@@ -5,18 +5,17 @@
 //! cycles given with `--cycle`, and of every cycle up to a length over a
 //! vocabulary of edges (`--cycles-up-to N`, `--edges`, `--max-threads`;
 //! `litmus_gen::enumerate`). The bound of the search is all of these, and
-//! every report names it ([`Candidates::bound`]).
-
-use std::collections::HashSet;
+//! every report names it ([`Candidates::bound`]). This file reads the
+//! options and says the bound; the tests are made by
+//! `litmus_gen::candidates::generate`.
 
 use litmus_core::ir::Test;
+use litmus_gen::candidates::generate;
 use litmus_gen::enumerate::{enumerate, Bound, Enumeration, DEFAULT_EDGES, DEFAULT_MAX_CYCLES};
-use litmus_gen::naming::cycle_name;
-use litmus_gen::{family, shape, FamilySpec, Skeleton, SHAPES};
+use litmus_gen::{shape, FamilySpec, Skeleton, SHAPES};
 
 use super::args::Args;
 use super::gen::message;
-use super::parallel::in_order;
 
 /// What the candidate options of a command line ask for.
 #[derive(Default)]
@@ -254,50 +253,22 @@ impl Candidates {
     /// and cycles' families, then the enumerated cycles'. The families of
     /// the enumerated cycles are made on `threads` threads, in order.
     pub fn generate(&self, threads: usize) -> Result<Generated, String> {
-        let mut seen = HashSet::new();
-        let mut out = Generated {
-            tests: Vec::new(),
-            skipped: Vec::new(),
-            enumerated_unfit: 0,
-        };
-        for (skeleton, named) in self.named() {
-            match family(&skeleton, &self.spec, &mut seen) {
-                Ok(f) => out.tests.extend(f.tests),
-                Err(e) if !named => out.skipped.push(format!(
-                    "{}: left out, the options do not fit it: {}",
-                    skeleton.name,
-                    message(e)
-                )),
-                Err(e) => return Err(message(e)),
-            }
-        }
         let cycles = self.enumerated.as_ref().map_or(&[][..], |e| &e.cycles[..]);
-        // Each cycle's family on its own (a test seen in none before), in
-        // parallel; then kept in order, each test once over all of them.
-        in_order(
-            cycles.len(),
-            threads,
-            |i| {
-                let mut skeleton = litmus_gen::cycle::skeleton(&cycles[i])
-                    .expect("the enumeration keeps the cycles that make skeletons");
-                skeleton.name = cycle_name(&cycles[i]);
-                family(&skeleton, &self.spec, &mut HashSet::new())
-                    .map(|f| f.tests)
-                    .ok()
-            },
-            |_, tests| {
-                match tests {
-                    Some(tests) => out.tests.extend(
-                        tests
-                            .into_iter()
-                            .filter(|t| seen.insert(litmus_gen::canonical(t))),
-                    ),
-                    None => out.enumerated_unfit += 1,
-                }
-                true
-            },
-        );
-        Ok(out)
+        let g = generate(&self.named(), &self.spec, cycles, threads).map_err(message)?;
+        Ok(Generated {
+            tests: g.tests,
+            skipped: g
+                .left_out
+                .into_iter()
+                .map(|(name, e)| {
+                    format!(
+                        "{name}: left out, the options do not fit it: {}",
+                        message(e)
+                    )
+                })
+                .collect(),
+            enumerated_unfit: g.enumerated_unfit,
+        })
     }
 
     /// The enumeration searched, for JSON reports: the edges (as written

@@ -1,13 +1,15 @@
 //! `gpu-litmus diff OLD NEW`: the generated tests on which two models allow
 //! different outcomes, smallest first, written out ready to run under NEW.
+//! The comparison is `litmus_model::compare::diff_by_name`'s and the
+//! candidates are `litmus_gen`'s families and cycles; this file parses,
+//! prints and writes the tests out.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
 use litmus_core::text;
-use litmus_model::cat::batch::Batch;
-use litmus_model::compare::{default_threads, diff_verdicts, Allowed, Difference, Verdicts};
+use litmus_model::compare::{default_threads, diff_by_name, Difference};
 use litmus_model::{model_by_name, Options};
 use serde_json::json;
 
@@ -161,14 +163,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     };
     let tests = generated.tests;
-    let (old_row, new_row) = match verdicts(&req.old, &req.new, &tests, &req) {
-        Ok(v) => v,
+    let d = match diff_by_name(&req.old, &req.new, &tests, &req.options, req.threads) {
+        Ok(d) => d,
         Err(e) => {
             let _ = writeln!(err, "error: {e}");
             return EXIT_FAILED;
         }
     };
-    let d = diff_verdicts(&tests, &old_row, &new_row);
     let mut written = Vec::new();
     let mut status = if d.differences.is_empty() && d.errors.is_empty() {
         EXIT_OK
@@ -271,35 +272,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     }
     status
-}
-
-/// Both models' allowed outcomes on every test: one shared search per
-/// test when both are cat files, else each model on its own.
-fn verdicts(
-    old: &str,
-    new: &str,
-    tests: &[Test],
-    req: &Request,
-) -> Result<(Vec<Allowed>, Vec<Allowed>), String> {
-    let mut v = if old.ends_with(".cat") && new.ends_with(".cat") {
-        let mut batch = Batch::default();
-        for path in [old, new] {
-            let src = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            batch
-                .add(Path::new(path), &src, &mut |p| {
-                    std::fs::read_to_string(p).map_err(|e| e.to_string())
-                })
-                .map_err(|e| e.to_string())?;
-        }
-        batch.verdicts(tests, &req.options, req.threads)
-    } else {
-        let models = [old, new].map(|n| model_by_name(n).map_err(|e| e.to_string()));
-        let [o, n] = models;
-        Verdicts::of(tests, &[o?, n?], &req.options, req.threads)
-    };
-    let new_row = v.allowed.pop().expect("two rows");
-    let old_row = v.allowed.pop().expect("two rows");
-    Ok((old_row, new_row))
 }
 
 /// One difference, as `diff` lists it.

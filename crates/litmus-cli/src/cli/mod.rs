@@ -15,6 +15,7 @@ mod gate;
 mod gen;
 mod load;
 mod mutants;
+mod mutants_report;
 mod outcome;
 mod parallel;
 mod prefetch;
