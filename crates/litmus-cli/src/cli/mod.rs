@@ -23,6 +23,7 @@ mod progress;
 mod ptx;
 mod report;
 mod run;
+mod run_help;
 mod sass;
 mod subjects;
 mod tune;
