@@ -40,10 +40,10 @@ use std::time::Instant;
 
 use library::core::corpus;
 use library::core::ir::Test;
-use library::core::ptx::isa::{retarget, Needs, PtxIsa, SmArch, Unfit};
+use library::core::ptx::isa::{Needs, PtxIsa, SmArch, Unfit};
 use library::core::ptx::{generate, PtxError};
 use library::toolchain::error::first_error;
-use library::toolchain::{check, lineinfo, Finding, Listing, Nvdisasm, Ptxas, Sass, ToolError};
+use library::toolchain::{check, lineinfo, Finding, Listing, Nvdisasm, Ptxas, ToolError};
 
 /// The targets checked: every GPU generation the project runs on, Volta to
 /// Hopper.
@@ -346,10 +346,7 @@ fn compile_and_check(
             ))));
         }
     };
-    let listing = disasm
-        .nvdisasm
-        .disassemble(&cubin)
-        .and_then(|text| Listing::new(module, &Sass::parse(&text)));
+    let listing = Listing::of_cubin(module, &cubin, &disasm.nvdisasm);
     Ok(Some(match listing {
         Ok(listing) => SassOn::Checked(
             check(&listing)
@@ -399,7 +396,7 @@ fn check_test(tools: &Tools, name: &str, test: &Test, sass: bool) -> Report {
     report.module = Some((module.clone(), needs));
     for n in TARGETS {
         let target = SmArch::new(n);
-        let outcome = match retarget(&module, target) {
+        let outcome = match needs.retarget(&module, target) {
             Err(unfit) => OnTarget::NotHere(unfit.to_string()),
             Ok(_) if tools.lacks.contains_key(&target) => OnTarget::NotUnderThisPtxas(format!(
                 "{target} needs another ptxas: {}",
@@ -785,7 +782,8 @@ fn overstated(tools: &Tools, reports: &[Report]) -> (Vec<String>, Vec<String>) {
             ));
             continue;
         };
-        let text = retarget(module, target)
+        let text = needs
+            .retarget(module, target)
             .expect("a target at or above the module's own")
             .replacen(
                 &format!(".version {}", needs.isa),

@@ -272,18 +272,17 @@ impl Wire for usize {
 
 impl Wire for String {
     fn put(&self, w: &mut Vec<u8>) {
-        self.len().put(w);
-        w.extend_from_slice(self.as_bytes());
+        put_bytes(self.as_bytes(), w);
     }
     fn get(r: &mut &[u8]) -> Option<String> {
-        let len = usize::get(r)?;
-        if len > r.len() {
-            return None;
-        }
-        let (s, rest) = r.split_at(len);
-        *r = rest;
-        String::from_utf8(s.to_vec()).ok()
+        String::from_utf8(Bytes::get(r)?.0).ok()
     }
+}
+
+/// Bytes behind their length: a string's, an image's.
+fn put_bytes(bytes: &[u8], w: &mut Vec<u8>) {
+    bytes.len().put(w);
+    w.extend_from_slice(bytes);
 }
 
 impl<T: Wire> Wire for Vec<T> {
@@ -311,8 +310,7 @@ pub(crate) struct Bytes(pub Vec<u8>);
 
 impl Wire for Bytes {
     fn put(&self, w: &mut Vec<u8>) {
-        self.0.len().put(w);
-        w.extend_from_slice(&self.0);
+        put_bytes(&self.0, w);
     }
     fn get(r: &mut &[u8]) -> Option<Bytes> {
         let len = usize::get(r)?;

@@ -31,12 +31,13 @@ impl Kernels {
     /// long as the JIT runs). A cached image the driver refuses is
     /// compiled again rather than trusted.
     pub(crate) fn of_plan(ctx: &Context, plan: &Plan) -> Result<Kernels, GpuError> {
-        let module = match ctx.load_image(&toolchain::image(ctx, plan, false)?) {
-            Ok(m) => m,
-            Err(_) => ctx
-                .load_image(&toolchain::image(ctx, plan, true)?)
-                .map_err(|e| toolchain::refused(plan, ctx, e))?,
-        };
+        let image = toolchain::image(ctx, plan, false)?;
+        let module = match ctx.load_image(&image.bytes) {
+            Ok(m) => Ok(m),
+            Err(_) if image.cached => ctx.load_image(&toolchain::image(ctx, plan, true)?.bytes),
+            Err(e) => Err(e),
+        }
+        .map_err(|e| toolchain::refused(plan, ctx, e))?;
         Ok(Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,

@@ -240,8 +240,9 @@ impl Knobs {
         if let Some(v) = var(ADDRESSING_ENV) {
             k.addressing = parse_addressing(&v)?;
         }
-        // Only the path here: whether it is a ptxas is asked where it
-        // runs (the GPU worker), and a bad one fails the run in one line.
+        // Only the path here: the runner's configuration asks whether it
+        // is a ptxas before anything runs (`check_ptxas`), and the GPU
+        // worker asks again where it runs.
         k.ptxas = var(PTXAS_ENV).map(|v| v.trim().to_string());
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;

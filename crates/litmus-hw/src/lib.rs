@@ -345,11 +345,7 @@ pub fn device_listing(
         .ok_or_else(|| GpuError::Toolchain(format!("a build for `{}`", build.target)))?;
     let module = litmus_core::ptx::isa::retarget(&module, target)
         .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
-    let listing = nvdisasm
-        .disassemble(&image.0)
-        .and_then(|text| {
-            litmus_toolchain::Listing::new(&module, &litmus_toolchain::Sass::parse(&text))
-        })
+    let listing = litmus_toolchain::Listing::of_cubin(&module, &image.0, nvdisasm)
         .map_err(|e| GpuError::Toolchain(e.to_string()))?;
     Ok((listing, build))
 }

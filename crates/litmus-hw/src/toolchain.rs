@@ -19,7 +19,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use litmus_core::ptx::isa::{self, Needs, PtxIsa};
+use litmus_core::ptx::isa::{Needs, PtxIsa};
 use litmus_toolchain::{CacheKey, Lookup, ModuleCache, Ptxas};
 
 use super::driver::{self, Context};
@@ -110,7 +110,9 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
     let version = needs
         .fit(target, &verb, reads)
         .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
-    let text = isa::retarget(ptx, target).map_err(|e| GpuError::Unfaithful(e.to_string()))?;
+    let text = needs
+        .retarget(ptx, target)
+        .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
     Ok(Plan {
         text,
         build: Build {
@@ -143,10 +145,18 @@ fn checked_ptxas(path: &str) -> Result<Ptxas, GpuError> {
     ptxas_at(path).map_err(|e| GpuError::Toolchain(format!("{PTXAS_ENV}: {e}")))
 }
 
+/// A device's image of a module, and whether it came from the disk cache.
+pub(crate) struct Image {
+    pub bytes: Vec<u8>,
+    /// Read from the cache, not compiled now: the one kind worth
+    /// compiling again when the driver refuses it.
+    pub cached: bool,
+}
+
 /// The device's image of a planned module: from the disk cache, else
 /// compiled (and then stored). `fresh` skips the cache's copy, for an
 /// image the driver refused to load.
-pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, GpuError> {
+pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Image, GpuError> {
     let device = format!("{} {}", ctx.name, ctx.arch);
     let key = CacheKey {
         module: &plan.text,
@@ -156,7 +166,12 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, 
     let cache = disk_cache();
     if let (Some(cache), false) = (cache, fresh) {
         match cache.get(&key) {
-            Ok(Lookup::Hit(image)) => return Ok(image),
+            Ok(Lookup::Hit(bytes)) => {
+                return Ok(Image {
+                    bytes,
+                    cached: true,
+                })
+            }
             Ok(Lookup::Miss) => {}
             Ok(Lookup::Corrupt(why)) => {
                 eprintln!("gpu-litmus: module cache: {why}; the module is compiled again")
@@ -179,7 +194,10 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Vec<u8>, 
             ));
         }
     }
-    Ok(image)
+    Ok(Image {
+        bytes: image,
+        cached: false,
+    })
 }
 
 /// The image of a planned module with the PTX line of each instruction

@@ -152,6 +152,19 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// The listing of `cubin`, the annotated `module` compiled with line
+    /// information (by ptxas or a driver): disassembled by `nvdisasm` and
+    /// lined up with `module` as [`Listing::new`] does. The one way from
+    /// an image to a listing, for `sass`, the portability test and a
+    /// failure story alike.
+    pub fn of_cubin(
+        module: &str,
+        cubin: &[u8],
+        nvdisasm: &crate::Nvdisasm,
+    ) -> Result<Listing, ToolError> {
+        Listing::new(module, &Sass::parse(&nvdisasm.disassemble(cubin)?))
+    }
+
     /// Lines up `module` (as generated, before [`crate::lineinfo::annotate`])
     /// with `sass`, nvdisasm's listing of the annotated module compiled
     /// with line information. An error when the module has no role

@@ -6,11 +6,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use litmus_core::ptx;
 use litmus_core::ptx::isa::{Needs, SmArch};
-use litmus_core::ptx::{self, isa};
 use litmus_hw::{GpuError, PtxTarget};
 use litmus_toolchain::check::check_role;
-use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas, Sass};
+use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas};
 
 use super::args::Args;
 use super::load::{litmus_files, load};
@@ -296,9 +296,10 @@ fn with_ptxas(
 ) -> Result<(Listing, String), Refusal> {
     let arch = opts.arch.unwrap_or(SmArch::new(90));
     let reads = format!("{} reads", ptxas.name());
-    let fit = Needs::of(module).fit(arch, &reads, ptxas.max_isa());
-    let module = fit
-        .and_then(|_| isa::retarget(module, arch))
+    let needs = Needs::of(module);
+    let module = needs
+        .fit(arch, &reads, ptxas.max_isa())
+        .and_then(|_| needs.retarget(module, arch))
         .map_err(|unfit| Refusal::Unfit(unfit.to_string()))?;
     let listing =
         compile(&module, arch, ptxas, tools, err).map_err(|e| Refusal::Failed(e.to_string()))?;
@@ -363,6 +364,5 @@ fn compile(
             image
         }
     };
-    let sass = Sass::parse(&tools.nvdisasm.disassemble(&cubin)?);
-    Listing::new(module, &sass)
+    Listing::of_cubin(module, &cubin, &tools.nvdisasm)
 }

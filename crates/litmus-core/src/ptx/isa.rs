@@ -340,13 +340,7 @@ impl Needs {
     /// PTX up to `reads` (`toolchain` names it in the message: `the
     /// driver JIT-compiles`, `ptxas 12.4 reads`).
     pub fn fit(&self, target: SmArch, toolchain: &str, reads: PtxIsa) -> Result<PtxIsa, Unfit> {
-        if self.sm > target {
-            return Err(Unfit::Target {
-                what: self.sm_for.unwrap_or("the harness").to_string(),
-                needs: self.sm,
-                target,
-            });
-        }
+        self.exists_on(target)?;
         let version = self.version_on(target);
         if version > reads {
             let what = match (self.isa == version, self.isa_for) {
@@ -361,6 +355,35 @@ impl Needs {
             });
         }
         Ok(version)
+    }
+
+    /// [`Unfit::Target`] when `target` lacks an instruction of the module.
+    fn exists_on(&self, target: SmArch) -> Result<(), Unfit> {
+        if self.sm > target {
+            return Err(Unfit::Target {
+                what: self.sm_for.unwrap_or("the harness").to_string(),
+                needs: self.sm,
+                target,
+            });
+        }
+        Ok(())
+    }
+
+    /// [`retarget`] for the module these needs were read off, without
+    /// reading them again (a caller that checked [`Needs::fit`] has them).
+    pub fn retarget(&self, module: &str, target: SmArch) -> Result<String, Unfit> {
+        self.exists_on(target)?;
+        let version = self.version_on(target);
+        Ok(module
+            .lines()
+            .map(|l| match l.trim_start() {
+                t if t.starts_with(".version") => format!(".version {version}"),
+                t if t.starts_with(".target") => format!(".target {target}"),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + if module.ends_with('\n') { "\n" } else { "" })
     }
 }
 
@@ -399,25 +422,7 @@ pub fn header(needs: &Needs) -> String {
 /// [`Unfit::Target`] when an instruction of it does not exist there. The
 /// rest of the text is unchanged.
 pub fn retarget(module: &str, target: SmArch) -> Result<String, Unfit> {
-    let needs = Needs::of(module);
-    if needs.sm > target {
-        return Err(Unfit::Target {
-            what: needs.sm_for.unwrap_or("the harness").to_string(),
-            needs: needs.sm,
-            target,
-        });
-    }
-    let version = needs.version_on(target);
-    Ok(module
-        .lines()
-        .map(|l| match l.trim_start() {
-            t if t.starts_with(".version") => format!(".version {version}"),
-            t if t.starts_with(".target") => format!(".target {target}"),
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + if module.ends_with('\n') { "\n" } else { "" })
+    Needs::of(module).retarget(module, target)
 }
 
 #[cfg(test)]
