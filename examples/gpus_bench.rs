@@ -1,5 +1,8 @@
-//! Two-GPU benchmark: message passing and store buffering with one thread
-//! on each of two logical GPUs, IRIW with a writer and a reader on each, relaxed `.sys` and fenced, and for
+//! Two-GPU benchmark: message passing (its locations in the writer's
+//! memory, in the reader's, and split as `sys_probe.cu` puts them) and
+//! store buffering with one thread on each of two logical GPUs, IRIW with
+//! a writer and a reader on each and with one thread on each of four
+//! GPUs, relaxed `.sys` and fenced, and for
 //! comparison the same tests with both threads on one GPU (in different
 //! CTAs). For each: instances/s, weak outcomes/s, weak fraction, launches,
 //! the time a launch takes, and the devices.
@@ -23,11 +26,15 @@ use bench_support::{prepared, weak, Args};
 /// (name, `.litmus` text): the weak outcome is the one the condition names.
 const TESTS: &[(&str, &str)] = &[
     ("MP 2 GPUs", "PTX MP-two-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+    ("MP 2 GPUs x,y@1", "PTX MP-two-gpus-at-reader\n{ gpu 1 x=0; gpu 1 y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
+    ("MP 2 GPUs x@0,y@1", "PTX MP-two-gpus-split\n{ x=0; gpu 1 y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
     ("MP 2 GPUs fenced", "PTX MP-two-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n fence.sc.sys | fence.sc.sys ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
     ("SB 2 GPUs", "PTX SB-two-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 ;\n ld.relaxed.sys r0, y | ld.relaxed.sys r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
     ("SB 2 GPUs fenced", "PTX SB-two-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 ;\n fence.sc.sys | fence.sc.sys ;\n ld.relaxed.sys r0, y | ld.relaxed.sys r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
     ("IRIW 2 GPUs", "PTX IRIW-two-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 1,gpu 0 | P3@cta 1,gpu 1 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
     ("IRIW 2 GPUs fenced", "PTX IRIW-two-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 1,gpu 0 | P3@cta 1,gpu 1 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | fence.sc.sys | fence.sc.sys ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
+    ("IRIW 4 GPUs", "PTX IRIW-four-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 0,gpu 2 | P3@cta 0,gpu 3 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
+    ("IRIW 4 GPUs fenced", "PTX IRIW-four-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 0,gpu 2 | P3@cta 0,gpu 3 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | fence.sc.sys | fence.sc.sys ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
     ("MP 1 GPU", "PTX MP-one-gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
     ("SB 1 GPU", "PTX SB-one-gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 ;\n ld.relaxed.sys r0, y | ld.relaxed.sys r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
 ];

@@ -54,11 +54,28 @@ fn a_test_on_one_gpu_takes_no_gpu_parameter_and_no_start_flag() {
 fn the_kernel_skips_the_roles_of_other_gpus_and_waits_for_the_start_flag() {
     let code = ptx::generate(&parse(MP_TWO)).unwrap();
     let test_kernel = &code[..code.find(".entry litmus_classify").unwrap()];
-    // Both launches take the logical GPU last, after the start flag.
+    // Both launches take the start flag and its target, then the logical
+    // GPU, then the start relay word of each launching GPU.
     assert!(
-        test_kernel.contains(".param .u64 p_go,\n\t.param .u64 p_gpu\n)"),
+        test_kernel.contains(
+            ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1\n)"
+        ),
         "{test_kernel}"
     );
+    // The relay counts its launch in at both GPUs' words; every warp polls
+    // its own GPU's word; and the roles' set-ups come before that wait, so
+    // that only their bodies follow the start.
+    let relay_reds = test_kernel
+        .lines()
+        .filter(|l| l.contains("red.relaxed.sys.global.add.u32"))
+        .count();
+    assert!(relay_reds >= 2, "{test_kernel}");
+    let setup = test_kernel
+        .find("set-up of role 1")
+        .expect("role 1's set-up");
+    let started = test_kernel.find("host_started").expect("the start wait");
+    let body = test_kernel.find("// role 0:").expect("role 0's body");
+    assert!(setup < started && started < body, "{test_kernel}");
     // Every role is gated by its GPU, in each of its three parts (set-up,
     // body, register stores): 2 roles × 3 gates on the register that holds
     // the launch's GPU.

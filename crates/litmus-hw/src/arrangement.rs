@@ -66,6 +66,63 @@ pub enum CtaSpread {
     ByLane,
 }
 
+/// Where the roles of one instance on different GPUs sit in their
+/// launches, in a test on several GPUs (`LITMUS_GPU_PARTNERS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GpuPartners {
+    /// Thread `t` of every GPU plays the same instances' roles: on two
+    /// H200s as good as [`GpuPartners::Permuted`] at the defaults, and
+    /// faster (scattered partners cost a third of the instances a second).
+    #[default]
+    Aligned,
+    /// Each GPU but logical GPU 0 renames the instances its threads play
+    /// by a bijection of its own (drawn from the seed), so that a thread's
+    /// partners on other GPUs are anywhere in their launches, as
+    /// `sys_probe.cu`'s reader reads instance `i·2654435761 mod n`
+    /// (`scripts/probes/cross_gpu_race.cu` measures both).
+    Permuted,
+}
+
+/// The variable of [`GpuPartners`].
+pub const GPU_PARTNERS_ENV: &str = "LITMUS_GPU_PARTNERS";
+
+impl GpuPartners {
+    /// `permuted` or `aligned`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuPartners::Permuted => "permuted",
+            GpuPartners::Aligned => "aligned",
+        }
+    }
+
+    /// Reads `LITMUS_GPU_PARTNERS`'s value.
+    pub fn parse(text: &str) -> Result<GpuPartners, GpuError> {
+        match text.trim() {
+            "permuted" => Ok(GpuPartners::Permuted),
+            "aligned" => Ok(GpuPartners::Aligned),
+            _ => Err(GpuError::knob(
+                GPU_PARTNERS_ENV,
+                text,
+                "`permuted` or `aligned`",
+            )),
+        }
+    }
+
+    /// Logical GPU `g`'s instance renaming, `i·m + a` (`m` odd, so a
+    /// bijection modulo any power of two): the identity on logical GPU 0
+    /// and when aligned.
+    pub fn of_gpu(self, g: usize, seed: u64) -> (u32, u32) {
+        if g == 0 || self == GpuPartners::Aligned {
+            return (1, 0);
+        }
+        let mut z = seed ^ (g as u64).wrapping_mul(0xa076_1d64_78bd_642f);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        ((z as u32) | 1, (z >> 32) as u32)
+    }
+}
+
 /// The variable of [`Lanes`].
 pub const LANES_ENV: &str = "LITMUS_LANES";
 /// The variable of [`CtaSpread`].

@@ -90,6 +90,15 @@ struct Setup {
     shfinal: Buffer,
     status: Buffer,
     knobs_buf: Buffer,
+    /// The other launching logical GPUs' copies of the knob words (index:
+    /// logical GPU; `None` for GPU 0, whose copy is `knobs_buf`, and for a
+    /// GPU that plays no role): a GPU's roles read their knobs and poll
+    /// their start relay word in their own memory.
+    gpu_knobs: Vec<Option<Buffer>>,
+    /// Launches made so far with a start flag: the relay words count every
+    /// one, so a launch's start target is `launched × launching GPUs +`
+    /// [`knob::START_COUNT`].
+    launched: std::cell::Cell<u64>,
     table: Buffer,
     counters: Buffer,
     scratch: Buffer,
@@ -204,6 +213,7 @@ impl Setup {
         slots::layout_words(&layout, test, k, n, &mut words);
         let knobs_buf = ctx.alloc(words.len())?;
         knobs_buf.write(&words)?;
+        let gpu_knobs = gpu_knobs(devices, &layout, &test_fns, &words, k)?;
         let mem_words = layout.global_locs.len().max(1) * n * stride;
         // Destructured in declaration order, so that on an error below
         // they are dropped as the locals they were: textures before `mem`.
@@ -244,6 +254,8 @@ impl Setup {
             counters: ctx.alloc(2 * counter::COUNT)?,
             scratch: ctx.alloc(k.env.scratch_words())?,
             knobs_buf,
+            gpu_knobs,
+            launched: std::cell::Cell::new(0),
             layout,
             test_fns,
             classify_fn,
@@ -320,11 +332,13 @@ impl Setup {
         if let Some(go) = &self.go {
             // Down before the kernels start: their GPU roles wait for it.
             go.fill(s0, 0, 1, 0)?;
-            // And no launch counted in yet (`wait_for_host` in the
-            // kernel): queued on GPU 0's stream, which every GPU's test
-            // kernel waits for.
-            self.knobs_buf.fill(s0, knob::START_RELAY, 1, 0)?;
             params.push(go.ptr());
+            // The count their relay words reach once every launch this
+            // time has counted in (`wait_for_host` in the kernel).
+            let before = self.launched.get();
+            self.launched.set(before + 1);
+            let launching = u64::from(self.layout.launching_gpus());
+            params.push(before * launching + u64::from(self.words[knob::START_COUNT]));
         }
         let queued = self.queue_tests(devices, k, &params);
         if let Err(e) = queued {
@@ -385,6 +399,14 @@ impl Setup {
         Ok(())
     }
 
+    /// Logical GPU `g`'s copy of the knob words.
+    fn knobs_of(&self, g: usize) -> &Buffer {
+        self.gpu_knobs
+            .get(g)
+            .and_then(Option::as_ref)
+            .unwrap_or(&self.knobs_buf)
+    }
+
     /// Queues the classifier on logical GPU 0's stream.
     fn queue_classify(&self, devices: &Devices) -> Result<(), GpuError> {
         let mut classify = vec![
@@ -420,7 +442,13 @@ impl Setup {
             if self.layout.multi_gpu() {
                 // A kernel launches in the current context: its GPU's.
                 devices.ctx(g).bind()?;
+                p[KNOBS_PARAM] = self.knobs_of(g).ptr();
                 p.push(g as u64);
+                // Every launching GPU's start relay word.
+                for h in self.layout.launching() {
+                    let relay = self.knobs_of(h as usize).ptr() + 4 * knob::START_RELAY as u64;
+                    p.push(relay);
+                }
             }
             // After the logical GPU: the other GPUs' location buffers.
             p.extend(self.remote_mem.iter().map(Buffer::ptr));
@@ -508,6 +536,38 @@ impl Setup {
         }
         Ok(())
     }
+}
+
+/// Where the knob words' address sits among the test kernel's parameters.
+const KNOBS_PARAM: usize = 4;
+
+/// A copy of the knob words in the memory of each launching logical GPU
+/// but GPU 0 (see [`Setup::gpu_knobs`]); logical GPU 0's context is
+/// current again afterwards.
+fn gpu_knobs(
+    devices: &Devices,
+    layout: &Layout,
+    test_fns: &[Option<Function>],
+    words: &[u32],
+    k: &Knobs,
+) -> Result<Vec<Option<Buffer>>, GpuError> {
+    let mut out = Vec::with_capacity(test_fns.len());
+    for (g, f) in test_fns.iter().enumerate() {
+        if g == 0 || f.is_none() {
+            out.push(None);
+            continue;
+        }
+        let mut own = words.to_vec();
+        let (m, a) = k.gpu_partners.of_gpu(g, k.seed);
+        own[knob::GPU_PARTNER_MUL] = m;
+        own[knob::GPU_PARTNER_ADD] = a;
+        own[layout.gpu_delay_knob()] = k.gpu_delay(g as u32, layout.gpus);
+        let b = devices.ctx(g).alloc(own.len())?;
+        b.write(&own)?;
+        out.push(Some(b));
+    }
+    devices.ctx(0).bind()?;
+    Ok(out)
 }
 
 /// How many launches each launch with a start flag waits to see counted
@@ -614,6 +674,13 @@ fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
     words[knob::INTERLEAVE_PCT] = env.interleave_pct;
     words[knob::STRESS_CTAS] = stress_ctas(layout, k).max(1);
     words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
+    // Logical GPU 0's renaming of its units: none; its start offset (see
+    // `gpu_knobs` for the other GPUs').
+    words[knob::GPU_PARTNER_MUL] = 1;
+    if layout.multi_gpu() {
+        words[layout.gpu_delay_knob()] = k.gpu_delay(0, layout.gpus);
+        words[layout.gpu_jitter_knob()] = k.gpu_jitter;
+    }
     words
 }
 

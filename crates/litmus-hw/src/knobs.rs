@@ -3,7 +3,10 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::arrangement::{CtaSpread, Lanes, LocLayout, CTA_SPREAD_ENV, LANES_ENV, LOC_LAYOUT_ENV};
+use super::arrangement::{
+    CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
+    LOC_LAYOUT_ENV,
+};
 use super::codegen::{
     addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
 };
@@ -105,6 +108,46 @@ pub struct Knobs {
     /// GPUs (`LITMUS_GPU_MAP`, e.g. `0,0`): logical GPU `k` runs on device
     /// `map[k]`. `None`: the identity (logical GPU `k` on device `k`).
     pub gpu_map: Option<Vec<u32>>,
+    /// How an instance's CTAs line up across GPUs (`LITMUS_GPU_PARTNERS`),
+    /// in a test on several GPUs.
+    pub gpu_partners: GpuPartners,
+    /// In a test on several GPUs, nanoseconds between the GPUs' starts
+    /// (`LITMUS_GPU_STAGGER`): positive, logical GPU `g` waits `g·ns`;
+    /// negative, the last GPU is first and each one before it waits
+    /// `|ns|` more.
+    pub gpu_stagger: i32,
+    /// In a test on several GPUs, each GPU thread waits a further random
+    /// `0..ns` nanoseconds, drawn per thread and launch
+    /// (`LITMUS_GPU_JITTER`).
+    pub gpu_jitter: u32,
+}
+
+/// The start jitter of a test on several GPUs unless `LITMUS_GPU_JITTER`
+/// says otherwise: the knobs that only such tests read are the multi-GPU
+/// profile of the defaults. Where one instance's roles on two GPUs meet in
+/// time decides what each sees of the other's accesses in flight, and the
+/// best meeting point moves with where the locations live (on two H200s,
+/// message passing across GPUs with its locations in the writer's memory
+/// was weakest with the reader 15 µs ahead, with them in the reader's
+/// memory with it 15 µs behind); a random 0..10 µs a thread covers both
+/// and kept both at or above `sys_probe.cu`'s weak fraction, at 1.3e9 to
+/// 2.6e9 instances a second.
+pub const DEFAULT_GPU_JITTER_NS: u32 = 10_000;
+
+/// The most nanoseconds `LITMUS_GPU_STAGGER` and `LITMUS_GPU_JITTER`
+/// take: a millisecond is ten launches at the defaults.
+pub const MAX_GPU_WAIT_NS: u32 = 1_000_000;
+
+impl Knobs {
+    /// What logical GPU `g` of `gpus` waits after the start
+    /// ([`Knobs::gpu_stagger`]), in nanoseconds.
+    pub fn gpu_delay(&self, g: u32, gpus: u32) -> u32 {
+        let step = self.gpu_stagger.unsigned_abs();
+        match self.gpu_stagger >= 0 {
+            true => g * step,
+            false => gpus.saturating_sub(1 + g) * step,
+        }
+    }
 }
 
 impl Default for Knobs {
@@ -134,6 +177,9 @@ impl Default for Knobs {
             host_threads: 4,
             tuning: None,
             gpu_map: None,
+            gpu_partners: GpuPartners::Aligned,
+            gpu_stagger: 0,
+            gpu_jitter: DEFAULT_GPU_JITTER_NS,
         }
     }
 }
@@ -233,6 +279,33 @@ impl Knobs {
         }
         if let Some(v) = var(LOC_LAYOUT_ENV) {
             k.loc_layout = LocLayout::parse(&v)?;
+        }
+        if let Some(v) = var(GPU_PARTNERS_ENV) {
+            k.gpu_partners = GpuPartners::parse(&v)?;
+        }
+        if let Some(v) = var("LITMUS_GPU_STAGGER") {
+            k.gpu_stagger = match v.trim().parse::<i32>() {
+                Ok(n) if n.unsigned_abs() <= MAX_GPU_WAIT_NS => n,
+                _ => {
+                    return Err(GpuError::knob(
+                        "LITMUS_GPU_STAGGER",
+                        v,
+                        &format!("nanoseconds from -{MAX_GPU_WAIT_NS} to {MAX_GPU_WAIT_NS}"),
+                    ))
+                }
+            };
+        }
+        if let Some(v) = var("LITMUS_GPU_JITTER") {
+            k.gpu_jitter = match v.trim().parse::<u32>() {
+                Ok(n) if n <= MAX_GPU_WAIT_NS => n,
+                _ => {
+                    return Err(GpuError::knob(
+                        "LITMUS_GPU_JITTER",
+                        v,
+                        &format!("nanoseconds from 0 to {MAX_GPU_WAIT_NS}"),
+                    ))
+                }
+            };
         }
         if let Some(v) = var(PTX_TARGET_ENV) {
             k.ptx_target = PtxTarget::parse(&v)?;
@@ -345,6 +418,15 @@ impl Knobs {
         if self.loc_layout != d.loc_layout {
             out.push((LOC_LAYOUT_ENV, self.loc_layout.as_str().into()));
         }
+        if self.gpu_partners != d.gpu_partners {
+            out.push((GPU_PARTNERS_ENV, self.gpu_partners.as_str().into()));
+        }
+        if self.gpu_stagger != d.gpu_stagger {
+            out.push(("LITMUS_GPU_STAGGER", self.gpu_stagger.to_string()));
+        }
+        if self.gpu_jitter != d.gpu_jitter {
+            out.push(("LITMUS_GPU_JITTER", self.gpu_jitter.to_string()));
+        }
         if self.ptx_target != d.ptx_target {
             out.push((PTX_TARGET_ENV, self.ptx_target.as_str()));
         }
@@ -434,6 +516,15 @@ impl fmt::Display for Knobs {
         }
         if self.loc_layout != LocLayout::default() {
             write!(f, " loc_layout={}", self.loc_layout.as_str())?;
+        }
+        if self.gpu_partners != GpuPartners::default() {
+            write!(f, " gpu_partners={}", self.gpu_partners.as_str())?;
+        }
+        if self.gpu_stagger != 0 {
+            write!(f, " gpu_stagger={}", self.gpu_stagger)?;
+        }
+        if self.gpu_jitter != DEFAULT_GPU_JITTER_NS {
+            write!(f, " gpu_jitter={}", self.gpu_jitter)?;
         }
         if self.ptx_target != PtxTarget::default() {
             write!(f, " ptx_target={}", self.ptx_target.as_str())?;
@@ -560,6 +651,9 @@ mod tests {
             ("LITMUS_ADDRESSING", "generic"),
             ("LITMUS_CTA_SPREAD", "by-lane"),
             ("LITMUS_PTXAS", "/opt/cuda-12.4/bin/ptxas"),
+            ("LITMUS_GPU_PARTNERS", "permuted"),
+            ("LITMUS_GPU_STAGGER", "-2000"),
+            ("LITMUS_GPU_JITTER", "5000"),
         ])
         .unwrap();
         assert_eq!(
@@ -584,7 +678,14 @@ mod tests {
             (k.lanes, k.loc_layout),
             (Lanes::Aligned, LocLayout::Interleaved)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
+        assert_eq!(k.gpu_partners, GpuPartners::Permuted);
+        assert_eq!((k.gpu_stagger, k.gpu_jitter), (-2000, 5000));
+        // Negative: the last GPU first, each before it 2 µs later.
+        assert_eq!(
+            (k.gpu_delay(0, 3), k.gpu_delay(1, 3), k.gpu_delay(2, 3)),
+            (4000, 2000, 0)
+        );
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
     }
 
     /// The arrangement knobs print only where they differ, and what the
@@ -689,6 +790,18 @@ mod tests {
             ("LITMUS_PTX_TARGET", "sm_61", "`native` or one of sm_70, "),
             ("LITMUS_ADDRESSING", "flat", "`global` or `generic`"),
             ("LITMUS_CTA_SPREAD", "far", "`neighbours` or `by-lane`"),
+            ("LITMUS_GPU_PARTNERS", "shifted", "`permuted` or `aligned`"),
+            (
+                "LITMUS_GPU_STAGGER",
+                "2000000",
+                "nanoseconds from -1000000 to 1000000",
+            ),
+            (
+                "LITMUS_GPU_STAGGER",
+                "soon",
+                "nanoseconds from -1000000 to 1000000",
+            ),
+            ("LITMUS_GPU_JITTER", "-5", "nanoseconds from 0 to 1000000"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

@@ -39,7 +39,10 @@ use std::time::Duration;
 use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
-pub use arrangement::{CtaSpread, Lanes, LocLayout, CTA_SPREAD_ENV, LANES_ENV, LOC_LAYOUT_ENV};
+pub use arrangement::{
+    CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
+    LOC_LAYOUT_ENV,
+};
 pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 
-use super::arrangement::{CtaSpread, Lanes, LocLayout};
+use super::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};
 use super::codegen::PtxTarget;
 use super::driver::Context;
 use super::environment::{Assign, Environment, SpinScope};
@@ -468,6 +468,9 @@ impl Wire for Knobs {
             },
             (self.addressing == Addressing::Generic) as u32,
             (self.cta_spread == CtaSpread::ByLane) as u32,
+            (self.gpu_partners == GpuPartners::Permuted) as u32,
+            self.gpu_stagger as u32,
+            self.gpu_jitter,
         ] {
             v.put(w);
         }
@@ -480,7 +483,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 29];
+        let mut u = [0u32; 32];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -540,6 +543,13 @@ impl Wire for Knobs {
             } else {
                 CtaSpread::Neighbours
             },
+            gpu_partners: if u[29] == 1 {
+                GpuPartners::Permuted
+            } else {
+                GpuPartners::Aligned
+            },
+            gpu_stagger: u[30] as i32,
+            gpu_jitter: u[31],
             addressing: if u[27] == 1 {
                 Addressing::Generic
             } else {

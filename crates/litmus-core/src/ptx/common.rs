@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::emit::Emitter;
-use super::layout::{gpu_memory_param, knob, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU};
+use super::layout::{
+    gpu_memory_param, knob, relay_param, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU,
+    START_TARGET,
+};
 use super::Codegen;
 
 /// Registers every role needs: the thread's coordinates and the knobs.
@@ -42,9 +45,9 @@ pub(crate) struct Common {
     /// The base of the host locations' page-locked buffer (global
     /// address), when the test has host locations.
     pub host: Option<String>,
-    /// The start flag (global address), when the test has host threads or
+    /// The start flag and its relay, when the test has host threads or
     /// sits on several GPUs (see [`Layout::has_start_flag`]).
-    pub go: Option<String>,
+    pub go: Option<StartFlag>,
     /// The logical GPU this launch plays (32-bit), in a test on several
     /// GPUs.
     pub gpu: Option<String>,
@@ -54,6 +57,18 @@ pub(crate) struct Common {
     /// What the module does otherwise than the default (set by the caller
     /// of [`Common::load`]).
     pub codegen: Codegen,
+}
+
+/// What a launch with a start flag waits on (see `kernel.rs`,
+/// `wait_for_host`).
+pub(crate) struct StartFlag {
+    /// The flag in page-locked host memory (global address).
+    pub flag: String,
+    /// The count this launch's relay word must reach (32-bit).
+    pub target: String,
+    /// The relay words the relay thread counts this launch in at: every
+    /// launching GPU's on several GPUs, else this launch's own.
+    pub relays: Vec<String>,
 }
 
 /// The knob words every role reads, loaded once at the kernel's start.
@@ -142,8 +157,28 @@ impl Common {
         // the aliases, then host memory and host threads, then the logical
         // GPU, then other GPUs' location buffers.
         let (views, textures) = alias_params(layout, &mem, out);
-        let (host, go) = host_params(layout, out);
+        let (host, flag) = host_params(layout, out);
+        let target = flag.as_ref().map(|_| u32_param(out, START_TARGET));
         let gpu = layout.multi_gpu().then(|| u32_param(out, LOGICAL_GPU));
+        let go = flag.zip(target).map(|(flag, target)| {
+            let relays = match layout.multi_gpu() {
+                true => layout
+                    .launching()
+                    .into_iter()
+                    .map(|g| global_param(out, &relay_param(g)).1)
+                    .collect(),
+                false => {
+                    let own = out.r64();
+                    out.ins(format!("add.u64 {own}, {knobs}, {}", knob::START_RELAY * 4));
+                    vec![own]
+                }
+            };
+            StartFlag {
+                flag,
+                target,
+                relays,
+            }
+        });
         let remote = layout
             .remote_homes()
             .into_iter()

@@ -10,8 +10,8 @@ use super::emit::Emitter;
 use super::environment;
 use super::instr::emit_instr;
 use super::layout::{
-    gpu_memory_param, knob, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START, LOGICAL_GPU,
-    TEST_KERNEL,
+    gpu_memory_param, knob, relay_param, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START,
+    LOGICAL_GPU, START_TARGET, TEST_KERNEL,
 };
 use super::role::{home_offset, setup_role, slot_addr, RolePlan};
 use super::{Codegen, PtxError};
@@ -48,9 +48,21 @@ pub(crate) fn test_kernel(
         out.ins(format!("st.shared.u32 [{addr}], {init}"));
     });
     sync_shared(layout, out);
-    wait_for_host(&common, out);
-    common.spin = grid_spin_barrier(layout, &common, out);
-    play_roles(test, layout, &common, out)?;
+    if every_role(layout, &common) && common.go.is_some() {
+        // The roles' set-ups (knob loads, address arithmetic) before the
+        // start: on a GPU whose knobs or locations sit across the link they
+        // take microseconds, which would otherwise put its roles behind
+        // the other GPUs' or the host's.
+        let plans = setup_every_role(test, layout, &common, out)?;
+        wait_for_host(&common, out);
+        common.spin = grid_spin_barrier(layout, &common, out);
+        gpu_start_offset(layout, &common, out);
+        run_every_role(test, layout, &common, &plans, out)?;
+    } else {
+        wait_for_host(&common, out);
+        common.spin = grid_spin_barrier(layout, &common, out);
+        play_roles(test, layout, &common, out)?;
+    }
     publish_shared(layout, &common, &shfinal, out);
     out.ins(format!("bra.uni {done}"));
 
@@ -88,9 +100,13 @@ fn kernel_entry(layout: &Layout) -> String {
     }
     if layout.has_start_flag() {
         alias_params.push_str(&format!(",\n\t.param .u64 {HOST_START}"));
+        alias_params.push_str(&format!(",\n\t.param .u64 {START_TARGET}"));
     }
     if layout.multi_gpu() {
         alias_params.push_str(&format!(",\n\t.param .u64 {LOGICAL_GPU}"));
+        for g in layout.launching() {
+            alias_params.push_str(&format!(",\n\t.param .u64 {}", relay_param(g)));
+        }
     }
     // And only a test with a location off GPU 0 takes that GPU's buffer.
     for g in layout.remote_homes() {
@@ -147,6 +163,14 @@ fn play_role_per_warp(
     Ok(())
 }
 
+/// Whether every thread plays every role (not role-per-warp mode).
+fn every_role(layout: &Layout, common: &Common) -> bool {
+    !matches!(
+        (&layout.mode, &common.rpw),
+        (Mode::RolePerWarp { .. }, Some(_))
+    )
+}
+
 /// Every-role mode: the set-ups of all GPU roles, then their bodies, then
 /// their register stores.
 fn play_every_role(
@@ -155,19 +179,42 @@ fn play_every_role(
     common: &Common,
     out: &mut Emitter,
 ) -> Result<(), PtxError> {
-    // Host roles are the host threads' to play.
+    let plans = setup_every_role(test, layout, common, out)?;
+    run_every_role(test, layout, common, &plans, out)
+}
+
+/// Every-role mode: the set-ups of all GPU roles (host roles are the host
+/// threads' to play).
+fn setup_every_role(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    out: &mut Emitter,
+) -> Result<Vec<(usize, RolePlan)>, PtxError> {
     let mut plans = Vec::new();
     for k in (0..test.threads.len()).filter(|k| !layout.roles[*k].host) {
         let skip = role_gate(layout, common, k, out);
         plans.push((k, setup_role(test, layout, common, k, out)?));
         end_gate(out, skip);
     }
-    for (k, plan) in &plans {
+    Ok(plans)
+}
+
+/// Every-role mode: the bodies of the set-up roles, then their register
+/// stores.
+fn run_every_role(
+    test: &Test,
+    layout: &Layout,
+    common: &Common,
+    plans: &[(usize, RolePlan)],
+    out: &mut Emitter,
+) -> Result<(), PtxError> {
+    for (k, plan) in plans {
         let skip = role_gate(layout, common, *k, out);
         role_body(test, layout, common, *k, plan, out)?;
         end_gate(out, skip);
     }
-    for (k, plan) in &plans {
+    for (k, plan) in plans {
         let skip = role_gate(layout, common, *k, out);
         store_registers(layout, common, *k, plan, out);
         end_gate(out, skip);
@@ -225,14 +272,16 @@ fn gpu_gate(layout: &Layout, c: &Common, k: usize, skip: &str, out: &mut Emitter
 /// poll per warp cost about 1 µs each on an H100, 8 ms a launch of 131,072
 /// instances on two logical GPUs. So one thread per launch (the relay:
 /// thread 0 of CTA 0, always a testing CTA) polls the host flag, and once
-/// it is up counts its launch in at a word in GPU memory
-/// (`knob::START_RELAY`, zeroed by the harness before each launch); one
-/// lane of each warp polls that word until [`knob::START_COUNT`] launches
-/// are in (every launching GPU's, [`Layout::launching_gpus`], when the
-/// harness finds that they can all be resident at once), and the warp
-/// waits for its lane. Counting, not only relaying, keeps
-/// a launch that the GPU starts first from playing its roles before the
-/// other GPU's launch has started.
+/// it is up counts its launch in at the relay word of every launching GPU
+/// (`knob::START_RELAY` in that GPU's copy of the knobs); one lane of each
+/// warp polls its own GPU's word until it reaches the launch's target
+/// ([`super::layout::START_TARGET`]: every launching GPU's launch counted
+/// in, [`Layout::launching_gpus`], when the harness finds that they can
+/// all be resident at once), and the warp waits for its lane. Counting,
+/// not only relaying, keeps a launch that the GPU starts first from
+/// playing its roles before the other GPU's launch has started; a word in
+/// each GPU's own memory, not one across the link, lets every GPU see the
+/// last count within the time one `red` takes to cross.
 fn wait_for_host(c: &Common, out: &mut Emitter) {
     let Some(go) = &c.go else { return };
     let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
@@ -249,7 +298,6 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
         c.knobs,
         knob::HOST_WAIT * 4
     ));
-    let count = c.load_word(out, knob::START_COUNT);
     let relay = out.r64();
     out.ins(format!(
         "add.u64 {relay}, {}, {}",
@@ -264,9 +312,18 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
         c.cta
     ));
     out.ins(format!("@{not_cta0} bra {waiter}"));
-    // The relay: the host flag, then its launch counted in.
-    poll_until(out, &format!("[{go}]"), (&v, &polls), &bound, "ne", "0");
-    out.ins(format!("red.relaxed.sys.global.add.u32 [{relay}], 1"));
+    // The relay: the host flag, then its launch counted in everywhere.
+    poll_until(
+        out,
+        &format!("[{}]", go.flag),
+        (&v, &polls),
+        &bound,
+        "ne",
+        "0",
+    );
+    for word in &go.relays {
+        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
+    }
     // Every warp's lane, the relay's too: every launch counted in.
     out.label(&waiter);
     poll_until(
@@ -275,10 +332,51 @@ fn wait_for_host(c: &Common, out: &mut Emitter) {
         (&v, &polls),
         &bound,
         "ge",
-        &count,
+        &go.target,
     );
     out.label(&started);
     out.ins(format!("bar.warp.sync {mask}"));
+}
+
+/// In a test on several GPUs, once the start is over: waits this GPU's
+/// start offset plus this thread's jitter ([`Layout::gpu_delay_knob`],
+/// [`Layout::gpu_jitter_knob`]) on `%globaltimer`, which moves on its own,
+/// so the wait ends. Where the roles of an instance on two GPUs meet in
+/// time decides which of the other GPU's accesses are still in flight:
+/// the offset moves that meeting point, the jitter spreads it.
+fn gpu_start_offset(layout: &Layout, c: &Common, out: &mut Emitter) {
+    if !layout.multi_gpu() {
+        return;
+    }
+    let delay = c.load_word(out, layout.gpu_delay_knob());
+    let jitter = c.load_word(out, layout.gpu_jitter_knob());
+    let (none, h) = (out.pred(), out.r32());
+    let wait = out.fresh_label("gpu_wait");
+    let waited = out.fresh_label("gpu_waited");
+    let no_jitter = out.fresh_label("gpu_no_jitter");
+    out.ins(format!("setp.eq.u32 {none}, {jitter}, 0"));
+    out.ins(format!("@{none} bra {no_jitter}"));
+    // A draw per thread and launch: the unit and lane mixed with the
+    // launch's seed.
+    out.ins(format!("shl.b32 {h}, {}, 10", c.unit));
+    out.ins(format!("xor.b32 {h}, {h}, {}", c.tid));
+    out.ins(format!("mad.lo.u32 {h}, {h}, -1640531535, {}", c.launch));
+    let r = super::draw::draw(out, &h, 0x6a09_e667);
+    out.ins(format!("rem.u32 {r}, {r}, {jitter}"));
+    out.ins(format!("add.u32 {delay}, {delay}, {r}"));
+    out.label(&no_jitter);
+    out.ins(format!("setp.eq.u32 {none}, {delay}, 0"));
+    out.ins(format!("@{none} bra {waited}"));
+    let (t0, t, d) = (out.r64(), out.r64(), out.r64());
+    out.ins(format!("mov.u64 {t0}, %globaltimer"));
+    out.ins(format!("cvt.u64.u32 {d}, {delay}"));
+    out.label(&wait);
+    out.ins(format!("mov.u64 {t}, %globaltimer"));
+    out.ins(format!("sub.u64 {t}, {t}, {t0}"));
+    let more = out.pred();
+    out.ins(format!("setp.lt.u64 {more}, {t}, {d}"));
+    out.ins(format!("@{more} bra {wait}"));
+    out.label(&waited);
 }
 
 /// Polls `addr` (a `.sys` load: the host or another GPU writes it) until

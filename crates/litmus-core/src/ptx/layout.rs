@@ -82,7 +82,8 @@ pub mod knob {
     pub const RESET_BY_FILL: usize = 23;
     /// The word where the relay thread of each launch with a start flag
     /// counts its launch in once the flag is up (see `kernel.rs`,
-    /// `wait_for_host`); the harness zeroes it before each launch.
+    /// `wait_for_host`): in every launching GPU's copy of the knobs, and
+    /// zeroed only when the knobs are written (see [`super::START_TARGET`]).
     pub const START_RELAY: usize = 24;
     /// How many launches a launch with a start flag waits to see counted
     /// in before its roles: every launching GPU's when their CTAs can all
@@ -109,6 +110,15 @@ pub mod knob {
     /// roles, and polls until all are in or [`SPIN`] polls have gone by.
     /// 0: the spin barrier is per instance, before each role.
     pub const SPIN_GRID: usize = 29;
+    /// In a test on several GPUs, this launch's GPU's renaming of the
+    /// instances its threads play, `i·GPU_PARTNER_MUL + GPU_PARTNER_ADD`
+    /// modulo the launch's instances (the multiplier odd): each GPU's copy
+    /// of the knobs holds its own, logical GPU 0's the identity, so that
+    /// the roles of one instance on different GPUs sit anywhere in their
+    /// launches (the harness's `LITMUS_GPU_PARTNERS`).
+    pub const GPU_PARTNER_MUL: usize = 30;
+    /// The addend of [`GPU_PARTNER_MUL`]'s renaming.
+    pub const GPU_PARTNER_ADD: usize = 31;
     /// First of two words per role: the lane multiplier (odd) and addend.
     pub const ROLE_BASE: usize = 32;
 }
@@ -197,6 +207,23 @@ pub const HOST_START: &str = "p_go";
 /// kernel is generated once, each GPU launches it, and each launch plays
 /// only the roles placed on its GPU.
 pub const LOGICAL_GPU: &str = "p_gpu";
+/// `p_go_target`, after [`HOST_START`]: the count this launch's start
+/// relay word ([`knob::START_RELAY`]) must reach before the roles start.
+/// The words are never zeroed: every launch adds one per launching GPU to
+/// each, so the harness passes `launches before × launching GPUs +`
+/// [`knob::START_COUNT`], and no reset has to race another GPU's count.
+pub const START_TARGET: &str = "p_go_target";
+
+/// The kernel parameter holding the address of logical GPU `g`'s start
+/// relay word, for `g` among [`Layout::launching`] (after [`LOGICAL_GPU`],
+/// in ascending order), in a test on several GPUs: each launch's relay
+/// thread counts it in at every launching GPU's word, so that each GPU's
+/// warps poll a word in their own memory and see the last count at about
+/// the same time (polling one word across NVLink put the other GPU's roles
+/// microseconds behind).
+pub fn relay_param(g: u32) -> String {
+    format!("p_relay{g}")
+}
 
 /// The kernel parameter holding the base of logical GPU `g`'s location
 /// buffer, for `g` among [`Layout::remote_homes`] (after [`LOGICAL_GPU`],
@@ -362,9 +389,14 @@ impl Layout {
     /// How many logical GPUs launch the test kernel: those that play
     /// roles (a GPU that plays none is not launched).
     pub fn launching_gpus(&self) -> u32 {
+        self.launching().len() as u32
+    }
+
+    /// The logical GPUs that launch the test kernel, ascending.
+    pub fn launching(&self) -> Vec<u32> {
         (0..self.gpus.max(1))
             .filter(|&g| !self.roles_on(g).is_empty())
-            .count() as u32
+            .collect()
     }
 
     /// Whether the kernel takes the start flag ([`HOST_START`]) and polls
@@ -457,7 +489,24 @@ impl Layout {
 
     /// Words in the knob array.
     pub fn knob_words(&self) -> usize {
+        let gpu_words = if self.multi_gpu() { 2 } else { 0 };
+        knob::ROLE_BASE + 2 * self.roles.len() + 2 * self.global_locs.len() + gpu_words
+    }
+
+    /// In a test on several GPUs, the knob word of this launch's GPU's
+    /// start offset: nanoseconds its roles wait once every GPU has started
+    /// (each GPU's copy of the knobs holds its own; the harness's
+    /// `LITMUS_GPU_STAGGER`). Past the locations' words, so that a test on
+    /// one GPU keeps its knob words.
+    pub fn gpu_delay_knob(&self) -> usize {
         knob::ROLE_BASE + 2 * self.roles.len() + 2 * self.global_locs.len()
+    }
+
+    /// In a test on several GPUs, the knob word of the start jitter: each
+    /// GPU thread waits a further `0..jitter` nanoseconds, drawn per
+    /// thread and launch (the harness's `LITMUS_GPU_JITTER`).
+    pub fn gpu_jitter_knob(&self) -> usize {
+        self.gpu_delay_knob() + 1
     }
 
     /// Index of the first knob word of global location slot `j`: the

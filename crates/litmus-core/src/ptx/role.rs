@@ -99,7 +99,23 @@ fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> St
     ));
     out.ins(format!("shl.b32 {inst}, {inst}, {}", c.knob[&knob::LOG_T]));
     out.ins(format!("or.b32 {inst}, {inst}, {lane}"));
+    rename_on_gpu(layout, c, &inst, out);
     inst
+}
+
+/// In a test on several GPUs: this GPU's renaming of the instances its
+/// threads play ([`knob::GPU_PARTNER_MUL`]), one bijection for all the
+/// GPU's roles, so that its roles declared in one CTA stay together and
+/// those in different CTAs apart, while an instance's roles on other GPUs
+/// sit anywhere in their launches.
+fn rename_on_gpu(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
+    if !layout.multi_gpu() {
+        return;
+    }
+    let m = c.load_word(out, knob::GPU_PARTNER_MUL);
+    let a = c.load_word(out, knob::GPU_PARTNER_ADD);
+    out.ins(format!("mad.lo.u32 {inst}, {inst}, {m}, {a}"));
+    out.ins(format!("and.b32 {inst}, {inst}, {}", c.knob[&knob::N_MASK]));
 }
 
 /// Location name → space and address, and texture alias name → texture
