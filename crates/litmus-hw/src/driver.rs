@@ -100,7 +100,7 @@ pub fn jit_name() -> Result<String, GpuError> {
     })
 }
 
-/// A context on device 0, current on the calling thread while in use.
+/// A context on one device, current on the calling thread while in use.
 pub struct Context {
     ctx: sys::CUcontext,
     /// The device the context is on (for attributes and allocations).
@@ -238,11 +238,6 @@ unsafe impl Send for Context {}
 unsafe impl Sync for Context {}
 
 impl Context {
-    /// Opens device 0. `Ok(None)` when the driver is there but no device is.
-    pub fn open() -> Result<Option<Context>, GpuError> {
-        Context::open_on(0)
-    }
-
     /// Opens device `ordinal`. `Ok(None)` when the driver is there but no
     /// device is; an error when the machine has devices but not this one.
     pub fn open_on(ordinal: u32) -> Result<Option<Context>, GpuError> {
