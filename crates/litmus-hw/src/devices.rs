@@ -306,10 +306,7 @@ mod tests {
         let one = describe(&["NVIDIA H100 80GB HBM3"], &[2]);
         assert_eq!(one, "NVIDIA H100 80GB HBM3 (device 2)");
         let two = describe(&["NVIDIA H100 80GB HBM3"; 2], &[3, 1]);
-        assert_eq!(
-            two,
-            "NVIDIA H100 80GB HBM3 (logical GPUs on devices 3,1)"
-        );
+        assert_eq!(two, "NVIDIA H100 80GB HBM3 (logical GPUs on devices 3,1)");
         for line in [&one, &two] {
             assert_eq!(device_kind(line), "NVIDIA H100 80GB HBM3");
         }

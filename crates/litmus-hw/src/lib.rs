@@ -41,9 +41,9 @@ use litmus_core::ir::Test;
 use litmus_core::ptx::{Layout, PtxError};
 
 pub use arrangement::{CtaSpread, Lanes, LocLayout, CTA_SPREAD_ENV, LANES_ENV, LOC_LAYOUT_ENV};
-pub use devices::device_kind;
-pub use device_selection::{devices, devices_var, parse_devices, Gpu, DEVICES_ENV};
 pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
+pub use device_selection::{devices, devices_var, parse_devices, Gpu, DEVICES_ENV};
+pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};

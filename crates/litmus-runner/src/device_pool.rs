@@ -18,7 +18,27 @@ use std::sync::{mpsc, Condvar, Mutex};
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::Layout;
-use litmus_hw::Knobs;
+use litmus_hw::{self as gpu, GpuError, Knobs};
+
+use crate::config::Config;
+
+/// The devices a set run with `config` spreads over: every device of
+/// [`litmus_hw::devices`] (`LITMUS_DEVICES`'s, else every visible one)
+/// when the hardware half runs and there is a GPU; none otherwise, and
+/// the tests then run one at a time, each hardware half saying why (it
+/// skipped, or the driver's failure). `Err` only for a `LITMUS_DEVICES`
+/// that names a device the machine lacks: the caller's command line is
+/// wrong, before anything runs.
+pub fn devices_for(config: &Config) -> Result<Vec<u32>, GpuError> {
+    if !config.hardware {
+        return Ok(Vec::new());
+    }
+    match gpu::devices() {
+        Ok(devices) => Ok(devices.iter().map(|g| g.ordinal).collect()),
+        Err(e @ GpuError::Knob { .. }) => Err(e),
+        Err(_) => Ok(Vec::new()),
+    }
+}
 
 /// The devices one test needs at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,10 +108,7 @@ impl Pool<'_> {
                     return places;
                 }
             }
-            held = self
-                .changed
-                .wait(held)
-                .unwrap_or_else(|p| p.into_inner());
+            held = self.changed.wait(held).unwrap_or_else(|p| p.into_inner());
         }
     }
 
