@@ -40,6 +40,35 @@ pub fn devices_for(config: &Config) -> Result<Vec<u32>, GpuError> {
     }
 }
 
+/// The devices a family-wide search over `tests` spreads over, one lane
+/// each (`litmus_tune::family::search_family_on`): those of
+/// [`devices_for`] of the first one's kind, since the search's results
+/// are a kind's (a tuning entry names the kind it was tuned on). A set
+/// with a test on several GPUs gets none: it is searched one trial at a
+/// time with the default placement, each such test on the first devices.
+pub fn search_devices<'t>(
+    config: &Config,
+    mut tests: impl Iterator<Item = &'t Test>,
+) -> Result<Vec<u32>, GpuError> {
+    if !config.hardware {
+        return Ok(Vec::new());
+    }
+    let devices = match gpu::devices() {
+        Ok(d) => d,
+        Err(e @ GpuError::Knob { .. }) => return Err(e),
+        Err(_) => return Ok(Vec::new()),
+    };
+    if tests.any(|t| Layout::of(t).is_ok_and(|l| l.gpus > 1)) {
+        return Ok(Vec::new());
+    }
+    let kind = devices.first().map(|g| g.name.clone());
+    Ok(devices
+        .iter()
+        .filter(|g| Some(&g.name) == kind.as_ref())
+        .map(|g| g.ordinal)
+        .collect())
+}
+
 /// The devices one test needs at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Need {

@@ -708,10 +708,7 @@ mod tests {
         let tried: Vec<usize> = (0..9)
             .map(|t| runs.iter().filter(|(x, _, _)| *x == t).count())
             .collect();
-        assert!(
-            tried.iter().skip(3).any(|&n| n < pool.len()),
-            "{tried:?}"
-        );
+        assert!(tried.iter().skip(3).any(|&n| n < pool.len()), "{tried:?}");
     }
 
     #[test]
