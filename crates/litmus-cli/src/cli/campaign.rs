@@ -58,8 +58,10 @@ OPTIONS:
     Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
     --seed, --report, --format, --loop-bound, --tuning, --ptxas); with
     --format json, one JSON object per test and line, then
-    {\"summary\": {...}}. While a test runs, the GPU worker compiles
-    the next 8 tests' modules.
+    {\"summary\": {...}}. The tests are spread over every device
+    LITMUS_DEVICES selects (default: all), one at a time on each, a test
+    on k GPUs on k devices; while they run, each device's worker compiles
+    the next tests' modules.
     --tune              search the environment first (see above); the
                         tuning file is --tuning FILE, else $LITMUS_TUNING,
                         else litmus-tuning.toml
