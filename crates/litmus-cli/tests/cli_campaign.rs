@@ -288,3 +288,47 @@ fn resume_without_an_evidence_folder_is_a_usage_error() {
     );
     assert_eq!(stdout(&out), "");
 }
+
+/// `LITMUS_DEVICES` is read before anything runs, on any machine: a bad
+/// list is one line naming the variable and the value, and exit status 2,
+/// for each command that spreads its tests over the devices.
+#[test]
+fn a_bad_device_list_is_one_line_and_exit_2_before_anything_runs() {
+    let dir = scratch("campaign_bad_devices");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    for value in ["x", "1,1", "0;1", "-2"] {
+        for command in ["run", "campaign", "tune"] {
+            let out = bin()
+                .env("LITMUS_DEVICES", value)
+                .args([command, "--budget-ms", "1"])
+                .arg(&mp)
+                .output()
+                .unwrap();
+            let said = format!("LITMUS_DEVICES={value} {command}: {}", stderr(&out));
+            assert_eq!(out.status.code(), Some(2), "{said}");
+            assert!(stdout(&out).is_empty(), "{said}{}", stdout(&out));
+            assert_eq!(
+                stderr(&out).lines().next().unwrap_or_default(),
+                format!("error: bad value `{value}` for LITMUS_DEVICES: expected `all`, or device ordinals separated by commas, each at most once (e.g. `0,2`)"),
+                "{said}"
+            );
+        }
+    }
+    // `all`, and a list, are good values: the set runs (its hardware half
+    // skipped without a GPU, or on the devices listed).
+    for value in ["all", "0"] {
+        let out = bin()
+            .env("LITMUS_DEVICES", value)
+            .args(["campaign", "--launches", "1"])
+            .arg(&mp)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{value}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("campaign: 1 test"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -88,7 +88,7 @@ pub(crate) struct Devices<'a> {
     /// Per logical GPU past 0: recorded after its test kernel, waited for
     /// by logical GPU 0's classifier.
     done: Vec<Event>,
-    /// The worker's context (device 0) and its kernels.
+    /// The worker's context (logical GPU 0's device) and its kernels.
     primary: &'a Context,
     primary_kernels: &'a Kernels,
     /// Per logical GPU: `None` on the worker's context, else an index into
@@ -256,22 +256,38 @@ impl<'a> Devices<'a> {
         self.ctx(0).bind()
     }
 
-    /// The device line of a result: the GPU's name, and on several GPUs
-    /// the physical device of each logical one.
+    /// The device line of a result: the GPU's name and its ordinal, or on
+    /// several GPUs the physical device of each logical one; so that a
+    /// record of a campaign spread over a node's GPUs says which one ran
+    /// it ([`device_kind`] reads the name back).
     pub(crate) fn describe(&self) -> String {
-        let mut names: Vec<&str> = (0..self.gpus())
+        let names: Vec<&str> = (0..self.gpus())
             .map(|g| self.ctx(g).name.as_str())
             .collect();
-        names.dedup();
-        if self.gpus() == 1 && self.ordinals[0] == self.primary.ordinal {
-            return names.join(" + ");
-        }
-        format!(
-            "{} (logical GPUs on devices {})",
-            names.join(" + "),
-            format_gpu_map(&self.ordinals)
-        )
+        describe(&names, &self.ordinals)
     }
+}
+
+/// [`Devices::describe`] of logical GPUs with these names on these
+/// physical devices.
+fn describe(names: &[&str], ordinals: &[u32]) -> String {
+    let mut names = names.to_vec();
+    names.dedup();
+    if ordinals.len() == 1 {
+        return format!("{} (device {})", names.join(" + "), ordinals[0]);
+    }
+    format!(
+        "{} (logical GPUs on devices {})",
+        names.join(" + "),
+        format_gpu_map(ordinals)
+    )
+}
+
+/// The kind of device a result's device line names (its GPUs' names,
+/// without the ordinals): what results are kept by when any of a node's
+/// GPUs of one kind may have run a test (a tuning entry's `device`).
+pub fn device_kind(line: &str) -> &str {
+    line.split_once(" (").map_or(line, |(kind, _)| kind)
 }
 
 #[cfg(test)]
@@ -283,6 +299,18 @@ mod tests {
 
     fn layout(src: &str) -> Layout {
         Layout::of(&text::parse(src).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_device_line_names_the_ordinals_and_gives_back_the_kind() {
+        let one = describe(&["NVIDIA H100 80GB HBM3"], &[2]);
+        assert_eq!(one, "NVIDIA H100 80GB HBM3 (device 2)");
+        let two = describe(&["NVIDIA H100 80GB HBM3"; 2], &[3, 1]);
+        assert_eq!(two, "NVIDIA H100 80GB HBM3 (logical GPUs on devices 3,1)");
+        for line in [&one, &two] {
+            assert_eq!(device_kind(line), "NVIDIA H100 80GB HBM3");
+        }
+        assert_eq!(device_kind("NVIDIA A100"), "NVIDIA A100");
     }
 
     #[test]

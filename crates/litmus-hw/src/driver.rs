@@ -100,7 +100,7 @@ pub fn jit_name() -> Result<String, GpuError> {
     })
 }
 
-/// A context on device 0, current on the calling thread while in use.
+/// A context on one device, current on the calling thread while in use.
 pub struct Context {
     ctx: sys::CUcontext,
     /// The device the context is on (for attributes and allocations).
@@ -133,6 +133,29 @@ pub fn device_count() -> Result<u32, GpuError> {
         check("cuDeviceGetCount", sys::cuDeviceGetCount(&mut count))?;
         Ok(count.max(0) as u32)
     }
+}
+
+/// The name of every device the driver sees, by ordinal, without opening
+/// a context on any (a context costs device memory on a device that a
+/// campaign may not use). Empty when the driver is there but no device is.
+pub fn device_names() -> Result<Vec<String>, GpuError> {
+    let count = device_count()?;
+    (0..count)
+        .map(|ordinal| {
+            // SAFETY: plain driver calls with valid out-pointers, after
+            // `cuInit` (in `device_count`).
+            unsafe {
+                let mut dev = 0;
+                check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal as i32))?;
+                let mut raw = [0 as std::ffi::c_char; 256];
+                check(
+                    "cuDeviceGetName",
+                    sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
+                )?;
+                Ok(CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned())
+            }
+        })
+        .collect()
 }
 
 /// A stream of one context's: launches and fills queued on it run in
@@ -215,12 +238,19 @@ unsafe impl Send for Context {}
 unsafe impl Sync for Context {}
 
 impl Context {
-    /// Opens device 0. `Ok(None)` when the driver is there but no device is.
-    pub fn open() -> Result<Option<Context>, GpuError> {
-        if device_count()? == 0 {
+    /// Opens device `ordinal`. `Ok(None)` when the driver is there but no
+    /// device is; an error when the machine has devices but not this one.
+    pub fn open_on(ordinal: u32) -> Result<Option<Context>, GpuError> {
+        let count = device_count()?;
+        if count == 0 {
             return Ok(None);
         }
-        Context::open_device(0).map(Some)
+        if ordinal >= count {
+            return Err(GpuError::Worker(format!(
+                "device {ordinal} was asked for and this machine has {count}"
+            )));
+        }
+        Context::open_device(ordinal).map(Some)
     }
 
     /// Opens a context of our own on device `ordinal` (after

@@ -20,6 +20,7 @@
 mod aliasing;
 mod arrangement;
 mod codegen;
+mod device_selection;
 mod devices;
 mod driver;
 mod environment;
@@ -44,6 +45,8 @@ pub use arrangement::{
     LOC_LAYOUT_ENV,
 };
 pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
+pub use device_selection::{devices, devices_var, parse_devices, Gpu, DEVICES_ENV};
+pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
@@ -218,10 +221,11 @@ fn deadline(knobs: &Knobs) -> Duration {
 /// serialises its jobs.
 static ONE_OFF: Mutex<()> = Mutex::new(());
 
-/// Runs `f` with a fresh context on device 0, in a child process of its
-/// own (see `isolate`): the way for a test whose IR the text format cannot
-/// carry to the worker.
+/// Runs `f` with a fresh context on device `device`, in a child process
+/// of its own (see `isolate`): the way for a test whose IR the text format
+/// cannot carry to the worker.
 fn with_context<T: isolate::Wire>(
+    device: u32,
     deadline: Duration,
     f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
 ) -> Result<T, GpuError> {
@@ -229,15 +233,15 @@ fn with_context<T: isolate::Wire>(
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     isolate::in_child(deadline, || {
-        let ctx = driver::Context::open()?.ok_or(GpuError::NoDevice)?;
+        let ctx = driver::Context::open_on(device)?.ok_or(GpuError::NoDevice)?;
         ctx.bind()?;
         f(&ctx)
     })
 }
 
-/// The name of the GPU the harness would use.
+/// The name of the GPU the harness would use: the first of [`devices`].
 pub fn device() -> Result<String, GpuError> {
-    match worker::call(&worker::Job::Device, SETUP_TIME)? {
+    match worker::call(first_device()?, &worker::Job::Device, SETUP_TIME)? {
         worker::Answer::Device(name) => Ok(name),
         _ => Err(GpuError::Worker(
             "the GPU worker answered another job".into(),
@@ -245,12 +249,25 @@ pub fn device() -> Result<String, GpuError> {
     }
 }
 
-/// Asks the GPU worker to compile these modules (PTX texts of tests about
-/// to run) in the background, so that their runs find them loaded: a
-/// campaign hides the driver's JIT behind the kernels of the test before.
-/// Only a hint: without a GPU it does nothing but say so.
+/// The first device of [`devices`]: where a run that names none goes.
+fn first_device() -> Result<u32, GpuError> {
+    Ok(devices()?.first().ok_or(GpuError::NoDevice)?.ordinal)
+}
+
+/// Asks the GPU worker of the first of [`devices`] to compile these
+/// modules in the background; see [`prefetch_on`].
 pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
-    match worker::call(&worker::Job::Prefetch(modules), SETUP_TIME)? {
+    prefetch_on(first_device()?, modules)
+}
+
+/// Asks device `device`'s GPU worker to compile these modules (PTX texts
+/// of tests about to run there) in the background, so that their runs
+/// find them loaded: a campaign hides the driver's JIT behind the kernels
+/// of the test before. Only a hint: without a GPU it does nothing but say
+/// so. It waits for the worker's run in progress, so a caller sends it to
+/// a device it holds.
+pub fn prefetch_on(device: u32, modules: Vec<String>) -> Result<usize, GpuError> {
+    match worker::call(device, &worker::Job::Prefetch(modules), SETUP_TIME)? {
         worker::Answer::Prefetching(n) => Ok(n),
         _ => Err(GpuError::Worker(
             "the GPU worker answered another job".into(),
@@ -285,7 +302,24 @@ pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
 /// }
 /// ```
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
-    Layout::of(test).map_err(GpuError::Ptx)?;
+    run_on(&[], test, ptx, knobs)
+}
+
+/// [`run`] on the devices `claim` names: logical GPU `g` of the test on
+/// `claim[g]`, in the worker of `claim[0]`, so that a scheduler holding
+/// those devices runs tests on all of them at once
+/// (`litmus_runner::device_pool`). An empty claim is the first of
+/// [`devices`] (and the next ones for a test on several GPUs); an
+/// explicit device map (`LITMUS_GPU_MAP`, [`Knobs::gpu_map`]) overrides
+/// the claim. A test on more GPUs than the claim, or than the devices
+/// there are, is [`GpuError::Unfaithful`], saying why.
+pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let (device, map) = device_selection::place(layout.gpus, claim, knobs)?;
+    let sent = Knobs {
+        gpu_map: map,
+        ..knobs.clone()
+    };
     let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*fault::injected(&test.name.text, &module).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
@@ -294,9 +328,9 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
             // time on the GPU: asking for the module first lets the worker
             // compile it on another thread while the tests ahead of this
             // one run. Only a hint; the run compiles what is missing.
-            let _ = prefetch(vec![ptx.to_string()]);
-            let job = worker::Job::Run(text, ptx.to_string(), knobs.clone());
-            match worker::call(&job, deadline(knobs)) {
+            let _ = prefetch_on(device, vec![ptx.to_string()]);
+            let job = worker::Job::Run(text, ptx.to_string(), sent);
+            match worker::call(device, &job, deadline(knobs)) {
                 Ok(worker::Answer::Run(r)) => Ok(*r),
                 Ok(_) => Err(GpuError::Worker(
                     "the GPU worker answered another job".into(),
@@ -304,13 +338,13 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
                 Err(e) => Err(e),
             }
         }
-        None => with_context(deadline(knobs), |ctx| {
+        None => with_context(device, deadline(knobs), |ctx| {
             harness::run(
                 ctx,
-                &kernels::Kernels::build(ctx, ptx, knobs)?,
+                &kernels::Kernels::build(ctx, ptx, &sent)?,
                 ptx,
                 test,
-                knobs,
+                &sent,
             )
         }),
     };
@@ -337,7 +371,7 @@ pub fn device_listing(
 ) -> Result<(litmus_toolchain::Listing, Build), GpuError> {
     let module = codegen::module_for(test, ptx, knobs)?;
     let annotated = litmus_toolchain::lineinfo::annotate(&module);
-    let (image, build) = with_context(SETUP_TIME, |ctx| {
+    let (image, build) = with_context(first_device()?, SETUP_TIME, |ctx| {
         let plan = toolchain::plan(ctx, &annotated, knobs)?;
         let image = toolchain::image_with_lines(ctx, &plan)?;
         Ok((isolate::Bytes(image), plan.build))
@@ -356,11 +390,18 @@ pub fn device_listing(
 /// Runs one launch recording where every role of every instance ran, and
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
-    Layout::of(test).map_err(GpuError::Ptx)?;
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let (device, map) = device_selection::place(layout.gpus, &[], knobs)?;
+    let sent = Knobs {
+        gpu_map: map,
+        ..knobs.clone()
+    };
+    let knobs = &sent;
     let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*module;
     let checked = match worker::as_text(test) {
         Some(text) => match worker::call(
+            device,
             &worker::Job::Placement(text, ptx.to_string(), knobs.clone()),
             SETUP_TIME,
         ) {
@@ -370,7 +411,7 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
             )),
             Err(e) => Err(e),
         },
-        None => with_context(SETUP_TIME, |ctx| {
+        None => with_context(device, SETUP_TIME, |ctx| {
             harness::check_placement(
                 ctx,
                 &kernels::Kernels::build(ctx, ptx, knobs)?,

@@ -1,6 +1,10 @@
-//! The persistent GPU worker: one child process that keeps its CUDA
-//! context and the modules it loaded across the runs of a test binary or a
-//! CLI command.
+//! The persistent GPU workers: one child process per physical device,
+//! each keeping its CUDA context on that device and the modules it loaded
+//! across the runs of a test binary or a CLI command. A campaign over
+//! several devices keeps one worker busy per device (the scheduler is
+//! `litmus_runner::device_pool`); a test on several GPUs runs in the
+//! worker of its logical GPU 0's device, which opens contexts on the
+//! others itself (`devices`).
 //!
 //! A run in a fresh child (`isolate::in_child`) pays for the fork, the
 //! driver's start, the context and the JIT every time: about 0.4 s, more
@@ -21,7 +25,7 @@
 //! caller checks that before it sends a job, and otherwise runs in a fresh
 //! child), the PTX, and the knobs.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::FromRawFd;
@@ -108,15 +112,26 @@ struct Worker {
     from_child: File,
 }
 
-/// The process's worker, started on first use; also what serialises GPU
-/// runs (cargo runs tests on several threads, and runs sharing the GPU
-/// would blur each other's figures).
-static WORKER: Mutex<Option<Worker>> = Mutex::new(None);
+/// One device's worker, started on first use; its lock is also what
+/// serialises the device's runs (cargo runs tests on several threads, and
+/// runs sharing a GPU would blur each other's figures).
+type Seat = Arc<Mutex<Option<Worker>>>;
 
-/// Runs `job` on the worker, starting one if there is none, and waits at
-/// most `deadline` for its answer.
-pub(crate) fn call(job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
-    let mut slot = WORKER.lock().unwrap_or_else(|p| p.into_inner());
+/// The process's workers, one per physical device that has run a job. A
+/// fault or a hang replaces only that device's worker.
+static WORKERS: Mutex<BTreeMap<u32, Seat>> = Mutex::new(BTreeMap::new());
+
+/// Runs `job` on device `device`'s worker, starting one if there is none,
+/// and waits at most `deadline` for its answer. Jobs for different devices
+/// run at the same time.
+pub(crate) fn call(device: u32, job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
+    let seat = WORKERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(device)
+        .or_default()
+        .clone();
+    let mut slot = seat.lock().unwrap_or_else(|p| p.into_inner());
     let mut request = Vec::new();
     job.put(&mut request);
     let frame = framed(&request);
@@ -128,7 +143,7 @@ pub(crate) fn call(job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
             if let Some(w) = stale {
                 w.reap(false);
             }
-            let mut w = Worker::start()?;
+            let mut w = Worker::start(device)?;
             if let Err(e) = w.to_child.write_all(&frame) {
                 w.reap(true);
                 return Err(GpuError::Worker(format!(
@@ -188,9 +203,10 @@ fn framed(body: &[u8]) -> Vec<u8> {
 }
 
 impl Worker {
-    /// Forks the worker. The child serves jobs until its request pipe
-    /// closes (the parent exited or replaced it), or a fault.
-    fn start() -> Result<Worker, GpuError> {
+    /// Forks the worker of physical device `device`. The child serves
+    /// jobs until its request pipe closes (the parent exited or replaced
+    /// it), or a fault.
+    fn start(device: u32) -> Result<Worker, GpuError> {
         let (req_read, req_write) = pipe()?;
         let (ans_read, ans_write) = match pipe() {
             Ok(p) => p,
@@ -213,7 +229,7 @@ impl Worker {
             // SAFETY: the child owns these ends from here on.
             let (input, output) =
                 unsafe { (File::from_raw_fd(req_read), File::from_raw_fd(ans_write)) };
-            serve(input, output);
+            serve(device, input, output);
             // SAFETY: leave without destructors or atexit handlers (see
             // `isolate`).
             unsafe { libc::_exit(0) };
@@ -257,8 +273,9 @@ fn close(fds: &[i32]) {
     }
 }
 
-/// The worker's loop: one job at a time, answered in order.
-fn serve(mut input: File, mut output: File) {
+/// The worker's loop: one job at a time, answered in order, on a context
+/// of `device`'s (its primary one: a test's logical GPU 0 runs there).
+fn serve(device: u32, mut input: File, mut output: File) {
     let mut ctx: Option<Arc<Context>> = None;
     let cache = Arc::new(Mutex::new(Cache::default()));
     loop {
@@ -274,7 +291,7 @@ fn serve(mut input: File, mut output: File) {
             let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
                 GpuError::Worker("the GPU worker got a job it cannot read".into())
             })?;
-            handle(&job, &mut ctx, &cache)
+            handle(device, &job, &mut ctx, &cache)
         });
         let fault = matches!(answer, Err(GpuError::Fault { .. }));
         let mut reply = Vec::new();
@@ -285,14 +302,18 @@ fn serve(mut input: File, mut output: File) {
     }
 }
 
-/// Runs one job on the worker's context, opening it on first use.
+/// Runs one job on the worker's context, opening it on `device` on first
+/// use.
 fn handle(
+    device: u32,
     job: &Job,
     ctx: &mut Option<Arc<Context>>,
     cache: &Arc<Mutex<Cache>>,
 ) -> Result<Answer, GpuError> {
     if ctx.is_none() {
-        *ctx = Some(Arc::new(Context::open()?.ok_or(GpuError::NoDevice)?));
+        *ctx = Some(Arc::new(
+            Context::open_on(device)?.ok_or(GpuError::NoDevice)?,
+        ));
     }
     let ctx = ctx.as_ref().expect("opened above");
     ctx.bind()?;
@@ -582,7 +603,7 @@ mod tests {
         // SAFETY: room for two descriptors; a plain pipe, inheritable, as
         // a pipe is between its creation and its program's start.
         assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        let worker = Worker::start().unwrap();
+        let worker = Worker::start(0).unwrap();
         close(&[fds[1]]);
         // SAFETY: we own the read end.
         let mut read_end = unsafe { File::from_raw_fd(fds[0]) };

@@ -57,7 +57,7 @@ pub enum ConfigError {
 impl Config {
     /// The configuration the environment asks for: `LITMUS_MODEL`, the
     /// knobs' variables (see [`Knobs::from_env`]), `LITMUS_REQUIRE_GPU`,
-    /// `LITMUS_REQUIRE_HW` and `LITMUS_REPORT_DIR`. A bad value is an error naming the variable.
+    /// `LITMUS_REQUIRE_HW`, `LITMUS_DEVICES` and `LITMUS_REPORT_DIR`. A bad value is an error naming the variable.
     pub fn from_env() -> Result<Config, ConfigError> {
         let model = model_from_env()?;
         Ok(Config::with_model(model)?)
@@ -69,6 +69,9 @@ impl Config {
     pub fn with_model(model: &'static dyn Model) -> Result<Config, GpuError> {
         gpu_required_var()?;
         hw_required_var()?;
+        // Its syntax here; the devices it names, once the driver is asked
+        // (`litmus_hw::devices`).
+        litmus_hw::devices_var()?;
         let knobs = Knobs::from_env()?;
         // Checked here, with or without a GPU, as every variable is.
         if let Some(path) = &knobs.ptxas {

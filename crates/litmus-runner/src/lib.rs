@@ -10,6 +10,7 @@
 //! - [`tune_in_place`]: `LITMUS_TUNE=1`, tests that tune themselves.
 //! - [`figures`]: a run's weak and forbidden counts, as `campaign` prints them.
 //! - [`shard`]: `--shard K/N`, a set of tests split across machines.
+//! - [`device_pool`]: a set of tests spread over the node's GPUs.
 //!
 //! The floors below keep their own crates: the hardware (`litmus-hw`), the
 //! evidence and its gate (`litmus-evidence`), the tuner (`litmus-tune`).
@@ -22,6 +23,7 @@
 pub mod campaign;
 pub mod compiler_check;
 pub mod config;
+pub mod device_pool;
 pub mod figures;
 pub mod report;
 pub mod runner;

@@ -244,9 +244,23 @@ pub fn run_test_as(
     source: Source,
     kind: Kind,
 ) -> TestReport {
+    run_test_on(&[], test, ptx_text, config, source, kind)
+}
+
+/// [`run_test_as`] with the hardware half on the devices of `claim`
+/// (`litmus_hw::run_on`: logical GPU `g` on `claim[g]`; empty: the first
+/// device), as a [`crate::device_pool::spread`] hands them out.
+pub fn run_test_on(
+    claim: &[u32],
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    source: Source,
+    kind: Kind,
+) -> TestReport {
     let mut failures = Vec::new();
     let hardware = if config.hardware {
-        run_hardware(test, ptx_text, config, &mut failures)
+        run_hardware(claim, test, ptx_text, config, &mut failures)
     } else {
         Hardware::Off
     };
@@ -378,6 +392,7 @@ fn termination_failure(test: &Test, config: &Config) -> Option<Failure> {
 }
 
 fn run_hardware(
+    claim: &[u32],
     test: &Test,
     ptx_text: Option<&str>,
     config: &Config,
@@ -410,7 +425,7 @@ fn run_hardware(
         Ok(k) => k,
         Err(e) => return fail(format!("hardware: {e}")),
     };
-    match gpu::run(test, code, &knobs) {
+    match gpu::run_on(claim, test, code, &knobs) {
         Ok(r) => Hardware::Ran(Box::new(r)),
         Err(e @ GpuError::Unfaithful(_)) => not_run(e.to_string(), failures),
         Err(e) => fail(format!("hardware: {e}")),

@@ -32,6 +32,8 @@
 //! of its weak rate times its instances per second ([`Trial::score`]).
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use litmus_core::ir::Test;
@@ -175,55 +177,120 @@ pub fn search_family(
     subjects: &[Subject],
     base: &Knobs,
     plan: &FamilyPlan,
-    mut run: impl FnMut(usize, &Subject, &Knobs) -> Result<HwResult, GpuError>,
+    run: impl FnMut(usize, &Subject, &Knobs) -> Result<HwResult, GpuError> + Send,
+    progress: impl FnMut(&Progress, &[Found]),
+) -> Vec<Found> {
+    let run = Mutex::new(run);
+    search_family_on(
+        subjects,
+        base,
+        plan,
+        1,
+        |_, t, s, k| (run.lock().unwrap_or_else(|p| p.into_inner()))(t, s, k),
+        progress,
+    )
+}
+
+/// What the lanes of a search share: every test's state, and what the
+/// pool's configurations showed.
+struct Shared {
+    states: Vec<State>,
+    /// Tests in which each pool configuration showed the weak outcome.
+    shown_by: Vec<BTreeSet<usize>>,
+    credit: Vec<f64>,
+    spent: Duration,
+}
+
+/// [`search_family`] on `lanes` devices at once: each wave hands the tests
+/// still searching to the lanes in order, and lane `l` runs a test's turn
+/// through `run(l, test, subject, knobs)` (the caller puts each lane on a
+/// device of its own, all of one kind). The pool, the credit and the
+/// budget are shared: a configuration that shows a variant on one device
+/// is promoted for the tests every device runs next. With one lane it is
+/// [`search_family`], trial for trial; with more, a turn that starts while
+/// another runs does not yet see what that one will show.
+pub fn search_family_on(
+    subjects: &[Subject],
+    base: &Knobs,
+    plan: &FamilyPlan,
+    lanes: usize,
+    run: impl Fn(usize, usize, &Subject, &Knobs) -> Result<HwResult, GpuError> + Sync,
     mut progress: impl FnMut(&Progress, &[Found]),
 ) -> Vec<Found> {
     let pool = pool(base, plan);
-    let mut states: Vec<State> = (0..subjects.len())
-        .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
-        .collect();
-    // Tests in which each pool configuration showed the weak outcome.
-    let mut shown_by: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pool.len()];
+    let shared = Mutex::new(Shared {
+        states: (0..subjects.len())
+            .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
+            .collect(),
+        shown_by: vec![BTreeSet::new(); pool.len()],
+        credit: vec![0.0; pool.len()],
+        spent: Duration::ZERO,
+    });
+    let lock = || shared.lock().unwrap_or_else(|p| p.into_inner());
     let budget = Duration::from_millis(plan.budget_ms) * subjects.len() as u32;
     let refine = Duration::from_millis((plan.budget_ms as f64 * plan.refine_share) as u64);
-    let mut spent = Duration::ZERO;
     let mut wave = 0;
-    let mut credit = vec![0.0; pool.len()];
-    while spent < budget {
-        let mut ran_any = false;
-        for (t, subject) in subjects.iter().enumerate() {
+    while lock().spent < budget {
+        let ran_any = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        // One lane: take the wave's tests in order and run their turns.
+        let lane = |l: usize| loop {
+            let t = next.fetch_add(1, Ordering::SeqCst);
+            let Some(subject) = subjects.get(t) else {
+                return;
+            };
             for _ in 0..plan.turn.max(1) {
-                if spent >= budget || states[t].done {
-                    break;
-                }
-                let Some((c, ms)) = states[t].next(&credit, plan.slice_ms) else {
-                    states[t].done = true;
-                    break;
+                let (c, knobs) = {
+                    let mut guard = lock();
+                    let s = &mut *guard;
+                    if s.spent >= budget || s.states[t].done {
+                        break;
+                    }
+                    let Some((c, ms)) = s.states[t].next(&s.credit, plan.slice_ms) else {
+                        s.states[t].done = true;
+                        break;
+                    };
+                    let runs = s.states[t].runs as u64;
+                    let knobs = Knobs {
+                        budget_ms: ms,
+                        launches: None,
+                        seed: plan.seed ^ mix(((t as u64) << 32) ^ (runs << 16) ^ c as u64),
+                        ..pool[c].clone()
+                    };
+                    (c, knobs)
                 };
-                let knobs = Knobs {
-                    budget_ms: ms,
-                    launches: None,
-                    seed: plan.seed
-                        ^ mix(((t as u64) << 32) ^ ((states[t].runs as u64) << 16) ^ c as u64),
-                    ..pool[c].clone()
-                };
-                ran_any = true;
-                match run(t, subject, &knobs) {
+                ran_any.store(true, Ordering::SeqCst);
+                let ran = run(l, t, subject, &knobs);
+                let mut guard = lock();
+                let s = &mut *guard;
+                match ran {
                     Ok(r) => {
-                        spent += r.wall;
+                        s.spent += r.wall;
                         // A showing changes the credit at once: the next
                         // test already tries the configuration.
-                        if states[t].record(c, &pool[c], &r, subject) && shown_by[c].insert(t) {
-                            credit = credit_of(&shown_by, subjects.len());
+                        if s.states[t].record(c, &pool[c], &r, subject) && s.shown_by[c].insert(t) {
+                            s.credit = credit_of(&s.shown_by, subjects.len());
                         }
                     }
-                    Err(e) => states[t].fail(c, e),
+                    Err(e) => s.states[t].fail(c, e),
                 }
-                states[t].settle(refine);
+                s.states[t].settle(refine);
             }
+        };
+        match lanes.min(subjects.len()) {
+            0 | 1 => lane(0),
+            n => std::thread::scope(|scope| {
+                for l in 0..n {
+                    let lane = &lane;
+                    scope.spawn(move || lane(l));
+                }
+            }),
         }
         wave += 1;
-        let found: Vec<Found> = states.iter().map(State::found).collect();
+        let (found, spent): (Vec<Found>, Duration) = {
+            let s = lock();
+            (s.states.iter().map(State::found).collect(), s.spent)
+        };
         progress(
             &Progress {
                 wave,
@@ -234,11 +301,12 @@ pub fn search_family(
             },
             &found,
         );
-        if !ran_any {
+        if !ran_any.load(Ordering::SeqCst) {
             break;
         }
     }
-    states.iter().map(State::found).collect()
+    let found = lock().states.iter().map(State::found).collect();
+    found
 }
 
 /// The shared pool: the base, the starting points (at most a quarter,
@@ -462,7 +530,7 @@ mod tests {
     /// per millisecond of budget; it records every (test, config) run.
     struct FakeGpu<'a> {
         pool: Vec<Knobs>,
-        rate: &'a dyn Fn(usize, usize) -> f64,
+        rate: &'a (dyn Fn(usize, usize) -> f64 + Sync),
         runs: Vec<(usize, usize, u64)>,
     }
 
@@ -520,7 +588,7 @@ mod tests {
     fn search(
         n: usize,
         plan: &FamilyPlan,
-        rate: &dyn Fn(usize, usize) -> f64,
+        rate: &(dyn Fn(usize, usize) -> f64 + Sync),
     ) -> (Vec<Found>, Vec<(usize, usize, u64)>) {
         let tests = tests(n);
         let subjects = subjects(&tests);
@@ -599,6 +667,48 @@ mod tests {
             .iter()
             .all(|f| f.best.weak > 0
                 && f.best.knobs.stride == pool(&Knobs::default(), &plan)[40].stride));
+    }
+
+    #[test]
+    fn lanes_share_the_pool_and_the_budget_and_every_test_is_searched() {
+        let tests = tests(9);
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let plan = FamilyPlan::within(400, 16, 5);
+        let pool = pool(&base, &plan);
+        // Configuration 5 alone shows every test's weak outcome.
+        let rate = |_: usize, c: usize| if c == 5 { 1e-3 } else { 0.0 };
+        let gpu = Mutex::new(FakeGpu {
+            pool: pool.clone(),
+            rate: &rate,
+            runs: Vec::new(),
+        });
+        let lanes_used = Mutex::new(BTreeSet::new());
+        let found = search_family_on(
+            &subjects,
+            &base,
+            &plan,
+            3,
+            |l, t, _, k| {
+                lanes_used.lock().unwrap().insert(l);
+                std::thread::sleep(Duration::from_millis(1));
+                gpu.lock().unwrap().run(t, k)
+            },
+            |_, _| {},
+        );
+        assert_eq!(*lanes_used.lock().unwrap(), BTreeSet::from([0, 1, 2]));
+        assert_eq!(found.len(), 9);
+        assert!(found.iter().all(Found::seen), "every test found config 5");
+        let runs = &gpu.lock().unwrap().runs;
+        let spent: u64 = runs.iter().map(|(_, _, ms)| ms).sum();
+        // The budget is the set's; a trial already under way may finish.
+        assert!(spent <= 400 * 9 + 3 * 400, "{spent} ms");
+        // The credit is shared: once one test showed configuration 5, the
+        // tests after it try it before the whole pool.
+        let tried: Vec<usize> = (0..9)
+            .map(|t| runs.iter().filter(|(x, _, _)| *x == t).count())
+            .collect();
+        assert!(tried.iter().skip(3).any(|&n| n < pool.len()), "{tried:?}");
     }
 
     #[test]

@@ -74,6 +74,9 @@ pub fn entry_of(
     base: &Knobs,
     target: &Target,
 ) -> (Entry, String) {
+    // The kind of GPU, not the one of a node's GPUs that ran the trial:
+    // the entry serves every GPU of that kind.
+    let kind = litmus_hw::device_kind(&best.device);
     if best.weak == 0 {
         let line = format!(
             "{} never seen in {} configurations ({} instances); the entry keeps the defaults",
@@ -82,7 +85,7 @@ pub fn entry_of(
             instances
         );
         return (
-            Entry::new(base, &best.device, &best.build, 0.0, 0, best.instances),
+            Entry::new(base, kind, &best.build, 0.0, 0, best.instances),
             line,
         );
     }
@@ -104,7 +107,7 @@ pub fn entry_of(
     );
     let entry = Entry::new(
         &best.knobs,
-        &best.device,
+        kind,
         &best.build,
         best.score(),
         best.weak,

@@ -12,13 +12,14 @@ use std::time::Instant;
 use litmus_evidence::resume::{already_recorded, TestId};
 use litmus_evidence::{ir_hash, Evidence, Kind};
 use litmus_runner::campaign::{line, summary, Tally};
-use litmus_runner::runner;
+use litmus_runner::device_pool;
+use litmus_runner::runner::{self, TestReport};
 use litmus_runner::shard::{Selection, Shard};
 use serde_json::json;
 
 use super::args::{number, shard_of};
 use super::args::{request, Format};
-use super::load::{litmus_files, load};
+use super::load::{litmus_files, load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run::{parse_args, Options};
@@ -57,8 +58,10 @@ OPTIONS:
     Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
     --seed, --report, --format, --loop-bound, --tuning, --ptxas); with
     --format json, one JSON object per test and line, then
-    {\"summary\": {...}}. While a test runs, the GPU worker compiles
-    the next 8 tests' modules.
+    {\"summary\": {...}}. The tests are spread over every device
+    LITMUS_DEVICES selects (default: all), one at a time on each, a test
+    on k GPUs on k devices; while they run, each device's worker compiles
+    the next tests' modules.
     --tune              search the environment first (see above); the
                         tuning file is --tuning FILE, else $LITMUS_TUNING,
                         else litmus-tuning.toml
@@ -115,6 +118,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return super::EXIT_USAGE;
     }
     let json = opts.format == Format::Json;
+    let devices = match device_pool::devices_for(&opts.config) {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
     let selection = match litmus_files(&opts.files) {
         Ok(files) => Selection::of(shard, files),
         Err(msg) => {
@@ -159,18 +169,39 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     let start = Instant::now();
     let mut tally = Tally::default();
-    let mut ahead = Prefetch::new(files);
+    let ahead = Prefetch::new(files, &devices);
     let mut progress = Progress::new(files.len(), std::io::stderr().is_terminal());
-    for (i, file) in files.iter().enumerate() {
-        progress.start(err, i, file);
-        ahead.after(i);
-        let line = test_line(file, &opts, json, &mut tally);
-        progress.clear(err);
-        if out.write_all(line.as_bytes()).is_err() {
-            return EXIT_FAILED;
-        }
+    let mut stdout_gone = false;
+    if let Some(first) = files.first() {
+        progress.start(err, 0, first);
     }
+    // One lane per device, each test on the devices it needs; one line a
+    // test, in the files' order.
+    device_pool::spread(
+        &devices,
+        files.len(),
+        |i| load_for_devices(&files[i], &opts.config),
+        |i, loaded, claim| {
+            ahead.after(i, claim);
+            test_report(&files[i], loaded, claim, &opts)
+        },
+        |i, report| {
+            let line = test_line(&files[i], report, json, &mut tally);
+            progress.clear(err);
+            if out.write_all(line.as_bytes()).is_err() {
+                stdout_gone = true;
+                return false;
+            }
+            if let Some(next) = files.get(i + 1) {
+                progress.start(err, i + 1, next);
+            }
+            true
+        },
+    );
     progress.clear(err);
+    if stdout_gone {
+        return EXIT_FAILED;
+    }
     let _ = summary(
         out,
         &tally,
@@ -277,23 +308,28 @@ fn tune_first(
     }
 }
 
-/// Loads and runs one file; its line, counted into `tally`.
-fn test_line(file: &str, opts: &Options, json: bool, tally: &mut Tally) -> String {
+/// A test's report and why its reports could not be written, if so; or
+/// why its file did not load.
+type Ran = Result<(TestReport, Option<String>), String>;
+
+/// Runs one loaded file on the devices of `claim`, writing its reports.
+fn test_report(file: &str, loaded: Result<Loaded, String>, claim: &[u32], opts: &Options) -> Ran {
     let begun = Instant::now();
-    match load(file) {
-        Ok(l) => {
-            let report = runner::run_test_as(
-                &l.test,
-                None,
-                &opts.config,
-                runner::Source::File(file.to_string()),
-                Kind::Campaign,
-            );
-            let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
-                litmus_runner::report::write(dir, &report, begun.elapsed())
-                    .err()
-                    .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
-            });
+    let l = loaded?;
+    let source = runner::Source::File(file.to_string());
+    let report = runner::run_test_on(claim, &l.test, None, &opts.config, source, Kind::Campaign);
+    let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
+        litmus_runner::report::write(dir, &report, begun.elapsed())
+            .err()
+            .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
+    });
+    Ok((report, unwritten))
+}
+
+/// One file's line, counted into `tally`.
+fn test_line(file: &str, ran: Ran, json: bool, tally: &mut Tally) -> String {
+    match ran {
+        Ok((report, unwritten)) => {
             let family = litmus_gen::naming::family(&report.test);
             line(file, family, &report, unwritten, json, tally)
         }

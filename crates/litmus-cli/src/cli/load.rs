@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use litmus_core::ir::Test;
 use litmus_core::text;
+use litmus_runner::config::Config;
+use litmus_runner::device_pool::Need;
 
 /// A test read from a file, with the file's text (to place later errors).
 pub struct Loaded {
@@ -29,6 +31,20 @@ pub fn load(file: &str) -> Result<Loaded, String> {
         Ok(test) => Ok(Loaded { test, src }),
         Err(e) => Err(e.render(file).trim_end().to_string()),
     }
+}
+
+/// Reads `file` for a run spread over the GPUs, with the devices its
+/// test needs under `config`'s knobs (none when it does not read: its
+/// run only says why).
+pub fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, String>) {
+    let loaded = load(file);
+    let need = match &loaded {
+        Ok(l) => config
+            .knobs_for(&l.test.name.text)
+            .map_or(Need::Nothing, |k| Need::of(&l.test, &k)),
+        Err(_) => Need::Nothing,
+    };
+    (need, loaded)
 }
 
 /// The files a command over a set of tests runs: each file given, and the

@@ -7,19 +7,24 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
+use litmus_evidence::Kind;
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
+use litmus_runner::device_pool;
 use litmus_runner::report;
 use litmus_runner::runner::{self, TestReport};
 use litmus_tune::tuning::TuningFile;
 use serde_json::json;
 
 use super::args::{number, request, Args, Format, Parsed};
-use super::load::load;
+use super::load::{load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run_help::{HELP, USAGE};
 use super::{EXIT_FAILED, EXIT_OK};
+
+/// A file's report, the time it took and its test; or why it did not load.
+type RunResult = Result<(TestReport, Duration, Test), String>;
 
 /// What `run` (and `campaign`, which takes the same options) is asked.
 pub(super) struct Options {
@@ -176,38 +181,30 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    let devices = match device_pool::devices_for(&opts.config) {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
     let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0usize, 0usize);
-    // GPU runs go one at a time (below), so this lock is never contended:
-    // it only lets the shared closure move the window.
-    let ahead = (opts.config.hardware).then(|| std::sync::Mutex::new(Prefetch::new(&opts.files)));
-    let run_one = |i: usize| {
+    let ahead = Prefetch::new(&opts.files, &devices);
+    let run_one = |i: usize, loaded: Result<Loaded, String>, claim: &[u32]| {
         let file = &opts.files[i];
-        if let Some(ahead) = &ahead {
-            ahead.lock().unwrap_or_else(|p| p.into_inner()).after(i);
-        }
         let start = Instant::now();
-        let result = load(file).map(|l| {
-            let report = runner::run_test(
-                &l.test,
-                None,
-                &opts.config,
-                runner::Source::File(file.clone()),
-            );
+        ahead.after(i, claim);
+        let result = loaded.map(|l| {
+            let source = runner::Source::File(file.clone());
+            let report = runner::run_test_on(claim, &l.test, None, &opts.config, source, Kind::Run);
             (report, start.elapsed(), l.test)
         });
         (result, start.elapsed())
     };
-    // Without hardware each file is the model alone: every core checks
-    // files. GPU runs stay one at a time, each with the device to itself.
-    let threads = if opts.config.hardware {
-        1
-    } else {
-        super::parallel::cores()
-    };
     let mut stdout_gone = false;
     progress.start(err, 0, &opts.files[0]);
-    super::parallel::in_order(opts.files.len(), threads, run_one, |i, (result, took)| {
+    let emit = |i: usize, (result, took): (RunResult, Duration)| {
         let file = &opts.files[i];
         // What goes to stdout, and to stderr (what litmus7's blocks
         // cannot say).
@@ -231,7 +228,17 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             progress.start(err, i + 1, next);
         }
         true
-    });
+    };
+    let n = opts.files.len();
+    if opts.config.hardware {
+        // One lane per device, each test on the devices it needs.
+        let prepare = |i: usize| load_for_devices(&opts.files[i], &opts.config);
+        device_pool::spread(&devices, n, prepare, run_one, emit);
+    } else {
+        // The model alone: every core checks files.
+        let work = |i: usize| run_one(i, load(&opts.files[i]), &[]);
+        super::parallel::in_order(n, super::parallel::cores(), work, emit);
+    }
     if stdout_gone {
         return EXIT_FAILED;
     }

@@ -141,6 +141,9 @@ ENVIRONMENT:
                         when CTAS x THREADS is smaller)
     LITMUS_HOST_THREADS    CPU threads sharing each host role's instances
                         (default 4)
+    LITMUS_DEVICES      the devices the files are spread over, one worker
+                        each: all (default) or ordinals like 0,2 (after
+                        CUDA_VISIBLE_DEVICES)
     LITMUS_GPU_MAP      the device of each logical GPU of a test on several
                         GPUs, comma-separated (default: GPU k on device k;
                         0,0 runs a two-GPU test on device 0)

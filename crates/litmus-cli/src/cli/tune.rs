@@ -3,15 +3,17 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
+use litmus_runner::device_pool;
 use litmus_runner::shard::{Selection, Shard};
 use litmus_runner::trials::TrialRecorder;
 use litmus_tune::entry_of;
-use litmus_tune::family::{search_family, FamilyPlan, Found, Subject};
+use litmus_tune::family::{search_family_on, FamilyPlan, Found, Subject};
 use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
@@ -154,6 +156,10 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     };
+    if let Err(e) = device_pool::devices_for(&opts.config) {
+        let _ = writeln!(err, "error: {e}");
+        return super::EXIT_USAGE;
+    }
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => {
@@ -254,12 +260,15 @@ fn search(
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
     plan.starts = tuning.winners(&opts.base, opts.configs / 4);
     let bar = std::io::stderr().is_terminal();
-    // The worker keeps a few dozen modules: while a test takes its turn,
-    // it compiles the next tests' (a hint; without it a run compiles its own).
-    let mut current = usize::MAX;
+    // One lane per device of the first device's kind, sharing the pool.
+    let devices = device_pool::search_devices(opts.config, subjects.iter().map(|s| s.test))
+        .map_err(|e| e.to_string())?;
+    // A worker keeps a few dozen modules: while a test takes its turn, it
+    // compiles the next tests' (a hint; without it a run compiles its own).
+    let current = Mutex::new(vec![usize::MAX; devices.len().max(1)]);
     let mut last_write = Instant::now();
     let mut write_error = None;
-    let mut trials = TrialRecorder::new(opts.config.evidence_dir.as_deref());
+    let trials = Mutex::new(TrialRecorder::new(opts.config.evidence_dir.as_deref()));
     // A test's entry and line, as the search left it: written once a
     // second while it runs, and at the end.
     let entry_for = |f: &Found, target: &Target| {
@@ -271,23 +280,27 @@ fn search(
             target,
         )
     };
-    let found = search_family(
+    let found = search_family_on(
         &subjects,
         &opts.base,
         &plan,
-        |i, s, k| {
-            if i != current {
-                current = i;
-                let next = subjects
-                    .iter()
-                    .cycle()
-                    .skip(i + 1)
-                    .take(AHEAD.min(subjects.len() - 1));
-                let _ = gpu::prefetch(next.map(|x| x.ptx.to_string()).collect());
+        devices.len(),
+        |l, i, s, k| {
+            let claim = devices.get(l).map_or(&[][..], std::slice::from_ref);
+            if std::mem::replace(&mut current.lock().unwrap()[l], i) != i {
+                let next = subjects.iter().cycle().skip(i + 1);
+                let next = next
+                    .take(AHEAD.min(subjects.len() - 1))
+                    .map(|x| x.ptx.to_string());
+                let _ = match claim.first() {
+                    Some(&d) => gpu::prefetch_on(d, next.collect()),
+                    None => gpu::prefetch(next.collect()),
+                };
             }
-            let r = gpu::run(s.test, s.ptx, k);
+            let r = gpu::run_on(claim, s.test, s.ptx, k);
             if let Ok(hw) = &r {
-                trials.record(s.test, &prepared.ready[i].file, hw);
+                let file = &prepared.ready[i].file;
+                trials.lock().unwrap().record(s.test, file, hw);
             }
             r
         },
@@ -320,6 +333,7 @@ fn search(
     if bar {
         let _ = write!(err, "\r\x1b[K");
     }
+    let trials = trials.into_inner().unwrap_or_else(|p| p.into_inner());
     if let Some(e) = write_error.or_else(|| trials.error().map(str::to_string)) {
         return Err(e);
     }

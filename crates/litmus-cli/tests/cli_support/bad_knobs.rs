@@ -36,6 +36,11 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `0;1` for LITMUS_GPU_MAP: expected device ordinals separated by commas, one per logical GPU, at most 8 (e.g. `0,1`, or `0,0` for two logical GPUs on device 0)",
     ),
     (
+        "LITMUS_DEVICES",
+        "0,0",
+        "bad value `0,0` for LITMUS_DEVICES: expected `all`, or device ordinals separated by commas, each at most once (e.g. `0,2`)",
+    ),
+    (
         "LITMUS_LANES",
         "same",
         "bad value `same` for LITMUS_LANES: expected `permuted` or `aligned`",
