@@ -151,3 +151,31 @@ litmus! {
     thread t1 @ gpu 1, cta 0 { r0 = Ld.relaxed.sys(y); Fence.sc.sys; r1 = Ld.relaxed.sys(x); }
     exists (t1.r0 == 1 && t1.r1 == 0) => forbidden;
 }
+
+// IRIW with one thread a GPU, on four GPUs: each write and each reader on
+// a device of its own, so every access of a reader crosses a link. On a
+// machine with fewer GPUs the hardware half says it did not run.
+
+litmus! {
+    /// Relaxed `.sys` accesses: the readers may disagree on the order of
+    /// the two writes.
+    iriw_relaxed_sys_four_gpus;
+    global x = 0, y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); }
+    thread t1 @ gpu 1, cta 0 { St.relaxed.sys(y, 1); }
+    thread t2 @ gpu 2, cta 0 { r0 = Ld.relaxed.sys(x); r1 = Ld.relaxed.sys(y); }
+    thread t3 @ gpu 3, cta 0 { r0 = Ld.relaxed.sys(y); r1 = Ld.relaxed.sys(x); }
+    exists (t2.r0 == 1 && t2.r1 == 0 && t3.r0 == 1 && t3.r1 == 0) => allowed;
+}
+
+litmus! {
+    /// `fence.sc.sys` between each reader's loads: forbidden, as on two
+    /// GPUs.
+    iriw_fence_sc_sys_four_gpus;
+    global x = 0, y = 0;
+    thread t0 @ gpu 0, cta 0 { St.relaxed.sys(x, 1); }
+    thread t1 @ gpu 1, cta 0 { St.relaxed.sys(y, 1); }
+    thread t2 @ gpu 2, cta 0 { r0 = Ld.relaxed.sys(x); Fence.sc.sys; r1 = Ld.relaxed.sys(y); }
+    thread t3 @ gpu 3, cta 0 { r0 = Ld.relaxed.sys(y); Fence.sc.sys; r1 = Ld.relaxed.sys(x); }
+    exists (t2.r0 == 1 && t2.r1 == 0 && t3.r0 == 1 && t3.r1 == 0) => forbidden;
+}

@@ -70,7 +70,7 @@ fn both_kernels_take_the_other_gpus_buffers_last() {
     let code = ptx::generate(&parse(MP_HOMES)).unwrap();
     assert_eq!(gpu_memory_param(1), "p_mem1");
     assert!(
-        params(&code, "litmus_test").ends_with("p_gpu,\n\t.param .u64 p_mem1\n"),
+        params(&code, "litmus_test").ends_with("p_relay1,\n\t.param .u64 p_mem1\n"),
         "{code}"
     );
     assert!(
@@ -104,7 +104,7 @@ fn both_kernels_take_the_other_gpus_buffers_last() {
     let code = ptx::generate(&parse(IRIW_HOMES)).unwrap();
     assert!(
         params(&code, "litmus_test")
-            .ends_with(&format!("{HOST_MEMORY},\n\t.param .u64 p_go,\n\t.param .u64 p_gpu,\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2\n")),
+            .ends_with(&format!("{HOST_MEMORY},\n\t.param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1,\n\t.param .u64 p_relay2,\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2\n")),
         "{code}"
     );
     assert!(

@@ -97,6 +97,8 @@ pub(crate) struct Devices<'a> {
     /// The physical device of each logical GPU.
     ordinals: Vec<u32>,
     opened: Vec<Opened>,
+    /// How the distinct devices are joined ([`peer_links`]).
+    links: Vec<String>,
 }
 
 impl<'a> Devices<'a> {
@@ -174,6 +176,7 @@ impl<'a> Devices<'a> {
             .map(|g| ctx_of(g).event())
             .collect::<Result<Vec<_>, _>>()?;
         let ready = home.event()?;
+        let links = peer_links(&|g| (ordinals[g], ctx_of(g)), ordinals.len());
         Ok(Devices {
             streams,
             ready,
@@ -183,6 +186,7 @@ impl<'a> Devices<'a> {
             of_logical,
             ordinals,
             opened,
+            links,
         })
     }
 
@@ -264,8 +268,35 @@ impl<'a> Devices<'a> {
         let names: Vec<&str> = (0..self.gpus())
             .map(|g| self.ctx(g).name.as_str())
             .collect();
-        describe(&names, &self.ordinals)
+        let line = describe(&names, &self.ordinals);
+        match self.links.is_empty() {
+            true => line,
+            false => format!("{}; {})", line.trim_end_matches(')'), self.links.join("; ")),
+        }
     }
+}
+
+/// How each two of the distinct physical devices a run uses are joined
+/// (`0-1 NVLink, P2P rank 0`), for the device line: a record of a run on
+/// several GPUs says what joined them. A driver that cannot say leaves
+/// the pair out, never fails the run.
+fn peer_links<'c>(ctx_of: &dyn Fn(usize) -> (u32, &'c Context), gpus: usize) -> Vec<String> {
+    let mut seen: Vec<(u32, u32)> = Vec::new();
+    let mut out = Vec::new();
+    for a in 0..gpus {
+        for b in a + 1..gpus {
+            let ((da, ca), (db, cb)) = (ctx_of(a), ctx_of(b));
+            let pair = (da.min(db), da.max(db));
+            if da == db || seen.contains(&pair) {
+                continue;
+            }
+            seen.push(pair);
+            if let Ok(link) = ca.peer_link(cb) {
+                out.push(format!("{}-{} {link}", pair.0, pair.1));
+            }
+        }
+    }
+    out
 }
 
 /// [`Devices::describe`] of logical GPUs with these names on these

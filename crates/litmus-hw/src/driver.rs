@@ -301,6 +301,33 @@ impl Context {
         Ok(can != 0)
     }
 
+    /// How this context's device reaches `other`'s memory, from the
+    /// driver's P2P attributes (`cuDeviceGetP2PAttribute`): `NVLink` where
+    /// both ways have native atomics (peer atomics over PCIe are not
+    /// native), else `PCIe`; with the driver's performance rank of the
+    /// link (0 the best it ranks).
+    pub fn peer_link(&self, other: &Context) -> Result<String, GpuError> {
+        use sys::CUdevice_P2PAttribute as A;
+        let attribute = |a: A, from: sys::CUdevice, to: sys::CUdevice| {
+            let mut v = 0;
+            // SAFETY: valid out-pointer and device handles.
+            check("cuDeviceGetP2PAttribute", unsafe {
+                sys::cuDeviceGetP2PAttribute(&mut v, a, from, to)
+            })
+            .map(|()| v)
+        };
+        let native = A::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED;
+        let nvlink = attribute(native, self.dev, other.dev)? != 0
+            && attribute(native, other.dev, self.dev)? != 0;
+        let rank = attribute(
+            A::CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK,
+            self.dev,
+            other.dev,
+        )?;
+        let kind = if nvlink { "NVLink" } else { "PCIe" };
+        Ok(format!("{kind}, P2P rank {rank}"))
+    }
+
     /// Lets kernels of this context reach `other`'s allocations through
     /// their (unified) addresses. Enabling it twice is no error.
     pub fn enable_peer_access(&self, other: &Context) -> Result<(), GpuError> {

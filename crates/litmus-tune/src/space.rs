@@ -11,7 +11,8 @@
 use litmus_core::ptx::layout::StressPattern;
 
 use litmus_hw::{
-    splitmix, Assign, Environment, Knobs, Lanes, LocLayout, Perm, SpinScope, MAX_INSTANCES,
+    splitmix, Assign, Environment, GpuPartners, Knobs, Lanes, LocLayout, Perm, SpinScope,
+    MAX_INSTANCES,
 };
 
 /// Draws a configuration: the run's seed, budget and launches are
@@ -98,6 +99,21 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     if grid && k.spin > 0 {
         k.env.spin_scope = SpinScope::Grid;
     }
+    // The knobs that only tests on several GPUs read (drawn last, so that
+    // the draws above stay as they were). On two H200s where one
+    // instance's roles meet in time mattered most across GPUs: message
+    // passing with its locations in the writer's memory was weakest with
+    // the reader 15 µs ahead, with them in the reader's 15 µs behind.
+    k.gpu_stagger = match next(3) {
+        0 => 0,
+        _ => [-15_000, -5_000, -2_000, 2_000, 5_000, 15_000][next(6) as usize],
+    };
+    k.gpu_jitter = [0, 2_500, 5_000, 10_000, 20_000, 40_000][next(6) as usize];
+    k.gpu_partners = if next(2) == 0 {
+        GpuPartners::Aligned
+    } else {
+        GpuPartners::Permuted
+    };
     k
 }
 
@@ -157,6 +173,8 @@ mod tests {
             aligned: bool,
             alternating: bool,
             grid_barrier: bool,
+            staggered_both_ways: (bool, bool),
+            permuted_partners: bool,
         }
         let mut shapes = Shapes::default();
         for _ in 0..500 {
@@ -173,6 +191,10 @@ mod tests {
             assert_eq!((back.threads, back.ctas_per_sm), (k.threads, k.ctas_per_sm));
             assert_eq!((back.lanes, back.loc_layout), (k.lanes, k.loc_layout));
             assert_eq!(back.env, k.env);
+            assert_eq!(
+                (back.gpu_stagger, back.gpu_jitter, back.gpu_partners),
+                (k.gpu_stagger, k.gpu_jitter, k.gpu_partners)
+            );
             assert_eq!((k.seed, k.budget_ms), (9, 77));
             distinct.insert(k.to_string());
             shapes.small_ctas |= k.threads < 32;
@@ -182,6 +204,9 @@ mod tests {
             shapes.aligned |= k.lanes == Lanes::Aligned;
             shapes.alternating |= k.loc_layout == LocLayout::Interleaved;
             shapes.grid_barrier |= k.env.spin_scope == SpinScope::Grid && k.spin > 0;
+            shapes.staggered_both_ways.0 |= k.gpu_stagger < 0;
+            shapes.staggered_both_ways.1 |= k.gpu_stagger > 0;
+            shapes.permuted_partners |= k.gpu_partners == GpuPartners::Permuted;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());
         // Every environment shape the published harnesses reach is drawn.
@@ -192,7 +217,9 @@ mod tests {
                 && shapes.capped
                 && shapes.aligned
                 && shapes.alternating
-                && shapes.grid_barrier,
+                && shapes.grid_barrier
+                && shapes.staggered_both_ways == (true, true)
+                && shapes.permuted_partners,
             "{shapes:?}"
         );
     }
