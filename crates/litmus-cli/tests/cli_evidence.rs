@@ -488,3 +488,55 @@ fn the_shipped_h100_evidence_passes_ptx_and_fails_sc() {
         assert!(!text.contains(&format!("FAIL recorded:{name}: ")), "{text}");
     }
 }
+
+/// The evidence of the catalogue's tests across GPUs, recorded on two and
+/// four H200s joined by NVLink (`evidence/h200-x2`, `evidence/h200-x4`):
+/// `ptx` allows every outcome they showed; `sc` does not, and the gate
+/// names the relaxed `.sys` shapes whose weak outcome showed across GPUs,
+/// each record naming the devices and the link between them.
+#[test]
+fn the_shipped_multi_gpu_evidence_passes_ptx_and_fails_sc() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence");
+    let gate = |model: &str| {
+        bin()
+            .args(["gate", "--model", model, "--evidence"])
+            .arg(root.join("h200-x2"))
+            .arg("--evidence")
+            .arg(root.join("h200-x4"))
+            .output()
+            .unwrap()
+    };
+    let ptx = gate("ptx");
+    let text = stdout(&ptx);
+    assert_eq!(ptx.status.code(), Some(0), "{text}{}", stderr(&ptx));
+    assert!(text.contains(" 0 failures"), "{text}");
+    let sc = gate("sc");
+    let text = stdout(&sc);
+    assert_eq!(sc.status.code(), Some(1), "{text}{}", stderr(&sc));
+    for name in [
+        "mp_relaxed_sys_two_gpus",
+        "sb_relaxed_sys_two_gpus",
+        "iriw_relaxed_sys_two_gpus",
+        "mp_relaxed_sys_both_at_reader",
+        "mp_relaxed_sys_flag_at_reader",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("FAIL recorded:{name}: ")))
+            .unwrap_or_else(|| panic!("{name} not named:\n{text}"));
+        assert!(
+            line.contains("NVIDIA H200 (logical GPUs on devices 0,1; 0-1 NVLink, P2P rank 0)"),
+            "{line}"
+        );
+    }
+    // The `fence.sc.sys` versions showed nothing; nor, across GPUs, did
+    // the `.gpu`-scope fences PTX leaves unordered (the scope edge).
+    for name in [
+        "mp_fence_sc_sys_two_gpus",
+        "iriw_fence_sc_sys_two_gpus",
+        "mp_fence_sc_gpu_two_gpus",
+        "iriw_fence_sc_gpu_two_gpus",
+    ] {
+        assert!(!text.contains(&format!("FAIL recorded:{name}: ")), "{text}");
+    }
+}

@@ -104,9 +104,8 @@ pub(crate) struct Devices<'a> {
 impl<'a> Devices<'a> {
     /// Opens what a run of `layout` needs: a context per physical device
     /// the map names (the worker's for device 0), the kernels in each,
-    /// peer access both ways between logical GPU 0's device and every
-    /// other (between every two devices when a location lives off GPU
-    /// 0), a stream per logical GPU. [`GpuError::Unfaithful`] when the
+    /// peer access both ways between every two devices ([`peer_pairs`]),
+    /// a stream per logical GPU. [`GpuError::Unfaithful`] when the
     /// machine has too few devices for the map, or two of them cannot
     /// reach each other's memory.
     pub(crate) fn open(
@@ -145,16 +144,7 @@ impl<'a> Devices<'a> {
             Some(i) => &opened[i].ctx,
         };
         let home = ctx_of(0);
-        // Every GPU reaches logical GPU 0's buffers; where a location lives
-        // in another GPU's memory ([`Layout::remote_homes`]), every GPU
-        // reaches every other's too.
-        let pairs: Vec<(usize, usize)> = match layout.remote_homes().is_empty() {
-            true => (1..ordinals.len()).map(|g| (0, g)).collect(),
-            false => (0..ordinals.len())
-                .flat_map(|a| (a + 1..ordinals.len()).map(move |b| (a, b)))
-                .collect(),
-        };
-        for (ga, gb) in pairs {
+        for (ga, gb) in peer_pairs(ordinals.len()) {
             let (one, other) = (ctx_of(ga), ctx_of(gb));
             if other.ordinal == one.ordinal {
                 continue;
@@ -276,6 +266,18 @@ impl<'a> Devices<'a> {
     }
 }
 
+/// The pairs of logical GPUs (of `gpus`) that reach each other's memory:
+/// every two. Every GPU reaches logical GPU 0's buffers; each launch's
+/// start relay counts in at every launching GPU's relay word (in that
+/// GPU's memory); and a location may live in any GPU's memory
+/// ([`Layout::remote_homes`]). Enabling only the pairs with GPU 0 made a
+/// test on three or four H200s fault at its first start.
+fn peer_pairs(gpus: usize) -> Vec<(usize, usize)> {
+    (0..gpus)
+        .flat_map(|a| (a + 1..gpus).map(move |b| (a, b)))
+        .collect()
+}
+
 /// How each two of the distinct physical devices a run uses are joined
 /// (`0-1 NVLink, P2P rank 0`), for the device line: a record of a run on
 /// several GPUs says what joined them. A driver that cannot say leaves
@@ -342,6 +344,19 @@ mod tests {
             assert_eq!(device_kind(line), "NVIDIA H100 80GB HBM3");
         }
         assert_eq!(device_kind("NVIDIA A100"), "NVIDIA A100");
+    }
+
+    /// Each launch's start relay adds to every launching GPU's relay
+    /// word, so every GPU must reach every other's memory, not only GPU
+    /// 0's: with the pairs to GPU 0 alone, IRIW on four GPUs faulted.
+    #[test]
+    fn every_two_gpus_reach_each_other() {
+        assert_eq!(peer_pairs(1), vec![]);
+        assert_eq!(peer_pairs(2), vec![(0, 1)]);
+        assert_eq!(
+            peer_pairs(4),
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
     }
 
     #[test]
