@@ -141,9 +141,8 @@ fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
     // The test kernel takes the host buffer, the start flag and its
     // target, polls the flag with `.sys` loads, and plays only P0: the
     // host's acquire load and exchange have no PTX.
-    assert!(test_kernel.contains(
-        ".param .u64 p_host,\n\t.param .u64 p_go,\n\t.param .u64 p_go_target\n)"
-    ));
+    assert!(test_kernel
+        .contains(".param .u64 p_host,\n\t.param .u64 p_go,\n\t.param .u64 p_go_target\n)"));
     assert!(test_kernel.contains("ld.relaxed.sys.global.u32"));
     assert!(test_kernel.contains("st.release.sys.global.u32"));
     assert!(!test_kernel.contains("ld.acquire"));

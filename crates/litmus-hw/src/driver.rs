@@ -141,21 +141,25 @@ pub fn device_count() -> Result<u32, GpuError> {
 pub fn device_names() -> Result<Vec<String>, GpuError> {
     let count = device_count()?;
     (0..count)
-        .map(|ordinal| {
-            // SAFETY: plain driver calls with valid out-pointers, after
-            // `cuInit` (in `device_count`).
-            unsafe {
-                let mut dev = 0;
-                check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal as i32))?;
-                let mut raw = [0 as std::ffi::c_char; 256];
-                check(
-                    "cuDeviceGetName",
-                    sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
-                )?;
-                Ok(CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned())
-            }
-        })
+        .map(|ordinal| device_and_name(ordinal).map(|(_, name)| name))
         .collect()
+}
+
+/// Device `ordinal`'s handle and name (after `cuInit`, which
+/// [`device_count`] makes).
+fn device_and_name(ordinal: u32) -> Result<(sys::CUdevice, String), GpuError> {
+    // SAFETY: plain driver calls with valid out-pointers.
+    unsafe {
+        let mut dev = 0;
+        check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal as i32))?;
+        let mut raw = [0 as std::ffi::c_char; 256];
+        check(
+            "cuDeviceGetName",
+            sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
+        )?;
+        let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
+        Ok((dev, name))
+    }
 }
 
 /// A stream of one context's: launches and fills queued on it run in
@@ -256,16 +260,9 @@ impl Context {
     /// Opens a context of our own on device `ordinal` (after
     /// [`device_count`] said it exists).
     pub fn open_device(ordinal: u32) -> Result<Context, GpuError> {
+        let (dev, name) = device_and_name(ordinal)?;
         // SAFETY: plain driver calls with valid out-pointers.
         unsafe {
-            let mut dev = 0;
-            check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal as i32))?;
-            let mut raw = [0 as std::ffi::c_char; 256];
-            check(
-                "cuDeviceGetName",
-                sys::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
-            )?;
-            let name = CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned();
             let capability = |attr| {
                 let mut v = 0;
                 check(

@@ -25,6 +25,7 @@ pub mod compiler_check;
 pub mod config;
 pub mod device_pool;
 pub mod figures;
+pub mod in_order;
 pub mod report;
 pub mod runner;
 pub mod shard;

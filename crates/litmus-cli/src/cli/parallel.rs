@@ -50,16 +50,11 @@ pub fn in_order<T: Send>(
             });
         }
         drop(tx);
-        let mut waiting: Vec<Option<T>> = (0..n).map(|_| None).collect();
-        let mut due = 0;
+        let mut order = litmus_runner::in_order::InOrder::new(n);
         for (i, result) in rx {
-            waiting[i] = Some(result);
-            while let Some(result) = waiting.get_mut(due).and_then(Option::take) {
-                if !emit(due, result) {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                due += 1;
+            if !order.put(i, result, &mut emit) {
+                stop.store(true, Ordering::Relaxed);
+                return;
             }
         }
     });

@@ -44,6 +44,7 @@ pub mod layout;
 mod plan;
 mod proxies;
 mod role;
+mod start;
 
 pub use instr::Addressing;
 pub use layout::Layout;

@@ -1,0 +1,151 @@
+//! How the test kernel starts when it waits for others (host threads, or
+//! the launches on the other GPUs): the start flag, the relay that counts
+//! each launch in at every GPU's word, and, on several GPUs, each GPU's
+//! start offset and jitter. The harness's side is `harness/start.rs` in
+//! `litmus-hw`.
+
+use super::common::Common;
+use super::emit::Emitter;
+use super::layout::{knob, Layout};
+
+/// In a test with host threads or on several GPUs: waits until the start
+/// flag is up and every logical GPU's launch has seen it, or
+/// [`knob::HOST_WAIT`] polls have gone by, so that the GPU roles run while
+/// the host threads do and every GPU's together, and a host that never
+/// starts cannot hang the kernel.
+///
+/// The flag is in page-locked host memory, where every read crosses the
+/// bus, and reads of one word from thousands of warps queue up there: a
+/// poll per warp cost about 1 µs each on an H100, 8 ms a launch of 131,072
+/// instances on two logical GPUs. So one thread per launch (the relay:
+/// thread 0 of CTA 0, always a testing CTA) polls the host flag, and once
+/// it is up counts its launch in at the relay word of every launching GPU
+/// (`knob::START_RELAY` in that GPU's copy of the knobs); one lane of each
+/// warp polls its own GPU's word until it reaches the launch's target
+/// ([`super::layout::START_TARGET`]: every launching GPU's launch counted
+/// in, [`Layout::launching_gpus`], when the harness finds that they can
+/// all be resident at once), and the warp waits for its lane. Counting,
+/// not only relaying, keeps a launch that the GPU starts first from
+/// playing its roles before the other GPU's launch has started; a word in
+/// each GPU's own memory, not one across the link, lets every GPU see the
+/// last count within the time one `red` takes to cross.
+pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
+    let Some(go) = &c.go else { return };
+    let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
+    let (mask, below, lower) = (out.r32(), out.r32(), out.r32());
+    let started = out.fresh_label("host_started");
+    out.ins(format!("activemask.b32 {mask}"));
+    out.ins(format!("mov.u32 {below}, %lanemask_lt"));
+    out.ins(format!("and.b32 {lower}, {mask}, {below}"));
+    let follower = out.pred();
+    out.ins(format!("setp.ne.u32 {follower}, {lower}, 0"));
+    out.ins(format!("@{follower} bra {started}"));
+    out.ins(format!(
+        "ld.global.u32 {bound}, [{}+{}]",
+        c.knobs,
+        knob::HOST_WAIT * 4
+    ));
+    let relay = out.r64();
+    out.ins(format!(
+        "add.u64 {relay}, {}, {}",
+        c.knobs,
+        knob::START_RELAY * 4
+    ));
+    let waiter = out.fresh_label("host_waiter");
+    let (not_tid0, not_cta0) = (out.pred(), out.pred());
+    out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
+    out.ins(format!(
+        "setp.ne.or.u32 {not_cta0}, {}, 0, {not_tid0}",
+        c.cta
+    ));
+    out.ins(format!("@{not_cta0} bra {waiter}"));
+    // The relay: the host flag, then its launch counted in everywhere.
+    poll_until(
+        out,
+        &format!("[{}]", go.flag),
+        (&v, &polls),
+        &bound,
+        "ne",
+        "0",
+    );
+    for word in &go.relays {
+        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
+    }
+    // Every warp's lane, the relay's too: every launch counted in.
+    out.label(&waiter);
+    poll_until(
+        out,
+        &format!("[{relay}]"),
+        (&v, &polls),
+        &bound,
+        "ge",
+        &go.target,
+    );
+    out.label(&started);
+    out.ins(format!("bar.warp.sync {mask}"));
+}
+
+/// In a test on several GPUs, once the start is over: waits this GPU's
+/// start offset plus this thread's jitter ([`Layout::gpu_delay_knob`],
+/// [`Layout::gpu_jitter_knob`]) on `%globaltimer`, which moves on its own,
+/// so the wait ends. Where the roles of an instance on two GPUs meet in
+/// time decides which of the other GPU's accesses are still in flight:
+/// the offset moves that meeting point, the jitter spreads it.
+pub(super) fn gpu_start_offset(layout: &Layout, c: &Common, out: &mut Emitter) {
+    if !layout.multi_gpu() {
+        return;
+    }
+    let delay = c.load_word(out, layout.gpu_delay_knob());
+    let jitter = c.load_word(out, layout.gpu_jitter_knob());
+    let (none, h) = (out.pred(), out.r32());
+    let wait = out.fresh_label("gpu_wait");
+    let waited = out.fresh_label("gpu_waited");
+    let no_jitter = out.fresh_label("gpu_no_jitter");
+    out.ins(format!("setp.eq.u32 {none}, {jitter}, 0"));
+    out.ins(format!("@{none} bra {no_jitter}"));
+    // A draw per thread and launch: the unit and lane mixed with the
+    // launch's seed.
+    out.ins(format!("shl.b32 {h}, {}, 10", c.unit));
+    out.ins(format!("xor.b32 {h}, {h}, {}", c.tid));
+    out.ins(format!("mad.lo.u32 {h}, {h}, -1640531535, {}", c.launch));
+    let r = super::draw::draw(out, &h, 0x6a09_e667);
+    out.ins(format!("rem.u32 {r}, {r}, {jitter}"));
+    out.ins(format!("add.u32 {delay}, {delay}, {r}"));
+    out.label(&no_jitter);
+    out.ins(format!("setp.eq.u32 {none}, {delay}, 0"));
+    out.ins(format!("@{none} bra {waited}"));
+    let (t0, t, d) = (out.r64(), out.r64(), out.r64());
+    out.ins(format!("mov.u64 {t0}, %globaltimer"));
+    out.ins(format!("cvt.u64.u32 {d}, {delay}"));
+    out.label(&wait);
+    out.ins(format!("mov.u64 {t}, %globaltimer"));
+    out.ins(format!("sub.u64 {t}, {t}, {t0}"));
+    let more = out.pred();
+    out.ins(format!("setp.lt.u64 {more}, {t}, {d}"));
+    out.ins(format!("@{more} bra {wait}"));
+    out.label(&waited);
+}
+
+/// Polls `addr` (a `.sys` load: the host or another GPU writes it) until
+/// its word compares `cmp` to `value` or `bound` polls have gone by.
+fn poll_until(
+    out: &mut Emitter,
+    addr: &str,
+    (v, polls): (&str, &str),
+    bound: &str,
+    cmp: &str,
+    value: &str,
+) {
+    let lp = out.fresh_label("start_poll");
+    let done = out.fresh_label("start_polled");
+    out.ins(format!("mov.u32 {polls}, 0"));
+    out.label(&lp);
+    out.ins(format!("ld.relaxed.sys.global.u32 {v}, {addr}"));
+    let (hit, more) = (out.pred(), out.pred());
+    out.ins(format!("setp.{cmp}.u32 {hit}, {v}, {value}"));
+    out.ins(format!("@{hit} bra {done}"));
+    out.ins(format!("add.u32 {polls}, {polls}, 1"));
+    out.ins(format!("setp.lt.u32 {more}, {polls}, {bound}"));
+    out.ins(format!("@{more} bra {lp}"));
+    out.label(&done);
+}
