@@ -226,7 +226,9 @@ fn a_test_on_two_gpus_embeds_one_kernel_for_both() {
 exists (P1:r0 == 1) => allowed",
     )
     .expect("the harness runs two GPUs");
-    assert!(ptx.contains(".param .u64 p_go,\n\t.param .u64 p_gpu\n)"));
+    assert!(ptx.contains(
+        ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1\n)"
+    ));
 }
 
 /// A host thread and host memory: the harness runs them, and the macro

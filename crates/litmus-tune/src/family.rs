@@ -217,7 +217,10 @@ pub fn search_family_on(
     run: impl Fn(usize, usize, &Subject, &Knobs) -> Result<HwResult, GpuError> + Sync,
     mut progress: impl FnMut(&Progress, &[Found]),
 ) -> Vec<Found> {
-    let pool = pool(base, plan);
+    let across_gpus = subjects
+        .iter()
+        .any(|s| litmus_core::ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
+    let pool = pool_for(base, plan, across_gpus);
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())
             .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
@@ -310,10 +313,16 @@ pub fn search_family_on(
 }
 
 /// The shared pool: the base, the starting points (at most a quarter,
-/// none twice), the measured anchors ([`crate::space::anchors`], while
-/// the pool has room for draws after them), then draws around the base
-/// from the plan's seed.
+/// none twice), the measured anchors ([`crate::space::anchors`], and
+/// [`crate::space::gpu_anchors`] for a family with a test on several
+/// GPUs, while the pool has room for draws after them), then draws around
+/// the base from the plan's seed.
 pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
+    pool_for(base, plan, false)
+}
+
+/// [`pool`], with the anchors across GPUs when `across_gpus`.
+pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs> {
     let mut out = vec![base.clone()];
     for k in plan.starts.iter() {
         if out.len() > plan.pool / 4 {
@@ -323,7 +332,11 @@ pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
             out.push(k.clone());
         }
     }
-    for k in crate::space::anchors(base) {
+    let mut anchors = crate::space::anchors(base);
+    if across_gpus {
+        anchors.extend(crate::space::gpu_anchors(base));
+    }
+    for k in anchors {
         if out.len() >= plan.pool / 2 {
             break;
         }
@@ -609,6 +622,10 @@ mod tests {
         assert_eq!(pool.len(), 64);
         assert_eq!(pool[0], base);
         assert_eq!(&pool[1..4], &crate::space::anchors(&base)[..]);
+        // A family across GPUs gets the anchors measured there too.
+        let across = pool_for(&base, &FamilyPlan::within(640, 64, 3), true);
+        assert_eq!(&across[4..7], &crate::space::gpu_anchors(&base)[..]);
+        assert!(!pool.contains(&crate::space::gpu_anchors(&base)[0]));
         assert_eq!((pool[1].ctas_per_sm, pool[2].env.interleave_pct), (1, 100));
         // A pool too small for draws after them keeps the anchors out.
         let small = pool_of(&base, 2);

@@ -151,6 +151,39 @@ pub fn anchors(base: &Knobs) -> Vec<Knobs> {
     vec![capped, interleaved, narrow]
 }
 
+/// Configurations measured to show weak outcomes across GPUs that the
+/// defaults miss, put in the pool of a family with a test on several GPUs
+/// (two H200s joined by NVLink, November 2026):
+///
+/// - the last GPU 15 µs ahead: message passing with its locations in the
+///   writer's memory 1.3e-2 of instances, SB 8.7e-3, IRIW 7e-5 (the
+///   defaults' 3e-3, 2e-3, 3e-6);
+/// - GPU 0 15 µs ahead: message passing with its locations in the
+///   reader's memory 6.6e-3;
+/// - 2M instances a launch, no jitter: the only environment that showed
+///   message passing with the data in the writer's memory and the flag in
+///   the reader's more than rarely (1.5e-3, the defaults' 1e-8).
+pub fn gpu_anchors(base: &Knobs) -> Vec<Knobs> {
+    let reader_first = Knobs {
+        gpu_stagger: -15_000,
+        gpu_jitter: 0,
+        tuning: None,
+        ..base.clone()
+    };
+    let writer_first = Knobs {
+        gpu_stagger: 15_000,
+        ..reader_first.clone()
+    };
+    let congested = Knobs {
+        ctas: 8192,
+        threads: 256,
+        gpu_jitter: 0,
+        tuning: None,
+        ..base.clone()
+    };
+    vec![reader_first, writer_first, congested]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
