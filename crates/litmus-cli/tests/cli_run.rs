@@ -692,6 +692,11 @@ fn help_is_complete() {
         "LITMUS_LOOP_BOUND",
         "LITMUS_REPORT_DIR",
         "LITMUS_REQUIRE_GPU",
+        "LITMUS_DEVICES",
+        "LITMUS_GPU_MAP",
+        "LITMUS_GPU_JITTER",
+        "LITMUS_GPU_STAGGER",
+        "LITMUS_GPU_PARTNERS",
     ] {
         assert!(text.contains(word), "run --help lacks {word}");
     }

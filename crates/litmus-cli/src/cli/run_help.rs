@@ -147,6 +147,14 @@ ENVIRONMENT:
     LITMUS_GPU_MAP      the device of each logical GPU of a test on several
                         GPUs, comma-separated (default: GPU k on device k;
                         0,0 runs a two-GPU test on device 0)
+    LITMUS_GPU_JITTER   tests on several GPUs: each GPU thread waits a
+                        random 0..NS nanoseconds after the start (default
+                        10000), so one instance's roles meet at many offsets
+    LITMUS_GPU_STAGGER  tests on several GPUs: GPU g waits g*NS nanoseconds
+                        after the start (negative: the last GPU first)
+    LITMUS_GPU_PARTNERS tests on several GPUs: aligned (default) or permuted
+                        (an instance's roles on other GPUs anywhere in their
+                        launches)
 
 LITMUS7 FORMAT (--format litmus7), one block per file whose hardware half
 ran, as litmus7 prints it:

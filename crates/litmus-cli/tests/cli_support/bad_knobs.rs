@@ -41,6 +41,21 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
         "bad value `0,0` for LITMUS_DEVICES: expected `all`, or device ordinals separated by commas, each at most once (e.g. `0,2`)",
     ),
     (
+        "LITMUS_GPU_JITTER",
+        "5us",
+        "bad value `5us` for LITMUS_GPU_JITTER: expected nanoseconds from 0 to 1000000",
+    ),
+    (
+        "LITMUS_GPU_STAGGER",
+        "-2000000",
+        "bad value `-2000000` for LITMUS_GPU_STAGGER: expected nanoseconds from -1000000 to 1000000",
+    ),
+    (
+        "LITMUS_GPU_PARTNERS",
+        "random",
+        "bad value `random` for LITMUS_GPU_PARTNERS: expected `permuted` or `aligned`",
+    ),
+    (
         "LITMUS_LANES",
         "same",
         "bad value `same` for LITMUS_LANES: expected `permuted` or `aligned`",
