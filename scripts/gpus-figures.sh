@@ -27,6 +27,12 @@ for seed in 11 13; do
     echo "== gpus_bench, defaults, LITMUS_SEED=$seed"
     LITMUS_SEED=$seed "$bin/gpus_bench" --budget-ms 1000 "2 GPUs" | grep -v fenced
 done
+echo "== message passing's placements under other knobs, 500 ms each"
+for e in "LITMUS_PERM=identity" "LITMUS_CTAS=8192 LITMUS_THREADS=256 LITMUS_GPU_JITTER=0" \
+    "LITMUS_PERM=identity LITMUS_CTAS=8192 LITMUS_THREADS=256 LITMUS_GPU_JITTER=0" \
+    "LITMUS_GPU_STAGGER=-15000 LITMUS_GPU_JITTER=0" "LITMUS_GPU_STAGGER=15000 LITMUS_GPU_JITTER=0"; do
+    echo "-- $e"; env $e LITMUS_SEED=14 "$bin/gpus_bench" --budget-ms 500 "MP 2 GPUs" | grep -v "fenced\|^test\|^knobs"
+done
 echo "== fenced, 6 s each"; LITMUS_SEED=12 "$bin/gpus_bench" --budget-ms 6000 "2 GPUs fenced"
 if [ "$gpus" -ge 4 ]; then
     echo "== IRIW with one thread a GPU, 5 s each"

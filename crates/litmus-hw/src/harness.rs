@@ -621,7 +621,8 @@ fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
                 let r = splitmix(&mut state);
                 (r as u32, (r >> 32) as u32)
             }
-            Perm::Fixed if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+            Perm::Fixed | Perm::Identity if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+            Perm::Identity => (1, 0),
             Perm::Fixed if p == roles => (1, 0),
             Perm::Fixed => (
                 2_654_435_761,

@@ -268,7 +268,14 @@ impl Knobs {
             k.perm = match v.trim() {
                 "fixed" => Perm::Fixed,
                 "random" => Perm::Random,
-                _ => return Err(GpuError::knob("LITMUS_PERM", v, "`fixed` or `random`")),
+                "identity" => Perm::Identity,
+                _ => {
+                    return Err(GpuError::knob(
+                        "LITMUS_PERM",
+                        v,
+                        "`fixed`, `random` or `identity`",
+                    ))
+                }
             };
         }
         if let Some(v) = var(LANES_ENV) {
@@ -407,7 +414,7 @@ impl Knobs {
         );
         differ("LITMUS_HOST_THREADS", self.host_threads, d.host_threads);
         if self.perm != d.perm {
-            out.push(("LITMUS_PERM", "random".into()));
+            out.push(("LITMUS_PERM", self.perm.as_str().into()));
         }
         if self.lanes != d.lanes {
             out.push((LANES_ENV, self.lanes.as_str().into()));
@@ -486,10 +493,7 @@ impl fmt::Display for Knobs {
             f,
             "seed={} perm={} ctas={} threads={}",
             self.seed,
-            match self.perm {
-                Perm::Fixed => "fixed",
-                Perm::Random => "random",
-            },
+            self.perm.as_str(),
             self.ctas,
             self.threads
         )?;
@@ -568,6 +572,23 @@ pub enum Perm {
     Fixed,
     /// Every multiplier and addend drawn from the seed.
     Random,
+    /// The roles' lanes as [`Perm::Fixed`]; every location's slot the
+    /// instance itself, so that a warp's accesses to any location fall in
+    /// a few lines, as `cross_gpu_race.cu` and `sys_probe.cu` lay them out
+    /// (a warp's stores to another GPU's memory then cross the link in a
+    /// few packets, not 32).
+    Identity,
+}
+
+impl Perm {
+    /// `fixed`, `random` or `identity`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Perm::Fixed => "fixed",
+            Perm::Random => "random",
+            Perm::Identity => "identity",
+        }
+    }
 }
 
 /// splitmix64: the permutation constants come from the seed.
@@ -688,6 +709,17 @@ mod tests {
         assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
     }
 
+    /// `LITMUS_PERM=identity` reads, prints and reproduces.
+    #[test]
+    fn identity_slots_read_print_and_reproduce() {
+        let k = knobs(&[("LITMUS_PERM", "identity")]).unwrap();
+        assert_eq!(k.perm, Perm::Identity);
+        assert!(k.to_string().contains("perm=identity"), "{k}");
+        assert!(k
+            .env_assignments()
+            .contains(&("LITMUS_PERM", "identity".to_string())));
+    }
+
     /// The arrangement knobs print only where they differ, and what the
     /// knobs line reproduces with reads back to the same knobs.
     #[test]
@@ -783,7 +815,7 @@ mod tests {
             ("LITMUS_STRESS", "x:y", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
             ("LITMUS_SEED", "-1", "a non-negative integer"),
-            ("LITMUS_PERM", "shuffle", "`fixed` or `random`"),
+            ("LITMUS_PERM", "shuffle", "`fixed`, `random` or `identity`"),
             ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),

@@ -464,7 +464,11 @@ impl Wire for Knobs {
             self.stress_rounds,
             self.loop_bound,
             self.table,
-            (self.perm == Perm::Random) as u32,
+            match self.perm {
+                Perm::Fixed => 0,
+                Perm::Random => 1,
+                Perm::Identity => 2,
+            },
             e.stress_pattern as u32,
             e.stress_lines,
             e.stress_line_words,
@@ -521,7 +525,11 @@ impl Wire for Knobs {
             stress_rounds: u[5],
             loop_bound: u[6],
             table: u[7],
-            perm: if u[8] == 1 { Perm::Random } else { Perm::Fixed },
+            perm: match u[8] {
+                1 => Perm::Random,
+                2 => Perm::Identity,
+                _ => Perm::Fixed,
+            },
             env: Environment {
                 stress_pattern: pattern(u[9])?,
                 stress_lines: u[10],

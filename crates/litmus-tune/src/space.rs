@@ -114,6 +114,12 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     } else {
         GpuPartners::Permuted
     };
+    // A quarter of the time every location's slot is its instance: a
+    // warp's stores to another GPU's memory cross the link in a few
+    // packets, as the reference probes lay their arrays out.
+    if next(4) == 0 {
+        k.perm = Perm::Identity;
+    }
     k
 }
 
@@ -208,6 +214,7 @@ mod tests {
             grid_barrier: bool,
             staggered_both_ways: (bool, bool),
             permuted_partners: bool,
+            identity_slots: bool,
         }
         let mut shapes = Shapes::default();
         for _ in 0..500 {
@@ -224,6 +231,7 @@ mod tests {
             assert_eq!((back.threads, back.ctas_per_sm), (k.threads, k.ctas_per_sm));
             assert_eq!((back.lanes, back.loc_layout), (k.lanes, k.loc_layout));
             assert_eq!(back.env, k.env);
+            assert_eq!(back.perm, k.perm);
             assert_eq!(
                 (back.gpu_stagger, back.gpu_jitter, back.gpu_partners),
                 (k.gpu_stagger, k.gpu_jitter, k.gpu_partners)
@@ -240,6 +248,7 @@ mod tests {
             shapes.staggered_both_ways.0 |= k.gpu_stagger < 0;
             shapes.staggered_both_ways.1 |= k.gpu_stagger > 0;
             shapes.permuted_partners |= k.gpu_partners == GpuPartners::Permuted;
+            shapes.identity_slots |= k.perm == Perm::Identity;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());
         // Every environment shape the published harnesses reach is drawn.
@@ -252,7 +261,8 @@ mod tests {
                 && shapes.alternating
                 && shapes.grid_barrier
                 && shapes.staggered_both_ways == (true, true)
-                && shapes.permuted_partners,
+                && shapes.permuted_partners
+                && shapes.identity_slots,
             "{shapes:?}"
         );
     }

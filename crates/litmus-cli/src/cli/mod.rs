@@ -142,7 +142,7 @@ ENVIRONMENT:
     LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
     LITMUS_STRIDE       words between two slots of a location (default 4)
-    LITMUS_PERM         fixed (default) or random placement permutations
+    LITMUS_PERM         fixed (default), random or identity placement permutations
     LITMUS_SPIN         polls of a bounded spin barrier per role (default 0)
     LITMUS_STRESS       CTAS[:ROUNDS] of memory stress (default 0: off);
                         the other stress and environment knobs are in

@@ -83,7 +83,8 @@ ENVIRONMENT:
     LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
     LITMUS_STRIDE       words between two slots of a location (default 4)
-    LITMUS_PERM         fixed (default) or random: how roles are spread over
+    LITMUS_PERM         fixed (default), random or identity (locations'
+                        slots in instance order): how roles are spread over
                         lanes and locations over memory
     LITMUS_SPIN         polls of a bounded spin barrier before each role
                         (default 0: off)
