@@ -35,6 +35,7 @@ pub mod proxy;
 pub mod relation;
 pub mod termination;
 pub mod twins;
+mod verdicts;
 
 pub use budget::{BudgetExceeded, Options};
 pub use check::{check, check_with, CheckError, CheckResult};

@@ -30,12 +30,12 @@ use litmus_core::ir::Test;
 
 use crate::budget::Options;
 use crate::check::check;
-use crate::compare::{par_for, Allowed, Verdicts};
 use crate::enumerate::Search;
 use crate::events::Structure;
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::outcome::{observables, Outcome};
 use crate::relation::Relation;
+use crate::verdicts::{par_for, Allowed, Verdicts};
 
 use super::base::sc_fence_pairs;
 use super::compile::{Check, Program, Shared};
