@@ -103,10 +103,17 @@ pub(super) fn gpu_start_offset(layout: &Layout, c: &Common, out: &mut Emitter) {
     let no_jitter = out.fresh_label("gpu_no_jitter");
     out.ins(format!("setp.eq.u32 {none}, {jitter}, 0"));
     out.ins(format!("@{none} bra {no_jitter}"));
-    // A draw per thread and launch: the unit and lane mixed with the
-    // launch's seed.
+    // A draw per thread, launch and GPU: the unit and lane mixed with the
+    // launch's seed and the logical GPU, so that the same thread of two
+    // GPUs (which play one instance's roles with aligned partners) waits
+    // differently, and an instance's roles meet at many offsets.
     out.ins(format!("shl.b32 {h}, {}, 10", c.unit));
     out.ins(format!("xor.b32 {h}, {h}, {}", c.tid));
+    if let Some(gpu) = &c.gpu {
+        let g = out.r32();
+        out.ins(format!("shl.b32 {g}, {gpu}, 28"));
+        out.ins(format!("xor.b32 {h}, {h}, {g}"));
+    }
     out.ins(format!("mad.lo.u32 {h}, {h}, -1640531535, {}", c.launch));
     let r = super::draw::draw(out, &h, 0x6a09_e667);
     out.ins(format!("rem.u32 {r}, {r}, {jitter}"));
