@@ -260,12 +260,13 @@ fn search(
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
     plan.starts = tuning.winners(&opts.base, opts.configs / 4);
     let bar = std::io::stderr().is_terminal();
-    // One lane per device of the first device's kind, sharing the pool.
-    let devices = device_pool::search_devices(opts.config, subjects.iter().map(|s| s.test))
+    // Lanes of the first device's kind, as wide as the widest test,
+    // sharing the pool.
+    let lanes = device_pool::search_lanes(opts.config, subjects.iter().map(|s| s.test))
         .map_err(|e| e.to_string())?;
     // A worker keeps a few dozen modules: while a test takes its turn, it
     // compiles the next tests' (a hint; without it a run compiles its own).
-    let current = Mutex::new(vec![usize::MAX; devices.len().max(1)]);
+    let current = Mutex::new(vec![usize::MAX; lanes.len().max(1)]);
     let mut last_write = Instant::now();
     let mut write_error = None;
     let trials = Mutex::new(TrialRecorder::new(opts.config.evidence_dir.as_deref()));
@@ -284,9 +285,9 @@ fn search(
         &subjects,
         &opts.base,
         &plan,
-        devices.len(),
+        lanes.len(),
         |l, i, s, k| {
-            let claim = devices.get(l).map_or(&[][..], std::slice::from_ref);
+            let claim = lanes.get(l).map_or(&[][..], Vec::as_slice);
             if std::mem::replace(&mut current.lock().unwrap()[l], i) != i {
                 let next = subjects.iter().cycle().skip(i + 1);
                 let next = next
