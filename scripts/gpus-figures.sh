@@ -9,9 +9,11 @@
 # defaults (message passing in the probe's placements, SB, IRIW), their
 # `fence.sc.sys` versions for 6 s each, `catalogue_gpus` with its evidence
 # in OUT/evidence, the scope edge (the `.gpu`-fence tests for 8 s each), and
-# `gen --placements inter-gpu --scopes sys` as a campaign. With four GPUs, IRIW
-# with one thread a GPU too; with VARIANTS_DIR (scripts/cuda-litmus-variants.py's
-# output), the campaign over it on every GPU and on one, timed.
+# `gen --placements inter-gpu --scopes sys` as a campaign, and on one GPU
+# `gpu_bench` beside `litmus_probe_multi.cu` at both shapes issue 32 names.
+# With four GPUs, IRIW with one thread a GPU too; with VARIANTS_DIR
+# (scripts/cuda-litmus-variants.py's output), the campaign over it on every
+# GPU and on one, timed.
 set -uo pipefail
 out=${1:?usage: scripts/gpus-figures.sh OUT [VARIANTS_DIR]}
 variants=${2:-}
@@ -51,6 +53,14 @@ echo "== the scope edge, 8 s each"
 echo "== gen --placements inter-gpu --scopes sys, 2 s a test"
 "$bin/gpu-litmus" gen --out "$out/inter-gpu" --placements inter-gpu --scopes sys --fences none,sc IRIW MP SB WRC | tail -1
 LITMUS_SEED=32 "$bin/gpu-litmus" campaign --budget-ms 2000 --evidence "$out/evidence" "$out/inter-gpu" 2>&1 | tail -9
+nvcc -O3 -arch=sm_90 "$probe/litmus_probe_multi.cu" -o "$out/probe_multi" || exit 1
+for shape in "2048 64 4 5000" "32768 64 1 400"; do
+    set -- $shape
+    echo "== one GPU: gpu_bench and litmus_probe_multi at $1x$2 stride $3"
+    LITMUS_SEED=5 LITMUS_CTAS=$1 LITMUS_THREADS=$2 LITMUS_STRIDE=$3 "$bin/gpu_bench" --budget-ms 1000 |
+        grep -E "^(test|MP |SB |2\+2W|WRC|IRIW) "
+    "$out/probe_multi" "$4" "$1" "$2" "$3" | head -6
+done
 if [ -n "$variants" ]; then
     for devices in all 0; do
         echo "== campaign over $variants at 250 ms, LITMUS_DEVICES=$devices"
