@@ -11,20 +11,22 @@ use litmus_core::ptx::layout::{counter, knob};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
-use super::arrangement::{Lanes, LocLayout};
+use super::arrangement::LocLayout;
 use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
-use super::environment::{Assign, SpinScope};
 use super::host_threads::{self, Crew, HostRoles, Muster, Play};
 use super::kernels::Kernels;
-use super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
+use super::knobs::{splitmix, Knobs};
 use super::GpuError;
 
+mod knob_words;
 mod placement;
 mod slots;
 mod start;
 
-use start::{gpu_knobs, start_count, HOST_WAIT_POLLS, KNOBS_PARAM};
+use knob_words::{check_knobs, grid_spin_count, knob_words, permutation_words, stress_ctas};
+
+use start::{gpu_knobs, start_count, KNOBS_PARAM};
 
 pub(crate) use placement::check_placement;
 pub use placement::PlacementReport;
@@ -533,121 +535,6 @@ impl Setup {
     }
 }
 
-/// Refuses knobs made in code that the launch cannot take: `Knobs::from_env`
-/// checks them, code skips that. The host knobs shape the launch (a power
-/// of two of instances) and the host's shares (at least one thread).
-fn check_knobs(layout: &Layout, k: &Knobs) -> Result<(), GpuError> {
-    if !k.table.is_power_of_two() {
-        return Err(GpuError::knob(
-            "table",
-            k.table.to_string(),
-            "a power of two",
-        ));
-    }
-    if layout.has_host_roles() {
-        if !k.host_instances.is_power_of_two() {
-            return Err(GpuError::knob(
-                "host_instances",
-                k.host_instances.to_string(),
-                "a power of two",
-            ));
-        }
-        if !(1..=MAX_HOST_THREADS).contains(&k.host_threads) {
-            return Err(GpuError::knob(
-                "host_threads",
-                k.host_threads.to_string(),
-                &format!("1 to {MAX_HOST_THREADS}"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The knob words the kernels read, but for [`knob::RESET_BY_FILL`] and
-/// the permutations.
-fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) -> Vec<u32> {
-    let mut words = vec![0u32; layout.knob_words()];
-    words[knob::CTA_MASK] = shape.units - 1;
-    words[knob::LOG_T] = shape.slots.trailing_zeros();
-    words[knob::LANE_MASK] = shape.slots - 1;
-    words[knob::N] = n as u32;
-    words[knob::N_MASK] = n as u32 - 1;
-    words[knob::STRIDE] = k.stride;
-    words[knob::SPIN] = k.spin;
-    words[knob::LOOP_BOUND] = k.loop_bound;
-    // A CTA narrower than a warp is one warp (a test that declares warps
-    // gets CTAs wide enough for them).
-    words[knob::WARP_MASK] = (shape.block / 32).max(1) - 1;
-    words[knob::TABLE_MASK] = k.table - 1;
-    words[knob::STRESS] = k.stress_rounds;
-    let env = &k.env;
-    words[knob::STRESS_PATTERN] = env.stress_pattern as u32;
-    words[knob::STRESS_LINE_WORDS] = env.stress_line_words;
-    words[knob::STRESS_LINES] = env.stress_lines;
-    words[knob::STRESS_ASSIGN] = (env.stress_assign == Assign::Chunk) as u32;
-    words[knob::STRESS_PCT] = env.stress_pct;
-    words[knob::PRE_STRESS] = env.pre_stress;
-    words[knob::PRE_PATTERN] = env.pre_pattern as u32;
-    words[knob::PRE_PCT] = env.pre_pct;
-    words[knob::SPIN_PCT] = env.spin_pct;
-    words[knob::SHUFFLE_PCT] = env.shuffle_pct;
-    words[knob::INTERLEAVE_PCT] = env.interleave_pct;
-    words[knob::STRESS_CTAS] = stress_ctas(layout, k).max(1);
-    words[knob::HOST_WAIT] = HOST_WAIT_POLLS;
-    // Logical GPU 0's renaming of its units: none; its start offset (see
-    // `gpu_knobs` for the other GPUs').
-    words[knob::GPU_PARTNER_MUL] = 1;
-    if layout.multi_gpu() {
-        words[layout.gpu_delay_knob()] = k.gpu_delay(0, layout.gpus);
-        words[layout.gpu_jitter_knob()] = k.gpu_jitter;
-    }
-    words
-}
-
-/// Writes each role's lane permutation and each location's slot
-/// permutation (multiplier and addend) into the knob words; with aligned
-/// lanes ([`Lanes::Aligned`]) the roles' come from their place among the
-/// GPU roles of their declared CTA instead, and only the locations' from
-/// `LITMUS_PERM`.
-fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
-    // Odd multipliers: `x·m + a` is then a bijection modulo any power
-    // of two, so every lane plays every role exactly once and every
-    // instance has its own slot of every location.
-    let roles = layout.roles.len();
-    let mut state = k.seed;
-    for p in 0..roles + layout.global_locs.len() {
-        let (m, a) = match k.perm {
-            Perm::Random => {
-                let r = splitmix(&mut state);
-                (r as u32, (r >> 32) as u32)
-            }
-            Perm::Fixed | Perm::Identity if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
-            Perm::Identity => (1, 0),
-            Perm::Fixed if p == roles => (1, 0),
-            Perm::Fixed => (
-                2_654_435_761,
-                k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
-            ),
-        };
-        let (m, a) = match k.lanes {
-            Lanes::Aligned if p < roles => Lanes::aligned(rank_in_cta(layout, p)),
-            _ => (m, a),
-        };
-        words[knob::ROLE_BASE + 2 * p] = m | 1;
-        words[knob::ROLE_BASE + 2 * p + 1] = a;
-    }
-}
-
-/// Role `k`'s place among the GPU roles declared in its CTA (on its GPU),
-/// in test order: 0 for the first.
-fn rank_in_cta(layout: &Layout, k: usize) -> u32 {
-    let role = &layout.roles[k];
-    layout.roles[..k]
-        .iter()
-        .filter(|r| !r.host && r.gpu == role.gpu && r.cta_offset == role.cta_offset)
-        .count() as u32
-}
-
 /// The buffers that hold the test's locations, and the textures over them.
 struct Locations {
     mem: Buffer,
@@ -754,29 +641,6 @@ fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usi
 /// instance's spin barrier. One word more follows them all: the grid-wide
 /// spin barrier's ([`knob::SPIN_GRID`]).
 const STATUS_WORDS_PER_INSTANCE: usize = 2;
-
-/// The testing threads of a launch that meet at the grid-wide spin barrier
-/// ([`knob::SPIN_GRID`]): every thread of the testing CTAs, on every GPU
-/// that launches; 0 with the per-instance barrier.
-fn grid_spin_count(layout: &Layout, shape: &Shape, k: &Knobs) -> u32 {
-    match k.env.spin_scope {
-        SpinScope::Instance => 0,
-        SpinScope::Grid => shape.grid * shape.block * layout.launching_gpus().max(1),
-    }
-}
-
-/// Stressing CTAs in a launch: the knobs' count, in whole clusters (a
-/// cluster launch takes whole clusters only), and in whole units when
-/// launches may interleave them with the testing units (the kernel moves
-/// blocks of a unit's CTAs).
-fn stress_ctas(layout: &Layout, k: &Knobs) -> u32 {
-    let whole = if k.env.interleave_pct > 0 {
-        layout.ctas_per_unit()
-    } else {
-        layout.cluster_size
-    };
-    k.stress_ctas.next_multiple_of(whole.max(1))
-}
 
 /// The dynamic shared memory each CTA of the test kernel asks for: what
 /// its shared locations `need`, or, with a cap of `per_sm` CTAs an SM,
