@@ -12,6 +12,7 @@ pub mod instr;
 pub mod ir;
 pub mod operand;
 pub mod outcome;
+pub mod parallel;
 pub mod proxy;
 pub mod ptx;
 pub mod text;

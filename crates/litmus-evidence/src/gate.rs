@@ -229,13 +229,7 @@ pub struct Question<'a> {
 /// println!("{}", report.summary());
 /// ```
 pub fn gate(subjects: &[Subject], evidence: &Evidence, question: &Question) -> GateReport {
-    let mut by_test: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
-    for r in &evidence.records {
-        by_test
-            .entry((r.test.as_str(), r.ir_hash.as_str()))
-            .or_default()
-            .push(r);
-    }
+    let by_test = evidence.by_test();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = subjects.len().div_ceil(threads).max(1);
     let parts: Vec<GateReport> = std::thread::scope(|s| {

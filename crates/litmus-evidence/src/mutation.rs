@@ -55,13 +55,11 @@
 //! assert!(score.value().is_some());
 //! ```
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use litmus_core::instr::InstrKind;
 use litmus_core::ir::{Test, Verdict};
+use litmus_core::parallel::par_for;
 use litmus_model::cat::batch::Batch;
 use litmus_model::cat::mutate::{Mutant, Mutation};
 use litmus_model::cat::{CatError, CatModel};
@@ -72,7 +70,7 @@ use litmus_model::{Model, Options};
 
 use crate::gate::{seen, Seen, Subject};
 use crate::judge::allowed_with_more_iterations;
-use crate::{Evidence, Record};
+use crate::Evidence;
 
 /// Why a model could not be scored: its cat text (or a mutant's) does not
 /// compile as one file.
@@ -231,13 +229,7 @@ pub fn no_include(p: &Path) -> Result<String, String> {
 /// Per subject, the outcomes its evidence showed (matched by name and IR
 /// hash, as the gate matches them).
 pub fn observed(subjects: &[Subject], evidence: &Evidence) -> Vec<Vec<Seen>> {
-    let mut by_test: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
-    for r in &evidence.records {
-        by_test
-            .entry((r.test.as_str(), r.ir_hash.as_str()))
-            .or_default()
-            .push(r);
-    }
+    let by_test = evidence.by_test();
     subjects
         .iter()
         .map(|s| {
@@ -332,33 +324,9 @@ pub fn judge(g: &Ground, i: usize, mutant: &Mutant) -> Judged {
 /// Every mutant of `m` judged against `g`, on `threads` threads, in
 /// [`Mutation::mutants`] order.
 pub fn judge_all(g: &Ground, m: &Mutation, threads: usize) -> Vec<Judged> {
-    let n = m.mutants.len();
-    if threads <= 1 || n <= 1 {
-        return (0..n).map(|i| judge(g, i, &m.mutants[i])).collect();
-    }
     // Each mutant is one independent job of very different cost (a loop
-    // test may be unrolled again): threads take the next one as they
-    // finish, and the slots keep the order.
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Judged>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let j = judge(g, i, &m.mutants[i]);
-                slots.lock().expect("no judge panics")[i] = Some(j);
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .expect("no judge panics")
-        .into_iter()
-        .map(|j| j.expect("every mutant judged"))
-        .collect()
+    // test may be unrolled again).
+    par_for(m.mutants.len(), threads, |i| judge(g, i, &m.mutants[i]))
 }
 
 /// The tests of `tests` whose evidence kills mutant `i`.

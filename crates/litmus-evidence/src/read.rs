@@ -88,6 +88,20 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// The records of each test, by its name and IR hash (evidence belongs
+    /// to a test when both match, so that a record of an edited test is not
+    /// used for it): what the gate and the mutation score look up.
+    pub fn by_test(&self) -> BTreeMap<(&str, &str), Vec<&Record>> {
+        let mut by_test: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
+        for r in &self.records {
+            by_test
+                .entry((r.test.as_str(), r.ir_hash.as_str()))
+                .or_default()
+                .push(r);
+        }
+        by_test
+    }
+
     /// Reads every evidence file under `paths` (a file is read as it is; a
     /// folder's `.jsonl` files at any depth).
     pub fn read(paths: &[PathBuf]) -> Result<Evidence, ReadError> {

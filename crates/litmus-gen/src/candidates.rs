@@ -21,10 +21,9 @@
 //! ```
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use litmus_core::ir::Test;
+use litmus_core::parallel::par_for;
 
 use crate::naming::cycle_name;
 use crate::{family, FamilySpec, GenError, Skeleton};
@@ -72,7 +71,7 @@ pub fn generate(
     }
     // Each cycle's family on its own (a test seen in none before), in
     // parallel; then kept in order, each test once over all of them.
-    let families = in_parallel(cycles.len(), threads, |i| {
+    let families = par_for(cycles.len(), threads, |i| {
         let mut skeleton = crate::cycle::skeleton(&cycles[i]).ok()?;
         skeleton.name = cycle_name(&cycles[i]);
         family(&skeleton, spec, &mut HashSet::new())
@@ -90,35 +89,6 @@ pub fn generate(
         }
     }
     Ok(out)
-}
-
-/// `work(i)` for every `i` in `0..n` on up to `threads` threads, in the
-/// order of `i`. Each job is independent and of very different cost (a
-/// long cycle's family is large), so threads take the next as they finish.
-fn in_parallel<T: Send>(n: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    if threads <= 1 || n <= 1 {
-        return (0..n).map(work).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let t = work(i);
-                slots.lock().expect("no job panics")[i] = Some(t);
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .expect("no job panics")
-        .into_iter()
-        .map(|t| t.expect("every job ran"))
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! The outcomes each model allows on each test ([`Verdicts`]), checked on
-//! several threads ([`par_for`]): what [`crate::compare`] compares and
-//! [`crate::cat::batch`] computes for many cat models at once, in a file of
-//! its own so that neither of those two needs the other.
+//! several threads (`litmus_core::parallel::par_for`): what
+//! [`crate::compare`] compares and [`crate::cat::batch`] computes for many
+//! cat models at once, in a file of its own so that neither of those two
+//! needs the other.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use litmus_core::ir::Test;
+pub(crate) use litmus_core::parallel::par_for;
 
 use crate::budget::Options;
 use crate::check::check;
@@ -24,35 +24,6 @@ pub type Allowed = Result<BTreeSet<Outcome>, String>;
 pub struct Verdicts {
     /// Per model (in the order given), per test (in the order given).
     pub allowed: Vec<Vec<Allowed>>,
-}
-
-/// Runs `job(i)` for every `i < n` on `threads` threads (at least one),
-/// each taking the next index when it is free: tests differ in cost by
-/// orders of magnitude, so a fixed split would leave threads idle.
-pub(crate) fn par_for<T: Send>(
-    n: usize,
-    threads: usize,
-    job: impl Fn(usize) -> T + Sync,
-) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, n.max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let v = job(i);
-                out.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(v);
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .map(|v| v.expect("every index is run once"))
-        .collect()
 }
 
 /// The number of threads to use by default: the machine's cores.
