@@ -308,6 +308,30 @@ impl Expr {
         out
     }
 
+    /// Every term of the expression, left to right, to change in place
+    /// (a reader renaming the threads its file spells otherwise).
+    pub fn terms_mut(&mut self) -> Vec<&mut Term> {
+        let mut out = Vec::new();
+        // An explicit stack: the condition parsers bound the depth, but a
+        // loop costs nothing.
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::True => {}
+                Expr::Cmp { lhs, rhs, .. } => {
+                    out.push(lhs);
+                    out.push(rhs);
+                }
+                Expr::Not(a) => stack.push(a),
+                Expr::And(a, b) | Expr::Or(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+            }
+        }
+        out
+    }
+
     fn collect_terms<'e>(&'e self, out: &mut Vec<&'e Term>) {
         match self {
             Expr::True => {}

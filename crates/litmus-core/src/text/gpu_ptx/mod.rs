@@ -440,31 +440,17 @@ impl Reader<'_, '_> {
             .enumerate()
             .map(|(i, n)| (n.text.as_str(), i))
             .collect();
-        // An explicit stack, as in `check_expr`.
-        let mut stack = vec![e];
-        while let Some(e) = stack.pop() {
-            match e {
-                Expr::True => {}
-                Expr::Not(a) => stack.push(a),
-                Expr::And(a, b) | Expr::Or(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                Expr::Cmp { lhs, rhs, .. } => {
-                    for term in [lhs, rhs] {
-                        let Term::Reg { thread, .. } = term else {
-                            continue;
-                        };
-                        if let Some(&i) = index.get(thread.text.as_str()) {
-                            thread.text.clone_from(&threads[i].name.text);
-                        } else if let Some(expected) = self
-                            .in_file_style(&thread.text)
-                            .filter(|e| index.contains_key(e.as_str()))
-                        {
-                            self.mixed_style(thread.origin.0, &thread.text.clone(), expected);
-                        }
-                    }
-                }
+        for term in e.terms_mut() {
+            let Term::Reg { thread, .. } = term else {
+                continue;
+            };
+            if let Some(&i) = index.get(thread.text.as_str()) {
+                thread.text.clone_from(&threads[i].name.text);
+            } else if let Some(expected) = self
+                .in_file_style(&thread.text)
+                .filter(|e| index.contains_key(e.as_str()))
+            {
+                self.mixed_style(thread.origin.0, &thread.text.clone(), expected);
             }
         }
     }
