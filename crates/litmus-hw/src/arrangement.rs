@@ -115,10 +115,8 @@ impl GpuPartners {
         if g == 0 || self == GpuPartners::Aligned {
             return (1, 0);
         }
-        let mut z = seed ^ (g as u64).wrapping_mul(0xa076_1d64_78bd_642f);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
+        let mut state = seed ^ (g as u64).wrapping_mul(0xa076_1d64_78bd_642f);
+        let z = super::knobs::splitmix(&mut state);
         ((z as u32) | 1, (z >> 32) as u32)
     }
 }

@@ -100,10 +100,6 @@ struct Setup {
     /// GPU that plays no role): a GPU's roles read their knobs and poll
     /// their start relay word in their own memory.
     gpu_knobs: Vec<Option<Buffer>>,
-    /// Launches made so far with a start flag: the relay words count every
-    /// one, so a launch's start target is `launched × launching GPUs +`
-    /// [`knob::START_COUNT`].
-    launched: std::cell::Cell<u64>,
     table: Buffer,
     counters: Buffer,
     scratch: Buffer,
@@ -252,7 +248,6 @@ impl Setup {
             scratch: ctx.alloc(k.env.scratch_words())?,
             knobs_buf,
             gpu_knobs,
-            launched: std::cell::Cell::new(0),
             layout,
             test_fns,
             classify_fn,
@@ -331,11 +326,11 @@ impl Setup {
             go.fill(s0, 0, 1, 0)?;
             params.push(go.ptr());
             // The count their relay words reach once every launch this
-            // time has counted in (`wait_for_host` in the kernel).
-            let before = self.launched.get();
-            self.launched.set(before + 1);
+            // time has counted in (`wait_for_host` in the kernel): the
+            // `index` launches before this one on this set-up each counted
+            // in once at every launching GPU's word, which is never reset.
             let launching = u64::from(self.layout.launching_gpus());
-            params.push(before * launching + u64::from(self.words[knob::START_COUNT]));
+            params.push(index * launching + u64::from(self.words[knob::START_COUNT]));
         }
         let queued = self.queue_tests(devices, k, &params);
         if let Err(e) = queued {
@@ -433,6 +428,18 @@ impl Setup {
     fn queue_tests(&self, devices: &Devices, k: &Knobs, params: &[u64]) -> Result<(), GpuError> {
         devices.line_up()?;
         let grid = self.shape.grid + stress_ctas(&self.layout, k);
+        // Every launching GPU's start relay word, in its copy of the knobs:
+        // each launch counts in at all of them.
+        let relays: Vec<u64> = match self.layout.multi_gpu() {
+            true => self
+                .test_fns
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.is_some())
+                .map(|(h, _)| self.knobs_of(h).ptr() + 4 * knob::START_RELAY as u64)
+                .collect(),
+            false => Vec::new(),
+        };
         for (g, f) in self.test_fns.iter().enumerate() {
             let Some(f) = f else { continue };
             let mut p = params.to_vec();
@@ -441,11 +448,7 @@ impl Setup {
                 devices.ctx(g).bind()?;
                 p[KNOBS_PARAM] = self.knobs_of(g).ptr();
                 p.push(g as u64);
-                // Every launching GPU's start relay word.
-                for h in self.layout.launching() {
-                    let relay = self.knobs_of(h as usize).ptr() + 4 * knob::START_RELAY as u64;
-                    p.push(relay);
-                }
+                p.extend(&relays);
             }
             // After the logical GPU: the other GPUs' location buffers.
             p.extend(self.remote_mem.iter().map(Buffer::ptr));
