@@ -14,7 +14,7 @@ use super::layout::{
     LOGICAL_GPU, START_TARGET, TEST_KERNEL,
 };
 use super::role::{home_offset, setup_role, slot_addr, RolePlan};
-use super::start::{gpu_start_offset, wait_for_host};
+use super::start::{gpu_start_delay, gpu_start_wait, wait_for_host};
 use super::{Codegen, PtxError};
 
 pub(crate) fn test_kernel(
@@ -55,9 +55,10 @@ pub(crate) fn test_kernel(
         // take microseconds, which would otherwise put its roles behind
         // the other GPUs' or the host's.
         let plans = setup_every_role(test, layout, &common, out)?;
+        let delay = gpu_start_delay(layout, &common, out);
         wait_for_host(&common, out);
         common.spin = grid_spin_barrier(layout, &common, out);
-        gpu_start_offset(layout, &common, out);
+        gpu_start_wait(delay.as_deref(), out);
         run_every_role(test, layout, &common, &plans, out)?;
     } else {
         wait_for_host(&common, out);

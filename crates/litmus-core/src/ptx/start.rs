@@ -85,21 +85,18 @@ pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
     out.ins(format!("bar.warp.sync {mask}"));
 }
 
-/// In a test on several GPUs, once the start is over: waits this GPU's
-/// start offset plus this thread's jitter ([`Layout::gpu_delay_knob`],
-/// [`Layout::gpu_jitter_knob`]) on `%globaltimer`, which moves on its own,
-/// so the wait ends. Where the roles of an instance on two GPUs meet in
-/// time decides which of the other GPU's accesses are still in flight:
-/// the offset moves that meeting point, the jitter spreads it.
-pub(super) fn gpu_start_offset(layout: &Layout, c: &Common, out: &mut Emitter) {
+/// In a test on several GPUs, before the start: this GPU's start offset
+/// plus this thread's jitter ([`Layout::gpu_delay_knob`],
+/// [`Layout::gpu_jitter_knob`]) in nanoseconds, or `None` on one GPU. The
+/// knob loads and the draw happen here, with the roles' other set-ups, so
+/// that nothing after the start waits on memory but the wait itself.
+pub(super) fn gpu_start_delay(layout: &Layout, c: &Common, out: &mut Emitter) -> Option<String> {
     if !layout.multi_gpu() {
-        return;
+        return None;
     }
     let delay = c.load_word(out, layout.gpu_delay_knob());
     let jitter = c.load_word(out, layout.gpu_jitter_knob());
     let (none, h) = (out.pred(), out.r32());
-    let wait = out.fresh_label("gpu_wait");
-    let waited = out.fresh_label("gpu_waited");
     let no_jitter = out.fresh_label("gpu_no_jitter");
     out.ins(format!("setp.eq.u32 {none}, {jitter}, 0"));
     out.ins(format!("@{none} bra {no_jitter}"));
@@ -119,6 +116,19 @@ pub(super) fn gpu_start_offset(layout: &Layout, c: &Common, out: &mut Emitter) {
     out.ins(format!("rem.u32 {r}, {r}, {jitter}"));
     out.ins(format!("add.u32 {delay}, {delay}, {r}"));
     out.label(&no_jitter);
+    Some(delay)
+}
+
+/// Once the start is over: waits `delay` nanoseconds
+/// ([`gpu_start_delay`]) on `%globaltimer`, which moves on its own, so the
+/// wait ends. Where the roles of an instance on two GPUs meet in time
+/// decides which of the other GPU's accesses are still in flight: the
+/// offset moves that meeting point, the jitter spreads it.
+pub(super) fn gpu_start_wait(delay: Option<&str>, out: &mut Emitter) {
+    let Some(delay) = delay else { return };
+    let none = out.pred();
+    let wait = out.fresh_label("gpu_wait");
+    let waited = out.fresh_label("gpu_waited");
     out.ins(format!("setp.eq.u32 {none}, {delay}, 0"));
     out.ins(format!("@{none} bra {waited}"));
     let (t0, t, d) = (out.r64(), out.r64(), out.r64());

@@ -2,8 +2,8 @@
 //! several GPUs): how long the GPU roles poll the flag, how many launches
 //! each waits to see counted in, and each GPU's own copy of the knob
 //! words, which holds its relay word, its instance renaming and its start
-//! offset. The kernel's side is `wait_for_host` and `gpu_start_offset` in
-//! `litmus-core`'s `ptx/start.rs`.
+//! offset. The kernel's side is `wait_for_host`, `gpu_start_delay` and
+//! `gpu_start_wait` in `litmus-core`'s `ptx/start.rs`.
 
 use cudarc::driver::sys;
 
