@@ -36,13 +36,17 @@ if ! compgen -G "$work/probe/*.jsonl" >/dev/null; then
     echo "kill-resume: needs a GPU: the campaign recorded nothing ($(tail -n 1 "$work/probe.out"))" >&2
     exit 1
 fi
-echo "kill-resume: a whole campaign takes ${took_ms} ms; killing it $kills times"
+window_ms=$((took_ms / 5 + 1000))
+echo "kill-resume: a whole campaign takes ${took_ms} ms; killing it $kills times, each within ${window_ms} ms"
 
 for ((i = 1; i <= kills; i++)); do
     "$bin" campaign --budget-ms "$budget" --evidence "$ev" --resume "$@" >"$work/run.out" 2>&1 &
     pid=$!
-    # A random moment within the expected duration, at least 50 ms in.
-    sleep "$(awk -v r="$RANDOM" -v t="$took_ms" 'BEGIN { printf "%.3f", (50 + r % (t + 1)) / 1000 }')"
+    # A random moment, at least 50 ms in, within a window that lets each
+    # resume do about a tenth of the whole before it dies (start-up
+    # included), so the kills fall all along the campaign rather than
+    # after a first run that finished.
+    sleep "$(awk -v r="$RANDOM" -v w="$window_ms" 'BEGIN { printf "%.3f", (50 + r % (w + 1)) / 1000 }')"
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     echo "kill $i: $(grep -m1 '^resume:' "$work/run.out" || echo 'killed before its resume line')"

@@ -137,6 +137,42 @@ fn a_kernel_fault_fails_that_test_only_and_the_campaign_goes_on() {
     );
 }
 
+/// `--tune --tuning FILE` names the file the search writes, which need not
+/// exist yet; without `--tune`, `--tuning FILE` is a file to read, and a
+/// missing one is an error naming it.
+#[test]
+fn tune_writes_a_tuning_file_that_need_not_exist_yet() {
+    let dir = scratch("campaign_tune_file");
+    write(&dir, "a_mp.litmus", MP_RELACQ);
+    let file = dir.join("new-tuning.toml");
+    let out = bin()
+        .args(["campaign", "--tune", "--tune-budget-ms", "100", "--launches", "2"])
+        .arg("--tuning")
+        .arg(&file)
+        .arg(&dir)
+        .env_remove("LITMUS_REQUIRE_GPU")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(!stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    if !text.starts_with("tune: skipped") {
+        assert!(file.exists(), "{text}");
+    }
+    let out = bin()
+        .args(["campaign", "--launches", "2", "--tuning"])
+        .arg(dir.join("missing.toml"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("missing.toml") && stderr(&out).contains("cannot read"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// `--tune` searches first and then runs: without a GPU the search says in
 /// one line that it skipped and the campaign runs as without it; its own
 /// options are refused without `--tune`, and bad values are usage errors.

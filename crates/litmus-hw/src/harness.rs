@@ -681,6 +681,18 @@ pub(crate) fn run(
     k: &Knobs,
 ) -> Result<HwResult, GpuError> {
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    // The multi-GPU profile's permutation, named in the result's knobs so
+    // that the record says what ran; on one GPU `auto` already says it.
+    let resolved;
+    let k = if layout.multi_gpu() {
+        resolved = Knobs {
+            perm: k.perm.resolve(true),
+            ..k.clone()
+        };
+        &resolved
+    } else {
+        k
+    };
     let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
     refuse_racing_host_atomics(&devices, test)?;
     super::peer_atomics::refuse_racing_peer_atomics(&devices, test)?;

@@ -38,7 +38,9 @@ pub struct Knobs {
     /// Seeds the permutations of roles over lanes and of locations over
     /// memory (`LITMUS_SEED`); printed with every result.
     pub seed: u64,
-    /// How roles and locations are permuted (`LITMUS_PERM`).
+    /// How roles and locations are permuted (`LITMUS_PERM`); by default
+    /// [`Perm::Auto`], which a run resolves for its test
+    /// ([`Perm::resolve`]) and its record names.
     pub perm: Perm,
     /// Which lane plays each role of an instance (`LITMUS_LANES`): the
     /// permutation's, or the published harnesses' same lane in
@@ -123,16 +125,17 @@ pub struct Knobs {
 }
 
 /// The start jitter of a test on several GPUs unless `LITMUS_GPU_JITTER`
-/// says otherwise: the knobs that only such tests read are the multi-GPU
-/// profile of the defaults. Where one instance's roles on two GPUs meet in
-/// time decides what each sees of the other's accesses in flight, and the
-/// best meeting point moves with where the locations live (on two H200s,
-/// message passing across GPUs with its locations in the writer's memory
-/// was weakest with the reader 15 µs ahead, with them in the reader's
-/// memory with it 15 µs behind); a random 0..10 µs a thread covers both
-/// and kept both at or above `sys_probe.cu`'s weak fraction, at 1.3e9 to
-/// 2.6e9 instances a second.
-pub const DEFAULT_GPU_JITTER_NS: u32 = 10_000;
+/// says otherwise: none. The knobs that only such tests read, and
+/// [`Perm::Auto`]'s identity slots, are the multi-GPU profile of the
+/// defaults. Where one instance's roles on two GPUs meet in time decides
+/// what each sees of the other's accesses in flight, and a random wait a
+/// thread spreads the meeting point; with the fixed slots 0..10 µs kept
+/// message passing at `sys_probe.cu`'s weak fraction in both of its
+/// placements, but with the identity slots none did better (two H200s,
+/// same call: locations in the reader's memory 8.5e-3 against 8.3e-3 at
+/// 10 µs, data in the writer's memory 1.7e-6 against 4.7e-8), and the
+/// launches run 20% faster. `tune` draws it.
+pub const DEFAULT_GPU_JITTER_NS: u32 = 0;
 
 /// The most nanoseconds `LITMUS_GPU_STAGGER` and `LITMUS_GPU_JITTER`
 /// take: a millisecond is ten launches at the defaults.
@@ -158,7 +161,7 @@ impl Default for Knobs {
             launches: None,
             budget_ms: 1000,
             seed: 0,
-            perm: Perm::Fixed,
+            perm: Perm::Auto,
             lanes: Lanes::Permuted,
             cta_spread: CtaSpread::Neighbours,
             loc_layout: LocLayout::Apart,
@@ -269,11 +272,12 @@ impl Knobs {
                 "fixed" => Perm::Fixed,
                 "random" => Perm::Random,
                 "identity" => Perm::Identity,
+                "auto" => Perm::Auto,
                 _ => {
                     return Err(GpuError::knob(
                         "LITMUS_PERM",
                         v,
-                        "`fixed`, `random` or `identity`",
+                        "`auto`, `fixed`, `random` or `identity`",
                     ))
                 }
             };
@@ -578,15 +582,46 @@ pub enum Perm {
     /// (a warp's stores to another GPU's memory then cross the link in a
     /// few packets, not 32).
     Identity,
+    /// The default: [`Perm::Fixed`] for a test on one GPU,
+    /// [`Perm::Identity`] for a test on several (the multi-GPU profile,
+    /// see [`Perm::resolve`]).
+    Auto,
 }
 
 impl Perm {
-    /// `fixed`, `random` or `identity`.
+    /// `fixed`, `random`, `identity` or `auto`.
     pub fn as_str(self) -> &'static str {
         match self {
             Perm::Fixed => "fixed",
             Perm::Random => "random",
             Perm::Identity => "identity",
+            Perm::Auto => "auto",
+        }
+    }
+
+    /// The permutation a test runs with: [`Perm::Auto`] becomes
+    /// [`Perm::Identity`] for a test on several GPUs and [`Perm::Fixed`]
+    /// otherwise; the others stay.
+    ///
+    /// Across GPUs the identity's slots raised every weak rate on two
+    /// H200s (NVLink, `LITMUS_GPU_JITTER=0`, same call as `sys_probe.cu`):
+    /// message passing with its locations in the reader's memory 8.5e-3
+    /// against the fixed slots' 4.2e-3 (the probe 3.6e-3), in the writer's
+    /// 6.5e-3 against 2.9e-3, SB 3.2e-3 against 2.2e-3, IRIW 8.1e-5
+    /// against 2.8e-6. On one GPU the fixed slots beat the reference
+    /// harness on every weak rate, so they stay there.
+    ///
+    /// ```
+    /// use litmus_hw::Perm;
+    /// assert_eq!(Perm::Auto.resolve(true), Perm::Identity);
+    /// assert_eq!(Perm::Auto.resolve(false), Perm::Fixed);
+    /// assert_eq!(Perm::Random.resolve(true), Perm::Random);
+    /// ```
+    pub fn resolve(self, multi_gpu: bool) -> Perm {
+        match (self, multi_gpu) {
+            (Perm::Auto, true) => Perm::Identity,
+            (Perm::Auto, false) => Perm::Fixed,
+            (p, _) => p,
         }
     }
 }
@@ -720,6 +755,28 @@ mod tests {
             .contains(&("LITMUS_PERM", "identity".to_string())));
     }
 
+    /// The default permutation is `auto`, the multi-GPU profile's: fixed
+    /// slots on one GPU, the identity on several. It reads back from
+    /// `LITMUS_PERM=auto`, and only an explicit choice (`fixed` too, which
+    /// differs from `auto` across GPUs) goes into the reproducing line.
+    #[test]
+    fn the_default_permutation_is_the_profile_and_resolves_per_test() {
+        let k = knobs(&[("LITMUS_SEED", "3")]).unwrap();
+        assert_eq!(k.perm, Perm::Auto);
+        let auto = knobs(&[("LITMUS_SEED", "3"), ("LITMUS_PERM", "auto")]).unwrap();
+        assert_eq!(auto, k);
+        assert!(k.to_string().contains("perm=auto"), "{k}");
+        assert!(!k.env_assignments().iter().any(|(v, _)| *v == "LITMUS_PERM"));
+        assert_eq!(k.perm.resolve(false), Perm::Fixed);
+        assert_eq!(k.perm.resolve(true), Perm::Identity);
+        let fixed = knobs(&[("LITMUS_PERM", "fixed")]).unwrap();
+        assert_eq!(fixed.perm.resolve(true), Perm::Fixed);
+        assert!(fixed
+            .env_assignments()
+            .contains(&("LITMUS_PERM", "fixed".to_string())));
+        assert_eq!(k.gpu_jitter, 0);
+    }
+
     /// The arrangement knobs print only where they differ, and what the
     /// knobs line reproduces with reads back to the same knobs.
     #[test]
@@ -815,7 +872,7 @@ mod tests {
             ("LITMUS_STRESS", "x:y", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
             ("LITMUS_SEED", "-1", "a non-negative integer"),
-            ("LITMUS_PERM", "shuffle", "`fixed`, `random` or `identity`"),
+            ("LITMUS_PERM", "shuffle", "`auto`, `fixed`, `random` or `identity`"),
             ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),

@@ -468,6 +468,7 @@ impl Wire for Knobs {
                 Perm::Fixed => 0,
                 Perm::Random => 1,
                 Perm::Identity => 2,
+                Perm::Auto => 3,
             },
             e.stress_pattern as u32,
             e.stress_lines,
@@ -528,6 +529,7 @@ impl Wire for Knobs {
             perm: match u[8] {
                 1 => Perm::Random,
                 2 => Perm::Identity,
+                3 => Perm::Auto,
                 _ => Perm::Fixed,
             },
             env: Environment {

@@ -159,18 +159,23 @@ pub fn anchors(base: &Knobs) -> Vec<Knobs> {
 
 /// Configurations measured to show weak outcomes across GPUs that the
 /// defaults miss, put in the pool of a family with a test on several GPUs
-/// (two H200s joined by NVLink, November 2026):
+/// (two and four H200s joined by NVLink, November 2026):
 ///
-/// - the last GPU 15 µs ahead: message passing with its locations in the
-///   writer's memory 1.3e-2 of instances, SB 8.7e-3, IRIW 7e-5 (the
-///   defaults' 3e-3, 2e-3, 3e-6);
-/// - GPU 0 15 µs ahead: message passing with its locations in the
-///   reader's memory 6.6e-3;
-/// - 2M instances a launch, no jitter: the only environment that showed
-///   message passing with the data in the writer's memory and the flag in
-///   the reader's more than rarely (1.5e-3, the defaults' 1e-8).
+/// - the last GPU 15 µs ahead (fixed slots): message passing with its
+///   locations in the writer's memory 1.3e-2 of instances, SB 8.7e-3,
+///   IRIW 7e-5 (the fixed slots' unstaggered 3e-3, 2e-3, 3e-6);
+/// - GPU 0 15 µs ahead (fixed slots): message passing with its locations
+///   in the reader's memory 6.6e-3;
+/// - a million instances a launch on the fixed slots: the environment
+///   that shows message passing with the data in the writer's memory and
+///   the flag in the reader's more than rarely (1.3e-3 to 1.5e-3; the
+///   identity slots at any size 1e-5 or less);
+/// - 2M instances a launch on the identity slots at stride 1: message
+///   passing with its locations in the reader's memory 3.3e-2, at 1e10
+///   instances a second (the defaults' 8.5e-3).
 pub fn gpu_anchors(base: &Knobs) -> Vec<Knobs> {
     let reader_first = Knobs {
+        perm: Perm::Fixed,
         gpu_stagger: -15_000,
         gpu_jitter: 0,
         tuning: None,
@@ -181,13 +186,23 @@ pub fn gpu_anchors(base: &Knobs) -> Vec<Knobs> {
         ..reader_first.clone()
     };
     let congested = Knobs {
-        ctas: 8192,
+        perm: Perm::Fixed,
+        ctas: 4096,
         threads: 256,
         gpu_jitter: 0,
         tuning: None,
         ..base.clone()
     };
-    vec![reader_first, writer_first, congested]
+    let streaming = Knobs {
+        perm: Perm::Identity,
+        ctas: 8192,
+        threads: 256,
+        stride: 1,
+        gpu_jitter: 0,
+        tuning: None,
+        ..base.clone()
+    };
+    vec![reader_first, writer_first, congested, streaming]
 }
 
 #[cfg(test)]

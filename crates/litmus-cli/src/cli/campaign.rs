@@ -6,7 +6,7 @@
 //! test instead of an outcome table.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use litmus_evidence::resume::{already_recorded, TestId};
@@ -62,9 +62,9 @@ OPTIONS:
     LITMUS_DEVICES selects (default: all), one at a time on each, a test
     on k GPUs on k devices; while they run, each device's worker compiles
     the next tests' modules.
-    --tune              search the environment first (see above); the
-                        tuning file is --tuning FILE, else $LITMUS_TUNING,
-                        else litmus-tuning.toml
+    --tune              search the environment first (see above); it
+                        writes --tuning FILE (which need not exist yet),
+                        else $LITMUS_TUNING, else litmus-tuning.toml
     --tune-budget-ms N  the search's GPU time per test, on average (default 2000)
     --tune-configs N    configurations in the search's pool (default 64)
     --shard K/N         run part K of N (1 <= K <= N): the tests whose name
@@ -221,21 +221,26 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 struct Tune {
     budget_ms: u64,
     configs: usize,
+    /// `--tuning FILE` beside `--tune`: where the search writes, which
+    /// need not exist yet (without `--tune` it is `run`'s file to read).
+    path: Option<PathBuf>,
 }
 
 /// The command line's own options, taken out (the rest is `run`'s):
 /// `--shard K/N`, `--resume`, and `--tune` with `--tune-budget-ms N` and
-/// `--tune-configs N` (`None` without `--tune`).
+/// `--tune-configs N` (`None` without `--tune`), and with `--tune` the
+/// `--tuning FILE` it writes.
 type Own = (Option<Tune>, Option<Shard>, bool, Vec<String>);
 
 fn own_flags(args: &[String]) -> Result<Own, String> {
     let (mut on, mut budget_ms, mut configs, mut shard, mut knobs) = (false, 2000, 64, None, false);
     let mut resume = false;
     let mut rest = Vec::new();
+    let mut tuning = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--tune") || f == "--shard" => (f, Some(v.to_string())),
+            Some((f, v)) if f.starts_with("--tun") || f == "--shard" => (f, Some(v.to_string())),
             _ => (a.as_str(), None),
         };
         let mut value = |name: &str| {
@@ -250,14 +255,22 @@ fn own_flags(args: &[String]) -> Result<Own, String> {
             "--tune-configs" => (configs, knobs) = (number(flag, &value(flag)?, 2usize)?, true),
             "--shard" => shard = Some(shard_of(&value(flag)?)?),
             "--resume" => resume = true,
+            "--tuning" => tuning = Some(value(flag)?),
             _ => rest.push(a.clone()),
         }
     }
     if !on && knobs {
         return Err("`--tune-budget-ms` and `--tune-configs` go with `--tune`".into());
     }
+    if let (false, Some(file)) = (on, &tuning) {
+        rest.extend(["--tuning".to_string(), file.clone()]);
+    }
     Ok((
-        on.then_some(Tune { budget_ms, configs }),
+        on.then(|| Tune {
+            budget_ms,
+            configs,
+            path: tuning.map(PathBuf::from),
+        }),
         shard,
         resume,
         rest,
@@ -286,8 +299,8 @@ fn tune_first(
             return Err(EXIT_FAILED);
         }
     }
-    let path = opts
-        .tuning_path
+    let path = t
+        .path
         .clone()
         .unwrap_or_else(litmus_tune::tuning::default_path);
     let search = Search {

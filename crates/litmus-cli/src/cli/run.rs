@@ -31,8 +31,6 @@ pub(super) struct Options {
     pub(super) config: Config,
     pub(super) format: Format,
     pub(super) files: Vec<String>,
-    /// `--tuning FILE`, as given.
-    pub(super) tuning_path: Option<PathBuf>,
 }
 
 /// Reads `run`'s options; `campaign` shares them.
@@ -59,13 +57,11 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     if files.is_empty() {
         return Err("no files to run".into());
     }
-    let tuning_path = overrides.tuning.clone();
     overrides.apply(&mut config)?;
     Ok(Parsed::Work(Box::new(Options {
         config,
         format,
         files,
-        tuning_path,
     })))
 }
 

@@ -83,9 +83,10 @@ ENVIRONMENT:
     LITMUS_THREADS      threads per CTA, a power of two from 2 to 1024
                         (default 64)
     LITMUS_STRIDE       words between two slots of a location (default 4)
-    LITMUS_PERM         fixed (default), random or identity (locations'
-                        slots in instance order): how roles are spread over
-                        lanes and locations over memory
+    LITMUS_PERM         auto (default: fixed on one GPU, identity for a
+                        test on several), fixed, random or identity
+                        (locations' slots in instance order): how roles are
+                        spread over lanes and locations over memory
     LITMUS_SPIN         polls of a bounded spin barrier before each role
                         (default 0: off)
     LITMUS_STRESS       CTAS[:ROUNDS] of extra CTAs stressing memory
@@ -150,7 +151,7 @@ ENVIRONMENT:
                         0,0 runs a two-GPU test on device 0)
     LITMUS_GPU_JITTER   tests on several GPUs: each GPU thread waits a
                         random 0..NS nanoseconds after the start (default
-                        10000), so one instance's roles meet at many offsets
+                        0), so one instance's roles meet at many offsets
     LITMUS_GPU_STAGGER  tests on several GPUs: GPU g waits g*NS nanoseconds
                         after the start (negative: the last GPU first)
     LITMUS_GPU_PARTNERS tests on several GPUs: aligned (default) or permuted

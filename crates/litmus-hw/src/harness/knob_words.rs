@@ -97,15 +97,15 @@ pub(super) fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
     let roles = layout.roles.len();
     let mut state = k.seed;
     for p in 0..roles + layout.global_locs.len() {
-        let (m, a) = match k.perm {
+        let (m, a) = match k.perm.resolve(layout.multi_gpu()) {
             Perm::Random => {
                 let r = splitmix(&mut state);
                 (r as u32, (r >> 32) as u32)
             }
-            Perm::Fixed | Perm::Identity if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+            Perm::Fixed | Perm::Auto | Perm::Identity if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
             Perm::Identity => (1, 0),
-            Perm::Fixed if p == roles => (1, 0),
-            Perm::Fixed => (
+            Perm::Fixed | Perm::Auto if p == roles => (1, 0),
+            Perm::Fixed | Perm::Auto => (
                 2_654_435_761,
                 k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
             ),
