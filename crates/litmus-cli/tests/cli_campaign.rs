@@ -146,7 +146,14 @@ fn tune_writes_a_tuning_file_that_need_not_exist_yet() {
     write(&dir, "a_mp.litmus", MP_RELACQ);
     let file = dir.join("new-tuning.toml");
     let out = bin()
-        .args(["campaign", "--tune", "--tune-budget-ms", "100", "--launches", "2"])
+        .args([
+            "campaign",
+            "--tune",
+            "--tune-budget-ms",
+            "100",
+            "--launches",
+            "2",
+        ])
         .arg("--tuning")
         .arg(&file)
         .arg(&dir)

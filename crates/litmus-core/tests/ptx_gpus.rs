@@ -55,10 +55,11 @@ fn the_kernel_skips_the_roles_of_other_gpus_and_waits_for_the_start_flag() {
     let code = ptx::generate(&parse(MP_TWO)).unwrap();
     let test_kernel = &code[..code.find(".entry litmus_classify").unwrap()];
     // Both launches take the start flag and its target, then the logical
-    // GPU, then the start relay word of each launching GPU.
+    // GPU, then the start relay word of each launching GPU, and last the
+    // knob words by value.
     assert!(
         test_kernel.contains(
-            ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1\n)"
+            ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1,\n\t.param .align 4 .b8 p_knobw["
         ),
         "{test_kernel}"
     );

@@ -66,15 +66,19 @@ fn every_location_on_gpu_0_keeps_the_one_base() {
 }
 
 #[test]
-fn both_kernels_take_the_other_gpus_buffers_last() {
+fn both_kernels_take_the_other_gpus_buffers_last_but_the_knob_words() {
     let code = ptx::generate(&parse(MP_HOMES)).unwrap();
     assert_eq!(gpu_memory_param(1), "p_mem1");
+    let words = Layout::of(&parse(MP_HOMES)).unwrap().knob_words();
+    let knob_words = format!(",\n\t.param .align 4 .b8 p_knobw[{}]\n", 4 * words);
     assert!(
-        params(&code, "litmus_test").ends_with("p_relay1,\n\t.param .u64 p_mem1\n"),
+        params(&code, "litmus_test")
+            .ends_with(&format!("p_relay1,\n\t.param .u64 p_mem1{knob_words}")),
         "{code}"
     );
     assert!(
-        params(&code, "litmus_classify").ends_with("p_counters,\n\t.param .u64 p_mem1\n"),
+        params(&code, "litmus_classify")
+            .ends_with(&format!("p_counters,\n\t.param .u64 p_mem1{knob_words}")),
         "{code}"
     );
     // Each kernel loads the base and adds slot offsets to it.
@@ -102,14 +106,16 @@ fn both_kernels_take_the_other_gpus_buffers_last() {
     }
 
     let code = ptx::generate(&parse(IRIW_HOMES)).unwrap();
+    let words = Layout::of(&parse(IRIW_HOMES)).unwrap().knob_words();
+    let knob_words = format!(",\n\t.param .align 4 .b8 p_knobw[{}]\n", 4 * words);
     assert!(
         params(&code, "litmus_test")
-            .ends_with(&format!("{HOST_MEMORY},\n\t.param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1,\n\t.param .u64 p_relay2,\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2\n")),
+            .ends_with(&format!("{HOST_MEMORY},\n\t.param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1,\n\t.param .u64 p_relay2,\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2{knob_words}")),
         "{code}"
     );
     assert!(
         params(&code, "litmus_classify").ends_with(&format!(
-            "p_counters,\n\t.param .u64 {HOST_MEMORY},\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2\n"
+            "p_counters,\n\t.param .u64 {HOST_MEMORY},\n\t.param .u64 p_mem1,\n\t.param .u64 p_mem2{knob_words}"
         )),
         "{code}"
     );

@@ -72,7 +72,9 @@ fn a_generic_alias_is_its_roots_slot_through_a_second_mapping() {
     let test_kernel = kernel(&p, "litmus_test");
     let classify = kernel(&p, "litmus_classify");
     assert!(
-        test_kernel.contains("\t.param .u64 p_launch,\n\t.param .u64 p_view1\n)"),
+        test_kernel.contains(
+            "\t.param .u64 p_launch,\n\t.param .u64 p_view1,\n\t.param .align 4 .b8 p_knobw["
+        ),
         "{test_kernel}"
     );
     assert!(!test_kernel.contains("p_tex"), "{test_kernel}");
@@ -141,7 +143,9 @@ fn a_texture_alias_is_a_tex_fetch_from_a_texture_parameter() {
     let p = ptx::generate(&test).unwrap();
     let k = kernel(&p, "litmus_test");
     assert!(
-        k.contains("\t.param .u64 p_launch,\n\t.param .u64 p_tex0\n)"),
+        k.contains(
+            "\t.param .u64 p_launch,\n\t.param .u64 p_tex0,\n\t.param .align 4 .b8 p_knobw["
+        ),
         "{k}"
     );
     // Unified texture mode: a .u64 texture object, no module directive.
@@ -181,7 +185,7 @@ fn a_texture_over_a_generic_alias_reads_through_its_mapping() {
     assert_eq!(layout.textures, vec![TextureAlias { loc: t, view: 1 }]);
     let p = ptx::generate(&test).unwrap();
     assert!(
-        p.contains("\t.param .u64 p_view1,\n\t.param .u64 p_tex0\n)"),
+        p.contains("\t.param .u64 p_view1,\n\t.param .u64 p_tex0,\n\t.param .align 4 .b8 p_knobw["),
         "{p}"
     );
 }

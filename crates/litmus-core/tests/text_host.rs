@@ -142,7 +142,7 @@ fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
     // target, polls the flag with `.sys` loads, and plays only P0: the
     // host's acquire load and exchange have no PTX.
     assert!(test_kernel
-        .contains(".param .u64 p_host,\n\t.param .u64 p_go,\n\t.param .u64 p_go_target\n)"));
+        .contains(".param .u64 p_host,\n\t.param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .align 4 .b8 p_knobw["));
     assert!(test_kernel.contains("ld.relaxed.sys.global.u32"));
     assert!(test_kernel.contains("st.release.sys.global.u32"));
     assert!(!test_kernel.contains("ld.acquire"));
@@ -152,7 +152,9 @@ fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
     // buffer, and the host thread's registers from the host's registers
     // buffer (P1's r0 and r1), the GPU role's from `p_regs`; it has no
     // start flag to wait on.
-    assert!(classify.contains(".param .u64 p_host,\n\t.param .u64 p_host_regs\n)"));
+    assert!(classify.contains(
+        ".param .u64 p_host,\n\t.param .u64 p_host_regs,\n\t.param .align 4 .b8 p_knobw["
+    ));
     assert!(!test_kernel.contains("p_host_regs"));
     assert!(!classify.contains("p_go"));
     // Host memory alone: the buffer, no flag.

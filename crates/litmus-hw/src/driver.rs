@@ -632,8 +632,10 @@ unsafe impl Send for Function {}
 unsafe impl Sync for Function {}
 
 impl Function {
-    /// Queues a launch on `stream`; every parameter is a device pointer
-    /// (`u64`), as in both generated kernels.
+    /// Queues a launch on `stream`. Every parameter but the last is a
+    /// `u64` (a device pointer or a number), as in both generated kernels;
+    /// the last is the knob words by value (`p_knobw`, a `.b8` array of
+    /// `4 × words.len()` bytes).
     pub fn launch(
         &self,
         stream: &Stream,
@@ -641,13 +643,16 @@ impl Function {
         block: u32,
         shared_bytes: u32,
         params: &[u64],
+        words: &[u32],
     ) -> Result<(), GpuError> {
         let mut ptrs: Vec<*mut c_void> = params
             .iter()
             .map(|p| p as *const u64 as *mut c_void)
             .collect();
-        // SAFETY: `ptrs` points at `params`, which outlive the call (the
-        // driver copies parameter values at launch).
+        ptrs.push(words.as_ptr() as *mut c_void);
+        // SAFETY: `ptrs` points at `params` and `words`, which outlive the
+        // call (the driver copies parameter values at launch), and the
+        // kernel's last parameter is exactly `words`' bytes long.
         check("cuLaunchKernel", unsafe {
             sys::cuLaunchKernel(
                 self.f,

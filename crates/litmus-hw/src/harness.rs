@@ -26,7 +26,7 @@ mod start;
 
 use knob_words::{check_knobs, grid_spin_count, knob_words, permutation_words, stress_ctas};
 
-use start::{gpu_knobs, start_count, KNOBS_PARAM};
+use start::{gpu_knobs, start_count, GpuKnobs, KNOBS_PARAM};
 
 pub(crate) use placement::check_placement;
 pub use placement::PlacementReport;
@@ -99,7 +99,7 @@ struct Setup {
     /// logical GPU; `None` for GPU 0, whose copy is `knobs_buf`, and for a
     /// GPU that plays no role): a GPU's roles read their knobs and poll
     /// their start relay word in their own memory.
-    gpu_knobs: Vec<Option<Buffer>>,
+    gpu_knobs: Vec<Option<GpuKnobs>>,
     table: Buffer,
     counters: Buffer,
     scratch: Buffer,
@@ -391,12 +391,13 @@ impl Setup {
         Ok(())
     }
 
-    /// Logical GPU `g`'s copy of the knob words.
-    fn knobs_of(&self, g: usize) -> &Buffer {
-        self.gpu_knobs
-            .get(g)
-            .and_then(Option::as_ref)
-            .unwrap_or(&self.knobs_buf)
+    /// Logical GPU `g`'s copy of the knob words in its memory, and the
+    /// words its launches pass.
+    fn knobs_of(&self, g: usize) -> (&Buffer, &[u32]) {
+        match self.gpu_knobs.get(g).and_then(Option::as_ref) {
+            Some(own) => (&own.buf, &own.words),
+            None => (&self.knobs_buf, &self.words),
+        }
     }
 
     /// Queues the classifier on logical GPU 0's stream.
@@ -406,7 +407,6 @@ impl Setup {
             self.regs.ptr(),
             self.shfinal.ptr(),
             self.status.ptr(),
-            self.knobs_buf.ptr(),
             self.table.ptr(),
             self.counters.ptr(),
         ];
@@ -419,6 +419,7 @@ impl Setup {
             layout::CLASSIFY_BLOCK,
             0,
             &classify,
+            &self.words,
         )
     }
 
@@ -436,17 +437,18 @@ impl Setup {
                 .iter()
                 .enumerate()
                 .filter(|(_, f)| f.is_some())
-                .map(|(h, _)| self.knobs_of(h).ptr() + 4 * knob::START_RELAY as u64)
+                .map(|(h, _)| self.knobs_of(h).0.ptr() + 4 * knob::START_RELAY as u64)
                 .collect(),
             false => Vec::new(),
         };
         for (g, f) in self.test_fns.iter().enumerate() {
             let Some(f) = f else { continue };
             let mut p = params.to_vec();
+            let (buf, words) = self.knobs_of(g);
             if self.layout.multi_gpu() {
                 // A kernel launches in the current context: its GPU's.
                 devices.ctx(g).bind()?;
-                p[KNOBS_PARAM] = self.knobs_of(g).ptr();
+                p[KNOBS_PARAM] = buf.ptr();
                 p.push(g as u64);
                 p.extend(&relays);
             }
@@ -458,6 +460,7 @@ impl Setup {
                 self.shape.block,
                 self.shared_bytes,
                 &p,
+                words,
             )?;
         }
         devices.join()

@@ -872,7 +872,11 @@ mod tests {
             ("LITMUS_STRESS", "x:y", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_BUDGET_MS", "soon", "a non-negative integer"),
             ("LITMUS_SEED", "-1", "a non-negative integer"),
-            ("LITMUS_PERM", "shuffle", "`auto`, `fixed`, `random` or `identity`"),
+            (
+                "LITMUS_PERM",
+                "shuffle",
+                "`auto`, `fixed`, `random` or `identity`",
+            ),
             ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
             ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),

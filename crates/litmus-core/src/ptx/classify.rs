@@ -15,13 +15,13 @@ use crate::instr::InstrKind;
 use crate::ir::Test;
 use crate::outcome::Observable;
 
-use super::common::global_param;
+use super::common::{global_param, knob_word};
 use super::cta_table::CtaTable;
 use super::emit::Emitter;
 use super::histogram::{fold_into_table, GlobalFold, Table};
 use super::layout::{
-    counter, gpu_memory_param, knob, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL, HOST_MEMORY,
-    HOST_REGS,
+    counter, gpu_memory_param, knob, knob_words_param, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL,
+    HOST_MEMORY, HOST_REGS,
 };
 use super::role::global_addr;
 
@@ -81,7 +81,8 @@ fn classify_entry(layout: &Layout) -> String {
         host_param.push_str(&format!(",\n\t.param .u64 {HOST_REGS}"));
     }
     format!(
-        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1"
+        ".visible .entry {CLASSIFY_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_table,\n\t.param .u64 p_counters{host_param}{}\n) .maxntid {CLASSIFY_BLOCK}, 1, 1",
+        knob_words_param(layout)
     )
 }
 
@@ -91,7 +92,6 @@ struct Params {
     regs: String,
     shfinal: String,
     status: String,
-    knobs: String,
     table: String,
     counters: String,
     /// The host buffer's base (empty without host locations).
@@ -110,7 +110,6 @@ impl Params {
         let regs = param(out, "p_regs");
         let shfinal = param(out, "p_shfinal");
         let status = param(out, "p_status");
-        let knobs = param(out, "p_knobs");
         let table = param(out, "p_table");
         let counters = param(out, "p_counters");
         // Host locations are read and reset through the host buffer's device
@@ -137,7 +136,6 @@ impl Params {
             regs,
             shfinal,
             status,
-            knobs,
             table,
             counters,
             host,
@@ -179,7 +177,6 @@ struct Classify {
     host_regs: String,
     shfinal: String,
     status: String,
-    knobs: String,
     counters: String,
     /// The instance this thread classifies.
     gid: String,
@@ -188,18 +185,13 @@ struct Classify {
 impl Classify {
     /// Loads the knobs the classifier reads, beside the buffers.
     fn load(p: Params, gid: String, out: &mut Emitter) -> Classify {
-        let load_knob = |out: &mut Emitter, k: usize| {
-            let r = out.r32();
-            out.ins(format!("ld.global.u32 {r}, [{}+{}]", p.knobs, k * 4));
-            r
-        };
         Classify {
-            n: load_knob(out, knob::N),
-            n_mask: load_knob(out, knob::N_MASK),
-            stride: load_knob(out, knob::STRIDE),
-            table_mask: load_knob(out, knob::TABLE_MASK),
-            spin: load_knob(out, knob::SPIN),
-            filled: load_knob(out, knob::RESET_BY_FILL),
+            n: knob_word(out, knob::N),
+            n_mask: knob_word(out, knob::N_MASK),
+            stride: knob_word(out, knob::STRIDE),
+            table_mask: knob_word(out, knob::TABLE_MASK),
+            spin: knob_word(out, knob::SPIN),
+            filled: knob_word(out, knob::RESET_BY_FILL),
             mem: p.mem,
             host: p.host,
             remote: p.remote,
@@ -207,7 +199,6 @@ impl Classify {
             host_regs: p.host_regs,
             shfinal: p.shfinal,
             status: p.status,
-            knobs: p.knobs,
             counters: p.counters,
             gid,
         }
@@ -274,7 +265,6 @@ fn slot_addrs(layout: &Layout, k: &Classify, out: &mut Emitter) -> Vec<String> {
         .map(|j| {
             global_addr(
                 layout,
-                &k.knobs,
                 &memory,
                 [&k.n, &k.n_mask, &k.stride],
                 j,
@@ -289,12 +279,8 @@ fn slot_addrs(layout: &Layout, k: &Classify, out: &mut Emitter) -> Vec<String> {
 /// [`knob::SPIN_GRID`]) for the next launch: one thread, when the barrier
 /// is on.
 fn reset_grid_spin(k: &Classify, out: &mut Emitter) {
-    let (target, p, first) = (out.r32(), out.pred(), out.pred());
-    out.ins(format!(
-        "ld.global.u32 {target}, [{}+{}]",
-        k.knobs,
-        knob::SPIN_GRID * 4
-    ));
+    let target = knob_word(out, knob::SPIN_GRID);
+    let (p, first) = (out.pred(), out.pred());
     out.ins(format!("setp.ne.u32 {p}, {target}, 0"));
     out.ins(format!("setp.eq.and.u32 {first}, {}, 0, {p}", k.gid));
     let a = out.r64();

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::emit::Emitter;
 use super::layout::{
-    gpu_memory_param, knob, relay_param, Layout, Mode, HOST_MEMORY, HOST_START, LOGICAL_GPU,
-    START_TARGET,
+    gpu_memory_param, knob, relay_param, Layout, Mode, HOST_MEMORY, HOST_START, KNOB_WORDS,
+    LOGICAL_GPU, START_TARGET,
 };
 use super::Codegen;
 
@@ -110,9 +110,7 @@ impl Common {
     /// Loads knob word `k` into a fresh register: for the words outside
     /// [`KNOBS`], read only where they are needed.
     pub(crate) fn load_word(&self, out: &mut Emitter, k: usize) -> String {
-        let r = out.r32();
-        out.ins(format!("ld.global.u32 {r}, [{}+{}]", self.knobs, k * 4));
-        r
+        knob_word(out, k)
     }
 
     /// The location buffers' bases, indexed by [`Layout::memory_of`]:
@@ -141,7 +139,7 @@ impl Common {
         let cta = out.r32();
         out.ins(format!("mov.u32 {tid}, %tid.x"));
         out.ins(format!("mov.u32 {cta}, %ctaid.x"));
-        let knob_regs = load_knobs(&knobs, out);
+        let knob_regs = load_knobs(out);
         super::interleave::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
         let smem = out.r32();
         if !layout.shared_locs.is_empty() {
@@ -255,14 +253,16 @@ fn u32_param(out: &mut Emitter, name: &str) -> String {
 }
 
 /// Loads the knob words every role reads ([`KNOBS`]).
-fn load_knobs(knobs: &str, out: &mut Emitter) -> BTreeMap<usize, String> {
-    let mut knob_regs = BTreeMap::new();
-    for k in KNOBS {
-        let r = out.r32();
-        out.ins(format!("ld.global.u32 {r}, [{knobs}+{}]", k * 4));
-        knob_regs.insert(k, r);
-    }
-    knob_regs
+fn load_knobs(out: &mut Emitter) -> BTreeMap<usize, String> {
+    KNOBS.into_iter().map(|k| (k, knob_word(out, k))).collect()
+}
+
+/// Loads knob word `k` from the kernel's [`KNOB_WORDS`] parameter into a
+/// fresh register.
+pub(crate) fn knob_word(out: &mut Emitter, k: usize) -> String {
+    let r = out.r32();
+    out.ins(format!("ld.param.u32 {r}, [{KNOB_WORDS}+{}]", k * 4));
+    r
 }
 
 /// The unit this CTA plays instances in, and in role-per-warp mode its

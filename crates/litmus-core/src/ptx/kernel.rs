@@ -10,8 +10,8 @@ use super::emit::Emitter;
 use super::environment;
 use super::instr::emit_instr;
 use super::layout::{
-    gpu_memory_param, knob, relay_param, Layout, Mode, HARNESS_BARRIER, HOST_MEMORY, HOST_START,
-    LOGICAL_GPU, START_TARGET, TEST_KERNEL,
+    gpu_memory_param, knob, knob_words_param, relay_param, Layout, Mode, HARNESS_BARRIER,
+    HOST_MEMORY, HOST_START, LOGICAL_GPU, START_TARGET, TEST_KERNEL,
 };
 use super::role::{home_offset, setup_role, slot_addr, RolePlan};
 use super::start::{gpu_start_delay, gpu_start_wait, wait_for_host};
@@ -114,6 +114,7 @@ fn kernel_entry(layout: &Layout) -> String {
     for g in layout.remote_homes() {
         alias_params.push_str(&format!(",\n\t.param .u64 {}", gpu_memory_param(g)));
     }
+    alias_params.push_str(&knob_words_param(layout));
     format!(
         ".visible .entry {TEST_KERNEL}(\n\t.param .u64 p_mem,\n\t.param .u64 p_regs,\n\t.param .u64 p_shfinal,\n\t.param .u64 p_status,\n\t.param .u64 p_knobs,\n\t.param .u64 p_place,\n\t.param .u64 p_scratch,\n\t.param .u64 p_launch{alias_params}\n){cluster}"
     )

@@ -186,6 +186,25 @@ pub const PLACEMENT_WORDS: usize = 4;
 /// near it.
 pub const HOST_PLACEMENT_TAG: u32 = 0xffff_fffe;
 
+/// The last parameter of both kernels: the knob words themselves, by value
+/// (`.param .align 4 .b8 p_knobw[4·words]`), which the launch copies into
+/// the constant bank. Every CTA reads them at the latency of a constant
+/// load; from global memory each read was a round trip to L2 before the
+/// roles could start (one before the set-up, one within it, and three in
+/// the classifier), several microseconds of a launch that lasts about 18 at
+/// the defaults. The copy in global memory (`p_knobs`) stays for the start
+/// relay word, which the kernels count in at.
+pub const KNOB_WORDS: &str = "p_knobw";
+
+/// The declaration of [`KNOB_WORDS`] for `layout`'s knob words, as the
+/// last entry of a kernel's parameter list.
+pub fn knob_words_param(layout: &Layout) -> String {
+    format!(
+        ",\n\t.param .align 4 .b8 {KNOB_WORDS}[{}]",
+        4 * layout.knob_words()
+    )
+}
+
 /// What a host test adds to the kernels' parameters (after every other):
 /// `p_host`, the device address of the page-locked host memory that holds
 /// the test's host locations, when it has any.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::instr::InstrKind;
 use crate::ir::{Space, Test, Thread};
 
-use super::common::Common;
+use super::common::{knob_word, Common};
 use super::emit::Emitter;
 use super::instr::RoleCtx;
 use super::layout::{knob, Layout, Mode, Reach, PLACEMENT_WORDS};
@@ -183,7 +183,7 @@ fn reach_location(
     if let Some(alias) = layout.aliases.iter().find(|a| a.loc == idx) {
         match alias.reach {
             Reach::View(v) => {
-                let a = global_addr(layout, &c.knobs, &c.memory(), knobs, alias.slot, inst, out);
+                let a = global_addr(layout, &c.memory(), knobs, alias.slot, inst, out);
                 if v > 0 {
                     out.ins(format!("add.u64 {a}, {a}, {}", c.views[v - 1]));
                 }
@@ -192,7 +192,7 @@ fn reach_location(
             Reach::Texture(t) => {
                 // The texture spans the whole buffer: the slot's word
                 // index is its texel.
-                let slot = global_slot(layout, &c.knobs, knobs, alias.slot, inst, out);
+                let slot = global_slot(layout, knobs, alias.slot, inst, out);
                 let texel = out.r32();
                 out.ins(format!("mul.lo.u32 {texel}, {slot}, {}", knobs[2]));
                 Reached::Texel((c.textures[t].clone(), texel))
@@ -201,7 +201,7 @@ fn reach_location(
     } else if let Some(j) = layout.global_locs.iter().position(|g| *g == idx) {
         Reached::Addr((
             Space::Global,
-            global_addr(layout, &c.knobs, &c.memory(), knobs, j, inst, out),
+            global_addr(layout, &c.memory(), knobs, j, inst, out),
         ))
     } else {
         Reached::Addr(shared_addr(layout, c, idx, inst, out))
@@ -299,14 +299,13 @@ fn role_barriers(layout: &Layout, k: usize) -> BTreeMap<usize, (u32, u32)> {
 /// the same).
 pub(crate) fn global_addr(
     layout: &Layout,
-    knobs: &str,
     memory: &[&str],
     [n, n_mask, stride]: [&str; 3],
     j: usize,
     inst: &str,
     out: &mut Emitter,
 ) -> String {
-    let slot = global_slot(layout, knobs, [n, n_mask, stride], j, inst, out);
+    let slot = global_slot(layout, [n, n_mask, stride], j, inst, out);
     // `memory` holds every base `memory_of` can name (see `Common::memory`).
     let mem = memory
         .get(layout.memory_of(j))
@@ -329,32 +328,16 @@ pub(crate) fn global_addr(
 /// word.
 fn global_slot(
     layout: &Layout,
-    knobs: &str,
     [_, n_mask, _]: [&str; 3],
     j: usize,
     inst: &str,
     out: &mut Emitter,
 ) -> String {
-    let lm = out.r32();
-    let la = out.r32();
     let slot = out.r32();
-    let (scale, span) = (out.r32(), out.r32());
-    out.ins(format!(
-        "ld.global.u32 {scale}, [{knobs}+{}]",
-        knob::SLOT_SCALE * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {span}, [{knobs}+{}]",
-        knob::LOC_SPAN * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {lm}, [{knobs}+{}]",
-        layout.loc_knob(j) * 4
-    ));
-    out.ins(format!(
-        "ld.global.u32 {la}, [{knobs}+{}]",
-        (layout.loc_knob(j) + 1) * 4
-    ));
+    let scale = knob_word(out, knob::SLOT_SCALE);
+    let span = knob_word(out, knob::LOC_SPAN);
+    let lm = knob_word(out, layout.loc_knob(j));
+    let la = knob_word(out, layout.loc_knob(j) + 1);
     out.ins(format!("mad.lo.u32 {slot}, {inst}, {lm}, {la}"));
     out.ins(format!("and.b32 {slot}, {slot}, {n_mask}"));
     out.ins(format!("mul.lo.u32 {slot}, {slot}, {scale}"));

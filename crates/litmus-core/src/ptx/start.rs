@@ -31,7 +31,7 @@ use super::layout::{knob, Layout};
 /// last count within the time one `red` takes to cross.
 pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
     let Some(go) = &c.go else { return };
-    let (bound, polls, v) = (out.r32(), out.r32(), out.r32());
+    let (polls, v) = (out.r32(), out.r32());
     let (mask, below, lower) = (out.r32(), out.r32(), out.r32());
     let started = out.fresh_label("host_started");
     out.ins(format!("activemask.b32 {mask}"));
@@ -40,11 +40,7 @@ pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
     let follower = out.pred();
     out.ins(format!("setp.ne.u32 {follower}, {lower}, 0"));
     out.ins(format!("@{follower} bra {started}"));
-    out.ins(format!(
-        "ld.global.u32 {bound}, [{}+{}]",
-        c.knobs,
-        knob::HOST_WAIT * 4
-    ));
+    let bound = c.load_word(out, knob::HOST_WAIT);
     let relay = out.r64();
     out.ins(format!(
         "add.u64 {relay}, {}, {}",

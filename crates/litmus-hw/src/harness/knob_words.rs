@@ -102,7 +102,9 @@ pub(super) fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
                 let r = splitmix(&mut state);
                 (r as u32, (r >> 32) as u32)
             }
-            Perm::Fixed | Perm::Auto | Perm::Identity if p < roles => ((2 * p as u32 + 1) * 37, 11 * p as u32),
+            Perm::Fixed | Perm::Auto | Perm::Identity if p < roles => {
+                ((2 * p as u32 + 1) * 37, 11 * p as u32)
+            }
             Perm::Identity => (1, 0),
             Perm::Fixed | Perm::Auto if p == roles => (1, 0),
             Perm::Fixed | Perm::Auto => (

@@ -26,16 +26,25 @@ pub(super) const HOST_WAIT_POLLS: u32 = 1 << 20;
 /// Where the knob words' address sits among the test kernel's parameters.
 pub(super) const KNOBS_PARAM: usize = 4;
 
-/// A copy of the knob words in the memory of each launching logical GPU
-/// but GPU 0 (see `Setup::gpu_knobs`); logical GPU 0's context is
-/// current again afterwards.
+/// Logical GPU `g`'s own knob words (`g > 0`): its instance renaming and
+/// start offset in place of GPU 0's.
+pub(super) struct GpuKnobs {
+    /// The copy in the GPU's memory, which holds its start relay word.
+    pub(super) buf: Buffer,
+    /// The words its launches pass by value.
+    pub(super) words: Vec<u32>,
+}
+
+/// The knob words of each launching logical GPU but GPU 0 (see
+/// `Setup::gpu_knobs`), with a copy in that GPU's memory; logical GPU 0's
+/// context is current again afterwards.
 pub(super) fn gpu_knobs(
     devices: &Devices,
     layout: &Layout,
     test_fns: &[Option<Function>],
     words: &[u32],
     k: &Knobs,
-) -> Result<Vec<Option<Buffer>>, GpuError> {
+) -> Result<Vec<Option<GpuKnobs>>, GpuError> {
     let mut out = Vec::with_capacity(test_fns.len());
     for (g, f) in test_fns.iter().enumerate() {
         if g == 0 || f.is_none() {
@@ -47,9 +56,9 @@ pub(super) fn gpu_knobs(
         own[knob::GPU_PARTNER_MUL] = m;
         own[knob::GPU_PARTNER_ADD] = a;
         own[layout.gpu_delay_knob()] = k.gpu_delay(g as u32, layout.gpus);
-        let b = devices.ctx(g).alloc(own.len())?;
-        b.write(&own)?;
-        out.push(Some(b));
+        let buf = devices.ctx(g).alloc(own.len())?;
+        buf.write(&own)?;
+        out.push(Some(GpuKnobs { buf, words: own }));
     }
     devices.ctx(0).bind()?;
     Ok(out)
