@@ -255,3 +255,61 @@ fn a_test_s_search_trials_are_told_from_its_runs() {
     let page = html::page(&evidence, ptx(), &Options::default());
     assert!(!page.contains("search trial"), "only runs: {page}");
 }
+
+/// A campaign run with `--tune` records the search's trials beside the
+/// campaign's runs: a test whose condition's outcome only a trial showed is
+/// a test seen, on its line and in its count, since the instances the
+/// search ran are evidence like any other.
+#[test]
+fn a_test_seen_only_in_a_search_trial_is_seen_on_its_line() {
+    let tests = html_support::tests();
+    let sc = model_by_name("sc").expect("sc is built in");
+    // A test whose condition ptx allows and sc forbids: the campaign's
+    // record below shows only sc's outcomes, the trial the weak one.
+    let test = tests
+        .iter()
+        .find(|t| {
+            let weak = html_support::condition_outcome(t);
+            let ptx_allows = litmus_model::check(t, ptx(), &Options::default())
+                .is_ok_and(|c| weak.as_ref().is_some_and(|w| c.allowed.contains(w)));
+            let sc_forbids = litmus_model::check(t, sc, &Options::default())
+                .is_ok_and(|c| weak.as_ref().is_some_and(|w| !c.allowed.contains(w)));
+            ptx_allows && sc_forbids
+        })
+        .expect("a generated test with a weak outcome");
+    let weak = html_support::condition_outcome(test).unwrap();
+    let mut trial = html_support::evidence(std::slice::from_ref(test), Shows::LikeHardware, false)
+        .records
+        .remove(0);
+    assert!(trial.histogram.iter().any(|o| o.values == weak));
+    let mut run = trial.clone();
+    run.seq = 1;
+    run.kind = litmus_evidence::Kind::Campaign;
+    run.histogram.retain(|o| o.values != weak);
+    trial.kind = litmus_evidence::Kind::Trial;
+    let weak_count = trial
+        .histogram
+        .iter()
+        .find(|o| o.values == weak)
+        .unwrap()
+        .count;
+
+    let only_run = Evidence {
+        records: vec![run.clone()],
+        ..Evidence::default()
+    };
+    let page = html::page(&only_run, ptx(), &Options::default());
+    let (_, line) = lines(&page)[0];
+    assert!(line.contains("<i class=u>not seen</i>"), "{line}");
+
+    let with_trial = Evidence {
+        records: vec![run, trial],
+        ..Evidence::default()
+    };
+    let page = html::page(&with_trial, ptx(), &Options::default());
+    let (name, line) = lines(&page)[0];
+    assert_eq!(name, test.name.text);
+    assert!(line.contains("<i class=s>seen</i>"), "{line}");
+    assert!(line.contains(&format!("<i>{weak_count} / ")), "{line}");
+    assert!(page.contains("(1 of them search trial)"), "{page}");
+}

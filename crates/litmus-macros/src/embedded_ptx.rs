@@ -227,7 +227,7 @@ exists (P1:r0 == 1) => allowed",
     )
     .expect("the harness runs two GPUs");
     assert!(ptx.contains(
-        ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1\n)"
+        ".param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .u64 p_gpu,\n\t.param .u64 p_relay0,\n\t.param .u64 p_relay1,\n\t.param .align 4 .b8 p_knobw["
     ));
 }
 
