@@ -45,9 +45,14 @@ fn tune_writes_an_entry_that_run_then_uses_or_says_it_skipped() {
     assert!(text.contains("mp.litmus: best "), "{text}");
     let written = std::fs::read_to_string(&file).unwrap();
     let table: toml::Table = written.parse().unwrap();
-    let entry = &table["tests"]["MP"];
-    assert!(entry["instances"].as_integer().unwrap() > 0, "{written}");
-    assert!(entry["knobs"].is_table(), "{written}");
+    // One table per device kind the node has, named after it.
+    let kinds = table["tests"]["MP"].as_table().unwrap();
+    assert!(!kinds.is_empty(), "{written}");
+    for (kind, entry) in kinds {
+        assert!(kind.starts_with("NVIDIA"), "{written}");
+        assert!(entry["instances"].as_integer().unwrap() > 0, "{written}");
+        assert!(entry["knobs"].is_table(), "{written}");
+    }
     let out = bin()
         .args(["run", "--format", "json", "--launches", "1", "--tuning"])
         .arg(&file)

@@ -6,6 +6,10 @@
 
 use std::sync::OnceLock;
 
+use litmus_core::ir::Test;
+use litmus_core::ptx::Layout;
+
+use super::devices::kind_of;
 use super::driver;
 use super::isolate;
 use super::knobs::{format_gpu_map, Knobs, GPU_MAP_ENV};
@@ -92,15 +96,62 @@ pub(crate) fn select(wanted: Option<&[u32]>, names: &[String]) -> Result<Vec<Gpu
 /// The driver is asked once per process, in a child (the process that
 /// forks the GPU workers never initialises CUDA itself: see `isolate`).
 pub fn devices() -> Result<Vec<Gpu>, GpuError> {
-    static NAMES: OnceLock<Result<Vec<String>, GpuError>> = OnceLock::new();
     let wanted = devices_var()?;
+    select(wanted.as_deref(), &names()?)
+}
+
+/// The name of every device the driver shows (index: ordinal), asked
+/// once per process, in a child; [`GpuError::NoDevice`] when there is
+/// none.
+fn names() -> Result<Vec<String>, GpuError> {
+    static NAMES: OnceLock<Result<Vec<String>, GpuError>> = OnceLock::new();
     let names = NAMES
         .get_or_init(|| isolate::in_child(SETUP_TIME, driver::device_names))
         .clone()?;
     if names.is_empty() {
         return Err(GpuError::NoDevice);
     }
-    select(wanted.as_deref(), &names)
+    Ok(names)
+}
+
+/// The kind of device a run of `test` with `knobs` on the devices of
+/// `claim` goes to (see [`crate::run_on`]): the names of the devices of
+/// its logical GPUs, as [`crate::device_kind`] reads them back from the
+/// result's device line, so that a tuning entry written from a result is
+/// found again by the run that asks here. An error when the test cannot
+/// be laid out or placed (the run then says the same), or without a GPU.
+pub fn kind_on(claim: &[u32], test: &Test, knobs: &Knobs) -> Result<String, GpuError> {
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let names = names()?;
+    kind_among(layout.gpus, claim, knobs, &names, || {
+        Ok(select(devices_var()?.as_deref(), &names)?
+            .iter()
+            .map(|g| g.ordinal)
+            .collect())
+    })
+}
+
+/// [`kind_on`] for a test on `gpus` logical GPUs, with the machine's
+/// device names and the selected devices from `selected`.
+fn kind_among(
+    gpus: u32,
+    claim: &[u32],
+    knobs: &Knobs,
+    names: &[String],
+    selected: impl FnOnce() -> Result<Vec<u32>, GpuError>,
+) -> Result<String, GpuError> {
+    let (first, map) = place_among(gpus, claim, knobs, selected)?;
+    // Logical GPU `g` runs on the map's `g`th device (`devices.rs`).
+    let ordinals = map.map_or_else(
+        || vec![first],
+        |m| m.into_iter().take(gpus.max(1) as usize).collect(),
+    );
+    let of_logical = ordinals
+        .iter()
+        .map(|&d| names.get(d as usize).map(String::as_str))
+        .collect::<Option<Vec<&str>>>()
+        .ok_or(GpuError::NoDevice)?;
+    Ok(kind_of(&of_logical).to_string())
 }
 
 /// Where a run of a test on `gpus` logical GPUs goes: the device whose
@@ -247,6 +298,37 @@ mod tests {
             place_among(2, &[3, 1], &mapped, unasked).unwrap(),
             (0, Some(vec![0, 0]))
         );
+    }
+
+    #[test]
+    fn the_kind_of_a_run_is_the_names_of_its_logical_gpus_devices() {
+        let names: Vec<String> = ["H100", "H100", "A100", "A100"].map(String::from).to_vec();
+        let none = Knobs::default();
+        let unasked = || -> Result<Vec<u32>, GpuError> { panic!("the claim was enough") };
+        assert_eq!(kind_among(1, &[2], &none, &names, unasked).unwrap(), "A100");
+        assert_eq!(
+            kind_among(2, &[0, 1], &none, &names, unasked).unwrap(),
+            "H100"
+        );
+        assert_eq!(
+            kind_among(2, &[1, 2], &none, &names, unasked).unwrap(),
+            "H100 + A100"
+        );
+        // No claim: the first selected device.
+        assert_eq!(
+            kind_among(1, &[], &none, &names, || Ok(vec![3, 0])).unwrap(),
+            "A100"
+        );
+        // An explicit map wins, and only its logical GPUs' devices count.
+        let mapped = Knobs {
+            gpu_map: Some(vec![2, 0]),
+            ..Knobs::default()
+        };
+        assert_eq!(
+            kind_among(1, &[0], &mapped, &names, unasked).unwrap(),
+            "A100"
+        );
+        assert!(kind_among(1, &[7], &none, &names, unasked).is_err());
     }
 
     #[test]

@@ -304,16 +304,22 @@ fn peer_links<'c>(ctx_of: &dyn Fn(usize) -> (u32, &'c Context), gpus: usize) -> 
 /// [`Devices::describe`] of logical GPUs with these names on these
 /// physical devices.
 fn describe(names: &[&str], ordinals: &[u32]) -> String {
-    let mut names = names.to_vec();
-    names.dedup();
+    let names = names_part(names);
     if ordinals.len() == 1 {
-        return format!("{} (device {})", names.join(" + "), ordinals[0]);
+        return format!("{names} (device {})", ordinals[0]);
     }
     format!(
-        "{} (logical GPUs on devices {})",
-        names.join(" + "),
+        "{names} (logical GPUs on devices {})",
         format_gpu_map(ordinals)
     )
+}
+
+/// The names part of a device line: the logical GPUs' device names, a
+/// run of one name said once.
+fn names_part(names: &[&str]) -> String {
+    let mut names = names.to_vec();
+    names.dedup();
+    names.join(" + ")
 }
 
 /// The kind of device a result's device line names (its GPUs' names,
@@ -321,6 +327,12 @@ fn describe(names: &[&str], ordinals: &[u32]) -> String {
 /// GPUs of one kind may have run a test (a tuning entry's `device`).
 pub fn device_kind(line: &str) -> &str {
     line.split_once(" (").map_or(line, |(kind, _)| kind)
+}
+
+/// The kind a run on devices with these names (one per logical GPU) gets
+/// from [`device_kind`] of its device line, worked out before the run.
+pub(crate) fn kind_of(names: &[&str]) -> String {
+    device_kind(&names_part(names)).to_string()
 }
 
 #[cfg(test)]
@@ -344,6 +356,10 @@ mod tests {
             assert_eq!(device_kind(line), "NVIDIA H100 80GB HBM3");
         }
         assert_eq!(device_kind("NVIDIA A100"), "NVIDIA A100");
+        // Worked out before a run, the kind is the one its line gives.
+        for (names, ordinals) in [(&["A", "A"][..], &[0, 1][..]), (&["A", "B"], &[0, 2])] {
+            assert_eq!(kind_of(names), device_kind(&describe(names, ordinals)));
+        }
     }
 
     /// Each launch's start relay adds to every launching GPU's relay

@@ -45,7 +45,7 @@ pub use arrangement::{
     LOC_LAYOUT_ENV,
 };
 pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
-pub use device_selection::{devices, devices_var, parse_devices, Gpu, DEVICES_ENV};
+pub use device_selection::{devices, devices_var, kind_on, parse_devices, Gpu, DEVICES_ENV};
 pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;

@@ -95,12 +95,15 @@ impl Config {
         })
     }
 
-    /// The knobs test `name` runs with: the environment's, under its
-    /// tuning entry when the tuning file has one.
-    pub fn knobs_for(&self, name: &str) -> Result<Knobs, GpuError> {
+    /// The knobs test `name` runs with on a device of kind `kind`
+    /// (`litmus_hw::kind_on`; empty when not known): the environment's,
+    /// under its tuning entry for that kind when the tuning file has one
+    /// (`TuningFile::entry`: that kind's, else one written for every kind,
+    /// never another kind's).
+    pub fn knobs_for(&self, name: &str, kind: &str) -> Result<Knobs, GpuError> {
         match &self.tuning {
             None => Ok(self.knobs.clone()),
-            Some(file) => file.knobs_for(name, &self.knobs, |var| std::env::var(var).ok()),
+            Some(file) => file.knobs_for(name, kind, &self.knobs, |var| std::env::var(var).ok()),
         }
     }
 }

@@ -40,48 +40,6 @@ pub fn devices_for(config: &Config) -> Result<Vec<u32>, GpuError> {
     }
 }
 
-/// The lanes a family-wide search over `tests` spreads over
-/// (`litmus_tune::family::search_family_on`), each a group of devices a
-/// turn runs on: as many devices as the widest test has GPUs, of the
-/// first device's kind, since the search's results are a kind's (a tuning
-/// entry names the kind it was tuned on). A test narrower than its lane
-/// runs on the lane's first devices. None when the machine has fewer
-/// devices than the widest test needs: the search then runs one trial at
-/// a time with the default placement, which says why a test cannot run.
-pub fn search_lanes<'t>(
-    config: &Config,
-    tests: impl Iterator<Item = &'t Test>,
-) -> Result<Vec<Vec<u32>>, GpuError> {
-    if !config.hardware {
-        return Ok(Vec::new());
-    }
-    let devices = match gpu::devices() {
-        Ok(d) => d,
-        Err(e @ GpuError::Knob { .. }) => return Err(e),
-        Err(_) => return Ok(Vec::new()),
-    };
-    let width = tests
-        .map(|t| Layout::of(t).map_or(1, |l| l.gpus.max(1) as usize))
-        .max()
-        .unwrap_or(1);
-    let kind = devices.first().map(|g| g.name.clone());
-    let of_kind: Vec<u32> = devices
-        .iter()
-        .filter(|g| Some(&g.name) == kind.as_ref())
-        .map(|g| g.ordinal)
-        .collect();
-    Ok(lanes_of(&of_kind, width))
-}
-
-/// `devices` in groups of `width` (the rest, too few for a group, sit
-/// out).
-fn lanes_of(devices: &[u32], width: usize) -> Vec<Vec<u32>> {
-    devices
-        .chunks_exact(width.max(1))
-        .map(<[u32]>::to_vec)
-        .collect()
-}
-
 /// The devices one test needs at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Need {
@@ -294,19 +252,6 @@ pub fn spread<P, T: Send>(
 mod tests {
     use super::*;
 
-    /// A family-wide search gives each turn as many devices as its widest
-    /// test needs: four devices are four lanes for tests on one GPU, two
-    /// for a set with a test on two, one for a test on three or four.
-    #[test]
-    fn search_lanes_are_as_wide_as_the_widest_test() {
-        let four = [0, 1, 2, 3];
-        assert_eq!(lanes_of(&four, 1), vec![vec![0], vec![1], vec![2], vec![3]]);
-        assert_eq!(lanes_of(&four, 2), vec![vec![0, 1], vec![2, 3]]);
-        assert_eq!(lanes_of(&four, 3), vec![vec![0, 1, 2]]);
-        assert_eq!(lanes_of(&four, 4), vec![vec![0, 1, 2, 3]]);
-        assert!(lanes_of(&four, 8).is_empty());
-        assert!(lanes_of(&[], 1).is_empty());
-    }
     use std::collections::BTreeSet;
     use std::time::Duration;
 

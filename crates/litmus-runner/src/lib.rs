@@ -11,6 +11,7 @@
 //! - [`figures`]: a run's weak and forbidden counts, as `campaign` prints them.
 //! - [`shard`]: `--shard K/N`, a set of tests split across machines.
 //! - [`device_pool`]: a set of tests spread over the node's GPUs.
+//! - [`kind_search`]: the family-wide search on one device kind's GPUs.
 //!
 //! The floors below keep their own crates: the hardware (`litmus-hw`), the
 //! evidence and its gate (`litmus-evidence`), the tuner (`litmus-tune`).
@@ -26,6 +27,7 @@ pub mod config;
 pub mod device_pool;
 pub mod figures;
 pub mod in_order;
+pub mod kind_search;
 pub mod report;
 pub mod runner;
 pub mod shard;

@@ -259,10 +259,10 @@ pub fn run_test_on(
     kind: Kind,
 ) -> TestReport {
     let mut failures = Vec::new();
-    let hardware = if config.hardware {
+    let (hardware, device_kind) = if config.hardware {
         run_hardware(claim, test, ptx_text, config, &mut failures)
     } else {
-        Hardware::Off
+        (Hardware::Off, String::new())
     };
     if let (Hardware::Ran(hw), Some(dir)) = (&hardware, &config.evidence_dir) {
         let source = match &source {
@@ -279,7 +279,7 @@ pub fn run_test_on(
             )));
         }
     }
-    let mut report = judge(test, config, hardware, failures, source);
+    let mut report = judge_on(&device_kind, test, config, hardware, failures, source);
     // A forbidden outcome is a finding against the model only if the code
     // that ran is the test: say what the compiler made of it.
     let forbidden = report
@@ -314,8 +314,25 @@ pub fn record_of(test: &Test, hw: &HwResult, source: &str) -> Record {
 }
 
 /// Checks `test` with the model and judges the hardware's result against
-/// it. `failures` are those the hardware half already had.
+/// it. `failures` are those the hardware half already had. A hardware
+/// half that did not run reports the knobs it would have run with on no
+/// particular device: a tuning entry written for every kind, if the test
+/// has one, else the configuration's.
 pub fn judge(
+    test: &Test,
+    config: &Config,
+    hardware: Hardware,
+    failures: Vec<Failure>,
+    source: Source,
+) -> TestReport {
+    judge_on("", test, config, hardware, failures, source)
+}
+
+/// [`judge`] for a hardware half that was to run on a device of kind
+/// `device_kind` (empty when no device was reached): a half that did not
+/// run reports the knobs that kind's tuning entry gives.
+fn judge_on(
+    device_kind: &str,
     test: &Test,
     config: &Config,
     hardware: Hardware,
@@ -326,7 +343,7 @@ pub fn judge(
     // would have used.
     let knobs = match &hardware {
         Hardware::Ran(r) => Some(r.knobs.clone()),
-        _ => config.knobs_for(&test.name.text).ok(),
+        _ => config.knobs_for(&test.name.text, device_kind).ok(),
     };
     let mut report = TestReport {
         test: test.name.text.clone(),
@@ -391,12 +408,29 @@ fn termination_failure(test: &Test, config: &Config) -> Option<Failure> {
     }
 }
 
+/// Runs the hardware half on the devices of `claim`; returns it with the
+/// kind of device it was to run on (empty when it got no further than
+/// asking whether there is a GPU).
 fn run_hardware(
     claim: &[u32],
     test: &Test,
     ptx_text: Option<&str>,
     config: &Config,
     failures: &mut Vec<Failure>,
+) -> (Hardware, String) {
+    let mut kind = String::new();
+    let hardware = run_hardware_of_kind(claim, test, ptx_text, config, failures, &mut kind);
+    (hardware, kind)
+}
+
+/// [`run_hardware`], setting `kind` once the device is known.
+fn run_hardware_of_kind(
+    claim: &[u32],
+    test: &Test,
+    ptx_text: Option<&str>,
+    config: &Config,
+    failures: &mut Vec<Failure>,
+    kind: &mut String,
 ) -> Hardware {
     let mut fail = |message: String| {
         failures.push(Failure::Hardware(message.clone()));
@@ -421,7 +455,12 @@ fn run_hardware(
         Ok(Some(why)) => return Hardware::Skipped(why),
         Err(e) => return fail(format!("hardware: {e}")),
     }
-    let knobs = match config.knobs_for(&test.name.text) {
+    // The tuning entry is the one for the kind of GPU the test runs on;
+    // the device map that picks it is the machine's, never tuned. Where
+    // the kind cannot be known (the test cannot be placed), no entry is
+    // taken and the run says why.
+    *kind = gpu::kind_on(claim, test, &config.knobs).unwrap_or_default();
+    let knobs = match config.knobs_for(&test.name.text, kind) {
         Ok(k) => k,
         Err(e) => return fail(format!("hardware: {e}")),
     };

@@ -85,6 +85,9 @@ pub fn tune_from_vars(
     // The tests tuned before (this binary's, or an earlier run's) lend
     // their winners, as for `gpu-litmus tune`.
     let tuned = config.tuning.clone();
+    // Those of the kind of GPU this search runs on (where it cannot say,
+    // the run fails the same way and says why).
+    let kind = gpu::kind_on(&[], test, &base).unwrap_or_default();
     let (entry, line) = litmus_tune::tune_test(
         test,
         ptx,
@@ -92,7 +95,7 @@ pub fn tune_from_vars(
         &base,
         budget_ms,
         CONFIGS,
-        tuned.as_deref(),
+        (tuned.as_deref(), &kind),
     )
     .map_err(|e| format!("tune `{name}`: {e}"))?;
     let _file = FILE.lock().unwrap_or_else(|p| p.into_inner());
@@ -104,7 +107,7 @@ pub fn tune_from_vars(
             ..TuningFile::default()
         }
     };
-    file.tests.insert(name.clone(), entry);
+    file.insert(name, entry);
     file.write().map_err(|e| e.to_string())?;
     config.tuning = Some(Arc::new(file));
     Ok(Some(format!("tune `{name}`: {line} -> {}", path.display())))

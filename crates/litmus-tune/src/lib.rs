@@ -32,8 +32,9 @@ pub const STARTS: usize = 4;
 
 /// Tunes `test` (its PTX `ptx`) within `budget_ms` of GPU time over
 /// `configs` configurations: `base`, the [`STARTS`] best winners of the
-/// tests already `tuned` (its siblings, in a family), and draws around
-/// `base`. Returns the tuning entry of the
+/// tests already `tuned` (its siblings, in a family) on the device kind
+/// `kind` the search runs on, and draws around `base`. Returns the tuning
+/// entry of the
 /// best configuration, and a line that says what it found (the best rate,
 /// its knobs, the defaults' rate). When no configuration showed the weak
 /// outcome, the entry keeps `base`'s knobs and says so with a zero rate.
@@ -44,12 +45,12 @@ pub fn tune_test(
     base: &Knobs,
     budget_ms: u64,
     configs: usize,
-    tuned: Option<&TuningFile>,
+    (tuned, kind): (Option<&TuningFile>, &str),
 ) -> Result<(Entry, String), String> {
     let target = Target::of(test, model, options).map_err(|e| format!("model: {e}"))?;
     // Each test its own draws, the same for a given seed.
     let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
-    plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS));
+    plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS, kind));
     let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
     let base_trial = trials.iter().find(|t| same_environment(&t.knobs, base));
     let instances = trials.iter().map(|t| t.instances).sum();

@@ -1,20 +1,33 @@
-//! Tuning files: per test, the GPU knobs that exposed its weak outcome best
-//! (written by `gpu-litmus tune`), picked up by every run of that test.
+//! Tuning files: per test and device kind, the GPU knobs that exposed its
+//! weak outcome best (written by `gpu-litmus tune`), picked up by every run
+//! of that test on a GPU of that kind.
 //!
-//! The file is TOML, one table per test name:
+//! The file is TOML, one table per test name, holding one table per device
+//! kind (the GPU's name, as [`litmus_hw::device_kind`] reads it from a
+//! result's device line):
 //!
 //! ```toml
-//! [tests."MP+fence.sc.cta"]
-//! device = "NVIDIA H100 80GB HBM3"
+//! [tests."MP+fence.sc.cta"."NVIDIA H100 80GB HBM3"]
 //! build = "sm_90 PTX 7.8 via driver JIT 580.159.04"
 //! weak_per_s_low = 1.25e6   # lower Wilson bound of weak outcomes per second
 //! weak = 31205
 //! instances = 2147483648
 //!
-//! [tests."MP+fence.sc.cta".knobs]
+//! [tests."MP+fence.sc.cta"."NVIDIA H100 80GB HBM3".knobs]
 //! LITMUS_CTAS = "1024"
 //! LITMUS_STRESS = "256:64"
+//!
+//! [tests."MP+fence.sc.cta"."NVIDIA A100-SXM4-80GB"]
+//! # ...
 //! ```
+//!
+//! Files of the older shape, one entry per test with its kind in `device =
+//! "..."` at the test's level, read as that kind's entry; an entry at the
+//! test's level without a `device` (written by hand) serves every kind
+//! that has none of its own (`text` has the details). A run takes the
+//! entry of the kind of the GPU it runs on ([`TuningFile::entry`]), and
+//! the defaults where there is none: knobs that expose a weak outcome on
+//! one GPU say little about another.
 //!
 //! The knobs are the environment variables that set them, with the values
 //! they would hold, so an entry reads exactly like the environment and is
@@ -23,6 +36,8 @@
 //! (the crate's root under `cargo test`) if there is one. Variables set in
 //! the environment win over an entry's, so a user can still try a knob by
 //! hand; the run's seed, budget and launches are never tuned.
+
+mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,12 +61,13 @@ pub fn default_path() -> PathBuf {
         .map_or_else(|| PathBuf::from(CONVENTIONAL_FILE), PathBuf::from)
 }
 
-/// One test's tuned knobs and what they achieved.
+/// One test's tuned knobs on one device kind, and what they achieved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     /// `LITMUS_*` variable → value.
     pub knobs: BTreeMap<String, String>,
-    /// The device the knobs were tuned on.
+    /// The kind of device the knobs were tuned on (its name); empty for an
+    /// entry written by hand without one, which serves every kind.
     pub device: String,
     /// How the test's module was built there (`sm_90 PTX 7.8 via driver
     /// JIT 580.159.04`; empty when unknown): the toolchain is a knob too.
@@ -65,13 +81,14 @@ pub struct Entry {
     pub instances: u64,
 }
 
-/// A tuning file: its path and its entries by test name.
+/// A tuning file: its path and its entries by test name and device kind.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TuningFile {
     /// Where it was read from (or will be written to).
     pub path: PathBuf,
-    /// Test name → entry.
-    pub tests: BTreeMap<String, Entry>,
+    /// Test name → device kind → entry, each entry under its own
+    /// [`Entry::device`] (see [`TuningFile::insert`]).
+    pub tests: BTreeMap<String, BTreeMap<String, Entry>>,
 }
 
 /// Why a tuning file cannot be used.
@@ -176,67 +193,12 @@ impl TuningFile {
 
     /// Parses a tuning file's text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<TuningFile, TuningError> {
-        let bad = |message: String| TuningError::Format {
-            path: path.to_path_buf(),
-            message,
-        };
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| bad(e.to_string().trim_end().replace('\n', "\n    ")))?;
-        let mut file = TuningFile {
-            path: path.to_path_buf(),
-            tests: BTreeMap::new(),
-        };
-        for (key, value) in &table {
-            if key != "tests" {
-                return Err(bad(format!(
-                    "unknown key `{key}` (a tuning file has `[tests.NAME]` tables)"
-                )));
-            }
-            let tests = value
-                .as_table()
-                .ok_or_else(|| bad("`tests` must be a table of tests".into()))?;
-            for (name, entry) in tests {
-                let entry = entry
-                    .as_table()
-                    .ok_or_else(|| bad(format!("test `{name}`: must be a table")))?;
-                file.tests.insert(
-                    name.clone(),
-                    parse_entry(entry).map_err(|m| bad(format!("test `{name}`: {m}")))?,
-                );
-            }
-        }
-        Ok(file)
+        text::parse(path, text)
     }
 
-    /// The file's text, entries sorted by test name.
+    /// The file's text, entries sorted by test name, then by device kind.
     pub fn to_toml(&self) -> String {
-        let mut out = String::from(
-            "# GPU knobs per test, written by `gpu-litmus tune`: runs of these tests\n# pick them up (LITMUS_TUNING, or litmus-tuning.toml in the crate's root).\n",
-        );
-        for (name, e) in &self.tests {
-            let key = toml::Value::String(name.clone()).to_string();
-            out.push_str(&format!("\n[tests.{key}]\n"));
-            out.push_str(&format!(
-                "device = {}\n",
-                toml::Value::String(e.device.clone())
-            ));
-            if !e.build.is_empty() {
-                out.push_str(&format!(
-                    "build = {}\n",
-                    toml::Value::String(e.build.clone())
-                ));
-            }
-            out.push_str(&format!(
-                "weak_per_s_low = {:e}\nweak = {}\ninstances = {}\n",
-                e.weak_per_s_low, e.weak, e.instances
-            ));
-            out.push_str(&format!("\n[tests.{key}.knobs]\n"));
-            for (var, value) in &e.knobs {
-                out.push_str(&format!("{var} = {}\n", toml::Value::String(value.clone())));
-            }
-        }
-        out
+        text::to_toml(self)
     }
 
     /// Writes the file to its path.
@@ -247,15 +209,46 @@ impl TuningFile {
         })
     }
 
-    /// The knobs of the `most` best entries that showed their weak outcome
-    /// (by their rate's lower bound), under `base`'s seed and budget: where
-    /// a search for a sibling test starts. The published GPU harnesses tune
-    /// a family and reuse what they keep across its variants; a winner for
-    /// one fenced variant is often a winner for the next.
-    pub fn winners(&self, base: &Knobs, most: usize) -> Vec<Knobs> {
+    /// Puts `entry` in as test `name`'s entry for its device kind
+    /// ([`Entry::device`]), in place of the one it had; the test's entries
+    /// for other kinds stay.
+    pub fn insert(&mut self, name: &str, entry: Entry) {
+        self.tests
+            .entry(name.to_string())
+            .or_default()
+            .insert(entry.device.clone(), entry);
+    }
+
+    /// Test `name`'s entry for a run on a device of kind `kind` (its name,
+    /// as [`litmus_hw::kind_on`] gives it; empty when the device is not
+    /// known): the one tuned on that kind, else the test's entry without a
+    /// kind, which serves every kind. Never another kind's: knobs tuned on
+    /// one GPU are not evidence for another, so a run without its kind's
+    /// entry runs the defaults.
+    pub fn entry(&self, name: &str, kind: &str) -> Option<&Entry> {
+        let kinds = self.tests.get(name)?;
+        kinds.get(kind).or_else(|| kinds.get(""))
+    }
+
+    /// Every entry, as (test name, entry), by test name then kind.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.tests
+            .iter()
+            .flat_map(|(name, kinds)| kinds.values().map(move |e| (name.as_str(), e)))
+    }
+
+    /// The knobs of the `most` best entries for device kind `kind` (those
+    /// [`TuningFile::entry`] gives a run there) that showed their weak
+    /// outcome (by their rate's lower bound), under `base`'s seed and
+    /// budget: where a search on that kind for a sibling test starts. The
+    /// published GPU harnesses tune a family and reuse what they keep
+    /// across its variants; a winner for one fenced variant is often a
+    /// winner for the next, on the same GPU.
+    pub fn winners(&self, base: &Knobs, most: usize, kind: &str) -> Vec<Knobs> {
         let mut seen: Vec<(&String, &Entry)> = self
             .tests
-            .iter()
+            .keys()
+            .filter_map(|name| Some((name, self.entry(name, kind)?)))
             .filter(|(_, e)| e.weak > 0 && !e.knobs.is_empty())
             .collect();
         seen.sort_by(|a, b| b.1.weak_per_s_low.total_cmp(&a.1.weak_per_s_low));
@@ -264,7 +257,7 @@ impl TuningFile {
             if out.len() == most {
                 break;
             }
-            if let Ok(k) = self.knobs_for(name, base, |_| None) {
+            if let Ok(k) = self.knobs_for(name, kind, base, |_| None) {
                 let k = Knobs { tuning: None, ..k };
                 if !out.contains(&k) {
                     out.push(k);
@@ -274,17 +267,20 @@ impl TuningFile {
         out
     }
 
-    /// The knobs test `name` runs with: `base` (the environment's knobs,
-    /// with the command line's seed, budget and launches) where the file
-    /// has no entry; otherwise the entry's knobs under the environment's
-    /// variables (`env`), with `base`'s seed, budget and launches.
+    /// The knobs test `name` runs with on a device of kind `kind`: `base`
+    /// (the environment's knobs, with the command line's seed, budget and
+    /// launches) where the file has no entry for that kind
+    /// ([`TuningFile::entry`]); otherwise the entry's knobs under the
+    /// environment's variables (`env`), with `base`'s seed, budget and
+    /// launches.
     pub fn knobs_for(
         &self,
         name: &str,
+        kind: &str,
         base: &Knobs,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Knobs, GpuError> {
-        let Some(entry) = self.tests.get(name) else {
+        let Some(entry) = self.entry(name, kind) else {
             return Ok(base.clone());
         };
         let tuned = Knobs::from_vars(|var| {
@@ -335,79 +331,15 @@ impl Entry {
     }
 }
 
-/// One `[tests.NAME]` table.
-fn parse_entry(t: &toml::Table) -> Result<Entry, String> {
-    let mut entry = Entry {
-        knobs: BTreeMap::new(),
-        device: String::new(),
-        build: String::new(),
-        weak_per_s_low: 0.0,
-        weak: 0,
-        instances: 0,
-    };
-    for (key, value) in t {
-        match key.as_str() {
-            "device" => {
-                entry.device = value
-                    .as_str()
-                    .ok_or("`device` must be a string")?
-                    .to_string()
-            }
-            "build" => {
-                entry.build = value
-                    .as_str()
-                    .ok_or("`build` must be a string")?
-                    .to_string()
-            }
-            "weak_per_s_low" => {
-                entry.weak_per_s_low = value
-                    .as_float()
-                    .or_else(|| value.as_integer().map(|i| i as f64))
-                    .filter(|f| *f >= 0.0)
-                    .ok_or("`weak_per_s_low` must be a non-negative number")?
-            }
-            "weak" | "instances" => {
-                let n = value
-                    .as_integer()
-                    .and_then(|i| u64::try_from(i).ok())
-                    .ok_or_else(|| format!("`{key}` must be a non-negative integer"))?;
-                if key == "weak" {
-                    entry.weak = n;
-                } else {
-                    entry.instances = n;
-                }
-            }
-            "knobs" => {
-                let knobs = value.as_table().ok_or("`knobs` must be a table")?;
-                for (var, v) in knobs {
-                    if !TUNABLE.contains(&var.as_str()) {
-                        return Err(format!(
-                            "`{var}` is not a knob a tuning entry may set (one of {})",
-                            TUNABLE.join(", ")
-                        ));
-                    }
-                    let v = match v {
-                        toml::Value::String(s) => s.clone(),
-                        toml::Value::Integer(i) => i.to_string(),
-                        _ => return Err(format!("knob `{var}` must be a string or an integer")),
-                    };
-                    entry.knobs.insert(var.clone(), v);
-                }
-            }
-            other => return Err(format!("unknown key `{other}`")),
-        }
-    }
-    // The knobs must hold valid values: checked now, with the same
-    // messages the environment gets, rather than when a GPU runs the test.
-    Knobs::from_vars(|var| entry.knobs.get(var).cloned()).map_err(|e| e.to_string())?;
-    Ok(entry)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const FILE: &str = r#"
+    const H100: &str = "NVIDIA H100 80GB HBM3";
+    const A100: &str = "NVIDIA A100-SXM4-80GB";
+
+    /// A file of the older shape: one entry per test, its kind in `device`.
+    pub(super) const FILE: &str = r#"
 [tests."MP+fence.sc.cta"]
 device = "NVIDIA H100 80GB HBM3"
 weak_per_s_low = 1.5e6
@@ -432,40 +364,64 @@ LITMUS_SHUFFLE_PCT = 30
     fn an_entry_sets_its_knobs_and_keeps_the_runs_seed_and_budget() {
         let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
         let k = file
-            .knobs_for("MP+fence.sc.cta", &base(), |_| None)
+            .knobs_for("MP+fence.sc.cta", H100, &base(), |_| None)
             .unwrap();
         assert_eq!((k.ctas, k.stress_ctas, k.stress_rounds), (1024, 256, 64));
         assert_eq!(k.env.shuffle_pct, 30);
         assert_eq!((k.seed, k.budget_ms), (5, 250));
         assert_eq!(k.tuning.as_deref(), Some("t.toml"));
         // A test without an entry runs the base knobs.
-        assert_eq!(file.knobs_for("SB", &base(), |_| None).unwrap(), base());
+        assert_eq!(
+            file.knobs_for("SB", H100, &base(), |_| None).unwrap(),
+            base()
+        );
         // The environment wins over the entry.
         let k = file
-            .knobs_for("MP+fence.sc.cta", &base(), |v| {
+            .knobs_for("MP+fence.sc.cta", H100, &base(), |v| {
                 (v == "LITMUS_CTAS").then(|| "512".to_string())
             })
             .unwrap();
         assert_eq!(k.ctas, 512);
     }
 
+    /// A file with an H100 entry for MP and A100 entry for MP, and an
+    /// entry without a kind for SB.
+    fn two_kinds() -> TuningFile {
+        let mut file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+        let a100 = Knobs {
+            stride: 16,
+            ..Knobs::default()
+        };
+        file.insert("MP+fence.sc.cta", Entry::new(&a100, A100, "", 2e6, 9, 100));
+        let sb = Knobs {
+            ctas: 64,
+            ..Knobs::default()
+        };
+        file.insert("SB", Entry::new(&sb, "", "", 0.0, 0, 0));
+        file
+    }
+
     #[test]
-    fn the_build_is_kept_where_known_and_absent_where_not() {
-        let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
-        assert_eq!(file.tests["MP+fence.sc.cta"].build, "");
-        assert!(!file.to_toml().contains("build ="));
+    fn a_run_takes_its_kinds_entry_else_the_kindless_one_else_the_defaults() {
+        let file = two_kinds();
+        let on = |name: &str, kind: &str| file.knobs_for(name, kind, &base(), |_| None).unwrap();
+        assert_eq!(on("MP+fence.sc.cta", H100).ctas, 1024);
+        assert_eq!(on("MP+fence.sc.cta", A100).stride, 16);
+        assert_eq!(on("MP+fence.sc.cta", A100).ctas, base().ctas);
+        // Another kind's entry is not this kind's: the defaults run.
+        assert_eq!(on("MP+fence.sc.cta", "NVIDIA L4"), base());
+        assert_eq!(on("MP+fence.sc.cta", ""), base());
+        // An entry without a kind serves every kind.
+        assert_eq!(on("SB", H100).ctas, 64);
+        assert_eq!(on("SB", "").ctas, 64);
+        assert_eq!(file.entry("SB", A100).unwrap().device, "");
+        // Inserting a kind's entry again replaces it and keeps the others.
         let mut file = file;
-        let build = "sm_90 PTX 7.8 via ptxas 12.4.131";
-        file.tests.get_mut("MP+fence.sc.cta").unwrap().build = build.into();
-        let text = file.to_toml();
-        assert!(text.contains(&format!("build = \"{build}\"\n")), "{text}");
-        let back = TuningFile::parse(Path::new("t.toml"), &text).unwrap();
-        assert_eq!(back, file);
-        let bad = FILE.replace("weak = 120", "weak = 120\nbuild = 7");
-        let e = TuningFile::parse(Path::new("t.toml"), &bad)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("`build` must be a string"), "{e}");
+        let e = Entry::new(&base(), H100, "", 0.0, 0, 7);
+        file.insert("MP+fence.sc.cta", e.clone());
+        assert_eq!(file.entry("MP+fence.sc.cta", H100), Some(&e));
+        assert_eq!(file.entry("MP+fence.sc.cta", A100).unwrap().weak, 9);
+        assert_eq!(file.entries().count(), 3);
     }
 
     #[test]
@@ -490,7 +446,7 @@ LITMUS_SHUFFLE_PCT = 30
             "{FILE}{}",
             r#"
 [tests.fast]
-device = "d"
+device = "NVIDIA H100 80GB HBM3"
 weak_per_s_low = 9e6
 weak = 5
 instances = 10
@@ -498,7 +454,7 @@ instances = 10
 LITMUS_STRIDE = "16"
 
 [tests.same_as_fast]
-device = "d"
+device = "NVIDIA H100 80GB HBM3"
 weak_per_s_low = 1e3
 weak = 5
 instances = 10
@@ -506,7 +462,7 @@ instances = 10
 LITMUS_STRIDE = "16"
 
 [tests.never]
-device = "d"
+device = "NVIDIA H100 80GB HBM3"
 weak_per_s_low = 0e0
 weak = 0
 instances = 10
@@ -514,50 +470,25 @@ instances = 10
 "#
         );
         let file = TuningFile::parse(Path::new("t.toml"), &text).unwrap();
-        let w = file.winners(&base(), 4);
+        let w = file.winners(&base(), 4, H100);
         assert_eq!(w.len(), 2, "{w:?}");
         assert_eq!(w[0].stride, 16);
         assert_eq!(w[1].ctas, 1024);
         assert!(w
             .iter()
             .all(|k| k.seed == base().seed && k.tuning.is_none()));
-        assert_eq!(file.winners(&base(), 1).len(), 1);
+        assert_eq!(file.winners(&base(), 1, H100).len(), 1);
     }
 
     #[test]
-    fn what_is_written_reads_back() {
-        let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
-        let again = TuningFile::parse(Path::new("t.toml"), &file.to_toml()).unwrap();
-        assert_eq!(again, file);
-    }
-
-    #[test]
-    fn bad_files_say_what_and_where() {
-        for (text, expected) in [
-            ("[tests.\"a\"\nx=1", "t.toml: "),
-            ("title = 1", "unknown key `title`"),
-            (
-                "[tests.a]\ncolour = \"red\"",
-                "test `a`: unknown key `colour`",
-            ),
-            (
-                "[tests.a.knobs]\nLITMUS_SEED = \"1\"",
-                "`LITMUS_SEED` is not a knob a tuning entry may set",
-            ),
-            (
-                "[tests.a.knobs]\nLITMUS_CTAS = \"300\"",
-                "test `a`: bad value `300` for LITMUS_CTAS: expected a power of two",
-            ),
-            (
-                "[tests.a]\nweak = -1",
-                "`weak` must be a non-negative integer",
-            ),
-        ] {
-            let e = TuningFile::parse(Path::new("t.toml"), text)
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains(expected), "{text:?}: {e}");
-            assert!(e.starts_with("tuning file t.toml: "), "{e}");
-        }
+    fn a_search_on_one_kind_starts_from_that_kinds_winners_only() {
+        let file = two_kinds();
+        let a100 = file.winners(&base(), 4, A100);
+        assert_eq!(a100.len(), 1, "{a100:?}");
+        assert_eq!((a100[0].stride, a100[0].ctas), (16, base().ctas));
+        let h100 = file.winners(&base(), 4, H100);
+        assert_eq!(h100.len(), 1, "{h100:?}");
+        assert_eq!(h100[0].ctas, 1024);
+        assert!(file.winners(&base(), 4, "NVIDIA L4").is_empty());
     }
 }

@@ -38,10 +38,11 @@ pub fn load(file: &str) -> Result<Loaded, String> {
 /// run only says why).
 pub fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, String>) {
     let loaded = load(file);
+    // The devices come from the test's layout and the device map, which
+    // is the machine's (a tuning entry never sets it): the environment's
+    // knobs say it before the device, and so its kind's entry, is known.
     let need = match &loaded {
-        Ok(l) => config
-            .knobs_for(&l.test.name.text)
-            .map_or(Need::Nothing, |k| Need::of(&l.test, &k)),
+        Ok(l) => Need::of(&l.test, &config.knobs),
         Err(_) => Need::Nothing,
     };
     (need, loaded)

@@ -3,17 +3,16 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use litmus_hw::{self as gpu, Knobs};
 use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_runner::device_pool;
+use litmus_runner::kind_search::{search_kinds, search_on_lanes, KindLanes};
 use litmus_runner::shard::{Selection, Shard};
-use litmus_runner::trials::TrialRecorder;
 use litmus_tune::entry_of;
-use litmus_tune::family::{search_family_on, FamilyPlan, Found, Subject};
+use litmus_tune::family::{FamilyPlan, Found};
 use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
@@ -45,6 +44,12 @@ shows spends a quarter of its budget refining its best configurations
 still unseen. A test that has tried the whole pool goes round again with
 slices twice as long. The set's budget is --budget-ms times the tests.
 
+The search runs on every device of the GPU's kind at once (in groups as
+wide as the widest test). On a node with GPUs of several kinds each kind
+is searched in turn, with a pool of its own (started from that kind's
+winners) and the whole budget; the lines then say which kind, and each
+kind's winners are kept under its name in the tuning file.
+
 A configuration scores the lower 95% Wilson bound of the fraction of
 instances that showed the test's weak outcome, times its instances per
 second. The weak outcome is the condition's outcome when the model allows
@@ -55,7 +60,8 @@ with the entries already there), after the waves at most once a second and
 at the end, so an interrupted search keeps what it found. A test whose weak
 outcome no configuration showed gets an entry with the defaults and a zero
 rate, so the file records that it was searched. `run`, `campaign`,
-`litmus!` and `litmus_files!` tests pick the entries up.
+`litmus!` and `litmus_files!` tests pick up the entry of the kind of GPU
+they run on (none: the defaults).
 
 OPTIONS:
     --budget-ms N       GPU time per test, on average over the set (default 2000)
@@ -190,7 +196,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         out,
         "tune: {}, {} entries in {}",
         selection.describe(),
-        tuning.tests.len(),
+        tuning.entries().count(),
         tuning.path.display()
     );
     if failed {
@@ -235,12 +241,16 @@ pub(super) fn tune_set(
     Ok((tuning, failed))
 }
 
-/// Tests whose modules the worker compiles ahead of the search.
-const AHEAD: usize = 4;
-
-/// Runs the family-wide search over the prepared tests, writing the
-/// tuning file as it goes and one line per test at the end; says whether
-/// some test could not run at all.
+/// Runs the family-wide search over the prepared tests once per device
+/// kind of the node (`kind_search::search_kinds`), the kinds one after
+/// the other (each kind's devices busy in its turn, the others idle: a
+/// kind's search shares nothing with another's, and one at a time keeps
+/// one progress line and one writer of the tuning file). Each kind gets
+/// a pool of its own, drawn from the same seed but started from its own
+/// earlier winners, and the whole budget, so that each kind's entries
+/// are as good as a node of that kind alone would make them. Writes the
+/// tuning file as it goes and one line per test and kind at the end;
+/// says whether some test could not run at all.
 fn search(
     prepared: &Prepared,
     opts: &Search,
@@ -248,30 +258,41 @@ fn search(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, String> {
-    let subjects: Vec<Subject> = prepared
-        .ready
-        .iter()
-        .map(|r| Subject {
-            test: &r.test,
-            ptx: &r.ptx,
-            target: r.target.clone(),
-        })
-        .collect();
+    let tests = prepared.ready.iter().map(|r| &r.test);
+    let mut kinds = search_kinds(opts.config, tests).map_err(|e| e.to_string())?;
+    if kinds.is_empty() {
+        // The driver could not list the devices: one search on the
+        // default device, its kind unknown.
+        kinds.push(KindLanes::default());
+    }
+    let mut failed = false;
+    for kind in &kinds {
+        let named = (kinds.len() > 1).then_some(kind.kind.as_str());
+        failed |= search_kind(prepared, opts, kind, named, tuning, out, err)?;
+    }
+    Ok(failed)
+}
+
+/// [`search`] on one kind's lanes; `named` is the kind when the lines
+/// must say which (a node of several kinds).
+fn search_kind(
+    prepared: &Prepared,
+    opts: &Search,
+    kind: &KindLanes,
+    named: Option<&str>,
+    tuning: &mut TuningFile,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, String> {
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
-    plan.starts = tuning.winners(&opts.base, opts.configs / 4);
+    plan.starts = tuning.winners(&opts.base, opts.configs / 4, &kind.kind);
     let bar = std::io::stderr().is_terminal();
-    // Lanes of the first device's kind, as wide as the widest test,
-    // sharing the pool.
-    let lanes = device_pool::search_lanes(opts.config, subjects.iter().map(|s| s.test))
-        .map_err(|e| e.to_string())?;
-    // A worker keeps a few dozen modules: while a test takes its turn, it
-    // compiles the next tests' (a hint; without it a run compiles its own).
-    let current = Mutex::new(vec![usize::MAX; lanes.len().max(1)]);
+    let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();
     let mut write_error = None;
-    let trials = Mutex::new(TrialRecorder::new(opts.config.evidence_dir.as_deref()));
     // A test's entry and line, as the search left it: written once a
-    // second while it runs, and at the end.
+    // second while it runs, and at the end. The entry is kept under the
+    // kind of the device that ran its best trial: this kind.
     let entry_for = |f: &Found, target: &Target| {
         entry_of(
             &f.best,
@@ -281,35 +302,17 @@ fn search(
             target,
         )
     };
-    let found = search_family_on(
-        &subjects,
+    let found = search_on_lanes(
+        prepared,
+        &kind.lanes,
         &opts.base,
         &plan,
-        lanes.len(),
-        |l, i, s, k| {
-            let claim = lanes.get(l).map_or(&[][..], Vec::as_slice);
-            if std::mem::replace(&mut current.lock().unwrap()[l], i) != i {
-                let next = subjects.iter().cycle().skip(i + 1);
-                let next = next
-                    .take(AHEAD.min(subjects.len() - 1))
-                    .map(|x| x.ptx.to_string());
-                let _ = match claim.first() {
-                    Some(&d) => gpu::prefetch_on(d, next.collect()),
-                    None => gpu::prefetch(next.collect()),
-                };
-            }
-            let r = gpu::run_on(claim, s.test, s.ptx, k);
-            if let Ok(hw) = &r {
-                let file = &prepared.ready[i].file;
-                trials.lock().unwrap().record(s.test, file, hw);
-            }
-            r
-        },
+        opts.config.evidence_dir.as_deref(),
         |p, found| {
             if bar {
                 let _ = write!(
                     err,
-                    "\r\x1b[K[wave {}] seen {}/{}, GPU {:.1}/{:.1} s",
+                    "\r\x1b[K[wave {}{on}] seen {}/{}, GPU {:.1}/{:.1} s",
                     p.wave,
                     p.seen,
                     p.tests,
@@ -322,8 +325,7 @@ fn search(
                 last_write = Instant::now();
                 let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
                 for (r, f) in seen {
-                    let (entry, _) = entry_for(f, &r.target);
-                    tuning.tests.insert(r.test.name.text.clone(), entry);
+                    tuning.insert(&r.test.name.text, entry_for(f, &r.target).0);
                 }
                 if let Err(e) = tuning.write() {
                     write_error.get_or_insert(e.to_string());
@@ -334,22 +336,22 @@ fn search(
     if bar {
         let _ = write!(err, "\r\x1b[K");
     }
-    let trials = trials.into_inner().unwrap_or_else(|p| p.into_inner());
-    if let Some(e) = write_error.or_else(|| trials.error().map(str::to_string)) {
+    if let Some(e) = write_error {
         return Err(e);
     }
+    let found = found.map_err(|e| e.to_string())?;
     let mut failed = false;
     for (r, f) in prepared.ready.iter().zip(&found) {
         if let Some(e) = &f.error {
             failed = true;
-            let _ = writeln!(out, "{}: {e}", r.file);
+            let _ = writeln!(out, "{}{on}: {e}", r.file);
             continue;
         }
         let (entry, text) = entry_for(f, &r.target);
-        tuning.tests.insert(r.test.name.text.clone(), entry);
+        tuning.insert(&r.test.name.text, entry);
         let _ = writeln!(
             out,
-            "{}: {text} [{} configurations, {} trials, {:.2} s of GPU time]",
+            "{}{on}: {text} [{} configurations, {} trials, {:.2} s of GPU time]",
             r.file,
             f.configs,
             f.trials,
@@ -361,7 +363,7 @@ fn search(
     let gpu: f64 = found.iter().map(|f| f.gpu.as_secs_f64()).sum();
     let _ = writeln!(
         out,
-        "tune: weak outcome seen in {seen} of {} tests searched, {:.1} s of GPU time ({:.2} s a test), a pool of {} configurations",
+        "tune{on}: weak outcome seen in {seen} of {} tests searched, {:.1} s of GPU time ({:.2} s a test), a pool of {} configurations",
         found.len(),
         gpu,
         gpu / found.len().max(1) as f64,
