@@ -30,9 +30,10 @@ for seed in 11 13; do
     LITMUS_SEED=$seed "$bin/gpus_bench" --budget-ms 1000 "2 GPUs" | grep -v fenced
 done
 echo "== message passing's placements under other knobs, 500 ms each"
-for e in "LITMUS_PERM=identity" "LITMUS_CTAS=8192 LITMUS_THREADS=256 LITMUS_GPU_JITTER=0" \
-    "LITMUS_PERM=identity LITMUS_CTAS=8192 LITMUS_THREADS=256 LITMUS_GPU_JITTER=0" \
-    "LITMUS_GPU_STAGGER=-15000 LITMUS_GPU_JITTER=0" "LITMUS_GPU_STAGGER=15000 LITMUS_GPU_JITTER=0"; do
+for e in "LITMUS_PERM=fixed" "LITMUS_PERM=fixed LITMUS_CTAS=4096 LITMUS_THREADS=256" \
+    "LITMUS_PERM=identity LITMUS_STRIDE=1 LITMUS_CTAS=8192 LITMUS_THREADS=256" "LITMUS_STRESS=512:256" \
+    "LITMUS_PERM=fixed LITMUS_CTAS=4096 LITMUS_THREADS=256 LITMUS_CTAS_PER_SM=4" \
+    "LITMUS_GPU_JITTER=10000" "LITMUS_GPU_STAGGER=-15000" "LITMUS_GPU_STAGGER=15000"; do
     echo "-- $e"; env $e LITMUS_SEED=14 "$bin/gpus_bench" --budget-ms 500 "MP 2 GPUs" | grep -v "fenced\|^test\|^knobs"
 done
 echo "== fenced, 6 s each"; LITMUS_SEED=12 "$bin/gpus_bench" --budget-ms 6000 "2 GPUs fenced"
@@ -56,10 +57,14 @@ LITMUS_SEED=32 "$bin/gpu-litmus" campaign --budget-ms 2000 --evidence "$out/evid
 nvcc -O3 -arch=sm_90 "$probe/litmus_probe_multi.cu" -o "$out/probe_multi" || exit 1
 for shape in "2048 64 4 5000" "32768 64 1 400"; do
     set -- $shape
-    echo "== one GPU: gpu_bench and litmus_probe_multi at $1x$2 stride $3"
-    LITMUS_SEED=5 LITMUS_CTAS=$1 LITMUS_THREADS=$2 LITMUS_STRIDE=$3 "$bin/gpu_bench" --budget-ms 1000 |
-        grep -E "^(test|MP |SB |2\+2W|WRC|IRIW) "
-    "$out/probe_multi" "$4" "$1" "$2" "$3" | head -6
+    # Twice each: the probe's 5,000 launches at the small shape last 0.1 s,
+    # and its rate moved 20% from one call to the next.
+    for round in 1 2; do
+        echo "== one GPU: gpu_bench and litmus_probe_multi at $1x$2 stride $3, round $round"
+        LITMUS_SEED=5 LITMUS_CTAS=$1 LITMUS_THREADS=$2 LITMUS_STRIDE=$3 "$bin/gpu_bench" --budget-ms 500 |
+            grep -E "^(test|MP |SB |2\+2W|WRC|IRIW) "
+        "$out/probe_multi" "$4" "$1" "$2" "$3" | head -6
+    done
 done
 if [ -n "$variants" ]; then
     for devices in all 0; do
