@@ -20,9 +20,11 @@ pub const TEST_KERNEL: &str = "litmus_test";
 pub const CLASSIFY_KERNEL: &str = "litmus_classify";
 /// Threads per CTA of the classification kernel (one per instance): the
 /// larger the CTA, the fewer its folds into the histogram in GPU memory,
-/// but the longer its two barriers hold its warps. On an H200 at 131,072
-/// instances a launch (2048 x 64), 512 made every shape 1.5–3% faster than
-/// 1024 (SB 7.29e9 to 7.47e9 instances/s), as 256 did.
+/// but the longer its two barriers hold its warps. On an H200, against
+/// 1024: at 131,072 instances a launch (2048 x 64) 512 made MP, SB, IRIW
+/// and WRC 2–4% faster and 2+2W 2%; at 2M (32768 x 64) MP and SB 4%, IRIW
+/// and WRC 2%, 2+2W 1% slower. 256 was as fast at the small shape and 5–6%
+/// slower on 2+2W and WRC at the large one.
 pub const CLASSIFY_BLOCK: u32 = 512;
 
 /// Indices into the knob array (`u32` words) both kernels read.
