@@ -116,7 +116,7 @@ impl GpuPartners {
             return (1, 0);
         }
         let mut state = seed ^ (g as u64).wrapping_mul(0xa076_1d64_78bd_642f);
-        let z = super::knobs::splitmix(&mut state);
+        let z = super::splitmix::splitmix(&mut state);
         ((z as u32) | 1, (z >> 32) as u32)
     }
 }

@@ -16,7 +16,8 @@ use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
 use super::host_threads::{self, Crew, HostRoles, Muster, Play};
 use super::kernels::Kernels;
-use super::knobs::{splitmix, Knobs};
+use super::knobs::Knobs;
+use super::splitmix::splitmix;
 use super::GpuError;
 
 mod knob_words;

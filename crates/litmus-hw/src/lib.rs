@@ -31,6 +31,7 @@ mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
+mod splitmix;
 mod toolchain;
 mod worker;
 
@@ -50,9 +51,9 @@ pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
 pub use harness::{HwResult, PlacementReport};
-pub use knobs::splitmix;
 pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
 pub use litmus_core::ptx::Addressing;
+pub use splitmix::splitmix;
 pub use toolchain::Build;
 
 /// Why a GPU run did not give a histogram.

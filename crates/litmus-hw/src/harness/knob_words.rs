@@ -9,7 +9,8 @@ use litmus_core::ptx::Layout;
 
 use super::super::arrangement::Lanes;
 use super::super::environment::{Assign, SpinScope};
-use super::super::knobs::{splitmix, Knobs, Perm, MAX_HOST_THREADS};
+use super::super::knobs::{Knobs, Perm, MAX_HOST_THREADS};
+use super::super::splitmix::splitmix;
 use super::super::GpuError;
 use super::start::HOST_WAIT_POLLS;
 use super::Shape;
