@@ -96,10 +96,10 @@ struct Setup {
     shfinal: Buffer,
     status: Buffer,
     knobs_buf: Buffer,
-    /// The other launching logical GPUs' copies of the knob words (index:
-    /// logical GPU; `None` for GPU 0, whose copy is `knobs_buf`, and for a
-    /// GPU that plays no role): a GPU's roles read their knobs and poll
-    /// their start relay word in their own memory.
+    /// The other launching logical GPUs' knob words (index: logical GPU;
+    /// `None` for GPU 0, whose are `words` and `knobs_buf`, and for a GPU
+    /// that plays no role): a GPU's launches pass its own words, and its
+    /// roles poll their start relay word in their own memory.
     gpu_knobs: Vec<Option<GpuKnobs>>,
     table: Buffer,
     counters: Buffer,
