@@ -122,13 +122,7 @@ fn names() -> Result<Vec<String>, GpuError> {
 /// be laid out or placed (the run then says the same), or without a GPU.
 pub fn kind_on(claim: &[u32], test: &Test, knobs: &Knobs) -> Result<String, GpuError> {
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    let names = names()?;
-    kind_among(layout.gpus, claim, knobs, &names, || {
-        Ok(select(devices_var()?.as_deref(), &names)?
-            .iter()
-            .map(|g| g.ordinal)
-            .collect())
-    })
+    kind_among(layout.gpus, claim, knobs, &names()?, selected)
 }
 
 /// [`kind_on`] for a test on `gpus` logical GPUs, with the machine's
@@ -164,9 +158,26 @@ pub(crate) fn place(
     claim: &[u32],
     knobs: &Knobs,
 ) -> Result<(u32, Option<Vec<u32>>), GpuError> {
-    place_among(gpus, claim, knobs, || {
-        Ok(devices()?.iter().map(|g| g.ordinal).collect())
-    })
+    place_among(gpus, claim, knobs, selected)
+}
+
+/// [`place`] for `test`: the device whose worker runs it, and `knobs`
+/// with the device map that worker is sent.
+pub(crate) fn placed(test: &Test, claim: &[u32], knobs: &Knobs) -> Result<(u32, Knobs), GpuError> {
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let (device, map) = place(layout.gpus, claim, knobs)?;
+    Ok((
+        device,
+        Knobs {
+            gpu_map: map,
+            ..knobs.clone()
+        },
+    ))
+}
+
+/// The ordinals of the selected devices ([`devices`]).
+fn selected() -> Result<Vec<u32>, GpuError> {
+    Ok(devices()?.iter().map(|g| g.ordinal).collect())
 }
 
 /// [`place`], with the selected devices from `selected` (asked only when

@@ -39,7 +39,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::{Layout, PtxError};
+use litmus_core::ptx::PtxError;
 
 pub use arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -315,12 +315,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// the claim. A test on more GPUs than the claim, or than the devices
 /// there are, is [`GpuError::Unfaithful`], saying why.
 pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
-    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    let (device, map) = device_selection::place(layout.gpus, claim, knobs)?;
-    let sent = Knobs {
-        gpu_map: map,
-        ..knobs.clone()
-    };
+    let (device, sent) = device_selection::placed(test, claim, knobs)?;
     let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*fault::injected(&test.name.text, &module).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
@@ -391,12 +386,7 @@ pub fn device_listing(
 /// Runs one launch recording where every role of every instance ran, and
 /// checks that the test's declared placement held.
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
-    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    let (device, map) = device_selection::place(layout.gpus, &[], knobs)?;
-    let sent = Knobs {
-        gpu_map: map,
-        ..knobs.clone()
-    };
+    let (device, sent) = device_selection::placed(test, &[], knobs)?;
     let knobs = &sent;
     let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*module;
