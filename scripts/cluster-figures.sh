@@ -16,7 +16,8 @@
 #   3. scripts/kill-resume.sh over KILL_DIR (default: every third file of
 #      VARIANTS_DIR/seen, 160 at most, and the four-GPU test).
 # Without TUNE_DIR or KILL_DIR the sets are made in OUT. About 8 minutes on
-# four H200s (the one-GPU campaign is most of it).
+# four H200s (the one-GPU campaign is most of it). PARTS=1 (or 2, 3, 12...)
+# runs only those parts.
 set -uo pipefail
 out=${1:?usage: scripts/cluster-figures.sh OUT VARIANTS_DIR [TUNE_DIR] [KILL_DIR]}
 variants=${2:?usage: scripts/cluster-figures.sh OUT VARIANTS_DIR [TUNE_DIR] [KILL_DIR]}
@@ -38,6 +39,8 @@ if [ -z "$kill" ]; then
     cp "$variants"/four-gpus/*.litmus "$kill/" 2>/dev/null
 fi
 
+parts=${PARTS:-123}
+if [[ $parts == *1* ]]; then
 echo "== 1. campaign over $variants at 250 ms a test: every GPU, then LITMUS_DEVICES=0"
 for devices in all 0; do
     s=$(date +%s)
@@ -65,6 +68,9 @@ for t in only_every: print(f"  only on every GPU: {t}")
 for t in only_one: print(f"  only on one GPU: {t}")
 PY
 
+fi
+
+if [[ $parts == *2* ]]; then
 echo "== 2. campaign --tune --evidence over $tune, then gate and report"
 ev=$out/evidence-tune
 LITMUS_SEED=47 "$litmus" campaign --tune --tune-budget-ms 500 --tune-configs 16 --budget-ms 250 \
@@ -100,5 +106,9 @@ seen = [l.split(":")[0] for l in open(sys.argv[1]) if re.search(r": weak [1-9][0
 print(f"tests whose campaign run saw the weak outcome: {len(seen)}")
 PY
 
+fi
+
+if [[ $parts == *3* ]]; then
 echo "== 3. 20 SIGKILLs, each resumed, over $kill"
 KILLS=20 BUDGET_MS=200 bash scripts/kill-resume.sh "$litmus" "$kill" 2>&1 | tail -24
+fi

@@ -33,10 +33,10 @@ echo "== message passing's placements under other knobs, 500 ms each"
 for e in "LITMUS_PERM=fixed" "LITMUS_PERM=fixed LITMUS_CTAS=4096 LITMUS_THREADS=256" \
     "LITMUS_PERM=identity LITMUS_STRIDE=1 LITMUS_CTAS=8192 LITMUS_THREADS=256" "LITMUS_STRESS=512:256" \
     "LITMUS_PERM=fixed LITMUS_CTAS=4096 LITMUS_THREADS=256 LITMUS_CTAS_PER_SM=4" \
-    "LITMUS_GPU_JITTER=10000" "LITMUS_GPU_STAGGER=-15000" "LITMUS_GPU_STAGGER=15000"; do
+    "LITMUS_GPU_JITTER=10000" "LITMUS_GPU_STAGGER=-15000" "LITMUS_GPU_STAGGER=15000" "LITMUS_GPU_START=relay"; do
     echo "-- $e"; env $e LITMUS_SEED=14 "$bin/gpus_bench" --budget-ms 500 "MP 2 GPUs" | grep -v "fenced\|^test\|^knobs"
 done
-echo "== fenced, 6 s each"; LITMUS_SEED=12 "$bin/gpus_bench" --budget-ms 6000 "2 GPUs fenced"
+echo "== fenced, 12 s each (1e10 instances at 1e9 a second)"; LITMUS_SEED=12 "$bin/gpus_bench" --budget-ms 12000 "2 GPUs fenced"
 if [ "$gpus" -ge 4 ]; then
     echo "== IRIW with one thread a GPU, 5 s each"
     LITMUS_SEED=31 "$bin/gpus_bench" --budget-ms 5000 "4 GPUs"

@@ -671,6 +671,18 @@ fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, Gp
     Ok(need.max(pad))
 }
 
+/// The knobs a test runs with: on several GPUs the multi-GPU profile
+/// ([`Knobs::resolve_for_gpus`]), named in the result's knobs so that the
+/// record says what ran; on one GPU `auto` already says it. The run and
+/// the placement check both take them from here, so the check sees the
+/// launches the run makes.
+pub(super) fn profiled<'k>(layout: &Layout, k: &'k Knobs) -> std::borrow::Cow<'k, Knobs> {
+    match layout.multi_gpu() {
+        true => std::borrow::Cow::Owned(k.resolve_for_gpus()),
+        false => std::borrow::Cow::Borrowed(k),
+    }
+}
+
 /// Runs the test for the knobs' launches or time budget and returns the
 /// histogram. Checks that every instance was counted exactly once.
 ///
@@ -685,18 +697,7 @@ pub(crate) fn run(
     k: &Knobs,
 ) -> Result<HwResult, GpuError> {
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    // The multi-GPU profile's permutation, named in the result's knobs so
-    // that the record says what ran; on one GPU `auto` already says it.
-    let resolved;
-    let k = if layout.multi_gpu() {
-        resolved = Knobs {
-            perm: k.perm.resolve(true),
-            ..k.clone()
-        };
-        &resolved
-    } else {
-        k
-    };
+    let k = &*profiled(&layout, k);
     let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
     refuse_racing_host_atomics(&devices, test)?;
     super::peer_atomics::refuse_racing_peer_atomics(&devices, test)?;

@@ -11,6 +11,7 @@ use super::codegen::{
     addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
 };
 use super::environment::Environment;
+use super::gpu_start::{GpuStart, GPU_START_ENV, PROFILE_CTAS, PROFILE_THREADS};
 use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Addressing;
@@ -119,22 +120,26 @@ pub struct Knobs {
     /// `|ns|` more.
     pub gpu_stagger: i32,
     /// In a test on several GPUs, each GPU thread waits a further random
-    /// `0..ns` nanoseconds, drawn per thread and launch
+    /// `0..ns` nanoseconds, drawn per warp and launch
     /// (`LITMUS_GPU_JITTER`).
     pub gpu_jitter: u32,
+    /// In a test on several GPUs, how the roles leave the start
+    /// (`LITMUS_GPU_START`).
+    pub gpu_start: GpuStart,
 }
 
 /// The start jitter of a test on several GPUs unless `LITMUS_GPU_JITTER`
-/// says otherwise: none. The knobs that only such tests read, and
-/// [`Perm::Auto`]'s identity slots, are the multi-GPU profile of the
-/// defaults. Where one instance's roles on two GPUs meet in time decides
+/// says otherwise: none. The knobs that only such tests read,
+/// [`Perm::Auto`]'s identity slots and [`GpuStart::Auto`]'s CTA start and
+/// launch shape are the multi-GPU profile of the defaults
+/// ([`Knobs::resolve_for_gpus`]). Where one instance's roles on two GPUs meet in time decides
 /// what each sees of the other's accesses in flight, and a random wait a
-/// thread spreads the meeting point; with the fixed slots 0..10 µs kept
-/// message passing at `sys_probe.cu`'s weak fraction in both of its
-/// placements, but with the identity slots none did better (two H200s,
-/// same call: locations in the reader's memory 8.5e-3 against 8.3e-3 at
-/// 10 µs, data in the writer's memory 1.7e-6 against 4.7e-8), and the
-/// launches run 20% faster. `tune` draws it.
+/// warp spreads the meeting point. None did better (two H200s, same
+/// call: locations in the reader's memory 8.5e-3 against 8.3e-3 at 10 µs,
+/// data in the writer's memory 1.7e-6 against 4.7e-8, drawn per thread;
+/// drawn per warp, so that warps really leave apart, 20 µs to 1 ms took
+/// the data in the writer's memory from 7e-7 to 2e-8 and 0), and the
+/// launches run faster without. `tune` draws it.
 pub const DEFAULT_GPU_JITTER_NS: u32 = 0;
 
 /// The most nanoseconds `LITMUS_GPU_STAGGER` and `LITMUS_GPU_JITTER`
@@ -183,6 +188,38 @@ impl Default for Knobs {
             gpu_partners: GpuPartners::Aligned,
             gpu_stagger: 0,
             gpu_jitter: DEFAULT_GPU_JITTER_NS,
+            gpu_start: GpuStart::default(),
+        }
+    }
+}
+
+impl Knobs {
+    /// The knobs a test on several GPUs runs with: the multi-GPU profile
+    /// wherever the knobs leave it to `auto` ([`Perm::resolve`],
+    /// [`GpuStart::resolve`]), and under [`GpuStart::Auto`] the profile's
+    /// launch shape in place of the defaults' one. A shape the user set
+    /// stays with an explicit `LITMUS_GPU_START`.
+    ///
+    /// ```
+    /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS};
+    /// let k = Knobs::default().resolve_for_gpus();
+    /// assert_eq!((k.ctas, k.gpu_start, k.perm), (PROFILE_CTAS, GpuStart::Cta, Perm::Identity));
+    /// let own = Knobs { ctas: 64, ..Knobs::default() }.resolve_for_gpus();
+    /// assert_eq!(own.ctas, 64);
+    /// ```
+    pub fn resolve_for_gpus(&self) -> Knobs {
+        let d = Knobs::default();
+        let default_shape = (self.ctas, self.threads) == (d.ctas, d.threads);
+        let (ctas, threads) = match (self.gpu_start, default_shape) {
+            (GpuStart::Auto, true) => (PROFILE_CTAS, PROFILE_THREADS),
+            _ => (self.ctas, self.threads),
+        };
+        Knobs {
+            perm: self.perm.resolve(true),
+            gpu_start: self.gpu_start.resolve(true),
+            ctas,
+            threads,
+            ..self.clone()
         }
     }
 }
@@ -318,6 +355,9 @@ impl Knobs {
                 }
             };
         }
+        if let Some(v) = var(GPU_START_ENV) {
+            k.gpu_start = GpuStart::parse(&v)?;
+        }
         if let Some(v) = var(PTX_TARGET_ENV) {
             k.ptx_target = PtxTarget::parse(&v)?;
         }
@@ -438,6 +478,9 @@ impl Knobs {
         if self.gpu_jitter != d.gpu_jitter {
             out.push(("LITMUS_GPU_JITTER", self.gpu_jitter.to_string()));
         }
+        if self.gpu_start != d.gpu_start {
+            out.push((GPU_START_ENV, self.gpu_start.as_str().into()));
+        }
         if self.ptx_target != d.ptx_target {
             out.push((PTX_TARGET_ENV, self.ptx_target.as_str()));
         }
@@ -533,6 +576,9 @@ impl fmt::Display for Knobs {
         }
         if self.gpu_jitter != DEFAULT_GPU_JITTER_NS {
             write!(f, " gpu_jitter={}", self.gpu_jitter)?;
+        }
+        if self.gpu_start != GpuStart::default() {
+            write!(f, " gpu_start={}", self.gpu_start.as_str())?;
         }
         if self.ptx_target != PtxTarget::default() {
             write!(f, " ptx_target={}", self.ptx_target.as_str())?;
@@ -701,6 +747,7 @@ mod tests {
             ("LITMUS_GPU_PARTNERS", "permuted"),
             ("LITMUS_GPU_STAGGER", "-2000"),
             ("LITMUS_GPU_JITTER", "5000"),
+            ("LITMUS_GPU_START", "relay"),
         ])
         .unwrap();
         assert_eq!(
@@ -727,12 +774,47 @@ mod tests {
         );
         assert_eq!(k.gpu_partners, GpuPartners::Permuted);
         assert_eq!((k.gpu_stagger, k.gpu_jitter), (-2000, 5000));
+        assert_eq!(k.gpu_start, GpuStart::Relay);
         // Negative: the last GPU first, each before it 2 µs later.
         assert_eq!(
             (k.gpu_delay(0, 3), k.gpu_delay(1, 3), k.gpu_delay(2, 3)),
             (4000, 2000, 0)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 gpu_start=relay ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
+    }
+
+    /// The multi-GPU profile: the CTA start and its shape where the knobs
+    /// leave both to the defaults; a shape or a start the user set stays.
+    #[test]
+    fn the_multi_gpu_profile_keeps_what_the_user_set() {
+        let auto = knobs(&[]).unwrap().resolve_for_gpus();
+        assert_eq!(
+            (auto.ctas, auto.threads, auto.gpu_start, auto.perm),
+            (PROFILE_CTAS, PROFILE_THREADS, GpuStart::Cta, Perm::Identity)
+        );
+        assert!(auto.to_string().contains("gpu_start=cta"), "{auto}");
+        let shaped = knobs(&[("LITMUS_THREADS", "256")])
+            .unwrap()
+            .resolve_for_gpus();
+        assert_eq!(
+            (shaped.ctas, shaped.threads, shaped.gpu_start),
+            (2048, 256, GpuStart::Cta)
+        );
+        let relay = knobs(&[("LITMUS_GPU_START", "relay")])
+            .unwrap()
+            .resolve_for_gpus();
+        assert_eq!(
+            (relay.ctas, relay.threads, relay.gpu_start),
+            (2048, 64, GpuStart::Relay)
+        );
+        // What ran reads back from its record's variables.
+        let vars = auto.env_assignments();
+        let back = Knobs::from_vars(|n| vars.iter().find(|(v, _)| *v == n).map(|(_, x)| x.clone()))
+            .unwrap();
+        assert_eq!(
+            (back.ctas, back.threads, back.gpu_start),
+            (PROFILE_CTAS, PROFILE_THREADS, GpuStart::Cta)
+        );
     }
 
     /// `LITMUS_PERM=identity` reads, prints and reproduces.
@@ -886,6 +968,7 @@ mod tests {
                 "nanoseconds from -1000000 to 1000000",
             ),
             ("LITMUS_GPU_JITTER", "-5", "nanoseconds from 0 to 1000000"),
+            ("LITMUS_GPU_START", "warp", "`auto`, `relay` or `cta`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

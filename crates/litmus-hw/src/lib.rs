@@ -25,6 +25,7 @@ mod devices;
 mod driver;
 mod environment;
 mod fault;
+mod gpu_start;
 mod harness;
 mod host_threads;
 mod isolate;
@@ -50,6 +51,7 @@ pub use device_selection::{devices, devices_var, kind_on, parse_devices, Gpu, DE
 pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
+pub use gpu_start::{GpuStart, GPU_START_ENV, PROFILE_CTAS, PROFILE_THREADS};
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
 pub use litmus_core::ptx::Addressing;

@@ -38,6 +38,7 @@ use super::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};
 use super::codegen::PtxTarget;
 use super::driver::Context;
 use super::environment::{Assign, Environment, SpinScope};
+use super::gpu_start::GpuStart;
 use super::harness;
 use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
@@ -497,6 +498,7 @@ impl Wire for Knobs {
             (self.gpu_partners == GpuPartners::Permuted) as u32,
             self.gpu_stagger as u32,
             self.gpu_jitter,
+            self.gpu_start.wire(),
         ] {
             v.put(w);
         }
@@ -509,7 +511,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 32];
+        let mut u = [0u32; 33];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -581,6 +583,7 @@ impl Wire for Knobs {
             },
             gpu_stagger: u[30] as i32,
             gpu_jitter: u[31],
+            gpu_start: GpuStart::from_wire(u[32]),
             addressing: if u[27] == 1 {
                 Addressing::Generic
             } else {
@@ -602,6 +605,48 @@ impl Wire for Knobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The knobs reach the worker as they were set: every one of them off
+    /// its default, through the wire and back, prints and reads the same.
+    #[test]
+    fn knobs_cross_the_wire_unchanged() {
+        let vars = [
+            ("LITMUS_CTAS", "512"),
+            ("LITMUS_THREADS", "128"),
+            ("LITMUS_LAUNCHES", "9"),
+            ("LITMUS_SEED", "77"),
+            ("LITMUS_PERM", "identity"),
+            ("LITMUS_STRIDE", "8"),
+            ("LITMUS_SPIN", "100"),
+            ("LITMUS_STRESS", "16:32"),
+            ("LITMUS_LANES", "aligned"),
+            ("LITMUS_LOC_LAYOUT", "interleaved"),
+            ("LITMUS_ADDRESSING", "generic"),
+            ("LITMUS_CTA_SPREAD", "by-lane"),
+            ("LITMUS_GPU_PARTNERS", "permuted"),
+            ("LITMUS_GPU_STAGGER", "-2000"),
+            ("LITMUS_GPU_JITTER", "5000"),
+            ("LITMUS_GPU_MAP", "0,0"),
+        ];
+        for start in ["auto", "relay", "cta"] {
+            let k = Knobs::from_vars(|name| {
+                (name == "LITMUS_GPU_START")
+                    .then(|| start.to_string())
+                    .or_else(|| {
+                        vars.iter()
+                            .find(|(v, _)| *v == name)
+                            .map(|(_, x)| x.to_string())
+                    })
+            })
+            .unwrap();
+            let mut w = Vec::new();
+            k.put(&mut w);
+            let back = Knobs::get(&mut w.as_slice()).expect("the knobs read back");
+            assert_eq!(back.to_string(), k.to_string());
+            assert_eq!(back.env_assignments(), k.env_assignments());
+            assert_eq!(back.gpu_start.as_str(), start);
+        }
+    }
 
     /// The worker lives as long as the process: it must not hold a pipe
     /// another thread made for a program it starts, or that thread waits

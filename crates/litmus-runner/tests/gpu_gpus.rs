@@ -101,10 +101,17 @@ fn two_logical_gpus_on_one_device_count_every_instance_and_keep_placement() {
             .collect::<std::collections::BTreeSet<_>>()
             .len();
         for (what, k) in &variants {
-            let per_launch = if test.threads.iter().any(|t| t.placement.host) {
-                k.instances_with_host()
+            // What a launch holds is what the multi-GPU profile makes of
+            // the knobs (the defaults' shape becomes its own).
+            let ran = if gpus > 1 {
+                k.resolve_for_gpus()
             } else {
-                k.instances()
+                k.clone()
+            };
+            let per_launch = if test.threads.iter().any(|t| t.placement.host) {
+                ran.instances_with_host()
+            } else {
+                ran.instances()
             };
             let r = counted_run(
                 test,
@@ -287,11 +294,13 @@ fn a_location_in_gpu_1s_memory_counts_every_instance_and_reads_only_written_valu
             }
         };
         for (what, k) in &variants {
+            // A location off GPU 0 makes the test a multi-GPU one: its
+            // launches hold what the multi-GPU profile makes of the knobs.
             let r = counted_run(
                 test,
                 code,
                 k,
-                k.instances(),
+                k.resolve_for_gpus().instances(),
                 &format!("{} ({what})", test.name),
             );
             for (values, _) in &r.histogram {

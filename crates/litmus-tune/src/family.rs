@@ -624,7 +624,7 @@ mod tests {
         assert_eq!(&pool[1..4], &crate::space::anchors(&base)[..]);
         // A family across GPUs gets the anchors measured there too.
         let across = pool_for(&base, &FamilyPlan::within(640, 64, 3), true);
-        assert_eq!(&across[4..8], &crate::space::gpu_anchors(&base)[..]);
+        assert_eq!(&across[4..9], &crate::space::gpu_anchors(&base)[..]);
         assert!(!pool.contains(&crate::space::gpu_anchors(&base)[0]));
         assert_eq!((pool[1].ctas_per_sm, pool[2].env.interleave_pct), (1, 100));
         // A pool too small for draws after them keeps the anchors out.

@@ -56,12 +56,12 @@ pub(crate) fn test_kernel(
         // the other GPUs' or the host's.
         let plans = setup_every_role(test, layout, &common, out)?;
         let delay = gpu_start_delay(layout, &common, out);
-        wait_for_host(&common, out);
+        wait_for_host(layout, &common, out);
         common.spin = grid_spin_barrier(layout, &common, out);
         gpu_start_wait(delay.as_deref(), out);
         run_every_role(test, layout, &common, &plans, out)?;
     } else {
-        wait_for_host(&common, out);
+        wait_for_host(layout, &common, out);
         common.spin = grid_spin_barrier(layout, &common, out);
         play_roles(test, layout, &common, out)?;
     }

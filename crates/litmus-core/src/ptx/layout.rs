@@ -515,7 +515,7 @@ impl Layout {
 
     /// Words in the knob array.
     pub fn knob_words(&self) -> usize {
-        let gpu_words = if self.multi_gpu() { 2 } else { 0 };
+        let gpu_words = if self.multi_gpu() { 3 } else { 0 };
         knob::ROLE_BASE + 2 * self.roles.len() + 2 * self.global_locs.len() + gpu_words
     }
 
@@ -530,9 +530,17 @@ impl Layout {
 
     /// In a test on several GPUs, the knob word of the start jitter: each
     /// GPU thread waits a further `0..jitter` nanoseconds, drawn per
-    /// thread and launch (the harness's `LITMUS_GPU_JITTER`).
+    /// warp and launch (the harness's `LITMUS_GPU_JITTER`).
     pub fn gpu_jitter_knob(&self) -> usize {
         self.gpu_delay_knob() + 1
+    }
+
+    /// In a test on several GPUs, the knob word of how the roles leave the
+    /// start: 0, when every GPU's relay word says so; 1, when their CTA's
+    /// own poll of the host flag does (the harness's `LITMUS_GPU_START`;
+    /// see `start.rs`).
+    pub fn gpu_start_knob(&self) -> usize {
+        self.gpu_delay_knob() + 2
     }
 
     /// Index of the first knob word of global location slot `j`: the

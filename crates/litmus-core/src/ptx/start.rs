@@ -29,11 +29,27 @@ use super::layout::{knob, Layout};
 /// playing its roles before the other GPU's launch has started; a word in
 /// each GPU's own memory, not one across the link, lets every GPU see the
 /// last count within the time one `red` takes to cross.
-pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
+///
+/// On several GPUs with [`Layout::gpu_start_knob`] set, each CTA's thread
+/// 0 polls the host flag instead and its CTA waits at a barrier (every
+/// thread of a testing CTA gets here, past `sync_shared`); see
+/// [`cta_start`].
+pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
     let Some(go) = &c.go else { return };
     let (polls, v) = (out.r32(), out.r32());
     let (mask, below, lower) = (out.r32(), out.r32(), out.r32());
     let started = out.fresh_label("host_started");
+    let relay_start = out.fresh_label("relay_start");
+    let cta_started = out.fresh_label("cta_started");
+    if layout.multi_gpu() {
+        let mode = c.load_word(out, layout.gpu_start_knob());
+        let relayed = out.pred();
+        out.ins(format!("setp.eq.u32 {relayed}, {mode}, 0"));
+        out.ins(format!("@{relayed} bra {relay_start}"));
+        cta_start(c, go, (&v, &polls), out);
+        out.ins(format!("bra.uni {cta_started}"));
+    }
+    out.label(&relay_start);
     out.ins(format!("activemask.b32 {mask}"));
     out.ins(format!("mov.u32 {below}, %lanemask_lt"));
     out.ins(format!("and.b32 {lower}, {mask}, {below}"));
@@ -79,10 +95,49 @@ pub(super) fn wait_for_host(c: &Common, out: &mut Emitter) {
     );
     out.label(&started);
     out.ins(format!("bar.warp.sync {mask}"));
+    out.label(&cta_started);
+}
+
+/// The CTA start: thread 0 of each CTA polls the host flag and the CTA
+/// waits for it at a barrier. The bus serves one read of the flag's word
+/// at a time, so each GPU's CTAs leave about a microsecond apart, as
+/// `sys_probe.cu`'s do; the relay's one poll a launch lets every warp leave
+/// within microseconds instead, and with the data in the writer's memory
+/// and the flag in the reader's MP then showed its weak outcome 50,000
+/// times less often (`scripts/probes/split_start.cu`, two H200s). Thread 0
+/// of CTA 0 still counts its launch in at every GPU's relay word, whose
+/// count the next launch's target assumes.
+fn cta_start(
+    c: &Common,
+    go: &super::common::StartFlag,
+    (v, polls): (&str, &str),
+    out: &mut Emitter,
+) {
+    let bound = c.load_word(out, knob::HOST_WAIT);
+    let waiting = out.fresh_label("cta_waiting");
+    let not_tid0 = out.pred();
+    out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
+    out.ins(format!("@{not_tid0} bra {waiting}"));
+    poll_until(
+        out,
+        &format!("[{}]", go.flag),
+        (v, polls),
+        &bound,
+        "ne",
+        "0",
+    );
+    let not_cta0 = out.pred();
+    out.ins(format!("setp.ne.u32 {not_cta0}, {}, 0", c.cta));
+    out.ins(format!("@{not_cta0} bra {waiting}"));
+    for word in &go.relays {
+        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
+    }
+    out.label(&waiting);
+    out.ins("bar.sync 0");
 }
 
 /// In a test on several GPUs, before the start: this GPU's start offset
-/// plus this thread's jitter ([`Layout::gpu_delay_knob`],
+/// plus this warp's jitter ([`Layout::gpu_delay_knob`],
 /// [`Layout::gpu_jitter_knob`]) in nanoseconds, or `None` on one GPU. The
 /// knob loads and the draw happen here, with the roles' other set-ups, so
 /// that nothing after the start waits on memory but the wait itself.
@@ -96,12 +151,17 @@ pub(super) fn gpu_start_delay(layout: &Layout, c: &Common, out: &mut Emitter) ->
     let no_jitter = out.fresh_label("gpu_no_jitter");
     out.ins(format!("setp.eq.u32 {none}, {jitter}, 0"));
     out.ins(format!("@{none} bra {no_jitter}"));
-    // A draw per thread, launch and GPU: the unit and lane mixed with the
-    // launch's seed and the logical GPU, so that the same thread of two
-    // GPUs (which play one instance's roles with aligned partners) waits
-    // differently, and an instance's roles meet at many offsets.
+    // A draw per warp, launch and GPU: the unit and warp mixed with the
+    // launch's seed and the logical GPU, so that the same warp of two GPUs
+    // (which play one instance's roles with aligned partners) waits
+    // differently, and an instance's roles meet at many offsets. Not per
+    // thread: a warp leaves the wait with its last lane, so 32 draws made
+    // every warp wait nearly the whole jitter and spread nothing (two
+    // H200s: no jitter up to 100 µs moved MP with the data at the writer).
+    let warp = out.r32();
+    out.ins(format!("shr.u32 {warp}, {}, 5", c.tid));
     out.ins(format!("shl.b32 {h}, {}, 10", c.unit));
-    out.ins(format!("xor.b32 {h}, {h}, {}", c.tid));
+    out.ins(format!("xor.b32 {h}, {h}, {warp}"));
     if let Some(gpu) = &c.gpu {
         let g = out.r32();
         out.ins(format!("shl.b32 {g}, {gpu}, 28"));

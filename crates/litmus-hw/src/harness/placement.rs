@@ -47,6 +47,7 @@ pub(crate) fn check_placement(
     k: &Knobs,
 ) -> Result<PlacementReport, GpuError> {
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    let k = &*super::profiled(&layout, k);
     let devices = Devices::open(ctx, kernels, ptx, &layout, k)?;
     let setup = Setup::new(&devices, test, k)?;
     let multi = setup.layout.multi_gpu();

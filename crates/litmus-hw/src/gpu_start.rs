@@ -1,0 +1,113 @@
+//! How the roles of a test on several GPUs leave the start
+//! (`LITMUS_GPU_START`). The kernel's side is `wait_for_host` in
+//! `litmus-core`'s `ptx/start.rs`.
+
+use super::GpuError;
+
+/// How a launch of a test on several GPUs starts, once the host raises the
+/// start flag in page-locked memory.
+///
+/// ```
+/// use litmus_hw::GpuStart;
+/// assert_eq!(GpuStart::parse("cta").unwrap(), GpuStart::Cta);
+/// assert_eq!(GpuStart::Auto.resolve(true), GpuStart::Cta);
+/// assert!(GpuStart::parse("warp").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GpuStart {
+    /// The multi-GPU profile's: [`GpuStart::Cta`], and where the launch
+    /// shape is the defaults' (2,048 CTAs of 64 threads) the profile's
+    /// shape instead, [`PROFILE_CTAS`] CTAs of [`PROFILE_THREADS`]
+    /// (`Knobs::resolve_for_gpus`).
+    #[default]
+    Auto,
+    /// One thread a launch polls the flag and relays the start to a word in
+    /// every GPU's memory, which one lane a warp polls: every warp of every
+    /// GPU leaves within microseconds, and a launch of 131,072 instances
+    /// takes tens of microseconds.
+    Relay,
+    /// One thread a CTA polls the flag, and its CTA waits for it at a
+    /// barrier, as `sys_probe.cu`'s threads poll it. Reads of one word of
+    /// host memory queue at the bus, so each GPU's CTAs leave one after
+    /// another, about a microsecond apart. On two H200s that start alone
+    /// took MP with the data in the writer's memory and the flag in the
+    /// reader's from 4e-7 to 2e-2 in `scripts/probes/split_start.cu`.
+    Cta,
+}
+
+/// The variable of [`GpuStart`].
+pub const GPU_START_ENV: &str = "LITMUS_GPU_START";
+
+/// CTAs a launch of the multi-GPU profile's shape: with the CTA start each
+/// CTA costs the bus's read of the flag (about a microsecond), so its
+/// CTAs are as wide as they go, and 2^21 instances a launch. Two H200s of
+/// a four-GPU machine, same call as `sys_probe.cu` (3.5e-3 at 4.2e5 weak/s
+/// with both locations in the reader's memory, 3.8e-3 at 4.6e5/s with the
+/// data in the writer's): MP with the data in the writer's memory 7.2e-3
+/// (7.2e6 weak/s), with both in the reader's 6.8e-3 (6.3e6/s), MP, SB and
+/// IRIW at 1.03e9 to 1.05e9 instances a second; at 1,024 CTAs 6.5e-3 and
+/// 5.1e-3, and MP and IRIW at 9.9e8 and 9.8e8 a second.
+pub const PROFILE_CTAS: u32 = 2048;
+
+/// Threads a CTA of the multi-GPU profile's shape (see [`PROFILE_CTAS`]).
+pub const PROFILE_THREADS: u32 = 1024;
+
+impl GpuStart {
+    /// `auto`, `relay` or `cta`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuStart::Auto => "auto",
+            GpuStart::Relay => "relay",
+            GpuStart::Cta => "cta",
+        }
+    }
+
+    /// Reads `LITMUS_GPU_START`'s value.
+    pub fn parse(text: &str) -> Result<GpuStart, GpuError> {
+        match text.trim() {
+            "auto" => Ok(GpuStart::Auto),
+            "relay" => Ok(GpuStart::Relay),
+            "cta" => Ok(GpuStart::Cta),
+            _ => Err(GpuError::knob(
+                GPU_START_ENV,
+                text,
+                "`auto`, `relay` or `cta`",
+            )),
+        }
+    }
+
+    /// The start a test runs with: [`GpuStart::Auto`] is the CTA start on
+    /// several GPUs and the relay on one (where only host threads wait
+    /// on the flag).
+    pub fn resolve(self, multi_gpu: bool) -> GpuStart {
+        match (self, multi_gpu) {
+            (GpuStart::Auto, true) => GpuStart::Cta,
+            (GpuStart::Auto, false) => GpuStart::Relay,
+            (s, _) => s,
+        }
+    }
+
+    /// The knob word the kernel of a test on several GPUs reads: 1 for the
+    /// CTA start, else 0.
+    pub fn word(self) -> u32 {
+        (self.resolve(true) == GpuStart::Cta) as u32
+    }
+
+    /// The value on the worker's wire.
+    pub(crate) fn wire(self) -> u32 {
+        match self {
+            GpuStart::Auto => 0,
+            GpuStart::Relay => 1,
+            GpuStart::Cta => 2,
+        }
+    }
+
+    /// Reads [`GpuStart::wire`]'s value back.
+    pub(crate) fn from_wire(w: u32) -> GpuStart {
+        match w {
+            1 => GpuStart::Relay,
+            2 => GpuStart::Cta,
+            _ => GpuStart::Auto,
+        }
+    }
+}
