@@ -197,8 +197,9 @@ impl Knobs {
     /// The knobs a test on several GPUs runs with: the multi-GPU profile
     /// wherever the knobs leave it to `auto` ([`Perm::resolve`],
     /// [`GpuStart::resolve`]), and under [`GpuStart::Auto`] the profile's
-    /// launch shape in place of the defaults' one. A shape the user set
-    /// stays with an explicit `LITMUS_GPU_START`.
+    /// launch shape where the shape is the defaults' 2,048 CTAs of 64
+    /// (set or not: the knobs do not tell). Any other shape stays, and
+    /// with `LITMUS_GPU_START=cta` or `relay` every shape stays.
     ///
     /// ```
     /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS};
