@@ -10,9 +10,12 @@
 #      with LITMUS_DEVICES=0, timed, and the tests whose weak outcome only
 #      one of the two saw (the weak-seen counts to compare).
 #   2. `campaign --tune --evidence` over TUNE_DIR (default: the first 36
-#      files of VARIANTS_DIR/unseen), then `gate` and `report` on the
-#      evidence: instances and records by kind (campaign run, search
-#      trial), and the tests the report marks seen that only a trial saw.
+#      files of VARIANTS_DIR/unseen; with TUNE_NAMES=FILE, the variants
+#      that file names, one a line, as scripts/marginal-variants.txt), the
+#      campaign's own runs CAMPAIGN_MS long (default 250), then `gate` and
+#      `report` on the evidence: instances and records by kind (campaign
+#      run, search trial), and the tests the report marks seen that only a
+#      trial saw.
 #   3. scripts/kill-resume.sh over KILL_DIR (default: every third file of
 #      VARIANTS_DIR/seen, 160 at most, and the four-GPU test).
 # Without TUNE_DIR or KILL_DIR the sets are made in OUT. About 8 minutes on
@@ -29,7 +32,13 @@ tune=${3:-}
 if [ -z "$tune" ]; then
     tune=$out/tune-set
     mkdir -p "$tune"
-    find "$variants/unseen" -name '*.litmus' | sort | head -36 | xargs -I{} cp {} "$tune/"
+    if [ -n "${TUNE_NAMES:-}" ]; then
+        grep -v '^#' "$TUNE_NAMES" | while read -r name; do
+            [ -n "$name" ] && find "$variants" -name "$name.litmus" -exec cp {} "$tune/" \;
+        done
+    else
+        find "$variants/unseen" -name '*.litmus' | sort | head -36 | xargs -I{} cp {} "$tune/"
+    fi
 fi
 kill=${4:-}
 if [ -z "$kill" ]; then
@@ -73,7 +82,7 @@ fi
 if [[ $parts == *2* ]]; then
 echo "== 2. campaign --tune --evidence over $tune, then gate and report"
 ev=$out/evidence-tune
-LITMUS_SEED=47 "$litmus" campaign --tune --tune-budget-ms 500 --tune-configs 16 --budget-ms 250 \
+LITMUS_SEED=47 "$litmus" campaign --tune --tune-budget-ms 500 --tune-configs 16 --budget-ms "${CAMPAIGN_MS:-250}" \
     --tuning "$out/tuning.toml" --evidence "$ev" "$tune" >"$out/tune.log" 2>&1
 echo "rc=$?"; grep -E "^(tune|campaign):" "$out/tune.log"
 "$litmus" gate --model ptx --evidence "$ev" "$tune" 2>&1 | tail -1
@@ -99,11 +108,19 @@ except OSError:
 marked = set(re.findall(r"<i class=s>seen</i><b>([^<]*)</b>", page[page.find('<section id="tests">'):]))
 print(f"tests the report marks seen: {len(marked)}")
 PY
-# The tests the campaign's own runs saw, for "seen only in the search".
-python3 - "$out/tune.log" <<'PY'
+# The tests the campaign's own runs saw, and those the report marks seen
+# that only a search trial saw.
+python3 - "$out/tune.log" "$out/report.html" <<'PY'
 import re, sys
-seen = [l.split(":")[0] for l in open(sys.argv[1]) if re.search(r": weak [1-9][0-9]*/", l)]
+seen = {l.split(":")[0] for l in open(sys.argv[1]) if re.search(r": weak [1-9][0-9]*/", l)}
 print(f"tests whose campaign run saw the weak outcome: {len(seen)}")
+try:
+    page = open(sys.argv[2]).read()
+except OSError:
+    sys.exit(0)
+marked = set(re.findall(r"<i class=s>seen</i><b>([^<]*)</b>", page[page.find('<section id="tests">'):]))
+for t in sorted(marked - seen):
+    print(f"  seen only in the search, marked seen by the report: {t}")
 PY
 
 fi

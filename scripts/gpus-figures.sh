@@ -7,7 +7,7 @@
 #
 # `sys_probe.cu` (../shared/reference/probe) beside `gpus_bench` at the
 # defaults (message passing in the probe's placements, SB, IRIW), their
-# `fence.sc.sys` versions for 6 s each, `catalogue_gpus` with its evidence
+# `fence.sc.sys` versions for 12 s each, `catalogue_gpus` with its evidence
 # in OUT/evidence, the scope edge (the `.gpu`-fence tests for 8 s each), and
 # `gen --placements inter-gpu --scopes sys` as a campaign, and on one GPU
 # `gpu_bench` beside `litmus_probe_multi.cu` at both shapes issue 32 names.
@@ -38,8 +38,9 @@ for e in "LITMUS_PERM=fixed" "LITMUS_PERM=fixed LITMUS_CTAS=4096 LITMUS_THREADS=
 done
 echo "== fenced, 12 s each (1e10 instances at 1e9 a second)"; LITMUS_SEED=12 "$bin/gpus_bench" --budget-ms 12000 "2 GPUs fenced"
 if [ "$gpus" -ge 4 ]; then
-    echo "== IRIW with one thread a GPU, 5 s each"
+    echo "== IRIW with one thread a GPU, 5 s each: the defaults, then the relay start at the profile's shape"
     LITMUS_SEED=31 "$bin/gpus_bench" --budget-ms 5000 "4 GPUs"
+    LITMUS_SEED=31 LITMUS_GPU_START=relay LITMUS_CTAS=2048 LITMUS_THREADS=1024 "$bin/gpus_bench" --budget-ms 5000 "4 GPUs"
 fi
 orig=$(cat .gpu/origin)
 cat=$(ls "$bin"/test-catalogue_gpus-* | grep -v '\.dir$')

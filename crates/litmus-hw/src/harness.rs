@@ -683,6 +683,14 @@ pub(super) fn profiled<'k>(layout: &Layout, k: &'k Knobs) -> std::borrow::Cow<'k
     }
 }
 
+/// The knobs a run of `test` under `k` runs with ([`profiled`]): what its
+/// result, and so its evidence record and its line that reproduces it,
+/// must name. The worker's answer does not carry them.
+pub(crate) fn knobs_ran(test: &Test, k: &Knobs) -> Result<Knobs, GpuError> {
+    let layout = Layout::of(test).map_err(GpuError::Ptx)?;
+    Ok(profiled(&layout, k).into_owned())
+}
+
 /// Runs the test for the knobs' launches or time budget and returns the
 /// histogram. Checks that every instance was counted exactly once.
 ///
@@ -869,6 +877,25 @@ mod tests {
     }
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    /// A result names the knobs that ran: the multi-GPU profile's for a
+    /// test on several GPUs (its record then reproduces the run), the
+    /// knobs as given on one GPU.
+    #[test]
+    fn a_result_names_the_multi_gpu_profile_it_ran_with() {
+        let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
+        let test = text::parse(&two).unwrap_or_else(|e| panic!("{}", e.render("t")));
+        let ran = knobs_ran(&test, &Knobs::default()).unwrap();
+        assert_eq!(
+            ran.to_string(),
+            "seed=0 perm=identity ctas=2048 threads=1024 budget_ms=1000 stride=4 spin=0 loop_bound=1000 gpu_start=cta"
+        );
+        let one = text::parse(MP).unwrap();
+        assert_eq!(
+            knobs_ran(&one, &Knobs::default()).unwrap(),
+            Knobs::default()
+        );
+    }
 
     #[test]
     fn large_launches_at_small_strides_refill_unobserved_locations_in_one_fill() {

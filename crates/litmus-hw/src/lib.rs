@@ -347,7 +347,7 @@ pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<Hw
         }),
     };
     let mut result = ran.map_err(|e| e.in_test(test))?;
-    result.knobs = knobs.clone();
+    result.knobs = harness::knobs_ran(test, knobs).map_err(|e| e.in_test(test))?;
     Ok(result)
 }
 
