@@ -51,6 +51,9 @@ fn main() -> ExitCode {
         Ok(k) => k,
         Err(code) => return code,
     };
+    // What the tests on several GPUs run with (the one-GPU lines run the
+    // knobs above).
+    println!("knobs on several GPUs: {}", knobs.resolve_for_gpus());
     println!(
         "{:<18} {:>12} {:>12} {:>11} {:>9} {:>8} {:>9}  device",
         "test", "instances/s", "weak/s", "weak frac", "weak", "launches", "ms/launch"
