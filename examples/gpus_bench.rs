@@ -2,8 +2,8 @@
 //! memory, in the reader's, and split as `sys_probe.cu` puts them) and
 //! store buffering with one thread on each of two logical GPUs, IRIW with
 //! a writer and a reader on each and with one thread on each of four
-//! GPUs, relaxed `.sys` and fenced, and for
-//! comparison the same tests with both threads on one GPU (in different
+//! GPUs, relaxed `.sys` and fenced, WRC with one thread on each of three
+//! GPUs, and for comparison the same tests with both threads on one GPU (in different
 //! CTAs). For each: instances/s, weak outcomes/s, weak fraction, launches,
 //! the time a launch takes, and the devices.
 //!
@@ -35,6 +35,7 @@ const TESTS: &[(&str, &str)] = &[
     ("IRIW 2 GPUs fenced", "PTX IRIW-two-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 1,gpu 0 | P3@cta 1,gpu 1 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | fence.sc.sys | fence.sc.sys ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
     ("IRIW 4 GPUs", "PTX IRIW-four-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 0,gpu 2 | P3@cta 0,gpu 3 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
     ("IRIW 4 GPUs fenced", "PTX IRIW-four-gpus-fenced\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 0,gpu 2 | P3@cta 0,gpu 3 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | | fence.sc.sys | fence.sc.sys ;\n | | ld.relaxed.sys r1, y | ld.relaxed.sys r1, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n"),
+    ("WRC 3 GPUs", "PTX WRC-three-gpus\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 | P2@cta 0,gpu 2 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x | ld.relaxed.sys r0, y ;\n | st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P2:r0 == 1 /\\ P2:r1 == 0)\n"),
     ("MP 1 GPU", "PTX MP-one-gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"),
     ("SB 1 GPU", "PTX SB-one-gpu\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.sys x, 1 | st.relaxed.sys y, 1 ;\n ld.relaxed.sys r0, y | ld.relaxed.sys r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"),
 ];
@@ -53,7 +54,8 @@ fn main() -> ExitCode {
     };
     // What the tests on several GPUs run with (the one-GPU lines run the
     // knobs above).
-    println!("knobs on several GPUs: {}", knobs.resolve_for_gpus());
+    println!("knobs on two GPUs: {}", knobs.resolve_for_gpus(2));
+    println!("knobs on three or more: {}", knobs.resolve_for_gpus(3));
     println!(
         "{:<18} {:>12} {:>12} {:>11} {:>9} {:>8} {:>9}  device",
         "test", "instances/s", "weak/s", "weak frac", "weak", "launches", "ms/launch"

@@ -10,14 +10,17 @@ use super::GpuError;
 /// ```
 /// use litmus_hw::GpuStart;
 /// assert_eq!(GpuStart::parse("cta").unwrap(), GpuStart::Cta);
-/// assert_eq!(GpuStart::Auto.resolve(true), GpuStart::Cta);
+/// assert_eq!(GpuStart::Auto.resolve(2), GpuStart::Cta);
+/// assert_eq!(GpuStart::Auto.resolve(4), GpuStart::Relay);
 /// assert!(GpuStart::parse("warp").is_err());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GpuStart {
-    /// The multi-GPU profile's: [`GpuStart::Cta`], and where the launch
-    /// shape is the defaults' (2,048 CTAs of 64 threads) the profile's
-    /// shape instead, [`PROFILE_CTAS`] CTAs of [`PROFILE_THREADS`]
+    /// The multi-GPU profile's: [`GpuStart::Cta`] where two GPUs launch
+    /// the test, [`GpuStart::Relay`] where three or more do
+    /// ([`GpuStart::resolve`]); and where the launch shape is the
+    /// defaults' (2,048 CTAs of 64 threads) the profile's shape instead,
+    /// [`PROFILE_CTAS`] CTAs of [`PROFILE_THREADS`]
     /// (`Knobs::resolve_for_gpus`).
     #[default]
     Auto,
@@ -76,21 +79,27 @@ impl GpuStart {
         }
     }
 
-    /// The start a test runs with: [`GpuStart::Auto`] is the CTA start on
-    /// several GPUs and the relay on one (where only host threads wait
-    /// on the flag).
-    pub fn resolve(self, multi_gpu: bool) -> GpuStart {
-        match (self, multi_gpu) {
-            (GpuStart::Auto, true) => GpuStart::Cta,
-            (GpuStart::Auto, false) => GpuStart::Relay,
+    /// The start a test whose kernel `gpus` logical GPUs launch runs
+    /// with: [`GpuStart::Auto`] is the CTA start where two GPUs launch it
+    /// and the relay elsewhere (on one GPU only host threads wait on the
+    /// flag). Four H200s, same call, 2,048 CTAs of 1,024 at each start:
+    /// across two GPUs the CTA start showed IRIW 2.4e-5 against 4.7e-7
+    /// and MP with the data in the writer's memory 7.1e-3 against 2.6e-6;
+    /// across three and four it lost, WRC with one thread a GPU 7.1e-9
+    /// against 9.5e-6 and IRIW 4.4e-9 against 3.2e-7, and ran slower
+    /// (1.0e9 instances a second against 1.1e9 to 1.4e9).
+    pub fn resolve(self, gpus: u32) -> GpuStart {
+        match (self, gpus) {
+            (GpuStart::Auto, 2) => GpuStart::Cta,
+            (GpuStart::Auto, _) => GpuStart::Relay,
             (s, _) => s,
         }
     }
 
-    /// The knob word the kernel of a test on several GPUs reads: 1 for the
-    /// CTA start, else 0.
-    pub fn word(self) -> u32 {
-        (self.resolve(true) == GpuStart::Cta) as u32
+    /// The knob word the kernel of a test that `gpus` logical GPUs launch
+    /// reads: 1 for the CTA start, else 0.
+    pub fn word(self, gpus: u32) -> u32 {
+        (self.resolve(gpus) == GpuStart::Cta) as u32
     }
 
     /// The value on the worker's wire.

@@ -678,7 +678,7 @@ fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, Gp
 /// launches the run makes.
 pub(super) fn profiled<'k>(layout: &Layout, k: &'k Knobs) -> std::borrow::Cow<'k, Knobs> {
     match layout.multi_gpu() {
-        true => std::borrow::Cow::Owned(k.resolve_for_gpus()),
+        true => std::borrow::Cow::Owned(k.resolve_for_gpus(layout.launching_gpus())),
         false => std::borrow::Cow::Borrowed(k),
     }
 }

@@ -127,9 +127,10 @@ pub struct Knobs {
 
 /// The start jitter of a test on several GPUs unless `LITMUS_GPU_JITTER`
 /// says otherwise: none. The knobs that only such tests read,
-/// [`Perm::Auto`]'s identity slots and [`GpuStart::Auto`]'s CTA start and
+/// [`Perm::Auto`]'s identity slots and [`GpuStart::Auto`]'s start and
 /// launch shape are the multi-GPU profile of the defaults
-/// ([`Knobs::resolve_for_gpus`]). Where one instance's roles on two GPUs meet in time decides
+/// ([`Knobs::resolve_for_gpus`]). Where one instance's roles on two GPUs
+/// meet in time decides
 /// what each sees of the other's accesses in flight, and a random wait a
 /// warp spreads the meeting point. None did better (two H200s, same
 /// call: locations in the reader's memory 8.5e-3 against 8.3e-3 at 10 µs,
@@ -191,21 +192,23 @@ impl Default for Knobs {
 }
 
 impl Knobs {
-    /// The knobs a test on several GPUs runs with: the multi-GPU profile
-    /// wherever the knobs leave it to `auto` ([`Perm::resolve`],
-    /// [`GpuStart::resolve`]), and under [`GpuStart::Auto`] the profile's
+    /// The knobs a test whose kernel `gpus` logical GPUs launch runs with:
+    /// the multi-GPU profile wherever the knobs leave it to `auto`
+    /// ([`Perm::resolve`], [`GpuStart::resolve`]: the start depends on
+    /// how many GPUs launch), and under [`GpuStart::Auto`] the profile's
     /// launch shape where the shape is the defaults' 2,048 CTAs of 64
     /// (set or not: the knobs do not tell). Any other shape stays, and
     /// with `LITMUS_GPU_START=cta` or `relay` every shape stays.
     ///
     /// ```
     /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS};
-    /// let k = Knobs::default().resolve_for_gpus();
+    /// let k = Knobs::default().resolve_for_gpus(2);
     /// assert_eq!((k.ctas, k.gpu_start, k.perm), (PROFILE_CTAS, GpuStart::Cta, Perm::Identity));
-    /// let own = Knobs { ctas: 64, ..Knobs::default() }.resolve_for_gpus();
+    /// assert_eq!(Knobs::default().resolve_for_gpus(4).gpu_start, GpuStart::Relay);
+    /// let own = Knobs { ctas: 64, ..Knobs::default() }.resolve_for_gpus(2);
     /// assert_eq!(own.ctas, 64);
     /// ```
-    pub fn resolve_for_gpus(&self) -> Knobs {
+    pub fn resolve_for_gpus(&self, gpus: u32) -> Knobs {
         let d = Knobs::default();
         let default_shape = (self.ctas, self.threads) == (d.ctas, d.threads);
         let (ctas, threads) = match (self.gpu_start, default_shape) {
@@ -214,7 +217,7 @@ impl Knobs {
         };
         Knobs {
             perm: self.perm.resolve(true),
-            gpu_start: self.gpu_start.resolve(true),
+            gpu_start: self.gpu_start.resolve(gpus),
             ctas,
             threads,
             ..self.clone()
@@ -515,22 +518,29 @@ mod tests {
     /// leave both to the defaults; a shape or a start the user set stays.
     #[test]
     fn the_multi_gpu_profile_keeps_what_the_user_set() {
-        let auto = knobs(&[]).unwrap().resolve_for_gpus();
+        let auto = knobs(&[]).unwrap().resolve_for_gpus(2);
         assert_eq!(
             (auto.ctas, auto.threads, auto.gpu_start, auto.perm),
             (PROFILE_CTAS, PROFILE_THREADS, GpuStart::Cta, Perm::Identity)
         );
+        // Three GPUs and more: the relay start at the profile's shape.
+        let wide = knobs(&[]).unwrap().resolve_for_gpus(3);
+        assert_eq!(
+            (wide.ctas, wide.threads, wide.gpu_start),
+            (PROFILE_CTAS, PROFILE_THREADS, GpuStart::Relay)
+        );
+        assert!(wide.to_string().contains("gpu_start=relay"), "{wide}");
         assert!(auto.to_string().contains("gpu_start=cta"), "{auto}");
         let shaped = knobs(&[("LITMUS_THREADS", "256")])
             .unwrap()
-            .resolve_for_gpus();
+            .resolve_for_gpus(2);
         assert_eq!(
             (shaped.ctas, shaped.threads, shaped.gpu_start),
             (2048, 256, GpuStart::Cta)
         );
         let relay = knobs(&[("LITMUS_GPU_START", "relay")])
             .unwrap()
-            .resolve_for_gpus();
+            .resolve_for_gpus(2);
         assert_eq!(
             (relay.ctas, relay.threads, relay.gpu_start),
             (2048, 64, GpuStart::Relay)

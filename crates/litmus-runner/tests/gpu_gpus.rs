@@ -104,7 +104,7 @@ fn two_logical_gpus_on_one_device_count_every_instance_and_keep_placement() {
             // What a launch holds is what the multi-GPU profile makes of
             // the knobs (the defaults' shape becomes its own).
             let ran = if gpus > 1 {
-                k.resolve_for_gpus()
+                k.resolve_for_gpus(gpus as u32)
             } else {
                 k.clone()
             };
@@ -295,12 +295,13 @@ fn a_location_in_gpu_1s_memory_counts_every_instance_and_reads_only_written_valu
         };
         for (what, k) in &variants {
             // A location off GPU 0 makes the test a multi-GPU one: its
-            // launches hold what the multi-GPU profile makes of the knobs.
+            // launches hold what the multi-GPU profile makes of the knobs
+            // (whose shape is one for any count of GPUs).
             let r = counted_run(
                 test,
                 code,
                 k,
-                k.resolve_for_gpus().instances(),
+                k.resolve_for_gpus(2).instances(),
                 &format!("{} ({what})", test.name),
             );
             for (values, _) in &r.histogram {

@@ -82,7 +82,7 @@ pub(super) fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) ->
     if layout.multi_gpu() {
         words[layout.gpu_delay_knob()] = k.gpu_delay(0, layout.gpus);
         words[layout.gpu_jitter_knob()] = k.gpu_jitter;
-        words[layout.gpu_start_knob()] = k.gpu_start.word();
+        words[layout.gpu_start_knob()] = k.gpu_start.word(layout.launching_gpus());
     }
     words
 }
