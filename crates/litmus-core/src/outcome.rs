@@ -5,6 +5,10 @@
 
 use crate::ir::{Expr, Term, Test};
 
+mod written;
+
+pub use written::{parse_written, WrittenOutcomeError};
+
 /// One final value that an outcome records.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Observable {

@@ -1,6 +1,7 @@
 //! Hardware evidence as data: what every GPU run showed, recorded once
 //! ([`store`]), read back from any number of folders ([`read`]), imported
-//! from litmus7's logs ([`litmus7`]), joined from several machines' folders
+//! from litmus7's logs and `run --format json` lines ([`import`], over
+//! [`litmus7`]'s reader), joined from several machines' folders
 //! ([`merge`]), and judged against a model without a
 //! GPU ([`gate`], by [`judge`]'s rule); [`mutation`] scores a cat model's
 //! mutants against it (how much of the model the evidence pins down);
@@ -22,6 +23,7 @@
 pub mod file_names;
 pub mod gate;
 pub mod html;
+pub mod import;
 pub mod judge;
 pub mod litmus7;
 pub mod merge;

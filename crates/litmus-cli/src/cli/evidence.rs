@@ -4,18 +4,12 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::SystemTime;
 
-use litmus_core::outcome::observables;
-use litmus_evidence::gate::Subject;
-use litmus_evidence::litmus7;
-use litmus_evidence::store::{rfc3339, Writer};
-use litmus_evidence::{Observation, Record};
-use serde_json::Value;
+use litmus_evidence::import::import_log;
+use litmus_evidence::store::Writer;
 
 use super::args::{request, Args, Parsed};
 use super::gate::non_empty;
-use super::outcome;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -108,16 +102,6 @@ fn parse_args(args: &[String]) -> Result<Parsed<ImportOptions>, String> {
     }))
 }
 
-/// What one log gave.
-#[derive(Default)]
-struct Imported {
-    records: Vec<Record>,
-    /// `LOG:LINE: why`, one per test not imported.
-    rejected: Vec<String>,
-    /// Lines without a hardware run.
-    skipped: usize,
-}
-
 /// Runs `gpu-litmus evidence` with `args` (after the subcommand name).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     // `merge` takes other arguments: its own parser, before import's.
@@ -143,11 +127,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 continue;
             }
         };
-        let imported = if text.trim_start().starts_with('{') {
-            json_log(log, &text, &subjects)
-        } else {
-            litmus7_log(log, &text, &subjects, &opts.device)
-        };
+        let imported = import_log(log, &text, &subjects, &opts.device);
         for r in &imported.rejected {
             let _ = writeln!(err, "not imported: {r}");
         }
@@ -194,159 +174,4 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     } else {
         EXIT_OK
     }
-}
-
-/// The given test called `name`, preferring the one read from `file`.
-fn find<'a>(subjects: &'a [Subject], name: &str, file: Option<&str>) -> Option<&'a Subject> {
-    let mut named = subjects.iter().filter(|s| s.test.name.text == name);
-    let first = named.clone().next();
-    named.find(|s| Some(s.file.as_str()) == file).or(first)
-}
-
-/// A record for `subject` with what every import shares.
-fn record(subject: &Subject, harness: String) -> Record {
-    let test = &subject.test;
-    Record {
-        run: String::new(),
-        seq: 0,
-        test: test.name.text.clone(),
-        ir_hash: subject.hash.clone(),
-        source: subject.file.clone(),
-        text: Some(litmus_core::text::print(test)),
-        observables: observables(test).iter().map(|o| o.display(test)).collect(),
-        histogram: Vec::new(),
-        instances: 0,
-        unfinished: 0,
-        device: String::new(),
-        driver: None,
-        build: None,
-        knobs: None,
-        seed: None,
-        date: rfc3339(SystemTime::now()),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        harness,
-        kind: Default::default(),
-    }
-}
-
-/// `run --format json` lines: one record per line whose hardware ran.
-fn json_log(log: &str, text: &str, subjects: &[Subject]) -> Imported {
-    let mut imported = Imported::default();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("{log}:{}", i + 1);
-        match json_line(line, subjects, &at) {
-            Ok(Some(r)) => imported.records.push(r),
-            Ok(None) => imported.skipped += 1,
-            Err(why) => imported.rejected.push(format!("{at}: {why}")),
-        }
-    }
-    imported
-}
-
-fn json_line(line: &str, subjects: &[Subject], at: &str) -> Result<Option<Record>, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    if v.get("error").is_some() || v["hardware"]["status"] != "ran" {
-        return Ok(None);
-    }
-    let name = v["test"].as_str().ok_or("no `test` field")?;
-    let subject = find(subjects, name, v["file"].as_str())
-        .ok_or(format!("test `{name}`: no test of that name among --tests"))?;
-    let mut r = record(subject, format!("gpu-litmus run --format json ({at})"));
-    let given: Vec<&str> = v["observables"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    if given != r.observables {
-        return Err(format!(
-            "test `{name}`: the log observes [{}], the test given observes [{}] (edited since?)",
-            given.join(", "),
-            r.observables.join(", ")
-        ));
-    }
-    for h in v["histogram"].as_array().ok_or("no `histogram` array")? {
-        let values = h["outcome"]
-            .as_array()
-            .and_then(|a| {
-                a.iter()
-                    .map(|x| x.as_u64().and_then(|n| u32::try_from(n).ok()))
-                    .collect::<Option<Vec<u32>>>()
-            })
-            .filter(|vals| vals.len() == r.observables.len())
-            .ok_or(format!(
-                "test `{name}`: a histogram entry's `outcome` is not one number per observable"
-            ))?;
-        let count = h["count"]
-            .as_u64()
-            .ok_or(format!("test `{name}`: a histogram entry has no `count`"))?;
-        let text = h["text"].as_str().unwrap_or_default().to_string();
-        r.histogram.push(Observation {
-            values,
-            text,
-            count,
-        });
-    }
-    r.instances = v["instances"]
-        .as_u64()
-        .ok_or(format!("test `{name}`: no `instances`"))?;
-    r.unfinished = v["unfinished"].as_u64().unwrap_or(0);
-    r.device = v["device"]
-        .as_str()
-        .ok_or(format!("test `{name}`: no `device`"))?
-        .to_string();
-    r.seed = v["seed"].as_u64();
-    r.knobs = v["knobs"].as_str().map(str::to_string);
-    Ok(Some(r))
-}
-
-/// A litmus7 log: one record per test.
-fn litmus7_log(log: &str, text: &str, subjects: &[Subject], device: &str) -> Imported {
-    let mut imported = Imported::default();
-    let tests = match litmus7::parse(text) {
-        Ok(t) => t,
-        Err(e) => {
-            imported
-                .rejected
-                .push(format!("{log}:{}: {}", e.line, e.message));
-            return imported;
-        }
-    };
-    for t in tests {
-        let Some(subject) = find(subjects, &t.name, None) else {
-            imported.rejected.push(format!(
-                "{log}:{}: test `{}`: no test of that name among --tests",
-                t.line, t.name
-            ));
-            continue;
-        };
-        let mut r = record(subject, format!("litmus7 log ({log})"));
-        r.device = device.to_string();
-        r.instances = t.instances();
-        let histogram: Result<Vec<Observation>, String> = t
-            .states
-            .iter()
-            .map(|s| {
-                let text = s.outcome_text();
-                outcome::parse(&subject.test, &text)
-                    .map(|values| Observation {
-                        values,
-                        text: text.clone(),
-                        count: s.count,
-                    })
-                    .map_err(|e| {
-                        format!("{log}:{}: test `{}`: state `{text}`: {e}", s.line, t.name)
-                    })
-            })
-            .collect();
-        match histogram {
-            Ok(h) => {
-                r.histogram = h;
-                imported.records.push(r);
-            }
-            Err(e) => imported.rejected.push(e),
-        }
-    }
-    imported
 }

@@ -9,8 +9,8 @@ use litmus_model::{
 
 use super::args::{number, request, Args, Parsed};
 use super::load::load;
-use super::outcome;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use litmus_core::outcome::parse_written;
 
 const HELP: &str = "gpu-litmus explain: why a memory model forbids an outcome
 
@@ -138,7 +138,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let test = &loaded.test;
     let explained = match &req.outcome {
-        Some(text) => match outcome::parse(test, text) {
+        Some(text) => match parse_written(test, text) {
             Ok(values) => explain_outcome(test, req.model, &req.options, &values),
             Err(msg) => {
                 let _ = writeln!(err, "error: --outcome: {msg}\n\n{USAGE}");

@@ -16,7 +16,6 @@ mod gen;
 mod load;
 mod mutants;
 mod mutants_report;
-mod outcome;
 mod parallel;
 mod prefetch;
 mod progress;

@@ -1,9 +1,50 @@
-//! Reading an outcome written by a person (`P1:r0=1; P1:r1=0`) into the
-//! values of a test's observables, in their order.
+//! Reading an outcome written by a person (`P1:r0=1; P1:r1=0`), or by
+//! litmus7 in its log, into the values of a test's observables, in their
+//! order: `gpu-litmus explain --outcome` and the evidence import read them.
 
-use litmus_core::ir::{Test, VALUE_RANGE};
-use litmus_core::outcome::observables;
-use litmus_core::text::parse_value;
+use crate::ir::{Test, VALUE_RANGE};
+use crate::text::parse_value;
+
+use super::observables;
+
+/// Why a written outcome does not read against a test.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WrittenOutcomeError {
+    /// A pair without `=`.
+    #[error("expected `NAME=VALUE`, found `{0}`")]
+    NotAPair(String),
+    /// A name that is none of the test's observables; `known` lists them.
+    #[error("unknown observable `{name}`; {known}")]
+    Unknown {
+        /// The name as written.
+        name: String,
+        /// The test's observables, or that it has none.
+        known: String,
+    },
+    /// A value that is not a 32-bit number as a test writes one.
+    #[error(
+        "bad value `{value}` for {name}: expected a whole number from {} to {} (decimal or 0x hexadecimal)",
+        VALUE_RANGE.start(),
+        VALUE_RANGE.end()
+    )]
+    BadValue {
+        /// The observable.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// An observable given twice.
+    #[error("{0} is given twice")]
+    Twice(String),
+    /// Observables not given; `known` lists them all.
+    #[error("the outcome must give every observable; missing: {missing} ({known})")]
+    Missing {
+        /// The observables not given, comma-separated.
+        missing: String,
+        /// The test's observables.
+        known: String,
+    },
+}
 
 /// Parses `text` into one value per observable of `test`, in the order
 /// [`observables`] gives. Pairs are `NAME=VALUE` or `NAME==VALUE`,
@@ -11,7 +52,14 @@ use litmus_core::text::parse_value;
 /// observable must be given, once. Values are read as a test writes them
 /// (decimal, `0x` hexadecimal or negative, within 32 bits) and taken modulo
 /// 2^32, as the model takes them.
-pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
+///
+/// ```
+/// use litmus_core::outcome::parse_written;
+/// let mp = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
+/// assert_eq!(parse_written(&mp, "P1:r1=0; P1:r0=1"), Ok(vec![1, 0]));
+/// assert!(parse_written(&mp, "P1:r0=1").is_err());
+/// ```
+pub fn parse_written(test: &Test, text: &str) -> Result<Vec<u32>, WrittenOutcomeError> {
     let names: Vec<String> = observables(test).iter().map(|o| o.display(test)).collect();
     let known = || {
         if names.is_empty() {
@@ -34,22 +82,27 @@ pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
         let (name, value) = pair
             .split_once("==")
             .or_else(|| pair.split_once('='))
-            .ok_or(format!("expected `NAME=VALUE`, found `{pair}`"))?;
+            .ok_or_else(|| WrittenOutcomeError::NotAPair(pair.to_string()))?;
         let (name, value) = (name.trim(), value.trim());
-        let i = names
-            .iter()
-            .position(|n| n == name)
-            .ok_or(format!("unknown observable `{name}`; {}", known()))?;
+        let i =
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| WrittenOutcomeError::Unknown {
+                    name: name.to_string(),
+                    known: known(),
+                })?;
         // As the model reads a test's values: modulo 2^32, so `-1` is
         // `0xffffffff`.
-        let v = parse_value(value).map(|v| v as u32).ok_or(format!(
-            "bad value `{value}` for {name}: expected a whole number from {} to {} \
-             (decimal or 0x hexadecimal)",
-            VALUE_RANGE.start(),
-            VALUE_RANGE.end()
-        ))?;
+        let v =
+            parse_value(value)
+                .map(|v| v as u32)
+                .ok_or_else(|| WrittenOutcomeError::BadValue {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })?;
         if values[i].replace(v).is_some() {
-            return Err(format!("{name} is given twice"));
+            return Err(WrittenOutcomeError::Twice(name.to_string()));
         }
     }
     let missing: Vec<&str> = names
@@ -59,11 +112,10 @@ pub fn parse(test: &Test, text: &str) -> Result<Vec<u32>, String> {
         .map(|(n, _)| n.as_str())
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "the outcome must give every observable; missing: {} ({})",
-            missing.join(", "),
-            known()
-        ));
+        return Err(WrittenOutcomeError::Missing {
+            missing: missing.join(", "),
+            known: known(),
+        });
     }
     Ok(values.into_iter().flatten().collect())
 }
@@ -73,7 +125,7 @@ mod tests {
     use super::*;
 
     fn mp() -> Test {
-        litmus_core::text::parse(
+        crate::text::parse(
             "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0 /\\ x == 1)\n",
         )
         .unwrap()
@@ -88,7 +140,7 @@ mod tests {
             "(P1:r0=1, P1:r1=0, x=0x1)",
             " x=1;P1:r1=0;P1:r0=1; ",
         ] {
-            assert_eq!(parse(&t, text), Ok(vec![1, 0, 1]), "{text}");
+            assert_eq!(parse_written(&t, text), Ok(vec![1, 0, 1]), "{text}");
         }
     }
 
@@ -96,7 +148,7 @@ mod tests {
     fn negative_values_wrap_as_the_model_reads_them() {
         let t = mp();
         assert_eq!(
-            parse(&t, "P1:r0=-1; P1:r1=0xffffffff; x=-2147483648"),
+            parse_written(&t, "P1:r0=-1; P1:r1=0xffffffff; x=-2147483648"),
             Ok(vec![u32::MAX, u32::MAX, 1 << 31])
         );
     }
@@ -104,7 +156,7 @@ mod tests {
     #[test]
     fn errors_say_what_is_wrong() {
         let t = mp();
-        let err = |text| parse(&t, text).unwrap_err();
+        let err = |text| parse_written(&t, text).unwrap_err().to_string();
         assert_eq!(
             err("P2:r0=1; P1:r1=0; x=1"),
             "unknown observable `P2:r0`; the observables are: P1:r0, P1:r1, x"
