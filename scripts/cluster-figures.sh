@@ -111,8 +111,10 @@ PY
 # The tests the campaign's own runs saw, and those the report marks seen
 # that only a search trial saw.
 python3 - "$out/tune.log" "$out/report.html" <<'PY'
-import re, sys
-seen = {l.split(":")[0] for l in open(sys.argv[1]) if re.search(r": weak [1-9][0-9]*/", l)}
+import pathlib, re, sys
+# A campaign line starts with the test's file; the report names the test,
+# which the variants name after their file.
+seen = {pathlib.Path(l.split(": weak ")[0]).stem for l in open(sys.argv[1]) if re.search(r"\.litmus: weak [1-9][0-9]*/", l)}
 print(f"tests whose campaign run saw the weak outcome: {len(seen)}")
 try:
     page = open(sys.argv[2]).read()
