@@ -12,6 +12,9 @@ use super::GpuError;
 /// assert_eq!(GpuStart::parse("cta").unwrap(), GpuStart::Cta);
 /// assert_eq!(GpuStart::Auto.resolve(2), GpuStart::Cta);
 /// assert_eq!(GpuStart::Auto.resolve(4), GpuStart::Relay);
+/// // On one GPU only host threads wait on the flag; a start the user set stays.
+/// assert_eq!(GpuStart::Auto.resolve(1), GpuStart::Relay);
+/// assert_eq!(GpuStart::Cta.resolve(4), GpuStart::Cta);
 /// assert!(GpuStart::parse("warp").is_err());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
