@@ -87,9 +87,12 @@ LITMUS_SEED=47 "$litmus" campaign --tune --tune-budget-ms 500 --tune-configs 16 
 echo "rc=$?"; grep -E "^(tune|campaign):" "$out/tune.log"
 "$litmus" gate --model ptx --evidence "$ev" "$tune" 2>&1 | tail -1
 "$litmus" report --evidence "$ev" --html "$out/report.html" 2>&1 | tail -1
-python3 - "$ev" "$out/report.html" <<'PY'
+# Records and instances by kind (campaign run, search trial), the tests
+# the campaign's own runs saw, and those the report marks seen that only a
+# search trial saw.
+python3 - "$ev" "$out/report.html" "$out/tune.log" <<'PY'
 import collections, json, pathlib, re, sys
-records, instances, seen_in = collections.Counter(), collections.Counter(), collections.defaultdict(set)
+records, instances = collections.Counter(), collections.Counter()
 for f in pathlib.Path(sys.argv[1]).rglob("*.jsonl"):
     for raw in f.read_bytes().split(b"\n"):
         try:
@@ -101,26 +104,17 @@ for f in pathlib.Path(sys.argv[1]).rglob("*.jsonl"):
         instances[kind] += int(r.get("instances", 0))
 print("records by kind:", dict(records))
 print("instances by kind:", dict(instances), "total", sum(instances.values()))
+# A campaign line starts with the test's file; the report names the test,
+# which the variants name after their file.
+seen = {pathlib.Path(l.split(": weak ")[0]).stem for l in open(sys.argv[3]) if re.search(r"\.litmus: weak [1-9][0-9]*/", l)}
 try:
     page = open(sys.argv[2]).read()
 except OSError:
+    print(f"tests whose campaign run saw the weak outcome: {len(seen)}")
     sys.exit("no report page (nothing was recorded)")
 marked = set(re.findall(r"<i class=s>seen</i><b>([^<]*)</b>", page[page.find('<section id="tests">'):]))
 print(f"tests the report marks seen: {len(marked)}")
-PY
-# The tests the campaign's own runs saw, and those the report marks seen
-# that only a search trial saw.
-python3 - "$out/tune.log" "$out/report.html" <<'PY'
-import pathlib, re, sys
-# A campaign line starts with the test's file; the report names the test,
-# which the variants name after their file.
-seen = {pathlib.Path(l.split(": weak ")[0]).stem for l in open(sys.argv[1]) if re.search(r"\.litmus: weak [1-9][0-9]*/", l)}
 print(f"tests whose campaign run saw the weak outcome: {len(seen)}")
-try:
-    page = open(sys.argv[2]).read()
-except OSError:
-    sys.exit(0)
-marked = set(re.findall(r"<i class=s>seen</i><b>([^<]*)</b>", page[page.find('<section id="tests">'):]))
 for t in sorted(marked - seen):
     print(f"  seen only in the search, marked seen by the report: {t}")
 PY
