@@ -111,6 +111,49 @@ fn the_kernel_skips_the_roles_of_other_gpus_and_waits_for_the_start_flag() {
     assert!(!classify.contains("p_gpu") && !classify.contains("p_go"));
 }
 
+/// The paced start: its branch, the relay before it, the launch's `t0`
+/// in an 8-byte knob word the kernel alone writes, and each CTA's wait on
+/// `%globaltimer` after it.
+#[test]
+fn the_paced_start_takes_t0_once_a_launch_and_waits_ctaid_times_the_pace() {
+    use litmus_core::ptx::layout::{knob, start_mode};
+    let layout = Layout::of(&parse(MP_TWO)).unwrap();
+    let t0 = layout.gpu_t0_knob();
+    assert_eq!(t0 % 2, 0, "the t0 word is 8-byte aligned");
+    assert!(t0 > layout.gpu_pace_knob() && t0 + 2 == layout.knob_words());
+    let mode = [start_mode::RELAY, start_mode::CTA, start_mode::PACED];
+    assert_eq!(mode, [0, 1, 2]);
+    let code = ptx::generate(&parse(MP_TWO)).unwrap();
+    let test_kernel = &code[..code.find(".entry litmus_classify").unwrap()];
+    let label = |name: &str| {
+        test_kernel
+            .lines()
+            .find(|l| l.starts_with(name) && l.ends_with(':'))
+            .and_then(|l| test_kernel.find(l))
+            .unwrap_or_else(|| panic!("no label {name}: {test_kernel}"))
+    };
+    let waiting = label("$L_paced_waiting");
+    let paced = &test_kernel[label("$L_paced_start")..waiting];
+    // Every thread of the CTA meets its thread 0 at the barrier.
+    assert!(test_kernel[waiting..].lines().nth(1) == Some("\tbar.sync 0;"));
+    // The relay counts the launch in, every CTA polls its GPU's word.
+    assert!(paced.contains("red.relaxed.sys.global.add.u32"), "{paced}");
+    assert!(
+        paced.contains(&format!(", {};", knob::START_RELAY * 4)),
+        "{paced}"
+    );
+    // t0: read, and claimed by compare-and-swap at its knob word.
+    assert!(
+        paced.contains(&format!(", {};", t0 * 4))
+            && paced.contains("atom.relaxed.gpu.global.cas.b64"),
+        "{paced}"
+    );
+    assert!(
+        paced.contains("%globaltimer_lo") && paced.contains("sub.u32"),
+        "{paced}"
+    );
+}
+
 #[test]
 fn what_the_harness_cannot_run_on_several_gpus_is_refused_with_the_reason() {
     let refused = |src: &str, needle: &str| {

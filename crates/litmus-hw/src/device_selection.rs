@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use litmus_core::ir::Test;
+use litmus_core::ptx::isa::SmArch;
 use litmus_core::ptx::Layout;
 
 use super::devices::kind_of;
@@ -104,14 +105,29 @@ pub fn devices() -> Result<Vec<Gpu>, GpuError> {
 /// once per process, in a child; [`GpuError::NoDevice`] when there is
 /// none.
 fn names() -> Result<Vec<String>, GpuError> {
-    static NAMES: OnceLock<Result<Vec<String>, GpuError>> = OnceLock::new();
-    let names = NAMES
+    Ok(shown()?.into_iter().map(|(name, _)| name).collect())
+}
+
+/// Every device the driver shows (index: ordinal): its name and its
+/// architecture's number (90 for `sm_90`), asked once per process, in a
+/// child; [`GpuError::NoDevice`] when there is none.
+fn shown() -> Result<Vec<(String, u32)>, GpuError> {
+    static SHOWN: OnceLock<Result<Vec<(String, u32)>, GpuError>> = OnceLock::new();
+    let shown = SHOWN
         .get_or_init(|| isolate::in_child(SETUP_TIME, driver::device_names))
         .clone()?;
-    if names.is_empty() {
+    if shown.is_empty() {
         return Err(GpuError::NoDevice);
     }
-    Ok(names)
+    Ok(shown)
+}
+
+/// The architecture of the device of ordinal `device`; a device the
+/// driver does not show is [`GpuError::NoDevice`].
+pub(crate) fn arch_of(device: u32) -> Result<SmArch, GpuError> {
+    let shown = shown()?;
+    let (_, arch) = shown.get(device as usize).ok_or(GpuError::NoDevice)?;
+    Ok(SmArch::new(*arch))
 }
 
 /// The kind of device a run of `test` with `knobs` on the devices of

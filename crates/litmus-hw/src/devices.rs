@@ -205,6 +205,12 @@ impl<'a> Devices<'a> {
         self.kernels(g).test_fn
     }
 
+    /// Whether logical GPU 0's kernels wait for the grid before them
+    /// (`Kernels::waits`).
+    pub(crate) fn kernels_wait(&self) -> bool {
+        self.kernels(0).waits
+    }
+
     /// The classifier, which runs on logical GPU 0.
     pub(crate) fn classify_fn(&self) -> Function {
         self.kernels(0).classify_fn

@@ -138,11 +138,30 @@ pub fn device_count() -> Result<u32, GpuError> {
 /// The name of every device the driver sees, by ordinal, without opening
 /// a context on any (a context costs device memory on a device that a
 /// campaign may not use). Empty when the driver is there but no device is.
-pub fn device_names() -> Result<Vec<String>, GpuError> {
+pub fn device_names() -> Result<Vec<(String, u32)>, GpuError> {
     let count = device_count()?;
     (0..count)
-        .map(|ordinal| device_and_name(ordinal).map(|(_, name)| name))
+        .map(|ordinal| {
+            let (dev, name) = device_and_name(ordinal)?;
+            Ok((name, arch_of(dev)?.number()))
+        })
         .collect()
+}
+
+/// Device `dev`'s architecture, from its compute capability.
+fn arch_of(dev: sys::CUdevice) -> Result<SmArch, GpuError> {
+    let capability = |attr| {
+        let mut v = 0;
+        // SAFETY: a plain driver call with a valid out-pointer.
+        check("cuDeviceGetAttribute", unsafe {
+            sys::cuDeviceGetAttribute(&mut v, attr, dev)
+        })
+        .map(|()| v.max(0) as u32)
+    };
+    Ok(SmArch::of_capability(
+        capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+        capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+    ))
 }
 
 /// Device `ordinal`'s handle and name (after `cuInit`, which
@@ -261,20 +280,9 @@ impl Context {
     /// [`device_count`] said it exists).
     pub fn open_device(ordinal: u32) -> Result<Context, GpuError> {
         let (dev, name) = device_and_name(ordinal)?;
+        let arch = arch_of(dev)?;
         // SAFETY: plain driver calls with valid out-pointers.
         unsafe {
-            let capability = |attr| {
-                let mut v = 0;
-                check(
-                    "cuDeviceGetAttribute",
-                    sys::cuDeviceGetAttribute(&mut v, attr, dev),
-                )
-                .map(|()| v.max(0) as u32)
-            };
-            let arch = SmArch::of_capability(
-                capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-                capability(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-            );
             let mut ctx = ptr::null_mut();
             check("cuCtxCreate", sys::cuCtxCreate_v2(&mut ctx, 0, dev))?;
             Ok(Context {
@@ -635,38 +643,65 @@ impl Function {
     /// Queues a launch on `stream`. Every parameter but the last is a
     /// `u64` (a device pointer or a number), as in both generated kernels;
     /// the last is the knob words by value (`p_knobw`, a `.b8` array of
-    /// `4 × words.len()` bytes).
+    /// `4 × words.len()` bytes). The shape is (CTAs, threads a CTA,
+    /// dynamic shared bytes). With `dependent`, as a programmatic
+    /// dependent of the kernel before it on `stream`: it may start while
+    /// that one drains, so its kernel must wait for it
+    /// (`griddepcontrol.wait`) before it touches what that one writes.
     pub fn launch(
         &self,
         stream: &Stream,
-        grid: u32,
-        block: u32,
-        shared_bytes: u32,
+        (grid, block, shared_bytes): (u32, u32, u32),
         params: &[u64],
         words: &[u32],
+        dependent: bool,
     ) -> Result<(), GpuError> {
         let mut ptrs: Vec<*mut c_void> = params
             .iter()
             .map(|p| p as *const u64 as *mut c_void)
             .collect();
         ptrs.push(words.as_ptr() as *mut c_void);
-        // SAFETY: `ptrs` points at `params` and `words`, which outlive the
-        // call (the driver copies parameter values at launch), and the
-        // kernel's last parameter is exactly `words`' bytes long.
-        check("cuLaunchKernel", unsafe {
-            sys::cuLaunchKernel(
-                self.f,
-                grid,
-                1,
-                1,
-                block,
-                1,
-                1,
-                shared_bytes,
-                stream.stream,
-                ptrs.as_mut_ptr(),
-                ptr::null_mut(),
-            )
+        if !dependent {
+            // SAFETY: `ptrs` points at `params` and `words`, which outlive
+            // the call (the driver copies parameter values at launch), and
+            // the kernel's last parameter is exactly `words`' bytes long.
+            return check("cuLaunchKernel", unsafe {
+                sys::cuLaunchKernel(
+                    self.f,
+                    grid,
+                    1,
+                    1,
+                    block,
+                    1,
+                    1,
+                    shared_bytes,
+                    stream.stream,
+                    ptrs.as_mut_ptr(),
+                    ptr::null_mut(),
+                )
+            });
+        }
+        // SAFETY: a zeroed attribute is a valid value of its plain-data
+        // union; the one field the id names is set next.
+        let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = 1;
+        let config = sys::CUlaunchConfig {
+            gridDimX: grid,
+            gridDimY: 1,
+            gridDimZ: 1,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: shared_bytes,
+            hStream: stream.stream,
+            attrs: &mut attr,
+            numAttrs: 1,
+        };
+        // SAFETY: as for `cuLaunchKernel` above; `config` and `attr` live
+        // across the call.
+        check("cuLaunchKernelEx", unsafe {
+            sys::cuLaunchKernelEx(&config, self.f, ptrs.as_mut_ptr(), ptr::null_mut())
         })
     }
 

@@ -2,6 +2,8 @@
 //! (`LITMUS_GPU_START`). The kernel's side is `wait_for_host` in
 //! `litmus-core`'s `ptx/start.rs`.
 
+use litmus_core::ptx::layout::start_mode;
+
 use super::GpuError;
 
 /// How a launch of a test on several GPUs starts, once the host raises the
@@ -39,10 +41,19 @@ pub enum GpuStart {
     /// took MP with the data in the writer's memory and the flag in the
     /// reader's from 4e-7 to 2e-2 in `scripts/probes/split_start.cu`.
     Cta,
+    /// The relay's one poll of the flag a launch, then a timetable: CTA
+    /// `c` of every GPU leaves `c · LITMUS_GPU_PACE` nanoseconds after
+    /// its GPU's first CTA saw every launch counted in. Departures come
+    /// one after another as the CTA start's do, at a pace the knob sets
+    /// instead of the bus's one read of the flag a microsecond.
+    Paced,
 }
 
 /// The variable of [`GpuStart`].
 pub const GPU_START_ENV: &str = "LITMUS_GPU_START";
+
+/// The variable of [`crate::Knobs::gpu_pace`].
+pub const GPU_PACE_ENV: &str = "LITMUS_GPU_PACE";
 
 /// CTAs a launch of the multi-GPU profile's shape: with the CTA start each
 /// CTA costs the bus's read of the flag (about a microsecond), so its
@@ -59,12 +70,13 @@ pub const PROFILE_CTAS: u32 = 2048;
 pub const PROFILE_THREADS: u32 = 1024;
 
 impl GpuStart {
-    /// `auto`, `relay` or `cta`.
+    /// `auto`, `relay`, `cta` or `paced`.
     pub fn as_str(self) -> &'static str {
         match self {
             GpuStart::Auto => "auto",
             GpuStart::Relay => "relay",
             GpuStart::Cta => "cta",
+            GpuStart::Paced => "paced",
         }
     }
 
@@ -74,10 +86,11 @@ impl GpuStart {
             "auto" => Ok(GpuStart::Auto),
             "relay" => Ok(GpuStart::Relay),
             "cta" => Ok(GpuStart::Cta),
+            "paced" => Ok(GpuStart::Paced),
             _ => Err(GpuError::knob(
                 GPU_START_ENV,
                 text,
-                "`auto`, `relay` or `cta`",
+                "`auto`, `relay`, `cta` or `paced`",
             )),
         }
     }
@@ -100,9 +113,13 @@ impl GpuStart {
     }
 
     /// The knob word the kernel of a test that `gpus` logical GPUs launch
-    /// reads: 1 for the CTA start, else 0.
+    /// reads (`litmus_core::ptx::layout::start_mode`).
     pub fn word(self, gpus: u32) -> u32 {
-        (self.resolve(gpus) == GpuStart::Cta) as u32
+        match self.resolve(gpus) {
+            GpuStart::Cta => start_mode::CTA,
+            GpuStart::Paced => start_mode::PACED,
+            GpuStart::Auto | GpuStart::Relay => start_mode::RELAY,
+        }
     }
 
     /// The value on the worker's wire.
@@ -111,6 +128,7 @@ impl GpuStart {
             GpuStart::Auto => 0,
             GpuStart::Relay => 1,
             GpuStart::Cta => 2,
+            GpuStart::Paced => 3,
         }
     }
 
@@ -119,6 +137,7 @@ impl GpuStart {
         match w {
             1 => GpuStart::Relay,
             2 => GpuStart::Cta,
+            3 => GpuStart::Paced,
             _ => GpuStart::Auto,
         }
     }

@@ -119,6 +119,11 @@ struct Setup {
     shared_bytes: u32,
     shape: Shape,
     n: usize,
+    /// Whether each launch's kernels go in as programmatic dependents of
+    /// the kernel before them (`codegen::for_device`): where the module's
+    /// kernels wait for it, and nothing but kernels runs between launches
+    /// (one GPU, no start flag, no fills).
+    dependent: bool,
 }
 
 /// The launch shape of the test kernel.
@@ -225,6 +230,8 @@ impl Setup {
         // The host roles store their registers in page-locked memory, the
         // GPU roles theirs in device memory; the classifier reads each
         // where it is, so only the host's cross the bus.
+        let dependent =
+            devices.kernels_wait() && !layout.multi_gpu() && go.is_none() && fills.is_empty();
         let regs_words = n * layout.stored_regs.len();
         let regs = ctx.alloc(regs_words)?;
         let host_regs = match host {
@@ -255,6 +262,7 @@ impl Setup {
             shared_bytes,
             shape,
             n,
+            dependent,
         })
     }
 
@@ -333,7 +341,10 @@ impl Setup {
             let launching = u64::from(self.layout.launching_gpus());
             params.push(index * launching + u64::from(self.words[knob::START_COUNT]));
         }
-        let queued = self.queue_tests(devices, k, &params);
+        // The first launch follows the fills of the reset, which are no
+        // kernel to depend on.
+        let dependent = self.dependent && index > 0;
+        let queued = self.queue_tests(devices, k, &params, dependent);
         if let Err(e) = queued {
             self.release_queued(devices)?;
             return Err(e);
@@ -346,7 +357,7 @@ impl Setup {
             // Every GPU's kernel is queued: release them together.
             host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
         }
-        self.queue_classify(devices)?;
+        self.queue_classify(devices, self.dependent)?;
         if self.go.is_some() {
             // The next launch lowers the start flag, which no kernel of
             // this one may still be waiting for; and the classifier resets
@@ -401,8 +412,9 @@ impl Setup {
         }
     }
 
-    /// Queues the classifier on logical GPU 0's stream.
-    fn queue_classify(&self, devices: &Devices) -> Result<(), GpuError> {
+    /// Queues the classifier on logical GPU 0's stream, as a dependent of
+    /// the test kernel with `dependent`.
+    fn queue_classify(&self, devices: &Devices, dependent: bool) -> Result<(), GpuError> {
         let mut classify = vec![
             self.mem.ptr(),
             self.regs.ptr(),
@@ -416,18 +428,28 @@ impl Setup {
         classify.extend(self.host_regs.as_ref().map(Buffer::ptr));
         self.classify_fn.launch(
             devices.stream(0),
-            self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
-            layout::CLASSIFY_BLOCK,
-            0,
+            (
+                self.n.div_ceil(layout::CLASSIFY_BLOCK as usize) as u32,
+                layout::CLASSIFY_BLOCK,
+                0,
+            ),
             &classify,
             &self.words,
+            dependent,
         )
     }
 
     /// Queues the test kernel on every logical GPU that plays roles, each
     /// on its stream after logical GPU 0's fills, and orders logical GPU
-    /// 0's next work (the classifier) after all of them.
-    fn queue_tests(&self, devices: &Devices, k: &Knobs, params: &[u64]) -> Result<(), GpuError> {
+    /// 0's next work (the classifier) after all of them; with `dependent`
+    /// as a dependent of the kernel before it (one GPU only).
+    fn queue_tests(
+        &self,
+        devices: &Devices,
+        k: &Knobs,
+        params: &[u64],
+        dependent: bool,
+    ) -> Result<(), GpuError> {
         devices.line_up()?;
         let grid = self.shape.grid + stress_ctas(&self.layout, k);
         // Every launching GPU's start relay word, in its copy of the knobs:
@@ -457,11 +479,10 @@ impl Setup {
             p.extend(self.remote_mem.iter().map(Buffer::ptr));
             f.launch(
                 devices.stream(g),
-                grid,
-                self.shape.block,
-                self.shared_bytes,
+                (grid, self.shape.block, self.shared_bytes),
                 &p,
                 words,
+                dependent,
             )?;
         }
         devices.join()

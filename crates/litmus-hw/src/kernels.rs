@@ -14,6 +14,10 @@ pub(crate) struct Kernels {
     pub(super) classify_fn: Function,
     /// How the module was built (target, version, toolchain).
     pub(super) build: Build,
+    /// Whether both kernels wait for the grid before them, so that each
+    /// may be launched as a programmatic dependent of it
+    /// ([`litmus_core::ptx::Codegen::dependent_launch`]).
+    pub(super) waits: bool,
     _module: Module,
 }
 
@@ -42,6 +46,7 @@ impl Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,
             build: plan.build.clone(),
+            waits: plan.text.contains(litmus_core::ptx::DEPENDENT_WAIT),
             _module: module,
         })
     }

@@ -123,6 +123,15 @@ pub struct Knobs {
     /// In a test on several GPUs, how the roles leave the start
     /// (`LITMUS_GPU_START`).
     pub gpu_start: GpuStart,
+    /// Under the paced start ([`GpuStart::Paced`]), nanoseconds between
+    /// one CTA's departure and the next's on each GPU
+    /// (`LITMUS_GPU_PACE`).
+    pub gpu_pace: u32,
+    /// Whether a test on one GPU without host threads launches each
+    /// kernel as a programmatic dependent of the one before it, where the
+    /// device is `sm_90` or later (`LITMUS_DEPENDENT_LAUNCH`, `auto` or
+    /// `off`; see `codegen::for_device`).
+    pub dependent_launch: bool,
 }
 
 /// The start jitter of a test on several GPUs unless `LITMUS_GPU_JITTER`
@@ -143,6 +152,14 @@ pub const DEFAULT_GPU_JITTER_NS: u32 = 0;
 /// The most nanoseconds `LITMUS_GPU_STAGGER` and `LITMUS_GPU_JITTER`
 /// take: a millisecond is ten launches at the defaults.
 pub const MAX_GPU_WAIT_NS: u32 = 1_000_000;
+
+/// The paced start's nanoseconds between two CTAs' departures unless
+/// `LITMUS_GPU_PACE` says otherwise.
+pub const DEFAULT_GPU_PACE_NS: u32 = 500;
+
+/// The most nanoseconds `LITMUS_GPU_PACE` takes: at 10 µs a CTA, the
+/// profile's 2,048 CTAs take 20 ms to leave.
+pub const MAX_GPU_PACE_NS: u32 = 10_000;
 
 impl Knobs {
     /// What logical GPU `g` of `gpus` waits after the start
@@ -187,6 +204,8 @@ impl Default for Knobs {
             gpu_stagger: 0,
             gpu_jitter: DEFAULT_GPU_JITTER_NS,
             gpu_start: GpuStart::default(),
+            gpu_pace: DEFAULT_GPU_PACE_NS,
+            dependent_launch: true,
         }
     }
 }
@@ -310,6 +329,12 @@ impl fmt::Display for Knobs {
         }
         if self.gpu_start != GpuStart::default() {
             write!(f, " gpu_start={}", self.gpu_start.as_str())?;
+        }
+        if self.gpu_start == GpuStart::Paced || self.gpu_pace != DEFAULT_GPU_PACE_NS {
+            write!(f, " gpu_pace={}", self.gpu_pace)?;
+        }
+        if !self.dependent_launch {
+            write!(f, " dependent_launch=off")?;
         }
         if self.ptx_target != PtxTarget::default() {
             write!(f, " ptx_target={}", self.ptx_target.as_str())?;
@@ -479,6 +504,8 @@ mod tests {
             ("LITMUS_GPU_STAGGER", "-2000"),
             ("LITMUS_GPU_JITTER", "5000"),
             ("LITMUS_GPU_START", "relay"),
+            ("LITMUS_GPU_PACE", "250"),
+            ("LITMUS_DEPENDENT_LAUNCH", "off"),
         ])
         .unwrap();
         assert_eq!(
@@ -506,12 +533,13 @@ mod tests {
         assert_eq!(k.gpu_partners, GpuPartners::Permuted);
         assert_eq!((k.gpu_stagger, k.gpu_jitter), (-2000, 5000));
         assert_eq!(k.gpu_start, GpuStart::Relay);
+        assert_eq!((k.gpu_pace, k.dependent_launch), (250, false));
         // Negative: the last GPU first, each before it 2 µs later.
         assert_eq!(
             (k.gpu_delay(0, 3), k.gpu_delay(1, 3), k.gpu_delay(2, 3)),
             (4000, 2000, 0)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 gpu_start=relay ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 gpu_start=relay gpu_pace=250 dependent_launch=off ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
     }
 
     /// The multi-GPU profile: the CTA start and its shape where the knobs
@@ -706,7 +734,14 @@ mod tests {
                 "nanoseconds from -1000000 to 1000000",
             ),
             ("LITMUS_GPU_JITTER", "-5", "nanoseconds from 0 to 1000000"),
-            ("LITMUS_GPU_START", "warp", "`auto`, `relay` or `cta`"),
+            (
+                "LITMUS_GPU_START",
+                "warp",
+                "`auto`, `relay`, `cta` or `paced`",
+            ),
+            ("LITMUS_GPU_PACE", "10001", "nanoseconds from 0 to 10000"),
+            ("LITMUS_GPU_PACE", "-1", "nanoseconds from 0 to 10000"),
+            ("LITMUS_DEPENDENT_LAUNCH", "on", "`auto` or `off`"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

@@ -46,12 +46,15 @@ pub use arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
     LOC_LAYOUT_ENV,
 };
-pub use codegen::{addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV};
+pub use codegen::{
+    addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, DEPENDENT_LAUNCH_ENV,
+    PTX_TARGET_ENV,
+};
 pub use device_selection::{devices, devices_var, kind_on, parse_devices, Gpu, DEVICES_ENV};
 pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
-pub use gpu_start::{GpuStart, GPU_START_ENV, PROFILE_CTAS, PROFILE_THREADS};
+pub use gpu_start::{GpuStart, GPU_PACE_ENV, GPU_START_ENV, PROFILE_CTAS, PROFILE_THREADS};
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
 pub use litmus_core::ptx::Addressing;
@@ -278,6 +281,23 @@ pub fn prefetch_on(device: u32, modules: Vec<String>) -> Result<usize, GpuError>
     }
 }
 
+/// The module a run of `test` (its PTX from
+/// [`litmus_core::ptx::generate`]) with `knobs` loads on device `device`:
+/// regenerated where the knobs ask for generic addressing or a CTA spread
+/// by lane, and on a device with programmatic dependent launches
+/// (`sm_90` and later), for a test on one GPU without host threads, with
+/// kernels that wait for the grid before them (`LITMUS_DEPENDENT_LAUNCH`).
+/// What [`prefetch_on`] should be given to compile ahead of the run.
+pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<String, GpuError> {
+    let module = codegen::module_for(test, ptx, knobs)?;
+    // A device the driver does not show fails the run with its own
+    // message; its module is the plain one.
+    Ok(match device_selection::arch_of(device) {
+        Ok(arch) => codegen::for_device(test, &module, knobs, arch)?.into_owned(),
+        Err(_) => module.into_owned(),
+    })
+}
+
 /// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
 /// the persistent worker (see `worker`).
 ///
@@ -318,7 +338,7 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// there are, is [`GpuError::Unfaithful`], saying why.
 pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
     let (device, sent) = device_selection::placed(test, claim, knobs)?;
-    let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
+    let module = module_on(device, test, ptx, &sent).map_err(|e| e.in_test(test))?;
     let ptx = &*fault::injected(&test.name.text, &module).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
         Some(text) => {
@@ -367,9 +387,10 @@ pub fn device_listing(
     knobs: &Knobs,
     nvdisasm: &litmus_toolchain::Nvdisasm,
 ) -> Result<(litmus_toolchain::Listing, Build), GpuError> {
-    let module = codegen::module_for(test, ptx, knobs)?;
+    let device = first_device()?;
+    let module = module_on(device, test, ptx, knobs)?;
     let annotated = litmus_toolchain::lineinfo::annotate(&module);
-    let (image, build) = with_context(first_device()?, SETUP_TIME, |ctx| {
+    let (image, build) = with_context(device, SETUP_TIME, |ctx| {
         let plan = toolchain::plan(ctx, &annotated, knobs)?;
         let image = toolchain::image_with_lines(ctx, &plan)?;
         Ok((isolate::Bytes(image), plan.build))
@@ -390,7 +411,7 @@ pub fn device_listing(
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
     let (device, sent) = device_selection::placed(test, &[], knobs)?;
     let knobs = &sent;
-    let module = codegen::module_for(test, ptx, knobs).map_err(|e| e.in_test(test))?;
+    let module = module_on(device, test, ptx, knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*module;
     let checked = match worker::as_text(test) {
         Some(text) => match worker::call(

@@ -499,6 +499,8 @@ impl Wire for Knobs {
             self.gpu_stagger as u32,
             self.gpu_jitter,
             self.gpu_start.wire(),
+            self.gpu_pace,
+            self.dependent_launch as u32,
         ] {
             v.put(w);
         }
@@ -511,7 +513,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 33];
+        let mut u = [0u32; 35];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -584,6 +586,8 @@ impl Wire for Knobs {
             gpu_stagger: u[30] as i32,
             gpu_jitter: u[31],
             gpu_start: GpuStart::from_wire(u[32]),
+            gpu_pace: u[33],
+            dependent_launch: u[34] == 1,
             addressing: if u[27] == 1 {
                 Addressing::Generic
             } else {
@@ -660,6 +664,8 @@ mod tests {
             ("LITMUS_GPU_PARTNERS", "permuted"),
             ("LITMUS_GPU_STAGGER", "-2000"),
             ("LITMUS_GPU_JITTER", "5000"),
+            ("LITMUS_GPU_PACE", "750"),
+            ("LITMUS_DEPENDENT_LAUNCH", "off"),
         ];
         let with_start = |start: &str| {
             Knobs::from_vars(|name| {
@@ -674,13 +680,14 @@ mod tests {
             .unwrap()
         };
         // Every start crosses as itself (`auto` is not `relay` on the wire).
-        for start in ["auto", "relay", "cta"] {
+        for start in ["auto", "relay", "cta", "paced"] {
             let k = with_start(start);
             let mut w = Vec::new();
             k.put(&mut w);
             let back = Knobs::get(&mut w.as_slice()).unwrap();
             assert_eq!(back, k);
             assert_eq!(back.gpu_start.as_str(), start);
+            assert_eq!((back.gpu_pace, back.dependent_launch), (750, false));
         }
         let k = with_start("auto");
         let mut w = Vec::new();

@@ -123,12 +123,15 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     // How the roles leave the start: the CTA start (each CTA polls the host
     // flag, as `sys_probe.cu`'s threads do) took MP with the data in the
     // writer's memory from 1e-6 to 7e-3 on two H200s; the relay's start is
-    // ten times faster a launch.
-    k.gpu_start = if next(2) == 0 {
-        GpuStart::Relay
-    } else {
-        GpuStart::Cta
-    };
+    // ten times faster a launch. The paced start (CTA `c` leaves `c`
+    // paces after its GPU's first) took IRIW across two H200s from 1.7e-5
+    // to 1.4e-3 and SB from 3.2e-3 to 2.1e-2, at up to twice the CTA
+    // start's instances a second, but MP with the data in the writer's
+    // memory from 7.5e-3 to 1e-7 to 4e-5.
+    k.gpu_start = [GpuStart::Relay, GpuStart::Cta, GpuStart::Paced][next(3) as usize];
+    if k.gpu_start == GpuStart::Paced {
+        k.gpu_pace = [250, 500, 1_000][next(3) as usize];
+    }
     k
 }
 
@@ -265,6 +268,7 @@ mod tests {
             permuted_partners: bool,
             identity_slots: bool,
             cta_start: bool,
+            paced_start: bool,
         }
         let mut shapes = Shapes::default();
         for _ in 0..500 {
@@ -286,7 +290,7 @@ mod tests {
                 (back.gpu_stagger, back.gpu_jitter, back.gpu_partners),
                 (k.gpu_stagger, k.gpu_jitter, k.gpu_partners)
             );
-            assert_eq!(back.gpu_start, k.gpu_start);
+            assert_eq!((back.gpu_start, back.gpu_pace), (k.gpu_start, k.gpu_pace));
             assert_eq!((k.seed, k.budget_ms), (9, 77));
             distinct.insert(k.to_string());
             shapes.small_ctas |= k.threads < 32;
@@ -301,6 +305,7 @@ mod tests {
             shapes.permuted_partners |= k.gpu_partners == GpuPartners::Permuted;
             shapes.identity_slots |= k.perm == Perm::Identity;
             shapes.cta_start |= k.gpu_start == GpuStart::Cta;
+            shapes.paced_start |= k.gpu_start == GpuStart::Paced && k.gpu_pace != 500;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());
         // Every environment shape the published harnesses reach is drawn.
@@ -315,7 +320,8 @@ mod tests {
                 && shapes.staggered_both_ways == (true, true)
                 && shapes.permuted_partners
                 && shapes.identity_slots
-                && shapes.cta_start,
+                && shapes.cta_start
+                && shapes.paced_start,
             "{shapes:?}"
         );
     }

@@ -24,9 +24,13 @@ use super::layout::{
     HOST_MEMORY, HOST_REGS,
 };
 use super::role::global_addr;
+use super::Codegen;
 
-pub(crate) fn classify_kernel(test: &Test, layout: &Layout, out: &mut Emitter) {
+pub(crate) fn classify_kernel(test: &Test, layout: &Layout, codegen: Codegen, out: &mut Emitter) {
     let params = Params::load(layout, out);
+    if codegen.dependent_launch {
+        out.ins(super::DEPENDENT_WAIT);
+    }
     let done = out.fresh_label("done");
     // Past the first barrier, a thread with nothing (more) to count jumps
     // here: every thread of the CTA must reach the second barrier.

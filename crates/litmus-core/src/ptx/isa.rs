@@ -238,6 +238,12 @@ pub const FEATURES: &[Feature] = &[
         90,
     ),
     feature("barrier.cluster", "barrier.cluster", (7, 8), 90),
+    feature(
+        "griddepcontrol",
+        "dependent launches (griddepcontrol)",
+        (7, 8),
+        90,
+    ),
     feature("%cluster_ctarank", "%cluster_ctarank", (7, 8), 90),
     feature("%clusterid", "%clusterid", (7, 8), 90),
     feature(

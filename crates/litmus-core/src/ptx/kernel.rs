@@ -29,6 +29,9 @@ pub(crate) fn test_kernel(
         scratch,
     } = Common::load(layout, out);
     common.codegen = codegen;
+    if codegen.dependent_launch {
+        out.ins(super::DEPENDENT_WAIT);
+    }
 
     // CTAs past the test's own run the optional memory stress.
     let stress = out.fresh_label("stress");

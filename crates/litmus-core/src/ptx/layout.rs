@@ -240,6 +240,17 @@ pub const LOGICAL_GPU: &str = "p_gpu";
 /// [`knob::START_COUNT`], and no reset has to race another GPU's count.
 pub const START_TARGET: &str = "p_go_target";
 
+/// The values of [`Layout::gpu_start_knob`]: how a launch on several
+/// GPUs leaves the start.
+pub mod start_mode {
+    /// One relay thread a launch; every warp polls its GPU's relay word.
+    pub const RELAY: u32 = 0;
+    /// Each CTA's thread 0 polls the host flag (`cta_start` in `start.rs`).
+    pub const CTA: u32 = 1;
+    /// The relay, then each CTA leaves on a timetable (`paced_start` in `start.rs`).
+    pub const PACED: u32 = 2;
+}
+
 /// The kernel parameter holding the address of logical GPU `g`'s start
 /// relay word, for `g` among [`Layout::launching`] (after [`LOGICAL_GPU`],
 /// in ascending order), in a test on several GPUs: each launch's relay
@@ -515,8 +526,10 @@ impl Layout {
 
     /// Words in the knob array.
     pub fn knob_words(&self) -> usize {
-        let gpu_words = if self.multi_gpu() { 3 } else { 0 };
-        knob::ROLE_BASE + 2 * self.roles.len() + 2 * self.global_locs.len() + gpu_words
+        match self.multi_gpu() {
+            true => self.gpu_t0_knob() + 2,
+            false => knob::ROLE_BASE + 2 * self.roles.len() + 2 * self.global_locs.len(),
+        }
     }
 
     /// In a test on several GPUs, the knob word of this launch's GPU's
@@ -536,11 +549,25 @@ impl Layout {
     }
 
     /// In a test on several GPUs, the knob word of how the roles leave the
-    /// start: 0, when every GPU's relay word says so; 1, when their CTA's
-    /// own poll of the host flag does (the harness's `LITMUS_GPU_START`;
+    /// start, one of [`start_mode`]'s (the harness's `LITMUS_GPU_START`;
     /// see `start.rs`).
     pub fn gpu_start_knob(&self) -> usize {
         self.gpu_delay_knob() + 2
+    }
+
+    /// In a test on several GPUs, the knob word of the paced start's
+    /// nanoseconds between one CTA's departure and the next's (the
+    /// harness's `LITMUS_GPU_PACE`).
+    pub fn gpu_pace_knob(&self) -> usize {
+        self.gpu_delay_knob() + 3
+    }
+
+    /// In a test on several GPUs, the first of the two words (8-byte
+    /// aligned) where the paced start keeps, in each GPU's copy of the
+    /// knobs, the time its launch's first CTA left the relay; written
+    /// only by the kernel, and 0 (no launch's) when the knobs are.
+    pub fn gpu_t0_knob(&self) -> usize {
+        (self.gpu_delay_knob() + 4).next_multiple_of(2)
     }
 
     /// Index of the first knob word of global location slot `j`: the

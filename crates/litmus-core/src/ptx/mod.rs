@@ -90,7 +90,19 @@ pub struct Codegen {
     /// per lane is a bijection on the units, and an odd distance keeps
     /// different declared CTAs apart. Every-role mode only.
     pub spread_by_lane: bool,
+    /// Both kernels wait for the grid before them in their stream to
+    /// finish (`griddepcontrol.wait`) before they touch global memory, so
+    /// that the harness may launch each while the one before it drains
+    /// (a programmatic dependent launch, `sm_90` and later). Without such
+    /// a launch the wait returns at once.
+    pub dependent_launch: bool,
 }
+
+/// The instruction that makes a kernel wait for the grid before it when
+/// both were launched as programmatic dependents
+/// ([`Codegen::dependent_launch`]); a module that has it may be launched
+/// so.
+pub const DEPENDENT_WAIT: &str = "griddepcontrol.wait";
 
 /// [`generate`], with the differences `codegen` asks for.
 pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String, PtxError> {
@@ -113,7 +125,7 @@ pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String,
     ));
     let mut body = emit::Emitter::default();
     kernel::test_kernel(test, &layout, codegen, &mut body)?;
-    classify::classify_kernel(test, &layout, &mut body);
+    classify::classify_kernel(test, &layout, codegen, &mut body);
     let body = body.finish();
     // The header last: it is the lowest version and target that every
     // instruction of the body exists on, so the module is portable.

@@ -6,7 +6,7 @@
 
 use super::common::Common;
 use super::emit::Emitter;
-use super::layout::{knob, Layout};
+use super::layout::{knob, start_mode, Layout};
 
 /// In a test with host threads or on several GPUs: waits until the start
 /// flag is up and every logical GPU's launch has seen it, or
@@ -43,10 +43,22 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
     let cta_started = out.fresh_label("cta_started");
     if layout.multi_gpu() {
         let mode = c.load_word(out, layout.gpu_start_knob());
-        let relayed = out.pred();
-        out.ins(format!("setp.eq.u32 {relayed}, {mode}, 0"));
+        let (relayed, paced) = (out.pred(), out.pred());
+        let paced_label = out.fresh_label("paced_start");
+        out.ins(format!(
+            "setp.eq.u32 {relayed}, {mode}, {}",
+            start_mode::RELAY
+        ));
         out.ins(format!("@{relayed} bra {relay_start}"));
+        out.ins(format!(
+            "setp.eq.u32 {paced}, {mode}, {}",
+            start_mode::PACED
+        ));
+        out.ins(format!("@{paced} bra {paced_label}"));
         cta_start(c, go, (&v, &polls), out);
+        out.ins(format!("bra.uni {cta_started}"));
+        out.label(&paced_label);
+        paced_start(layout, c, go, (&v, &polls), out);
         out.ins(format!("bra.uni {cta_started}"));
     }
     out.label(&relay_start);
@@ -132,6 +144,101 @@ fn cta_start(
     for word in &go.relays {
         out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
     }
+    out.label(&waiting);
+    out.ins("bar.sync 0");
+}
+
+/// The paced start: the relay counts the launch in as in the relay start,
+/// then thread 0 of each CTA polls its GPU's relay word, takes the time
+/// the first CTA of this launch on this GPU saw every launch counted in
+/// (`t0`, [`Layout::gpu_t0_knob`]), and its CTA leaves at `t0 + ctaid ·
+/// pace` ([`Layout::gpu_pace_knob`], nanoseconds). The CTA start's
+/// departures come about a microsecond apart because every CTA's read of
+/// the host flag queues at the bus, which also caps a launch at about one
+/// CTA a microsecond (1e9 instances a second at 1,024 threads a CTA, at
+/// any CTA count); a timetable keeps the CTAs of the same index on every
+/// GPU leaving together without the bus, at a pace the knob sets.
+fn paced_start(
+    layout: &Layout,
+    c: &Common,
+    go: &super::common::StartFlag,
+    (v, polls): (&str, &str),
+    out: &mut Emitter,
+) {
+    let bound = c.load_word(out, knob::HOST_WAIT);
+    let pace = c.load_word(out, layout.gpu_pace_knob());
+    let waiting = out.fresh_label("paced_waiting");
+    let counted = out.fresh_label("paced_counted");
+    let (not_tid0, not_cta0) = (out.pred(), out.pred());
+    let cta = out.r32();
+    out.ins(format!("mov.u32 {cta}, %ctaid.x"));
+    out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
+    out.ins(format!("@{not_tid0} bra {waiting}"));
+    out.ins(format!("setp.ne.u32 {not_cta0}, {cta}, 0"));
+    out.ins(format!("@{not_cta0} bra {counted}"));
+    poll_until(
+        out,
+        &format!("[{}]", go.flag),
+        (v, polls),
+        &bound,
+        "ne",
+        "0",
+    );
+    for word in &go.relays {
+        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
+    }
+    out.label(&counted);
+    let relay = out.r64();
+    out.ins(format!(
+        "add.u64 {relay}, {}, {}",
+        c.knobs,
+        knob::START_RELAY * 4
+    ));
+    poll_until(
+        out,
+        &format!("[{relay}]"),
+        (v, polls),
+        &bound,
+        "ge",
+        &go.target,
+    );
+    // The launch's t0 on this GPU: a 64-bit word holding the launch's
+    // target (unique to the launch) above the low half of `%globaltimer`
+    // when its first CTA got here; the first CTA sets it, the rest read it.
+    let (t0w, seen, now, tag, t0) = (out.r64(), out.r64(), out.r32(), out.r32(), out.r32());
+    let (stale, have) = (out.pred(), out.fresh_label("paced_have_t0"));
+    out.ins(format!(
+        "add.u64 {t0w}, {}, {}",
+        c.knobs,
+        layout.gpu_t0_knob() * 4
+    ));
+    out.ins(format!("ld.relaxed.gpu.global.u64 {seen}, [{t0w}]"));
+    out.ins(format!("mov.b64 {{{t0}, {tag}}}, {seen}"));
+    out.ins(format!("setp.ne.u32 {stale}, {tag}, {}", go.target));
+    out.ins(format!("@!{stale} bra {have}"));
+    let mine = out.r64();
+    out.ins(format!("mov.u32 {now}, %globaltimer_lo"));
+    out.ins(format!("mov.b64 {mine}, {{{now}, {}}}", go.target));
+    let old = out.r64();
+    out.ins(format!(
+        "atom.relaxed.gpu.global.cas.b64 {old}, [{t0w}], {seen}, {mine}"
+    ));
+    let won = out.pred();
+    out.ins(format!("setp.eq.u64 {won}, {old}, {seen}"));
+    out.ins(format!("selp.b64 {seen}, {mine}, {old}, {won}"));
+    out.ins(format!("mov.b64 {{{t0}, {tag}}}, {seen}"));
+    out.label(&have);
+    // Wait until `ctaid · pace` nanoseconds past t0: low halves, compared
+    // as a difference, so that the timer's wrap does no harm.
+    let (due, gone) = (out.r32(), out.r32());
+    let tick = out.fresh_label("paced_tick");
+    out.ins(format!("mul.lo.u32 {due}, {cta}, {pace}"));
+    out.label(&tick);
+    out.ins(format!("mov.u32 {now}, %globaltimer_lo"));
+    out.ins(format!("sub.u32 {gone}, {now}, {t0}"));
+    let early = out.pred();
+    out.ins(format!("setp.lt.u32 {early}, {gone}, {due}"));
+    out.ins(format!("@{early} bra {tick}"));
     out.label(&waiting);
     out.ins("bar.sync 0");
 }

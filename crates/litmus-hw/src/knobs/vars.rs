@@ -5,18 +5,19 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{
-    format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_WAIT_NS,
-    MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
+    format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_PACE_NS,
+    MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
 };
 use crate::arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
     LOC_LAYOUT_ENV,
 };
+use crate::codegen::DEPENDENT_LAUNCH_ENV;
 use crate::codegen::{
     addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
 };
 use crate::environment::Environment;
-use crate::gpu_start::{GpuStart, GPU_START_ENV};
+use crate::gpu_start::{GpuStart, GPU_PACE_ENV, GPU_START_ENV};
 use crate::GpuError;
 
 fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
@@ -137,6 +138,25 @@ impl Knobs {
         }
         if let Some(v) = var(GPU_START_ENV) {
             k.gpu_start = GpuStart::parse(&v)?;
+        }
+        if let Some(v) = var(DEPENDENT_LAUNCH_ENV) {
+            k.dependent_launch = match v.trim() {
+                "auto" => true,
+                "off" => false,
+                _ => return Err(GpuError::knob(DEPENDENT_LAUNCH_ENV, v, "`auto` or `off`")),
+            };
+        }
+        if let Some(v) = var(GPU_PACE_ENV) {
+            k.gpu_pace = match v.trim().parse::<u32>() {
+                Ok(n) if n <= MAX_GPU_PACE_NS => n,
+                _ => {
+                    return Err(GpuError::knob(
+                        GPU_PACE_ENV,
+                        v,
+                        &format!("nanoseconds from 0 to {MAX_GPU_PACE_NS}"),
+                    ))
+                }
+            };
         }
         if let Some(v) = var(PTX_TARGET_ENV) {
             k.ptx_target = PtxTarget::parse(&v)?;
@@ -260,6 +280,12 @@ impl Knobs {
         }
         if self.gpu_start != d.gpu_start {
             out.push((GPU_START_ENV, self.gpu_start.as_str().into()));
+        }
+        if !self.dependent_launch {
+            out.push((DEPENDENT_LAUNCH_ENV, "off".into()));
+        }
+        if self.gpu_pace != d.gpu_pace {
+            out.push((GPU_PACE_ENV, self.gpu_pace.to_string()));
         }
         if self.ptx_target != d.ptx_target {
             out.push((PTX_TARGET_ENV, self.ptx_target.as_str()));
