@@ -111,6 +111,33 @@ fn the_kernel_skips_the_roles_of_other_gpus_and_waits_for_the_start_flag() {
     assert!(!classify.contains("p_gpu") && !classify.contains("p_go"));
 }
 
+/// The CTA start: thread 0 of each CTA polls its CTA's copy of the flag,
+/// one line (128 bytes) per copy, `ctaid mod copies`, the count read from
+/// its knob word and kept inside the harness's buffer.
+#[test]
+fn the_cta_start_reads_its_ctas_copy_of_the_flag() {
+    use litmus_core::ptx::layout::{START_FLAG_COPIES, START_FLAG_SPACING};
+    let layout = Layout::of(&parse(MP_TWO)).unwrap();
+    let code = ptx::generate(&parse(MP_TWO)).unwrap();
+    let test_kernel = &code[..code.find(".entry litmus_classify").unwrap()];
+    let start = test_kernel.find("cta_waiting").expect("the CTA start");
+    let cta = &test_kernel[start..];
+    let cta = &cta[..cta.find("bar.sync 0").expect("its barrier")];
+    assert!(
+        test_kernel.contains(&format!("[p_knobw+{}]", 4 * layout.gpu_flags_knob())),
+        "{test_kernel}"
+    );
+    assert!(
+        cta.contains(&format!(", {START_FLAG_COPIES};")) && cta.contains("rem.u32"),
+        "{cta}"
+    );
+    assert!(
+        cta.contains(&format!(", {};", START_FLAG_SPACING * 4)),
+        "{cta}"
+    );
+    assert_eq!(START_FLAG_SPACING * 4, 128);
+}
+
 /// The paced start: its branch, the relay before it, the launch's `t0`
 /// in an 8-byte knob word the kernel alone writes, and each CTA's wait on
 /// `%globaltimer` after it.

@@ -37,7 +37,9 @@ pub enum GpuStart {
     /// One thread a CTA polls the flag, and its CTA waits for it at a
     /// barrier, as `sys_probe.cu`'s threads poll it. Reads of one word of
     /// host memory queue at the bus, so each GPU's CTAs leave one after
-    /// another, about a microsecond apart. On two H200s that start alone
+    /// another, about a microsecond apart; with `LITMUS_GPU_FLAGS=N` CTA
+    /// `c` reads copy `c mod N` of the flag, and they leave `N` times as
+    /// fast ([`PROFILE_GPU_FLAGS`]). On two H200s that start alone
     /// took MP with the data in the writer's memory and the flag in the
     /// reader's from 4e-7 to 2e-2 in `scripts/probes/split_start.cu`.
     Cta,
@@ -52,11 +54,15 @@ pub enum GpuStart {
 /// The variable of [`GpuStart`].
 pub const GPU_START_ENV: &str = "LITMUS_GPU_START";
 
+/// The variable of [`crate::Knobs::gpu_flags`].
+pub const GPU_FLAGS_ENV: &str = "LITMUS_GPU_FLAGS";
+
 /// The variable of [`crate::Knobs::gpu_pace`].
 pub const GPU_PACE_ENV: &str = "LITMUS_GPU_PACE";
 
 /// CTAs a launch of the multi-GPU profile's shape: with the CTA start each
-/// CTA costs the bus's read of the flag (about a microsecond), so its
+/// CTA costs the bus's read of its copy of the flag (about a microsecond
+/// a copy, [`PROFILE_GPU_FLAGS`]), so its
 /// CTAs are as wide as they go, and 2^21 instances a launch. Two H200s of
 /// a four-GPU machine, same call as `sys_probe.cu` (3.5e-3 at 4.2e5 weak/s
 /// with both locations in the reader's memory, 3.8e-3 at 4.6e5/s with the
@@ -65,6 +71,17 @@ pub const GPU_PACE_ENV: &str = "LITMUS_GPU_PACE";
 /// IRIW at 1.03e9 to 1.05e9 instances a second; at 1,024 CTAs 6.5e-3 and
 /// 5.1e-3, and MP and IRIW at 9.9e8 and 9.8e8 a second.
 pub const PROFILE_CTAS: u32 = 2048;
+
+/// Copies of the start flag the CTA start of the multi-GPU profile reads
+/// (`LITMUS_GPU_FLAGS`, CTA `c` the copy `c mod 2`). The bus serves one
+/// read of a word of host memory about a microsecond, and the CTA start
+/// reads it once a CTA of 1,024 instances, which held two H200s to 1.0e9
+/// instances a second at any CTA count. Two copies ran MP, SB and IRIW at
+/// 1.6e9 to 1.8e9 and kept every weak fraction at or above one copy's (MP
+/// with the data in the writer's memory 7.5e-3 against 7.2e-3, IRIW
+/// 6.0e-5 against 1.9e-5); four let MP fall to 2e-3 to 3e-3, under
+/// `sys_probe.cu`'s 3.6e-3 (call 24, same call as the probe).
+pub const PROFILE_GPU_FLAGS: u32 = 2;
 
 /// Threads a CTA of the multi-GPU profile's shape (see [`PROFILE_CTAS`]).
 pub const PROFILE_THREADS: u32 = 1024;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob};
+use litmus_core::ptx::layout::{counter, knob, START_FLAG_COPIES, START_FLAG_SPACING};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
@@ -224,7 +224,7 @@ impl Setup {
         } = Locations::alloc(devices, &layout, mem_words)?;
         let host = HostRoles::of(test, &layout)?;
         let go = match layout.has_start_flag() {
-            true => Some(ctx.alloc_host(1)?),
+            true => Some(ctx.alloc_host(START_FLAG_COPIES * START_FLAG_SPACING)?),
             false => None,
         };
         // The host roles store their registers in page-locked memory, the
@@ -332,7 +332,7 @@ impl Setup {
         }
         if let Some(go) = &self.go {
             // Down before the kernels start: their GPU roles wait for it.
-            go.fill(s0, 0, 1, 0)?;
+            go.fill(s0, 0, START_FLAG_COPIES * START_FLAG_SPACING, 0)?;
             params.push(go.ptr());
             // The count their relay words reach once every launch this
             // time has counted in (`wait_for_host` in the kernel): the
@@ -355,7 +355,7 @@ impl Setup {
         self.play_host(devices, crew)?;
         if let (None, Some(go)) = (&self.host, &self.go) {
             // Every GPU's kernel is queued: release them together.
-            host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
+            raise(go)?;
         }
         self.queue_classify(devices, self.dependent)?;
         if self.go.is_some() {
@@ -397,7 +397,7 @@ impl Setup {
     /// error tears the buffers down.
     fn release_queued(&self, devices: &Devices) -> Result<(), GpuError> {
         if let Some(go) = &self.go {
-            host_words(go)?[0].store(1, std::sync::atomic::Ordering::Release);
+            raise(go)?;
         }
         let _ = devices.synchronize();
         Ok(())
@@ -514,7 +514,7 @@ impl Setup {
             mem,
             regs: host_words(regs)?,
             place,
-            go: &host_words(go)?[0],
+            go: host_words(go)?,
             words: &self.words,
             n: self.n,
             threads: k.host_threads as usize,
@@ -613,6 +613,12 @@ impl Locations {
             host_mem,
         })
     }
+}
+
+/// Raises every copy of the start flag (see [`START_FLAG_COPIES`]).
+fn raise(go: &Buffer) -> Result<(), GpuError> {
+    host_threads::raise(host_words(go)?);
+    Ok(())
 }
 
 /// The host's view of page-locked memory; an error for device memory
@@ -909,7 +915,7 @@ mod tests {
         let ran = knobs_ran(&test, &Knobs::default()).unwrap();
         assert_eq!(
             ran.to_string(),
-            "seed=0 perm=identity ctas=2048 threads=1024 budget_ms=1000 stride=4 spin=0 loop_bound=1000 gpu_start=cta"
+            "seed=0 perm=identity ctas=2048 threads=1024 budget_ms=1000 stride=4 spin=0 loop_bound=1000 gpu_start=cta gpu_flags=2"
         );
         let one = text::parse(MP).unwrap();
         assert_eq!(

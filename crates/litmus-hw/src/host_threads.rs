@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::instr::{AtomOp, BinOp, BranchCond, InstrKind, Sem};
 use litmus_core::ir::Test;
-use litmus_core::ptx::layout::{knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
+use litmus_core::ptx::layout::{knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS, START_FLAG_SPACING};
 use litmus_core::ptx::Layout;
 
 use super::GpuError;
@@ -115,6 +115,15 @@ enum Op {
     Nop,
 }
 
+/// Raises every copy of the start flag the GPU roles poll (a CTA start
+/// reads the copy of its CTA: `litmus_core::ptx::layout::START_FLAG_COPIES`
+/// copies, `START_FLAG_SPACING` words apart).
+pub(crate) fn raise(go: &[AtomicU32]) {
+    for copy in go.iter().step_by(START_FLAG_SPACING) {
+        copy.store(1, Ordering::Release);
+    }
+}
+
 /// What one launch's host side works on.
 pub(crate) struct Play<'a> {
     /// The host locations' buffer (laid out like the device one).
@@ -123,8 +132,8 @@ pub(crate) struct Play<'a> {
     pub regs: &'a [AtomicU32],
     /// The placement buffer, in placement-check mode.
     pub place: Option<&'a [AtomicU32]>,
-    /// The start flag the GPU roles poll.
-    pub go: &'a AtomicU32,
+    /// The start flag the GPU roles poll: every copy of it ([`raise`]).
+    pub go: &'a [AtomicU32],
     /// The launch's knob words (instances, stride, slot permutations).
     pub words: &'a [u32],
     /// Instances per launch.
@@ -484,7 +493,7 @@ mod tests {
         mem: Vec<AtomicU32>,
         regs: Vec<AtomicU32>,
         place: Vec<AtomicU32>,
-        go: AtomicU32,
+        go: [AtomicU32; 1],
         n: usize,
     }
 
@@ -515,7 +524,7 @@ mod tests {
                 mem,
                 regs: atomics(n * layout.stored_regs.len()),
                 place: atomics(n * layout.roles.len() * PLACEMENT_WORDS),
-                go: AtomicU32::new(0),
+                go: [AtomicU32::new(0)],
                 n,
             }
         }
@@ -544,7 +553,7 @@ mod tests {
     fn play(src: &str, n: usize, threads: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
         let b = Bench::new(src, n);
         let gave_up = b.roles.play(&b.play(threads)).unwrap();
-        assert_eq!(b.go.load(Ordering::Relaxed), 1, "the start flag is up");
+        assert_eq!(b.go[0].load(Ordering::Relaxed), 1, "the start flag is up");
         (words(&b.mem), words(&b.regs), words(&b.place), gave_up)
     }
 
@@ -563,10 +572,10 @@ mod tests {
         std::thread::scope(|s| {
             let crew = Crew::start(s, &b.roles, &play, &muster).unwrap();
             for l in 0..launches {
-                b.go.store(0, Ordering::Relaxed);
+                b.go[0].store(0, Ordering::Relaxed);
                 assert_eq!(crew.launch().unwrap(), Vec::<u32>::new());
                 assert_eq!(
-                    b.go.load(Ordering::Relaxed),
+                    b.go[0].load(Ordering::Relaxed),
                     1,
                     "launch {l}: the flag is up"
                 );

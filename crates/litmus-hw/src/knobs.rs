@@ -6,7 +6,7 @@ use std::fmt;
 use super::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};
 use super::codegen::{addressing_name, PtxTarget};
 use super::environment::Environment;
-use super::gpu_start::{GpuStart, PROFILE_CTAS, PROFILE_THREADS};
+use super::gpu_start::{GpuStart, PROFILE_CTAS, PROFILE_GPU_FLAGS, PROFILE_THREADS};
 use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Addressing;
@@ -127,6 +127,10 @@ pub struct Knobs {
     /// one CTA's departure and the next's on each GPU
     /// (`LITMUS_GPU_PACE`).
     pub gpu_pace: u32,
+    /// Under the CTA start ([`GpuStart::Cta`]), how many copies of the
+    /// host's start flag the CTAs read, CTA `c` copy `c mod copies`
+    /// (`LITMUS_GPU_FLAGS`, 1 to 32).
+    pub gpu_flags: u32,
     /// Whether a test on one GPU without host threads launches each
     /// kernel as a programmatic dependent of the one before it, where the
     /// device is `sm_90` or later (`LITMUS_DEPENDENT_LAUNCH`, `auto` or
@@ -156,6 +160,14 @@ pub const MAX_GPU_WAIT_NS: u32 = 1_000_000;
 /// The paced start's nanoseconds between two CTAs' departures unless
 /// `LITMUS_GPU_PACE` says otherwise.
 pub const DEFAULT_GPU_PACE_NS: u32 = 500;
+
+/// The CTA start's copies of the start flag unless `LITMUS_GPU_FLAGS` says
+/// otherwise, or the multi-GPU profile ([`PROFILE_GPU_FLAGS`]): one, as
+/// `sys_probe.cu` polls its flag.
+pub const DEFAULT_GPU_FLAGS: u32 = 1;
+
+/// The most copies of the start flag `LITMUS_GPU_FLAGS` takes.
+pub const MAX_GPU_FLAGS: u32 = litmus_core::ptx::layout::START_FLAG_COPIES as u32;
 
 /// The most nanoseconds `LITMUS_GPU_PACE` takes: at 10 µs a CTA, the
 /// profile's 2,048 CTAs take 20 ms to leave.
@@ -205,6 +217,7 @@ impl Default for Knobs {
             gpu_jitter: DEFAULT_GPU_JITTER_NS,
             gpu_start: GpuStart::default(),
             gpu_pace: DEFAULT_GPU_PACE_NS,
+            gpu_flags: DEFAULT_GPU_FLAGS,
             dependent_launch: true,
         }
     }
@@ -216,13 +229,18 @@ impl Knobs {
     /// ([`Perm::resolve`], [`GpuStart::resolve`]: the start depends on
     /// how many GPUs launch), and under [`GpuStart::Auto`] the profile's
     /// launch shape where the shape is the defaults' 2,048 CTAs of 64
-    /// (set or not: the knobs do not tell). Any other shape stays, and
-    /// with `LITMUS_GPU_START=cta` or `relay` every shape stays.
+    /// (set or not: the knobs do not tell), and where `auto` comes to the
+    /// CTA start with one copy of the start flag, the profile's
+    /// [`PROFILE_GPU_FLAGS`]. Any other shape or count of copies stays, and
+    /// with `LITMUS_GPU_START=cta` or `relay` every shape and count stays.
     ///
     /// ```
-    /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS};
+    /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS, PROFILE_GPU_FLAGS};
     /// let k = Knobs::default().resolve_for_gpus(2);
     /// assert_eq!((k.ctas, k.gpu_start, k.perm), (PROFILE_CTAS, GpuStart::Cta, Perm::Identity));
+    /// assert_eq!(k.gpu_flags, PROFILE_GPU_FLAGS);
+    /// let cta = Knobs { gpu_start: GpuStart::Cta, ..Knobs::default() };
+    /// assert_eq!(cta.resolve_for_gpus(2).gpu_flags, 1);
     /// assert_eq!(Knobs::default().resolve_for_gpus(4).gpu_start, GpuStart::Relay);
     /// let own = Knobs { ctas: 64, ..Knobs::default() }.resolve_for_gpus(2);
     /// assert_eq!(own.ctas, 64);
@@ -234,9 +252,15 @@ impl Knobs {
             (GpuStart::Auto, true) => (PROFILE_CTAS, PROFILE_THREADS),
             _ => (self.ctas, self.threads),
         };
+        let gpu_start = self.gpu_start.resolve(gpus);
+        let gpu_flags = match (self.gpu_start, gpu_start, self.gpu_flags) {
+            (GpuStart::Auto, GpuStart::Cta, DEFAULT_GPU_FLAGS) => PROFILE_GPU_FLAGS,
+            _ => self.gpu_flags,
+        };
         Knobs {
             perm: self.perm.resolve(true),
-            gpu_start: self.gpu_start.resolve(gpus),
+            gpu_start,
+            gpu_flags,
             ctas,
             threads,
             ..self.clone()
@@ -332,6 +356,9 @@ impl fmt::Display for Knobs {
         }
         if self.gpu_start == GpuStart::Paced || self.gpu_pace != DEFAULT_GPU_PACE_NS {
             write!(f, " gpu_pace={}", self.gpu_pace)?;
+        }
+        if self.gpu_flags != DEFAULT_GPU_FLAGS {
+            write!(f, " gpu_flags={}", self.gpu_flags)?;
         }
         if !self.dependent_launch {
             write!(f, " dependent_launch=off")?;
@@ -505,6 +532,7 @@ mod tests {
             ("LITMUS_GPU_JITTER", "5000"),
             ("LITMUS_GPU_START", "relay"),
             ("LITMUS_GPU_PACE", "250"),
+            ("LITMUS_GPU_FLAGS", "4"),
             ("LITMUS_DEPENDENT_LAUNCH", "off"),
         ])
         .unwrap();
@@ -533,13 +561,16 @@ mod tests {
         assert_eq!(k.gpu_partners, GpuPartners::Permuted);
         assert_eq!((k.gpu_stagger, k.gpu_jitter), (-2000, 5000));
         assert_eq!(k.gpu_start, GpuStart::Relay);
-        assert_eq!((k.gpu_pace, k.dependent_launch), (250, false));
+        assert_eq!(
+            (k.gpu_pace, k.dependent_launch, k.gpu_flags),
+            (250, false, 4)
+        );
         // Negative: the last GPU first, each before it 2 µs later.
         assert_eq!(
             (k.gpu_delay(0, 3), k.gpu_delay(1, 3), k.gpu_delay(2, 3)),
             (4000, 2000, 0)
         );
-        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 gpu_start=relay gpu_pace=250 dependent_launch=off ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
+        assert_eq!(k.to_string(), "seed=77 perm=random ctas=512 threads=128 launches=9 stride=8 spin=100 loop_bound=5 stress=16:32 lanes=aligned cta_spread=by-lane loc_layout=interleaved gpu_partners=permuted gpu_stagger=-2000 gpu_jitter=5000 gpu_start=relay gpu_pace=250 gpu_flags=4 dependent_launch=off ptx_target=sm_80 ptxas=/opt/cuda-12.4/bin/ptxas addressing=generic");
     }
 
     /// The multi-GPU profile: the CTA start and its shape where the knobs
@@ -742,6 +773,8 @@ mod tests {
             ("LITMUS_GPU_PACE", "10001", "nanoseconds from 0 to 10000"),
             ("LITMUS_GPU_PACE", "-1", "nanoseconds from 0 to 10000"),
             ("LITMUS_DEPENDENT_LAUNCH", "on", "`auto` or `off`"),
+            ("LITMUS_GPU_FLAGS", "0", "1 to 32"),
+            ("LITMUS_GPU_FLAGS", "33", "1 to 32"),
             ("LITMUS_STRIDE", "0", "at least 1"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),

@@ -54,7 +54,10 @@ pub use device_selection::{devices, devices_var, kind_on, parse_devices, Gpu, DE
 pub use devices::device_kind;
 pub use environment::{Assign, Environment, SpinScope};
 pub use fault::INJECT_FAULT_ENV;
-pub use gpu_start::{GpuStart, GPU_PACE_ENV, GPU_START_ENV, PROFILE_CTAS, PROFILE_THREADS};
+pub use gpu_start::{
+    GpuStart, GPU_FLAGS_ENV, GPU_PACE_ENV, GPU_START_ENV, PROFILE_CTAS, PROFILE_GPU_FLAGS,
+    PROFILE_THREADS,
+};
 pub use harness::{HwResult, PlacementReport};
 pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
 pub use litmus_core::ptx::Addressing;

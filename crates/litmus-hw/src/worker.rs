@@ -501,6 +501,7 @@ impl Wire for Knobs {
             self.gpu_start.wire(),
             self.gpu_pace,
             self.dependent_launch as u32,
+            self.gpu_flags,
         ] {
             v.put(w);
         }
@@ -513,7 +514,7 @@ impl Wire for Knobs {
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
         use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 35];
+        let mut u = [0u32; 36];
         for x in &mut u {
             *x = u32::get(r)?;
         }
@@ -588,6 +589,7 @@ impl Wire for Knobs {
             gpu_start: GpuStart::from_wire(u[32]),
             gpu_pace: u[33],
             dependent_launch: u[34] == 1,
+            gpu_flags: u[35],
             addressing: if u[27] == 1 {
                 Addressing::Generic
             } else {
@@ -665,6 +667,7 @@ mod tests {
             ("LITMUS_GPU_STAGGER", "-2000"),
             ("LITMUS_GPU_JITTER", "5000"),
             ("LITMUS_GPU_PACE", "750"),
+            ("LITMUS_GPU_FLAGS", "4"),
             ("LITMUS_DEPENDENT_LAUNCH", "off"),
         ];
         let with_start = |start: &str| {
@@ -687,7 +690,10 @@ mod tests {
             let back = Knobs::get(&mut w.as_slice()).unwrap();
             assert_eq!(back, k);
             assert_eq!(back.gpu_start.as_str(), start);
-            assert_eq!((back.gpu_pace, back.dependent_launch), (750, false));
+            assert_eq!(
+                (back.gpu_pace, back.dependent_launch, back.gpu_flags),
+                (750, false, 4)
+            );
         }
         let k = with_start("auto");
         let mut w = Vec::new();

@@ -129,8 +129,12 @@ pub fn draw(state: &mut u64, base: &Knobs) -> Knobs {
     // start's instances a second, but MP with the data in the writer's
     // memory from 7.5e-3 to 1e-7 to 4e-5.
     k.gpu_start = [GpuStart::Relay, GpuStart::Cta, GpuStart::Paced][next(3) as usize];
-    if k.gpu_start == GpuStart::Paced {
-        k.gpu_pace = [250, 500, 1_000][next(3) as usize];
+    match k.gpu_start {
+        GpuStart::Paced => k.gpu_pace = [250, 500, 1_000][next(3) as usize],
+        // Copies of the flag: the CTAs leave one, two or four times as
+        // fast (two kept every weak rate on two H200s, four halved MP's).
+        GpuStart::Cta => k.gpu_flags = [1, 2, 2, 4][next(4) as usize],
+        _ => {}
     }
     k
 }
@@ -290,7 +294,10 @@ mod tests {
                 (back.gpu_stagger, back.gpu_jitter, back.gpu_partners),
                 (k.gpu_stagger, k.gpu_jitter, k.gpu_partners)
             );
-            assert_eq!((back.gpu_start, back.gpu_pace), (k.gpu_start, k.gpu_pace));
+            assert_eq!(
+                (back.gpu_start, back.gpu_pace, back.gpu_flags),
+                (k.gpu_start, k.gpu_pace, k.gpu_flags)
+            );
             assert_eq!((k.seed, k.budget_ms), (9, 77));
             distinct.insert(k.to_string());
             shapes.small_ctas |= k.threads < 32;
@@ -304,7 +311,7 @@ mod tests {
             shapes.staggered_both_ways.1 |= k.gpu_stagger > 0;
             shapes.permuted_partners |= k.gpu_partners == GpuPartners::Permuted;
             shapes.identity_slots |= k.perm == Perm::Identity;
-            shapes.cta_start |= k.gpu_start == GpuStart::Cta;
+            shapes.cta_start |= k.gpu_start == GpuStart::Cta && k.gpu_flags == 1;
             shapes.paced_start |= k.gpu_start == GpuStart::Paced && k.gpu_pace != 500;
         }
         assert!(distinct.len() > 450, "{}", distinct.len());

@@ -240,6 +240,16 @@ pub const LOGICAL_GPU: &str = "p_gpu";
 /// [`knob::START_COUNT`], and no reset has to race another GPU's count.
 pub const START_TARGET: &str = "p_go_target";
 
+/// Copies of the start flag the host keeps in its page-locked buffer, each
+/// [`START_FLAG_SPACING`] words after the last, all raised and lowered
+/// together: the bus serves one read of one word at a time, about one a
+/// microsecond, so CTAs that read different copies leave faster
+/// ([`Layout::gpu_flags_knob`]). Other starts read the first.
+pub const START_FLAG_COPIES: usize = 32;
+
+/// Words between two copies of the start flag: 128 bytes, a line each.
+pub const START_FLAG_SPACING: usize = 32;
+
 /// The values of [`Layout::gpu_start_knob`]: how a launch on several
 /// GPUs leaves the start.
 pub mod start_mode {
@@ -562,12 +572,20 @@ impl Layout {
         self.gpu_delay_knob() + 3
     }
 
+    /// In a test on several GPUs, the knob word of how many copies of the
+    /// host's start flag the CTA start reads, CTA `c` the copy `c mod
+    /// copies` ([`START_FLAG_COPIES`] at most; the harness's
+    /// `LITMUS_GPU_FLAGS`).
+    pub fn gpu_flags_knob(&self) -> usize {
+        self.gpu_delay_knob() + 4
+    }
+
     /// In a test on several GPUs, the first of the two words (8-byte
     /// aligned) where the paced start keeps, in each GPU's copy of the
     /// knobs, the time its launch's first CTA left the relay; written
     /// only by the kernel, and 0 (no launch's) when the knobs are.
     pub fn gpu_t0_knob(&self) -> usize {
-        (self.gpu_delay_knob() + 4).next_multiple_of(2)
+        (self.gpu_delay_knob() + 5).next_multiple_of(2)
     }
 
     /// Index of the first knob word of global location slot `j`: the

@@ -6,7 +6,7 @@
 
 use super::common::Common;
 use super::emit::Emitter;
-use super::layout::{knob, start_mode, Layout};
+use super::layout::{knob, start_mode, Layout, START_FLAG_COPIES, START_FLAG_SPACING};
 
 /// In a test with host threads or on several GPUs: waits until the start
 /// flag is up and every logical GPU's launch has seen it, or
@@ -55,7 +55,7 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
             start_mode::PACED
         ));
         out.ins(format!("@{paced} bra {paced_label}"));
-        cta_start(c, go, (&v, &polls), out);
+        cta_start(layout, c, go, (&v, &polls), out);
         out.ins(format!("bra.uni {cta_started}"));
         out.label(&paced_label);
         paced_start(layout, c, go, (&v, &polls), out);
@@ -110,34 +110,44 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
     out.label(&cta_started);
 }
 
-/// The CTA start: thread 0 of each CTA polls the host flag and the CTA
-/// waits for it at a barrier. The bus serves one read of the flag's word
-/// at a time, so each GPU's CTAs leave about a microsecond apart, as
-/// `sys_probe.cu`'s do; the relay's one poll a launch lets every warp leave
+/// The CTA start: thread 0 of each CTA polls the host flag (its CTA's copy
+/// of it, [`Layout::gpu_flags_knob`]) and the CTA waits for it at a
+/// barrier. The bus serves one read of a word at a time, so with one copy
+/// each GPU's CTAs leave about a microsecond apart, as `sys_probe.cu`'s
+/// do, and with two about half a microsecond apart, which kept every weak
+/// rate and doubled the launches a second (two H200s); the relay's one poll a launch lets every warp leave
 /// within microseconds instead, and with the data in the writer's memory
 /// and the flag in the reader's MP then showed its weak outcome 50,000
 /// times less often (`scripts/probes/split_start.cu`, two H200s). Thread 0
 /// of CTA 0 still counts its launch in at every GPU's relay word, whose
 /// count the next launch's target assumes.
 fn cta_start(
+    layout: &Layout,
     c: &Common,
     go: &super::common::StartFlag,
     (v, polls): (&str, &str),
     out: &mut Emitter,
 ) {
     let bound = c.load_word(out, knob::HOST_WAIT);
+    let copies = c.load_word(out, layout.gpu_flags_knob());
     let waiting = out.fresh_label("cta_waiting");
     let not_tid0 = out.pred();
     out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
     out.ins(format!("@{not_tid0} bra {waiting}"));
-    poll_until(
-        out,
-        &format!("[{}]", go.flag),
-        (v, polls),
-        &bound,
-        "ne",
-        "0",
-    );
+    // This CTA's copy of the flag: the harness checks the knob, the clamp
+    // keeps any word inside the buffer.
+    let (line, ctaid) = (out.r32(), out.r32());
+    let at = out.r64();
+    out.ins(format!("max.u32 {copies}, {copies}, 1"));
+    out.ins(format!("min.u32 {copies}, {copies}, {START_FLAG_COPIES}"));
+    out.ins(format!("mov.u32 {ctaid}, %ctaid.x"));
+    out.ins(format!("rem.u32 {line}, {ctaid}, {copies}"));
+    out.ins(format!(
+        "mul.wide.u32 {at}, {line}, {}",
+        START_FLAG_SPACING * 4
+    ));
+    out.ins(format!("add.u64 {at}, {at}, {}", go.flag));
+    poll_until(out, &format!("[{at}]"), (v, polls), &bound, "ne", "0");
     let not_cta0 = out.pred();
     out.ins(format!("setp.ne.u32 {not_cta0}, {}, 0", c.cta));
     out.ins(format!("@{not_cta0} bra {waiting}"));

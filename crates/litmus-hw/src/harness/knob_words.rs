@@ -84,6 +84,7 @@ pub(super) fn knob_words(layout: &Layout, shape: &Shape, n: usize, k: &Knobs) ->
         words[layout.gpu_jitter_knob()] = k.gpu_jitter;
         words[layout.gpu_start_knob()] = k.gpu_start.word(layout.launching_gpus());
         words[layout.gpu_pace_knob()] = k.gpu_pace;
+        words[layout.gpu_flags_knob()] = k.gpu_flags;
     }
     words
 }

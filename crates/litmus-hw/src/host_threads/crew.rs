@@ -39,7 +39,7 @@ pub(crate) struct Muster {
 /// A run's CPU threads, ready to play each launch's host roles.
 pub(crate) struct Crew<'scope> {
     muster: &'scope Muster,
-    go: &'scope AtomicU32,
+    go: &'scope [AtomicU32],
     threads: Vec<ScopedJoinHandle<'scope, ()>>,
 }
 
@@ -55,7 +55,7 @@ impl<'scope> Crew<'scope> {
         'env: 'scope,
     {
         if play.threads == 0 {
-            play.go.store(1, Ordering::Release);
+            super::raise(play.go);
             return Err(host_error("no CPU threads to play the host roles"));
         }
         let total = roles.cpu_threads(play.threads);
@@ -85,7 +85,7 @@ impl<'scope> Crew<'scope> {
                             meet(&muster.ready, total, &muster.stop);
                             // Each thread raises the flag itself: the first
                             // to get here starts the GPU roles.
-                            play.go.store(1, Ordering::Release);
+                            super::raise(play.go);
                             match roles.play_share(role, play, first..last, cpu as u32) {
                                 Ok(mut g) if !g.is_empty() => lock(&muster.gave_up).append(&mut g),
                                 Ok(_) => {}
@@ -120,12 +120,12 @@ impl<'scope> Crew<'scope> {
             // A thread that ended mid-launch panicked: it will never count
             // itself finished.
             if self.threads.iter().any(ScopedJoinHandle::is_finished) {
-                self.go.store(1, Ordering::Release);
+                super::raise(self.go);
                 return Err(host_error("a host thread panicked"));
             }
             pause.pause();
         }
-        self.go.store(1, Ordering::Release);
+        super::raise(self.go);
         if let Some(e) = lock(&m.failed).take() {
             return Err(e);
         }

@@ -5,8 +5,8 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{
-    format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_PACE_NS,
-    MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
+    format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_FLAGS,
+    MAX_GPU_PACE_NS, MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
 };
 use crate::arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -17,7 +17,7 @@ use crate::codegen::{
     addressing_name, parse_addressing, PtxTarget, ADDRESSING_ENV, PTX_TARGET_ENV,
 };
 use crate::environment::Environment;
-use crate::gpu_start::{GpuStart, GPU_PACE_ENV, GPU_START_ENV};
+use crate::gpu_start::{GpuStart, GPU_FLAGS_ENV, GPU_PACE_ENV, GPU_START_ENV};
 use crate::GpuError;
 
 fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
@@ -144,6 +144,18 @@ impl Knobs {
                 "auto" => true,
                 "off" => false,
                 _ => return Err(GpuError::knob(DEPENDENT_LAUNCH_ENV, v, "`auto` or `off`")),
+            };
+        }
+        if let Some(v) = var(GPU_FLAGS_ENV) {
+            k.gpu_flags = match v.trim().parse::<u32>() {
+                Ok(n) if (1..=MAX_GPU_FLAGS).contains(&n) => n,
+                _ => {
+                    return Err(GpuError::knob(
+                        GPU_FLAGS_ENV,
+                        v,
+                        &format!("1 to {MAX_GPU_FLAGS}"),
+                    ))
+                }
             };
         }
         if let Some(v) = var(GPU_PACE_ENV) {
@@ -283,6 +295,9 @@ impl Knobs {
         }
         if !self.dependent_launch {
             out.push((DEPENDENT_LAUNCH_ENV, "off".into()));
+        }
+        if self.gpu_flags != d.gpu_flags {
+            out.push((GPU_FLAGS_ENV, self.gpu_flags.to_string()));
         }
         if self.gpu_pace != d.gpu_pace {
             out.push((GPU_PACE_ENV, self.gpu_pace.to_string()));
