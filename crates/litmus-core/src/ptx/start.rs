@@ -92,9 +92,7 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
         "ne",
         "0",
     );
-    for word in &go.relays {
-        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
-    }
+    count_in(go, out);
     // Every warp's lane, the relay's too: every launch counted in.
     out.label(&waiter);
     poll_until(
@@ -115,12 +113,13 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
 /// barrier. The bus serves one read of a word at a time, so with one copy
 /// each GPU's CTAs leave about a microsecond apart, as `sys_probe.cu`'s
 /// do, and with two about half a microsecond apart, which kept every weak
-/// rate and doubled the launches a second (two H200s); the relay's one poll a launch lets every warp leave
-/// within microseconds instead, and with the data in the writer's memory
-/// and the flag in the reader's MP then showed its weak outcome 50,000
-/// times less often (`scripts/probes/split_start.cu`, two H200s). Thread 0
-/// of CTA 0 still counts its launch in at every GPU's relay word, whose
-/// count the next launch's target assumes.
+/// rate and ran 1.6 to 1.8 times the launches a second (two H200s). The
+/// relay's one poll a launch lets every warp leave within microseconds
+/// instead, and with the data in the writer's memory and the flag in the
+/// reader's MP then showed its weak outcome 50,000 times less often
+/// (`scripts/probes/split_start.cu`, two H200s). Thread 0 of CTA 0 still
+/// counts its launch in at every GPU's relay word, whose count the next
+/// launch's target assumes.
 fn cta_start(
     layout: &Layout,
     c: &Common,
@@ -151,9 +150,7 @@ fn cta_start(
     let not_cta0 = out.pred();
     out.ins(format!("setp.ne.u32 {not_cta0}, {}, 0", c.cta));
     out.ins(format!("@{not_cta0} bra {waiting}"));
-    for word in &go.relays {
-        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
-    }
+    count_in(go, out);
     out.label(&waiting);
     out.ins("bar.sync 0");
 }
@@ -162,12 +159,10 @@ fn cta_start(
 /// then thread 0 of each CTA polls its GPU's relay word, takes the time
 /// the first CTA of this launch on this GPU saw every launch counted in
 /// (`t0`, [`Layout::gpu_t0_knob`]), and its CTA leaves at `t0 + ctaid ·
-/// pace` ([`Layout::gpu_pace_knob`], nanoseconds). The CTA start's
-/// departures come about a microsecond apart because every CTA's read of
-/// the host flag queues at the bus, which also caps a launch at about one
-/// CTA a microsecond (1e9 instances a second at 1,024 threads a CTA, at
-/// any CTA count); a timetable keeps the CTAs of the same index on every
-/// GPU leaving together without the bus, at a pace the knob sets.
+/// pace` ([`Layout::gpu_pace_knob`], nanoseconds): the CTA start's
+/// departures one after another, without the bus, at a pace the knob
+/// sets. It raised SB and IRIW across two H200s, but not MP with the data
+/// in the writer's memory (`docs/host-and-gpus.md`, "The paced start").
 fn paced_start(
     layout: &Layout,
     c: &Common,
@@ -194,9 +189,7 @@ fn paced_start(
         "ne",
         "0",
     );
-    for word in &go.relays {
-        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
-    }
+    count_in(go, out);
     out.label(&counted);
     let relay = out.r64();
     out.ins(format!(
@@ -314,6 +307,15 @@ pub(super) fn gpu_start_wait(delay: Option<&str>, out: &mut Emitter) {
     out.ins(format!("setp.lt.u64 {more}, {t}, {d}"));
     out.ins(format!("@{more} bra {wait}"));
     out.label(&waited);
+}
+
+/// Counts this launch in at the relay word of every launching GPU (or its
+/// own, with host threads): what each start's relay thread does once the
+/// host flag is up.
+fn count_in(go: &super::common::StartFlag, out: &mut Emitter) {
+    for word in &go.relays {
+        out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
+    }
 }
 
 /// Polls `addr` (a `.sys` load: the host or another GPU writes it) until
