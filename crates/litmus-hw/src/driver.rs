@@ -135,9 +135,10 @@ pub fn device_count() -> Result<u32, GpuError> {
     }
 }
 
-/// The name of every device the driver sees, by ordinal, without opening
-/// a context on any (a context costs device memory on a device that a
-/// campaign may not use). Empty when the driver is there but no device is.
+/// The name and architecture number (90 for `sm_90`) of every device the
+/// driver sees, by ordinal, without opening a context on any (a context
+/// costs device memory on a device that a campaign may not use). Empty
+/// when the driver is there but no device is.
 pub fn device_names() -> Result<Vec<(String, u32)>, GpuError> {
     let count = device_count()?;
     (0..count)

@@ -227,11 +227,11 @@ impl Setup {
             true => Some(ctx.alloc_host(START_FLAG_COPIES * START_FLAG_SPACING)?),
             false => None,
         };
+        let dependent =
+            devices.kernels_wait() && !layout.multi_gpu() && go.is_none() && fills.is_empty();
         // The host roles store their registers in page-locked memory, the
         // GPU roles theirs in device memory; the classifier reads each
         // where it is, so only the host's cross the bus.
-        let dependent =
-            devices.kernels_wait() && !layout.multi_gpu() && go.is_none() && fills.is_empty();
         let regs_words = n * layout.stored_regs.len();
         let regs = ctx.alloc(regs_words)?;
         let host_regs = match host {
