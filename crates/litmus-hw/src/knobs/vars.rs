@@ -26,6 +26,20 @@ fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, Gpu
         .map_err(|_| GpuError::knob(name, text.to_string(), "a non-negative integer"))
 }
 
+/// A number in `range`, read from `text`; anything else (a word, a
+/// negative number, one out of range) gets the one message `expected`.
+fn within(
+    name: &'static str,
+    text: &str,
+    range: std::ops::RangeInclusive<u32>,
+    expected: &str,
+) -> Result<u32, GpuError> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(GpuError::knob(name, text, expected)),
+    }
+}
+
 /// A power of two in `min..=max`, read from `text`; anything else (a
 /// word, a negative number, 300) gets the one message saying what is
 /// accepted.
@@ -125,16 +139,12 @@ impl Knobs {
             };
         }
         if let Some(v) = var("LITMUS_GPU_JITTER") {
-            k.gpu_jitter = match v.trim().parse::<u32>() {
-                Ok(n) if n <= MAX_GPU_WAIT_NS => n,
-                _ => {
-                    return Err(GpuError::knob(
-                        "LITMUS_GPU_JITTER",
-                        v,
-                        &format!("nanoseconds from 0 to {MAX_GPU_WAIT_NS}"),
-                    ))
-                }
-            };
+            k.gpu_jitter = within(
+                "LITMUS_GPU_JITTER",
+                &v,
+                0..=MAX_GPU_WAIT_NS,
+                &format!("nanoseconds from 0 to {MAX_GPU_WAIT_NS}"),
+            )?;
         }
         if let Some(v) = var(GPU_START_ENV) {
             k.gpu_start = GpuStart::parse(&v)?;
@@ -147,28 +157,20 @@ impl Knobs {
             };
         }
         if let Some(v) = var(GPU_FLAGS_ENV) {
-            k.gpu_flags = match v.trim().parse::<u32>() {
-                Ok(n) if (1..=MAX_GPU_FLAGS).contains(&n) => n,
-                _ => {
-                    return Err(GpuError::knob(
-                        GPU_FLAGS_ENV,
-                        v,
-                        &format!("1 to {MAX_GPU_FLAGS}"),
-                    ))
-                }
-            };
+            k.gpu_flags = within(
+                GPU_FLAGS_ENV,
+                &v,
+                1..=MAX_GPU_FLAGS,
+                &format!("1 to {MAX_GPU_FLAGS}"),
+            )?;
         }
         if let Some(v) = var(GPU_PACE_ENV) {
-            k.gpu_pace = match v.trim().parse::<u32>() {
-                Ok(n) if n <= MAX_GPU_PACE_NS => n,
-                _ => {
-                    return Err(GpuError::knob(
-                        GPU_PACE_ENV,
-                        v,
-                        &format!("nanoseconds from 0 to {MAX_GPU_PACE_NS}"),
-                    ))
-                }
-            };
+            k.gpu_pace = within(
+                GPU_PACE_ENV,
+                &v,
+                0..=MAX_GPU_PACE_NS,
+                &format!("nanoseconds from 0 to {MAX_GPU_PACE_NS}"),
+            )?;
         }
         if let Some(v) = var(PTX_TARGET_ENV) {
             k.ptx_target = PtxTarget::parse(&v)?;
