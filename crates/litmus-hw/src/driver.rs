@@ -825,6 +825,11 @@ impl Buffer {
         self.ptr
     }
 
+    /// How many 32-bit words the buffer holds.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
     /// The base address of view `v` of the buffer's memory: 0 is
     /// [`Buffer::ptr`], the others the further mappings of
     /// [`Context::alloc_aliased`]; `None` past them.

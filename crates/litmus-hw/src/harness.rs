@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob, START_FLAG_COPIES, START_FLAG_SPACING};
+use litmus_core::ptx::layout::{counter, knob, start_mode, START_FLAG_COPIES, START_FLAG_SPACING};
 use litmus_core::ptx::{layout, Layout};
 
 use super::aliasing::Texture;
@@ -224,7 +224,7 @@ impl Setup {
         } = Locations::alloc(devices, &layout, mem_words)?;
         let host = HostRoles::of(test, &layout)?;
         let go = match layout.has_start_flag() {
-            true => Some(ctx.alloc_host(START_FLAG_COPIES * START_FLAG_SPACING)?),
+            true => Some(ctx.alloc_host(flag_copies(&layout, &words) * START_FLAG_SPACING)?),
             false => None,
         };
         let dependent =
@@ -332,7 +332,7 @@ impl Setup {
         }
         if let Some(go) = &self.go {
             // Down before the kernels start: their GPU roles wait for it.
-            go.fill(s0, 0, START_FLAG_COPIES * START_FLAG_SPACING, 0)?;
+            go.fill(s0, 0, go.words(), 0)?;
             params.push(go.ptr());
             // The count their relay words reach once every launch this
             // time has counted in (`wait_for_host` in the kernel): the
@@ -615,7 +615,25 @@ impl Locations {
     }
 }
 
-/// Raises every copy of the start flag (see [`START_FLAG_COPIES`]).
+/// How many copies of the start flag the test kernel reads, and so the
+/// host keeps, lowers and raises: the CTA start's `LITMUS_GPU_FLAGS`
+/// (clamped as the kernel clamps it), one for the other starts. Read
+/// from the knob words the kernel gets, so that the two cannot disagree;
+/// keeping all [`START_FLAG_COPIES`] cost each launch a fill of 1,024
+/// words of host memory where it read one or two copies.
+fn flag_copies(layout: &Layout, words: &[u32]) -> usize {
+    // One GPU has no start words: its launch always takes the relay start.
+    if !layout.multi_gpu() {
+        return 1;
+    }
+    match words[layout.gpu_start_knob()] {
+        start_mode::RELAY | start_mode::PACED => 1,
+        _ => (words[layout.gpu_flags_knob()] as usize).clamp(1, START_FLAG_COPIES),
+    }
+}
+
+/// Raises every copy of the start flag the buffer holds (see
+/// [`flag_copies`]).
 fn raise(go: &Buffer) -> Result<(), GpuError> {
     host_threads::raise(host_words(go)?);
     Ok(())
@@ -825,18 +843,33 @@ fn launch_until_done(
     Ok((launches, start.elapsed()))
 }
 
+/// The most work queued between two readings of the clock. Each reading
+/// drains the queue, and the GPU idles while the next launch reaches it:
+/// on an H100, reading every 64 launches of 17 µs cost SB 1.3% of its
+/// instances a second against a run of a fixed count (call 27); every
+/// 10 ms it costs a tenth of that. (Launches with a start flag drain the
+/// queue after each one anyway.)
+const QUEUED_BETWEEN_READINGS: Duration = Duration::from_millis(10);
+
+/// The most launches queued between two readings, whatever their pace: a
+/// queue the driver holds without blocking.
+const MAX_LAUNCHES_BETWEEN_READINGS: u64 = 1024;
+
 /// How many launches to queue before the clock is read again: those that
-/// fit in the time left at the pace so far, at least one and at most 64.
-/// A search's trials are a few milliseconds of heavy launches; a fixed
-/// 64 between readings made each of them hundreds of milliseconds, while
-/// a long run still drains its queue only every 64 launches.
+/// fit in the time left, and in [`QUEUED_BETWEEN_READINGS`], at the pace
+/// so far; at least one. A search's trials are a few milliseconds of
+/// heavy launches: a fixed count between readings made each of them
+/// hundreds of milliseconds.
 fn launches_before_next_check(launches: u64, elapsed: Duration, budget: Duration) -> u64 {
-    let left = budget.saturating_sub(elapsed).as_secs_f64();
+    let left = budget
+        .saturating_sub(elapsed)
+        .min(QUEUED_BETWEEN_READINGS)
+        .as_secs_f64();
     let pace = elapsed.as_secs_f64() / launches.max(1) as f64;
     if pace <= 0.0 {
         return 64;
     }
-    ((left / pace).ceil() as u64).clamp(1, 64)
+    ((left / pace).ceil() as u64).clamp(1, MAX_LAUNCHES_BETWEEN_READINGS)
 }
 
 /// What the classifier counted over the whole run.
@@ -882,14 +915,25 @@ mod tests {
     #[test]
     fn the_clock_is_read_as_often_as_a_short_budget_needs() {
         let ms = Duration::from_millis;
-        // 2 ms launches, 30 ms budget, 6 ms gone: 12 more fit.
-        assert_eq!(launches_before_next_check(3, ms(6), ms(30)), 12);
+        // 2 ms launches, 30 ms budget, 24 ms gone: 3 more fit.
+        assert_eq!(launches_before_next_check(12, ms(24), ms(30)), 3);
+        // 6 ms gone: 12 more fit the budget, 5 the time between readings.
+        assert_eq!(launches_before_next_check(3, ms(6), ms(30)), 5);
         // Slow launches: read again after every one.
         assert_eq!(launches_before_next_check(1, ms(20), ms(30)), 1);
         // Past the budget: one more at most (the caller stops anyway).
         assert_eq!(launches_before_next_check(10, ms(40), ms(30)), 1);
-        // Fast launches on a long budget: every 64, as before.
-        assert_eq!(launches_before_next_check(64, ms(1), ms(1000)), 64);
+        // Fast launches on a long budget: 10 ms of them (625 of 16 µs),
+        // and never more than the driver queues without blocking.
+        assert_eq!(
+            launches_before_next_check(64, Duration::from_micros(1024), ms(1000)),
+            625
+        );
+        assert_eq!(
+            launches_before_next_check(1000, Duration::from_micros(1000), ms(1000)),
+            1024
+        );
+        // No pace yet: 64, to learn it.
         assert_eq!(launches_before_next_check(1, Duration::ZERO, ms(1000)), 64);
     }
 
@@ -904,6 +948,38 @@ mod tests {
     }
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    /// The host keeps the copies of the start flag the kernel reads: the
+    /// CTA start's count (the profile's two across GPUs, clamped as the
+    /// kernel clamps it), one for the relay start and on one GPU.
+    #[test]
+    fn the_host_keeps_the_copies_of_the_start_flag_the_kernel_reads() {
+        let copies = |src: &str, k: &Knobs| {
+            let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
+            let layout = Layout::of(&test).unwrap();
+            let k = knobs_ran(&test, k).unwrap();
+            let words = knob_words(&layout, &Shape::of(&layout, &k), 1024, &k);
+            flag_copies(&layout, &words)
+        };
+        let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
+        assert_eq!(copies(&two, &Knobs::default()), 2);
+        let cta = |flags| Knobs {
+            gpu_start: crate::GpuStart::Cta,
+            gpu_flags: flags,
+            ..Knobs::default()
+        };
+        assert_eq!(copies(&two, &cta(5)), 5);
+        assert_eq!(copies(&two, &cta(99)), START_FLAG_COPIES);
+        let relay = Knobs {
+            gpu_start: crate::GpuStart::Relay,
+            gpu_flags: 4,
+            ..Knobs::default()
+        };
+        assert_eq!(copies(&two, &relay), 1);
+        // One GPU with a host thread: the relay start, one copy.
+        let host = "PTX MP+host\n{ host x=0; host y=0; }\n P0@cta 0,gpu 0 | P1@host ;\n st.relaxed.sys x, 1 | ld.relaxed r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+        assert_eq!(copies(host, &cta(4)), 1);
+    }
 
     /// A result names the knobs that ran: the multi-GPU profile's for a
     /// test on several GPUs (its record then reproduces the run), the

@@ -116,8 +116,8 @@ enum Op {
 }
 
 /// Raises every copy of the start flag the GPU roles poll (a CTA start
-/// reads the copy of its CTA: `litmus_core::ptx::layout::START_FLAG_COPIES`
-/// copies, `START_FLAG_SPACING` words apart).
+/// reads the copy of its CTA: as many copies as the buffer holds,
+/// `START_FLAG_SPACING` words apart).
 pub(crate) fn raise(go: &[AtomicU32]) {
     for copy in go.iter().step_by(START_FLAG_SPACING) {
         copy.store(1, Ordering::Release);

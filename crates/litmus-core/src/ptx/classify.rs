@@ -48,7 +48,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, codegen: Codegen, ou
 
     let values = read_and_reset(test, layout, &k, &folded, out);
     let h = outcome_hash(&values, out);
-    let cnt64 = warp_leader(&h, &folded, out);
+    let (cnt, cnt64) = warp_leader(&h, &folded, out);
     let table = Table {
         table: &table,
         mask: &k.table_mask,
@@ -57,6 +57,7 @@ pub(crate) fn classify_kernel(test: &Test, layout: &Layout, codegen: Codegen, ou
     let counted = Counted {
         h: &h,
         values: &values,
+        cnt: &cnt,
         cnt64: &cnt64,
     };
     fold_counts(
@@ -350,10 +351,11 @@ fn count_unfinished(k: &Classify, st: &str, folded: &str, out: &mut Emitter) {
 }
 
 /// An outcome a warp's leader counts: its hash, its words, and how many
-/// of the warp's instances had it.
+/// of the warp's instances had it (32- and 64-bit).
 struct Counted<'a> {
     h: &'a str,
     values: &'a [String],
+    cnt: &'a str,
     cnt64: &'a str,
 }
 
@@ -381,7 +383,7 @@ fn fold_counts(
         cnt64: out.r64(),
         before_barrier: out.r32(),
     };
-    cta_table.fold(c.h, c.values, c.cnt64, &full, folded, out);
+    cta_table.fold(c.h, c.values, c.cnt, &full, folded, out);
     out.label(&full);
     out.ins(format!("mov.b64 {}, {}", fold.h, c.h));
     for (f, v) in fold.values.iter().zip(c.values) {
@@ -563,8 +565,9 @@ fn outcome_hash(values: &[String], out: &mut Emitter) -> String {
 }
 
 /// One leader per distinct outcome in the warp goes on (the others jump to
-/// `done`); returns the register counting the leader's peers.
-fn warp_leader(h: &str, done: &str, out: &mut Emitter) -> String {
+/// `done`); returns the registers counting the leader's peers, 32- and
+/// 64-bit.
+fn warp_leader(h: &str, done: &str, out: &mut Emitter) -> (String, String) {
     let (mask, peers, lt, low) = (out.r32(), out.r32(), out.r32(), out.r32());
     out.ins(format!("activemask.b32 {mask}"));
     out.ins(format!("match.any.sync.b64 {peers}, {h}, {mask}"));
@@ -577,5 +580,5 @@ fn warp_leader(h: &str, done: &str, out: &mut Emitter) -> String {
     let cnt64 = out.r64();
     out.ins(format!("popc.b32 {cnt}, {peers}"));
     out.ins(format!("cvt.u64.u32 {cnt64}, {cnt}"));
-    cnt64
+    (cnt, cnt64)
 }

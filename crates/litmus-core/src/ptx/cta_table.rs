@@ -14,6 +14,11 @@ pub(super) const CTA_TABLE: u32 = 32;
 
 /// A CTA's table of outcomes in shared memory: [`CTA_TABLE`] keys (the
 /// outcome's hash, 0 when free), their counts, and their words.
+///
+/// The counts are 32-bit: a CTA counts at most its own threads, and a
+/// 64-bit add to shared memory has no instruction of its own (ptxas makes
+/// it a compare-and-swap loop, which every leader of a CTA's few outcomes
+/// retried; `ncu` of SB on an H100 put a tenth of the classifier there).
 pub(super) struct CtaTable {
     /// Registers holding the shared-window addresses of the three arrays.
     keys: String,
@@ -27,7 +32,7 @@ impl CtaTable {
     pub(super) fn declare(layout: &Layout, out: &mut Emitter) -> CtaTable {
         let width = layout.observables.len();
         out.declare(format!(".shared .align 8 .b64 cta_keys[{CTA_TABLE}]"));
-        out.declare(format!(".shared .align 8 .b64 cta_counts[{CTA_TABLE}]"));
+        out.declare(format!(".shared .align 4 .b32 cta_counts[{CTA_TABLE}]"));
         // At least one word, so that the array is never empty.
         out.declare(format!(
             ".shared .align 4 .b32 cta_words[{}]",
@@ -50,7 +55,7 @@ impl CtaTable {
         let (off, key, count, words) = (out.r32(), out.r32(), out.r32(), out.r32());
         out.ins(format!("shl.b32 {off}, {slot}, 3"));
         out.ins(format!("add.u32 {key}, {}, {off}", self.keys));
-        out.ins(format!("add.u32 {count}, {}, {off}", self.counts));
+        out.ins(format!("mad.lo.u32 {count}, {slot}, 4, {}", self.counts));
         out.ins(format!(
             "mad.lo.u32 {words}, {slot}, {}, {}",
             self.width * 4,
@@ -67,17 +72,18 @@ impl CtaTable {
         out.ins(format!("@{p} bra {skip}"));
         let (key, count, _) = self.addresses(tid, out);
         out.ins(format!("st.shared.u64 [{key}], 0"));
-        out.ins(format!("st.shared.u64 [{count}], 0"));
+        out.ins(format!("st.shared.u32 [{count}], 0"));
         out.label(&skip);
     }
 
-    /// Adds `cnt64` instances of the outcome to the CTA's table, then jumps
-    /// to `next`; jumps to `full` when every entry holds another outcome.
+    /// Adds `cnt` (32-bit) instances of the outcome to the CTA's table, then
+    /// jumps to `next`; jumps to `full` when every entry holds another
+    /// outcome.
     pub(super) fn fold(
         &self,
         h: &str,
         values: &[String],
-        cnt64: &str,
+        cnt: &str,
         full: &str,
         next: &str,
         out: &mut Emitter,
@@ -92,12 +98,23 @@ impl CtaTable {
         out.ins(format!("mov.u32 {probes}, 0"));
         out.label(&probe);
         let (key, counter, words) = self.addresses(&slot, out);
+        // A key, once set, stays for the launch: a plain read finds the
+        // outcome's entry (nearly always there after a CTA's first warps)
+        // or another's, and only a free one is claimed by compare-and-swap,
+        // as in the histogram in GPU memory.
+        let (pn, ph, po, pfull) = (out.pred(), out.pred(), out.pred(), out.pred());
+        let next_slot = out.fresh_label("cta_next");
+        out.ins(format!("ld.shared.u64 {old}, [{key}]"));
+        out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
+        out.ins(format!("@{ph} bra {count}"));
+        out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
+        out.ins(format!("@{po} bra {next_slot}"));
         out.ins(format!("atom.shared.cas.b64 {old}, [{key}], 0, {h}"));
-        let (pn, ph, pfull) = (out.pred(), out.pred(), out.pred());
         out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
         out.ins(format!("@{pn} bra {claim}"));
         out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
         out.ins(format!("@{ph} bra {count}"));
+        out.label(&next_slot);
         out.ins(format!("add.u32 {probes}, {probes}, 1"));
         out.ins(format!("setp.ge.u32 {pfull}, {probes}, {CTA_TABLE}"));
         out.ins(format!("@{pfull} bra {full}"));
@@ -111,7 +128,7 @@ impl CtaTable {
             out.ins(format!("st.shared.u32 [{words}+{}], {v}", 4 * m));
         }
         out.label(&count);
-        out.ins(format!("red.shared.add.u64 [{counter}], {cnt64}"));
+        out.ins(format!("red.shared.add.u32 [{counter}], {cnt}"));
         out.ins(format!("bra.uni {next}"));
     }
 
@@ -126,7 +143,9 @@ impl CtaTable {
         let pe = out.pred();
         out.ins(format!("setp.eq.u64 {pe}, {}, 0", into.h));
         out.ins(format!("@{pe} bra {done}"));
-        out.ins(format!("ld.shared.u64 {}, [{counter}]", into.cnt64));
+        let cnt = out.r32();
+        out.ins(format!("ld.shared.u32 {cnt}, [{counter}]"));
+        out.ins(format!("cvt.u64.u32 {}, {cnt}", into.cnt64));
         for (m, v) in into.values.iter().enumerate() {
             out.ins(format!("ld.shared.u32 {v}, [{words}+{}]", 4 * m));
         }

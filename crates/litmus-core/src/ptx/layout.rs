@@ -240,11 +240,13 @@ pub const LOGICAL_GPU: &str = "p_gpu";
 /// [`knob::START_COUNT`], and no reset has to race another GPU's count.
 pub const START_TARGET: &str = "p_go_target";
 
-/// Copies of the start flag the host keeps in its page-locked buffer, each
-/// [`START_FLAG_SPACING`] words after the last, all raised and lowered
-/// together: the bus serves one read of one word at a time, about one a
-/// microsecond, so CTAs that read different copies leave faster
-/// ([`Layout::gpu_flags_knob`]). Other starts read the first.
+/// The most copies of the start flag the host keeps in its page-locked
+/// buffer, each [`START_FLAG_SPACING`] words after the last, all raised
+/// and lowered together: the bus serves one read of one word at a time,
+/// about one a microsecond, so CTAs that read different copies leave
+/// faster. The CTA start reads [`Layout::gpu_flags_knob`] of them (the
+/// kernel clamps the word to this), other starts the first; the host
+/// keeps only the copies read.
 pub const START_FLAG_COPIES: usize = 32;
 
 /// Words between two copies of the start flag: 128 bytes, a line each.
