@@ -4,7 +4,7 @@
 //! `classify.rs` for why).
 
 use super::emit::Emitter;
-use super::histogram::GlobalFold;
+use super::histogram::{find_or_claim, GlobalFold, SHARED_KEYS};
 use super::layout::Layout;
 
 /// Entries of a CTA's table in shared memory; a power of two. A CTA whose
@@ -98,23 +98,10 @@ impl CtaTable {
         out.ins(format!("mov.u32 {probes}, 0"));
         out.label(&probe);
         let (key, counter, words) = self.addresses(&slot, out);
-        // A key, once set, stays for the launch: a plain read finds the
-        // outcome's entry (nearly always there after a CTA's first warps)
-        // or another's, and only a free one is claimed by compare-and-swap,
-        // as in the histogram in GPU memory.
-        let (pn, ph, po, pfull) = (out.pred(), out.pred(), out.pred(), out.pred());
-        let next_slot = out.fresh_label("cta_next");
-        out.ins(format!("ld.shared.u64 {old}, [{key}]"));
-        out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-        out.ins(format!("@{ph} bra {count}"));
-        out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
-        out.ins(format!("@{po} bra {next_slot}"));
-        out.ins(format!("atom.shared.cas.b64 {old}, [{key}], 0, {h}"));
-        out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
-        out.ins(format!("@{pn} bra {claim}"));
-        out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-        out.ins(format!("@{ph} bra {count}"));
-        out.label(&next_slot);
+        // After a CTA's first warps the outcome's entry is nearly always
+        // there: the read finds it without a compare-and-swap.
+        find_or_claim(&SHARED_KEYS, &key, h, &old, [&claim, &count], out);
+        let pfull = out.pred();
         out.ins(format!("add.u32 {probes}, {probes}, 1"));
         out.ins(format!("setp.ge.u32 {pfull}, {probes}, {CTA_TABLE}"));
         out.ins(format!("@{pfull} bra {full}"));

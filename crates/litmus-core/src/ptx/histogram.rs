@@ -21,6 +21,55 @@ pub(super) struct Table<'a> {
     pub(super) counters: &'a str,
 }
 
+/// The instructions that read a key of an open-addressing table of
+/// outcomes and claim a free one: the histogram's in GPU memory, or a
+/// CTA's in shared memory (`cta_table.rs`).
+pub(super) struct KeyOps {
+    load: &'static str,
+    cas: &'static str,
+}
+
+/// The keys of the histogram in GPU memory.
+pub(super) const GLOBAL_KEYS: KeyOps = KeyOps {
+    load: "ld.relaxed.gpu.global.u64",
+    cas: "atom.global.cas.b64",
+};
+
+/// The keys of a CTA's table in shared memory.
+pub(super) const SHARED_KEYS: KeyOps = KeyOps {
+    load: "ld.shared.u64",
+    cas: "atom.shared.cas.b64",
+};
+
+/// Looks for the outcome's hash `h` in the entry whose key is at `key`:
+/// jumps to `count` when the entry holds it, to `claim` when this thread
+/// has just claimed the free entry for it, and falls through when another
+/// outcome holds the entry (`old`: a scratch register). A key, once set,
+/// stays for the launch: a plain read finds a taken entry without an
+/// atomic, and only a free one is claimed by compare-and-swap.
+pub(super) fn find_or_claim(
+    ops: &KeyOps,
+    key: &str,
+    h: &str,
+    old: &str,
+    [claim, count]: [&str; 2],
+    out: &mut Emitter,
+) {
+    let (pn, ph, po) = (out.pred(), out.pred(), out.pred());
+    let taken = out.fresh_label("taken");
+    out.ins(format!("{} {old}, [{key}]", ops.load));
+    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
+    out.ins(format!("@{ph} bra {count}"));
+    out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
+    out.ins(format!("@{po} bra {taken}"));
+    out.ins(format!("{} {old}, [{key}], 0, {h}", ops.cas));
+    out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
+    out.ins(format!("@{pn} bra {claim}"));
+    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
+    out.ins(format!("@{ph} bra {count}"));
+    out.label(&taken);
+}
+
 /// Adds `cnt64` instances of the outcome (hash `h`, words `values`) to the
 /// open-addressing hash table: claims a free entry or finds the outcome's,
 /// and counts an overflow when every entry is taken.
@@ -54,21 +103,8 @@ pub(super) fn fold_into_table(
         layout.entry_words() * 4
     ));
     out.ins(format!("add.u64 {entry}, {entry}, {table}"));
-    // A key, once set, never changes: a plain read finds a taken entry
-    // without an atomic, and only a free one is claimed by compare-and-swap.
-    let (pn, ph, pfull, po) = (out.pred(), out.pred(), out.pred(), out.pred());
-    let next = out.fresh_label("next");
-    out.ins(format!("ld.relaxed.gpu.global.u64 {old}, [{entry}]"));
-    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-    out.ins(format!("@{ph} bra {count}"));
-    out.ins(format!("setp.ne.u64 {po}, {old}, 0"));
-    out.ins(format!("@{po} bra {next}"));
-    out.ins(format!("atom.global.cas.b64 {old}, [{entry}], 0, {h}"));
-    out.ins(format!("setp.eq.u64 {pn}, {old}, 0"));
-    out.ins(format!("@{pn} bra {claim}"));
-    out.ins(format!("setp.eq.u64 {ph}, {old}, {h}"));
-    out.ins(format!("@{ph} bra {count}"));
-    out.label(&next);
+    find_or_claim(&GLOBAL_KEYS, &entry, h, &old, [&claim, &count], out);
+    let pfull = out.pred();
     out.ins(format!("add.u32 {probes}, {probes}, 1"));
     out.ins(format!("setp.gt.u32 {pfull}, {probes}, {table_mask}"));
     out.ins(format!("@{pfull} bra {overflow}"));
