@@ -205,9 +205,23 @@ fn paced_start(
         "ge",
         &go.target,
     );
-    // The launch's t0 on this GPU: a 64-bit word holding the launch's
-    // target (unique to the launch) above the low half of `%globaltimer`
-    // when its first CTA got here; the first CTA sets it, the rest read it.
+    let (t0, now) = launch_t0(layout, c, go, out);
+    leave_at(&cta, &pace, (&t0, &now), out);
+    out.label(&waiting);
+    out.ins("bar.sync 0");
+}
+
+/// The launch's t0 on this GPU, for the paced start: a 64-bit word
+/// ([`Layout::gpu_t0_knob`]) holding the launch's target (unique to the
+/// launch) above the low half of `%globaltimer` when its first CTA got
+/// here; the first CTA sets it by compare-and-swap, the rest read it.
+/// Returns t0's register and a scratch register for the timer.
+fn launch_t0(
+    layout: &Layout,
+    c: &Common,
+    go: &super::common::StartFlag,
+    out: &mut Emitter,
+) -> (String, String) {
     let (t0w, seen, now, tag, t0) = (out.r64(), out.r64(), out.r32(), out.r32(), out.r32());
     let (stale, have) = (out.pred(), out.fresh_label("paced_have_t0"));
     out.ins(format!(
@@ -231,8 +245,13 @@ fn paced_start(
     out.ins(format!("selp.b64 {seen}, {mine}, {old}, {won}"));
     out.ins(format!("mov.b64 {{{t0}, {tag}}}, {seen}"));
     out.label(&have);
-    // Wait until `ctaid · pace` nanoseconds past t0: low halves, compared
-    // as a difference, so that the timer's wrap does no harm.
+    (t0, now)
+}
+
+/// Waits until `cta · pace` nanoseconds past `t0` (the paced start's
+/// departure): low halves of `%globaltimer`, compared as a difference,
+/// so that the timer's wrap does no harm.
+fn leave_at(cta: &str, pace: &str, (t0, now): (&str, &str), out: &mut Emitter) {
     let (due, gone) = (out.r32(), out.r32());
     let tick = out.fresh_label("paced_tick");
     out.ins(format!("mul.lo.u32 {due}, {cta}, {pace}"));
@@ -242,8 +261,6 @@ fn paced_start(
     let early = out.pred();
     out.ins(format!("setp.lt.u32 {early}, {gone}, {due}"));
     out.ins(format!("@{early} bra {tick}"));
-    out.label(&waiting);
-    out.ins("bar.sync 0");
 }
 
 /// In a test on several GPUs, before the start: this GPU's start offset
