@@ -10,7 +10,8 @@
 # `fence.sc.sys` versions for 12 s each, `catalogue_gpus` with its evidence
 # in OUT/evidence, the scope edge (the `.gpu`-fence tests for 8 s each), and
 # `gen --placements inter-gpu --scopes sys` as a campaign, and on one GPU
-# `gpu_bench` beside `litmus_probe_multi.cu` at both shapes issue 32 names.
+# `gpu_bench` (with the default lanes and with aligned ones) beside
+# `litmus_probe_multi.cu` at both shapes issue 32 names.
 # With four GPUs, IRIW with one thread a GPU too; with VARIANTS_DIR
 # (scripts/cuda-litmus-variants.py's output), the campaign over it on every
 # GPU and on one, timed.
@@ -64,6 +65,11 @@ for shape in "2048 64 4 5000" "32768 64 1 400"; do
         echo "== one GPU: gpu_bench and litmus_probe_multi at $1x$2 stride $3, round $round"
         LITMUS_SEED=5 LITMUS_CTAS=$1 LITMUS_THREADS=$2 LITMUS_STRIDE=$3 "$bin/gpu_bench" --budget-ms 500 |
             grep -E "^(test|MP |SB |2\+2W|WRC|IRIW) "
+        # The published harnesses' lanes, which beat the default on every
+        # classic test in call 33 (docs/running-on-gpus.md).
+        echo "-- LITMUS_LANES=aligned"
+        LITMUS_SEED=5 LITMUS_LANES=aligned LITMUS_CTAS=$1 LITMUS_THREADS=$2 LITMUS_STRIDE=$3 "$bin/gpu_bench" --budget-ms 500 |
+            grep -E "^(MP |SB |2\+2W|WRC|IRIW|MP-cluster-global) "
         "$out/probe_multi" "$4" "$1" "$2" "$3" | head -6
     done
 done
