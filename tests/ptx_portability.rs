@@ -1025,3 +1025,70 @@ fn only_releases_before_the_enforcing_one_are_lenient() {
     assert!(!lenient("12.9", "barrier.cluster.arrive.release"));
     assert!(!lenient("x", "fence.release"));
 }
+
+/// The classifier's counts in a CTA's table in shared memory are 32-bit
+/// so that they add with the native shared atomic (`ATOMS.ADD`): a 64-bit
+/// add there becomes a compare-and-swap loop (`ATOMS.CAST.SPIN`) on every
+/// target, which every leader of a CTA's few outcomes retried (`ncu` on an
+/// H100: `docs/running-on-gpus.md`, "The classifier's share"). Checked on
+/// the SASS of every target whose images the nvdisasm reads.
+#[test]
+fn the_classifier_counts_in_shared_memory_with_a_native_add() {
+    let Some(tools) = tools() else {
+        println!("classifier SASS: {SKIPPED}");
+        return;
+    };
+    let disasm = match &tools.sass {
+        Ok(d) => d,
+        Err(why) => {
+            println!("classifier SASS: {why}");
+            return;
+        }
+    };
+    let sb = "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+    let test = library::core::text::parse(sb).unwrap_or_else(|e| panic!("{}", e.render("SB")));
+    let module = generate(&test).unwrap();
+    let needs = Needs::of(&module);
+    let mut read = Vec::new();
+    for n in TARGETS {
+        let target = SmArch::new(n);
+        if tools.lacks.contains_key(&target) || disasm.unreadable.contains_key(&target) {
+            continue;
+        }
+        let text = needs
+            .retarget(&module, target)
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let cubin = tools
+            .ptxas
+            .compile(&text, target, false)
+            .unwrap_or_else(|e| panic!("{target}: {}", one_line(&e)));
+        let listing = disasm
+            .nvdisasm
+            .disassemble(&cubin)
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let sass = library::toolchain::Sass::parse(&listing);
+        let classify = sass
+            .kernel(library::core::ptx::layout::CLASSIFY_KERNEL)
+            .unwrap_or_else(|| panic!("{target}: no classifier in the listing"));
+        let atoms: Vec<&str> = classify
+            .instrs
+            .iter()
+            .map(|i| i.opcode())
+            .filter(|o| o.starts_with("ATOMS"))
+            .collect();
+        assert!(
+            atoms.iter().any(|o| o.starts_with("ATOMS.ADD")),
+            "{target}: no native shared add in the classifier: {atoms:?}"
+        );
+        assert!(
+            !atoms.iter().any(|o| o.contains("CAST")),
+            "{target}: the classifier's shared count is a compare-and-swap loop: {atoms:?}"
+        );
+        read.push(target.to_string());
+    }
+    assert!(!read.is_empty(), "no target's classifier SASS was read");
+    println!(
+        "classifier SASS: a native shared add on {}",
+        read.join(", ")
+    );
+}
