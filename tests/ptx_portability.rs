@@ -24,6 +24,10 @@
 //! read", with the reason. On 2 cores the SASS takes the catalogue from
 //! about 25 s to about 105 s: nvdisasm, 0.18 s an image, is most of it.
 //!
+//! One check reads the classifier's SASS instead of the roles': its
+//! counts in shared memory must add natively on every target, not in a
+//! compare-and-swap loop.
+//!
 //! Always: the catalogue (each call a test, as `outcome_search.rs` reaches
 //! it) and `tests/litmus`. With `LITMUS_PORTABILITY=full`: the Dat3M corpus
 //! (`$LITMUS_CONFORMANCE_DIR`) and a generated family, which take minutes.
