@@ -80,9 +80,8 @@ fn main() -> ExitCode {
             if ahead && i % WINDOW == 0 {
                 let next = which[i..(i + 2 * WINDOW).min(which.len())]
                     .iter()
-                    .map(|(_, c)| c.clone())
-                    .collect();
-                if let Err(e) = gpu::prefetch(next) {
+                    .map(|(t, c)| (t, c.as_str()));
+                if let Err(e) = gpu::prefetch(None, next, &knobs) {
                     return Err(format!("prefetch: {e}"));
                 }
             }

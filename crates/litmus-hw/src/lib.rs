@@ -263,10 +263,26 @@ fn first_device() -> Result<u32, GpuError> {
     Ok(devices()?.first().ok_or(GpuError::NoDevice)?.ordinal)
 }
 
-/// Asks the GPU worker of the first of [`devices`] to compile these
-/// modules in the background; see [`prefetch_on`].
-pub fn prefetch(modules: Vec<String>) -> Result<usize, GpuError> {
-    prefetch_on(first_device()?, modules)
+/// Asks the GPU worker of `device` (without one, the first of
+/// [`devices`]) to compile in the background the modules that runs of
+/// these tests (each with its PTX from [`litmus_core::ptx::generate`])
+/// with `knobs` will load there: [`module_on`]'s, which on `sm_90` and
+/// later are not the generated PTX itself. A test whose module cannot be
+/// made is left to its run, which says why. See [`prefetch_on`].
+pub fn prefetch<'a>(
+    device: Option<u32>,
+    runs: impl IntoIterator<Item = (&'a Test, &'a str)>,
+    knobs: &Knobs,
+) -> Result<usize, GpuError> {
+    let device = match device {
+        Some(d) => d,
+        None => first_device()?,
+    };
+    let modules = runs
+        .into_iter()
+        .filter_map(|(test, ptx)| module_on(device, test, ptx, knobs).ok())
+        .collect();
+    prefetch_on(device, modules)
 }
 
 /// Asks device `device`'s GPU worker to compile these modules (PTX texts

@@ -158,18 +158,9 @@ pub fn search_on_lanes(
             if turned {
                 let next = subjects.iter().cycle().skip(i + 1);
                 let next = next.take(AHEAD.min(subjects.len() - 1));
-                // The modules the runs will load on the device: as this
-                // trial's knobs make them.
-                let device = match claim.first() {
-                    Some(&d) => Some(d),
-                    None => gpu::devices()
-                        .ok()
-                        .and_then(|d| d.first().map(|g| g.ordinal)),
-                };
-                if let Some(d) = device {
-                    let modules = next.filter_map(|x| gpu::module_on(d, x.test, x.ptx, k).ok());
-                    let _ = gpu::prefetch_on(d, modules.collect());
-                }
+                // The modules as this trial's knobs make them.
+                let runs = next.map(|x| (x.test, x.ptx));
+                let _ = gpu::prefetch(claim.first().copied(), runs, k);
             }
             let r = gpu::run_on(claim, s.test, s.ptx, k);
             if let Ok(hw) = &r {

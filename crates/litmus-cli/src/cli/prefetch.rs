@@ -65,18 +65,18 @@ impl<'f> Prefetch<'f> {
             *asked = end;
             start
         };
-        // The modules the runs will load there: the knobs the worker plans
-        // them with are the environment's.
+        // The knobs the worker plans the runs with are the environment's.
         let knobs = gpu::Knobs::from_env().unwrap_or_default();
-        let modules: Vec<String> = self.files[start..end]
+        let runs: Vec<_> = self.files[start..end]
             .iter()
             .filter_map(|f| load(f).ok())
             .filter_map(|l| {
                 let ptx = litmus_core::ptx::generate(&l.test).ok()?;
-                gpu::module_on(device, &l.test, &ptx, &knobs).ok()
+                Some((l.test, ptx))
             })
             .collect();
         // Only a hint: a failure here shows again when the test runs.
-        let _ = gpu::prefetch_on(device, modules);
+        let runs = runs.iter().map(|(test, ptx)| (test, ptx.as_str()));
+        let _ = gpu::prefetch(Some(device), runs, &knobs);
     }
 }
