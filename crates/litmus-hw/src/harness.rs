@@ -717,14 +717,19 @@ fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, Gp
 }
 
 /// The knobs a test runs with: on several GPUs the multi-GPU profile
-/// ([`Knobs::resolve_for_gpus`]), named in the result's knobs so that the
-/// record says what ran; on one GPU `auto` already says it. The run and
-/// the placement check both take them from here, so the check sees the
-/// launches the run makes.
+/// ([`Knobs::resolve_for_gpus`]), and the lanes the layout takes
+/// ([`super::arrangement::Lanes::resolve`]), named in the result's knobs so that the
+/// record says what ran (a record that names no lanes ran the permuted
+/// ones, as every record did before `auto`); on one GPU a permutation of
+/// `auto` already says it. The run and the placement check both take them
+/// from here, so the check sees the launches the run makes.
 pub(super) fn profiled<'k>(layout: &Layout, k: &'k Knobs) -> std::borrow::Cow<'k, Knobs> {
+    use std::borrow::Cow;
+    let lanes = k.lanes.resolve(layout);
     match layout.multi_gpu() {
-        true => std::borrow::Cow::Owned(k.resolve_for_gpus(layout.launching_gpus())),
-        false => std::borrow::Cow::Borrowed(k),
+        true => Cow::Owned(k.resolve_for_gpus(layout.launching_gpus())),
+        false if lanes != k.lanes => Cow::Owned(Knobs { lanes, ..k.clone() }),
+        false => Cow::Borrowed(k),
     }
 }
 
@@ -983,7 +988,7 @@ mod tests {
 
     /// A result names the knobs that ran: the multi-GPU profile's for a
     /// test on several GPUs (its record then reproduces the run), the
-    /// knobs as given on one GPU.
+    /// knobs as given on one GPU, each with the lanes `auto` came to.
     #[test]
     fn a_result_names_the_multi_gpu_profile_it_ran_with() {
         let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
@@ -993,11 +998,33 @@ mod tests {
             ran.to_string(),
             "seed=0 perm=identity ctas=2048 threads=1024 budget_ms=1000 stride=4 spin=0 loop_bound=1000 gpu_start=cta gpu_flags=2"
         );
+        assert_eq!(ran.lanes, crate::Lanes::Permuted);
         let one = text::parse(MP).unwrap();
+        let ran = knobs_ran(&one, &Knobs::default()).unwrap();
         assert_eq!(
-            knobs_ran(&one, &Knobs::default()).unwrap(),
-            Knobs::default()
+            ran,
+            Knobs {
+                lanes: crate::Lanes::Aligned,
+                ..Knobs::default()
+            }
         );
+        assert_eq!(
+            ran.to_string(),
+            "seed=0 perm=auto ctas=2048 threads=64 budget_ms=1000 stride=4 spin=0 loop_bound=1000 lanes=aligned"
+        );
+        let cluster = MP
+            .replace("P0@cta 0,gpu 0", "P0@cta 0,gpu 0,cluster 0")
+            .replace("P1@cta 1,gpu 0", "P1@cta 1,gpu 0,cluster 0");
+        let cluster = text::parse(&cluster).unwrap_or_else(|e| panic!("{}", e.render("t")));
+        assert_eq!(
+            knobs_ran(&cluster, &Knobs::default()).unwrap().lanes,
+            crate::Lanes::Permuted
+        );
+        let asked = Knobs {
+            lanes: crate::Lanes::Permuted,
+            ..Knobs::default()
+        };
+        assert_eq!(knobs_ran(&one, &asked).unwrap(), asked);
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Default for Knobs {
             budget_ms: 1000,
             seed: 0,
             perm: Perm::Auto,
-            lanes: Lanes::Permuted,
+            lanes: Lanes::Auto,
             cta_spread: CtaSpread::Neighbours,
             loc_layout: LocLayout::Apart,
             ptx_target: PtxTarget::Native,
@@ -226,7 +226,7 @@ impl Default for Knobs {
 impl Knobs {
     /// The knobs a test whose kernel `gpus` logical GPUs launch runs with:
     /// the multi-GPU profile wherever the knobs leave it to `auto`
-    /// ([`Perm::resolve`], [`GpuStart::resolve`]: the start depends on
+    /// ([`Perm::resolve`], [`Lanes::resolve`], [`GpuStart::resolve`]: the start depends on
     /// how many GPUs launch), and under [`GpuStart::Auto`] the profile's
     /// launch shape where the shape is the defaults' 2,048 CTAs of 64
     /// (set or not: the knobs do not tell), and where `auto` comes to the
@@ -238,6 +238,7 @@ impl Knobs {
     /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS, PROFILE_GPU_FLAGS};
     /// let k = Knobs::default().resolve_for_gpus(2);
     /// assert_eq!((k.ctas, k.gpu_start, k.perm), (PROFILE_CTAS, GpuStart::Cta, Perm::Identity));
+    /// assert_eq!(k.lanes, litmus_hw::Lanes::Permuted);
     /// assert_eq!(k.gpu_flags, PROFILE_GPU_FLAGS);
     /// let cta = Knobs { gpu_start: GpuStart::Cta, ..Knobs::default() };
     /// assert_eq!(cta.resolve_for_gpus(2).gpu_flags, 1);
@@ -259,6 +260,7 @@ impl Knobs {
         };
         Knobs {
             perm: self.perm.resolve(true),
+            lanes: self.lanes.resolve_where(false),
             gpu_start,
             gpu_flags,
             ctas,
@@ -333,7 +335,9 @@ impl fmt::Display for Knobs {
         if self.ctas_per_sm > 0 {
             write!(f, " ctas_per_sm={}", self.ctas_per_sm)?;
         }
-        if self.lanes != Lanes::default() {
+        // Not against the default: a record that names no lanes ran the
+        // permuted ones, the default before `auto` ([`Lanes::resolve`]).
+        if self.lanes != Lanes::Permuted {
             write!(f, " lanes={}", self.lanes.as_str())?;
         }
         if self.cta_spread != CtaSpread::default() {
@@ -647,18 +651,23 @@ mod tests {
         assert_eq!(k.gpu_jitter, 0);
     }
 
-    /// The arrangement knobs print only where they differ, and what the
-    /// knobs line reproduces with reads back to the same knobs.
+    /// The arrangement knobs print only where they differ (the lanes
+    /// wherever they are not the permuted ones, which a line that names
+    /// none ran before `auto`), and what the knobs line reproduces with
+    /// reads back to the same knobs.
     #[test]
     fn the_arrangement_and_the_ptx_target_reproduce() {
         let k = knobs(&[("LITMUS_SEED", "5")]).unwrap();
-        assert_eq!((k.lanes, k.loc_layout), (Lanes::Permuted, LocLayout::Apart));
-        assert!(!k.to_string().contains("lanes") && !k.to_string().contains("loc_layout"));
+        assert_eq!((k.lanes, k.loc_layout), (Lanes::Auto, LocLayout::Apart));
+        assert!(k.to_string().contains(" lanes=auto") && !k.to_string().contains("loc_layout"));
         assert!(!k.to_string().contains("ptx_target") && !k.to_string().contains("addressing"));
+        let permuted = knobs(&[("LITMUS_LANES", "permuted")]).unwrap();
+        assert!(!permuted.to_string().contains("lanes"));
         for (lanes, layout, target, addressing, spread) in [
             ("aligned", "apart", "sm_80", "generic", "by-lane"),
             ("permuted", "interleaved", "sm_70", "global", "neighbours"),
             ("permuted", "apart", "native", "global", "neighbours"),
+            ("auto", "apart", "native", "global", "neighbours"),
         ] {
             let k = knobs(&[
                 ("LITMUS_SEED", "5"),
@@ -747,8 +756,8 @@ mod tests {
                 "shuffle",
                 "`auto`, `fixed`, `random` or `identity`",
             ),
-            ("LITMUS_LANES", "same", "`permuted` or `aligned`"),
-            ("LITMUS_LANES", "1", "`permuted` or `aligned`"),
+            ("LITMUS_LANES", "same", "`auto`, `permuted` or `aligned`"),
+            ("LITMUS_LANES", "1", "`auto`, `permuted` or `aligned`"),
             ("LITMUS_LOC_LAYOUT", "mixed", "`apart` or `interleaved`"),
             ("LITMUS_PTX_TARGET", "sm_61", "`native` or one of sm_70, "),
             ("LITMUS_ADDRESSING", "flat", "`global` or `generic`"),

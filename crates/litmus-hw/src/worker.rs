@@ -485,7 +485,11 @@ impl Wire for Knobs {
             self.host_threads,
             e.interleave_pct,
             self.ctas_per_sm,
-            (self.lanes == Lanes::Aligned) as u32,
+            match self.lanes {
+                Lanes::Permuted => 0,
+                Lanes::Aligned => 1,
+                Lanes::Auto => 2,
+            },
             (self.loc_layout == LocLayout::Interleaved) as u32,
             (e.spin_scope == SpinScope::Grid) as u32,
             // 0: the device's own; else the target's number.
@@ -560,10 +564,10 @@ impl Wire for Knobs {
                 },
             },
             ctas_per_sm: u[22],
-            lanes: if u[23] == 1 {
-                Lanes::Aligned
-            } else {
-                Lanes::Permuted
+            lanes: match u[23] {
+                0 => Lanes::Permuted,
+                1 => Lanes::Aligned,
+                _ => Lanes::Auto,
             },
             loc_layout: if u[24] == 1 {
                 LocLayout::Interleaved

@@ -35,14 +35,22 @@
 //! `LITMUS_TUNING` names, else `litmus-tuning.toml` in the current folder
 //! (the crate's root under `cargo test`) if there is one. Variables set in
 //! the environment win over an entry's, so a user can still try a knob by
-//! hand; the run's seed, budget and launches are never tuned.
+//! hand; the run's seed, budget and launches are never tuned. An entry
+//! without `LITMUS_LANES` runs the permuted lanes, the default it was
+//! written under.
 
 mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use litmus_hw::{GpuError, Knobs};
+use litmus_hw::{GpuError, Knobs, LANES_ENV};
+
+/// The lanes of an entry that names none: the default until `auto`
+/// ([`litmus_hw::Lanes::resolve`]), so an entry written before it still
+/// means what it ran. A search writes the lanes of every entry since,
+/// whichever they are.
+const PERMUTED_BEFORE_AUTO: &str = "permuted";
 
 /// The variable naming the tuning file.
 pub const TUNING_ENV: &str = "LITMUS_TUNING";
@@ -287,6 +295,7 @@ impl TuningFile {
             env(var)
                 .filter(|v| !v.trim().is_empty())
                 .or_else(|| entry.knobs.get(var).cloned())
+                .or_else(|| (var == LANES_ENV).then(|| PERMUTED_BEFORE_AUTO.to_string()))
         })
         .map_err(|e| GpuError::Tuning(format!("{}, test `{name}`: {e}", self.path.display())))?;
         Ok(Knobs {
@@ -382,6 +391,38 @@ LITMUS_SHUFFLE_PCT = 30
             })
             .unwrap();
         assert_eq!(k.ctas, 512);
+    }
+
+    /// An entry that names no lanes was written when the permuted ones
+    /// were the default, and runs them; one written since names its lanes,
+    /// and the environment still wins.
+    #[test]
+    fn an_entry_without_lanes_runs_the_permuted_ones() {
+        let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+        let on = |env: Option<&str>| {
+            file.knobs_for("MP+fence.sc.cta", H100, &base(), |v| {
+                env.filter(|_| v == LANES_ENV).map(str::to_string)
+            })
+            .unwrap()
+            .lanes
+        };
+        assert_eq!(base().lanes, litmus_hw::Lanes::Auto);
+        assert_eq!(on(None), litmus_hw::Lanes::Permuted);
+        assert_eq!(on(Some("auto")), litmus_hw::Lanes::Auto);
+        for lanes in [litmus_hw::Lanes::Permuted, litmus_hw::Lanes::Aligned] {
+            let k = Knobs { lanes, ..base() };
+            let entry = Entry::new(&k, H100, "", 1.0, 1, 1);
+            assert_eq!(
+                entry.knobs.get(LANES_ENV).map(String::as_str),
+                Some(lanes.as_str())
+            );
+            let mut file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+            file.insert("SB", entry);
+            assert_eq!(
+                file.knobs_for("SB", H100, &base(), |_| None).unwrap().lanes,
+                lanes
+            );
+        }
     }
 
     /// A file with an H100 entry for MP and A100 entry for MP, and an

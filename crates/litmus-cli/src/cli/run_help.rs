@@ -110,9 +110,10 @@ ENVIRONMENT:
                         the stressing ones rather than before them (0)
     LITMUS_CTAS_PER_SM     at most this many CTAs on one SM, 1-32 (default
                         0: as many as fit)
-    LITMUS_LANES        permuted (default) or aligned: an instance's roles
-                        in other CTAs on the same lane, as the published
-                        harnesses place them
+    LITMUS_LANES        auto (default: aligned on one GPU without
+                        clusters, else permuted), permuted or aligned:
+                        an instance's roles in other CTAs on the same
+                        lane, as the published harnesses place them
     LITMUS_CTA_SPREAD   neighbours (default) or by-lane: an instance's CTAs
                         2·lane+1 apart, so a warp's lanes meet partners
                         in different CTAs (an earlier cuda-litmus's way)

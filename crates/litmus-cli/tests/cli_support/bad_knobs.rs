@@ -58,7 +58,7 @@ pub const BAD_KNOBS: &[(&str, &str, &str)] = &[
     (
         "LITMUS_LANES",
         "same",
-        "bad value `same` for LITMUS_LANES: expected `permuted` or `aligned`",
+        "bad value `same` for LITMUS_LANES: expected `auto`, `permuted` or `aligned`",
     ),
     (
         "LITMUS_CTA_SPREAD",

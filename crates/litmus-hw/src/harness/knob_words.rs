@@ -116,7 +116,7 @@ pub(super) fn permutation_words(layout: &Layout, k: &Knobs, words: &mut [u32]) {
                 k.seed as u32 ^ (p as u32).wrapping_mul(0x9e37_79b9),
             ),
         };
-        let (m, a) = match k.lanes {
+        let (m, a) = match k.lanes.resolve(layout) {
             Lanes::Aligned if p < roles => Lanes::aligned(rank_in_cta(layout, p)),
             _ => (m, a),
         };
