@@ -717,12 +717,13 @@ fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, Gp
 }
 
 /// The knobs a test runs with: on several GPUs the multi-GPU profile
-/// ([`Knobs::resolve_for_gpus`]), and the lanes the layout takes
-/// ([`super::arrangement::Lanes::resolve`]), named in the result's knobs so that the
-/// record says what ran (a record that names no lanes ran the permuted
-/// ones, as every record did before `auto`); on one GPU a permutation of
-/// `auto` already says it. The run and the placement check both take them
-/// from here, so the check sees the launches the run makes.
+/// ([`Knobs::resolve_for_gpus`]), on one the lanes its layout takes
+/// ([`super::arrangement::Lanes::resolve`]). The result names them, so
+/// that its record says what ran: a record that names no lanes ran the
+/// permuted ones, as every record did before `auto`. On one GPU
+/// `perm=auto` needs no resolving: it always means the fixed permutation
+/// there. The run and the placement check both take the knobs from here,
+/// so the check sees the launches the run makes.
 pub(super) fn profiled<'k>(layout: &Layout, k: &'k Knobs) -> std::borrow::Cow<'k, Knobs> {
     use std::borrow::Cow;
     let lanes = k.lanes.resolve(layout);

@@ -226,13 +226,14 @@ impl Default for Knobs {
 impl Knobs {
     /// The knobs a test whose kernel `gpus` logical GPUs launch runs with:
     /// the multi-GPU profile wherever the knobs leave it to `auto`
-    /// ([`Perm::resolve`], [`Lanes::resolve`], [`GpuStart::resolve`]: the start depends on
-    /// how many GPUs launch), and under [`GpuStart::Auto`] the profile's
-    /// launch shape where the shape is the defaults' 2,048 CTAs of 64
-    /// (set or not: the knobs do not tell), and where `auto` comes to the
-    /// CTA start with one copy of the start flag, the profile's
-    /// [`PROFILE_GPU_FLAGS`]. Any other shape or count of copies stays, and
-    /// with `LITMUS_GPU_START=cta` or `relay` every shape and count stays.
+    /// ([`Perm::resolve`], [`Lanes::resolve`], [`GpuStart::resolve`]: the
+    /// start depends on how many GPUs launch), and under
+    /// [`GpuStart::Auto`] the profile's launch shape where the shape is
+    /// the defaults' 2,048 CTAs of 64 (set or not: the knobs do not tell),
+    /// and where `auto` comes to the CTA start with one copy of the start
+    /// flag, the profile's [`PROFILE_GPU_FLAGS`]. Any other shape or count
+    /// of copies stays, and with `LITMUS_GPU_START=cta` or `relay` every
+    /// shape and count stays.
     ///
     /// ```
     /// use litmus_hw::{GpuStart, Knobs, Perm, PROFILE_CTAS, PROFILE_GPU_FLAGS};

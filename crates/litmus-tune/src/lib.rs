@@ -121,14 +121,13 @@ pub fn entry_of(
 /// defaults.
 fn describe(k: &Knobs) -> String {
     let entry = Entry::new(k, "", "", 0.0, 0, 0);
-    if entry.knobs.is_empty() {
-        return "the defaults".into();
-    }
     let pairs: Vec<String> = entry
-        .knobs
-        .iter()
+        .off_defaults()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
+    if pairs.is_empty() {
+        return "the defaults".into();
+    }
     pairs.join(" ")
 }
 

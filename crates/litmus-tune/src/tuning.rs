@@ -48,8 +48,8 @@ use litmus_hw::{GpuError, Knobs, LANES_ENV};
 
 /// The lanes of an entry that names none: the default until `auto`
 /// ([`litmus_hw::Lanes::resolve`]), so an entry written before it still
-/// means what it ran. A search writes the lanes of every entry since,
-/// whichever they are.
+/// means what it ran. Every entry made since names its lanes
+/// ([`Entry::new`]), `auto` included.
 const PERMUTED_BEFORE_AUTO: &str = "permuted";
 
 /// The variable naming the tuning file.
@@ -257,7 +257,7 @@ impl TuningFile {
             .tests
             .keys()
             .filter_map(|name| Some((name, self.entry(name, kind)?)))
-            .filter(|(_, e)| e.weak > 0 && !e.knobs.is_empty())
+            .filter(|(_, e)| e.weak > 0 && e.off_defaults().next().is_some())
             .collect();
         seen.sort_by(|a, b| b.1.weak_per_s_low.total_cmp(&a.1.weak_per_s_low));
         let mut out: Vec<Knobs> = Vec::new();
@@ -315,7 +315,9 @@ impl TuningFile {
 impl Entry {
     /// The entry for knobs `k`, which showed `weak` weak outcomes in
     /// `instances` on `device` at a lower bound of `weak_per_s_low` per
-    /// second: the tunable knobs that differ from their defaults.
+    /// second: the tunable knobs that differ from their defaults, and the
+    /// lanes whatever they are (an entry that names none runs the permuted
+    /// ones: [`PERMUTED_BEFORE_AUTO`]).
     pub fn new(
         k: &Knobs,
         device: &str,
@@ -324,19 +326,33 @@ impl Entry {
         weak: u64,
         instances: u64,
     ) -> Entry {
+        let mut knobs: BTreeMap<String, String> = k
+            .env_assignments()
+            .into_iter()
+            .filter(|(var, _)| TUNABLE.contains(var))
+            .map(|(var, value)| (var.to_string(), value))
+            .collect();
+        knobs
+            .entry(LANES_ENV.to_string())
+            .or_insert_with(|| k.lanes.as_str().to_string());
         Entry {
-            knobs: k
-                .env_assignments()
-                .into_iter()
-                .filter(|(var, _)| TUNABLE.contains(var))
-                .map(|(var, value)| (var.to_string(), value))
-                .collect(),
+            knobs,
             device: device.to_string(),
             build: build.to_string(),
             weak_per_s_low,
             weak,
             instances,
         }
+    }
+
+    /// The entry's knobs that are not the defaults: all it names but the
+    /// default lanes, which every entry names ([`Entry::new`]).
+    pub fn off_defaults(&self) -> impl Iterator<Item = (&str, &str)> {
+        let default_lanes = Knobs::default().lanes.as_str();
+        self.knobs
+            .iter()
+            .map(|(var, v)| (var.as_str(), v.as_str()))
+            .filter(move |&(var, v)| (var, v) != (LANES_ENV, default_lanes))
     }
 }
 
@@ -395,7 +411,8 @@ LITMUS_SHUFFLE_PCT = 30
 
     /// An entry that names no lanes was written when the permuted ones
     /// were the default, and runs them; one written since names its lanes,
-    /// and the environment still wins.
+    /// the default `auto` too (a search whose defaults won), and the
+    /// environment still wins.
     #[test]
     fn an_entry_without_lanes_runs_the_permuted_ones() {
         let file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
@@ -409,7 +426,11 @@ LITMUS_SHUFFLE_PCT = 30
         assert_eq!(base().lanes, litmus_hw::Lanes::Auto);
         assert_eq!(on(None), litmus_hw::Lanes::Permuted);
         assert_eq!(on(Some("auto")), litmus_hw::Lanes::Auto);
-        for lanes in [litmus_hw::Lanes::Permuted, litmus_hw::Lanes::Aligned] {
+        for lanes in [
+            litmus_hw::Lanes::Permuted,
+            litmus_hw::Lanes::Aligned,
+            litmus_hw::Lanes::Auto,
+        ] {
             let k = Knobs { lanes, ..base() };
             let entry = Entry::new(&k, H100, "", 1.0, 1, 1);
             assert_eq!(
@@ -508,9 +529,19 @@ weak_per_s_low = 0e0
 weak = 0
 instances = 10
 [tests.never.knobs]
+
+[tests.defaults_won]
+device = "NVIDIA H100 80GB HBM3"
+weak_per_s_low = 5e6
+weak = 5
+instances = 10
+[tests.defaults_won.knobs]
+LITMUS_LANES = "auto"
 "#
         );
         let file = TuningFile::parse(Path::new("t.toml"), &text).unwrap();
+        // The defaults' own entry (it names only the default lanes) is no
+        // winner: the search runs the defaults anyway.
         let w = file.winners(&base(), 4, H100);
         assert_eq!(w.len(), 2, "{w:?}");
         assert_eq!(w[0].stride, 16);

@@ -254,7 +254,8 @@ mod tests {
         let text = file.to_toml();
         for part in [
             format!("[tests.\"MP+fence.sc.cta\".\"{A100}\"]\nbuild = \"{build}\"\n"),
-            format!("[tests.\"MP+fence.sc.cta\".\"{A100}\".knobs]\nLITMUS_STRIDE = \"16\"\n"),
+            // Every entry names its lanes, the default `auto` too.
+            format!("[tests.\"MP+fence.sc.cta\".\"{A100}\".knobs]\nLITMUS_LANES = \"auto\"\nLITMUS_STRIDE = \"16\"\n"),
             format!("[tests.\"MP+fence.sc.cta\".\"{H100}\"]\nweak_per_s_low = 1.5e6\n"),
             "[tests.\"SB\"]\nweak_per_s_low = 0e0\n".to_string(),
         ] {
