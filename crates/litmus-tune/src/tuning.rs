@@ -317,7 +317,7 @@ impl Entry {
     /// `instances` on `device` at a lower bound of `weak_per_s_low` per
     /// second: the tunable knobs that differ from their defaults, and the
     /// lanes whatever they are (an entry that names none runs the permuted
-    /// ones: [`PERMUTED_BEFORE_AUTO`]).
+    /// ones, the default it was written under).
     pub fn new(
         k: &Knobs,
         device: &str,
