@@ -129,28 +129,42 @@ fn cta_start(
 ) {
     let bound = c.load_word(out, knob::HOST_WAIT);
     let copies = c.load_word(out, layout.gpu_flags_knob());
-    let waiting = out.fresh_label("cta_waiting");
+    thread0_then_barrier(c, "cta_waiting", out, |waiting, out| {
+        // This CTA's copy of the flag: the harness checks the knob, the
+        // clamp keeps any word inside the buffer.
+        let (line, ctaid) = (out.r32(), out.r32());
+        let at = out.r64();
+        out.ins(format!("max.u32 {copies}, {copies}, 1"));
+        out.ins(format!("min.u32 {copies}, {copies}, {START_FLAG_COPIES}"));
+        out.ins(format!("mov.u32 {ctaid}, %ctaid.x"));
+        out.ins(format!("rem.u32 {line}, {ctaid}, {copies}"));
+        out.ins(format!(
+            "mul.wide.u32 {at}, {line}, {}",
+            START_FLAG_SPACING * 4
+        ));
+        out.ins(format!("add.u64 {at}, {at}, {}", go.flag));
+        poll_until(out, &format!("[{at}]"), (v, polls), &bound, "ne", "0");
+        let not_cta0 = out.pred();
+        out.ins(format!("setp.ne.u32 {not_cta0}, {}, 0", c.cta));
+        out.ins(format!("@{not_cta0} bra {waiting}"));
+        count_in(go, out);
+    });
+}
+
+/// Thread 0 of the CTA runs `body` (given the label it may jump to when
+/// done early), while the CTA's other threads wait for it at a barrier:
+/// how both the CTA start and the paced start hold a CTA back.
+fn thread0_then_barrier(
+    c: &Common,
+    name: &str,
+    out: &mut Emitter,
+    body: impl FnOnce(&str, &mut Emitter),
+) {
+    let waiting = out.fresh_label(name);
     let not_tid0 = out.pred();
     out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
     out.ins(format!("@{not_tid0} bra {waiting}"));
-    // This CTA's copy of the flag: the harness checks the knob, the clamp
-    // keeps any word inside the buffer.
-    let (line, ctaid) = (out.r32(), out.r32());
-    let at = out.r64();
-    out.ins(format!("max.u32 {copies}, {copies}, 1"));
-    out.ins(format!("min.u32 {copies}, {copies}, {START_FLAG_COPIES}"));
-    out.ins(format!("mov.u32 {ctaid}, %ctaid.x"));
-    out.ins(format!("rem.u32 {line}, {ctaid}, {copies}"));
-    out.ins(format!(
-        "mul.wide.u32 {at}, {line}, {}",
-        START_FLAG_SPACING * 4
-    ));
-    out.ins(format!("add.u64 {at}, {at}, {}", go.flag));
-    poll_until(out, &format!("[{at}]"), (v, polls), &bound, "ne", "0");
-    let not_cta0 = out.pred();
-    out.ins(format!("setp.ne.u32 {not_cta0}, {}, 0", c.cta));
-    out.ins(format!("@{not_cta0} bra {waiting}"));
-    count_in(go, out);
+    body(&waiting, out);
     out.label(&waiting);
     out.ins("bar.sync 0");
 }
@@ -172,43 +186,40 @@ fn paced_start(
 ) {
     let bound = c.load_word(out, knob::HOST_WAIT);
     let pace = c.load_word(out, layout.gpu_pace_knob());
-    let waiting = out.fresh_label("paced_waiting");
-    let counted = out.fresh_label("paced_counted");
-    let (not_tid0, not_cta0) = (out.pred(), out.pred());
     let cta = out.r32();
     out.ins(format!("mov.u32 {cta}, %ctaid.x"));
-    out.ins(format!("setp.ne.u32 {not_tid0}, {}, 0", c.tid));
-    out.ins(format!("@{not_tid0} bra {waiting}"));
-    out.ins(format!("setp.ne.u32 {not_cta0}, {cta}, 0"));
-    out.ins(format!("@{not_cta0} bra {counted}"));
-    poll_until(
-        out,
-        &format!("[{}]", go.flag),
-        (v, polls),
-        &bound,
-        "ne",
-        "0",
-    );
-    count_in(go, out);
-    out.label(&counted);
-    let relay = out.r64();
-    out.ins(format!(
-        "add.u64 {relay}, {}, {}",
-        c.knobs,
-        knob::START_RELAY * 4
-    ));
-    poll_until(
-        out,
-        &format!("[{relay}]"),
-        (v, polls),
-        &bound,
-        "ge",
-        &go.target,
-    );
-    let (t0, now) = launch_t0(layout, c, go, out);
-    leave_at(&cta, &pace, (&t0, &now), out);
-    out.label(&waiting);
-    out.ins("bar.sync 0");
+    thread0_then_barrier(c, "paced_waiting", out, |_, out| {
+        let counted = out.fresh_label("paced_counted");
+        let not_cta0 = out.pred();
+        out.ins(format!("setp.ne.u32 {not_cta0}, {cta}, 0"));
+        out.ins(format!("@{not_cta0} bra {counted}"));
+        poll_until(
+            out,
+            &format!("[{}]", go.flag),
+            (v, polls),
+            &bound,
+            "ne",
+            "0",
+        );
+        count_in(go, out);
+        out.label(&counted);
+        let relay = out.r64();
+        out.ins(format!(
+            "add.u64 {relay}, {}, {}",
+            c.knobs,
+            knob::START_RELAY * 4
+        ));
+        poll_until(
+            out,
+            &format!("[{relay}]"),
+            (v, polls),
+            &bound,
+            "ge",
+            &go.target,
+        );
+        let (t0, now) = launch_t0(layout, c, go, out);
+        leave_at(&cta, &pace, (&t0, &now), out);
+    });
 }
 
 /// The launch's t0 on this GPU, for the paced start: a 64-bit word
