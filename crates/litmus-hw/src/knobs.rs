@@ -57,8 +57,9 @@ pub struct Knobs {
     /// the `sm_80` the published harness builds for.
     pub ptx_target: PtxTarget,
     /// The ptxas that compiles the module for the device
-    /// (`LITMUS_PTXAS`), which then loads as a cubin; `None`: the driver's
-    /// JIT. A newer ptxas runs PTX the driver's JIT cannot read (CUDA's
+    /// (`LITMUS_TOOLCHAIN`: an installed release's name such as
+    /// `ptxas-12.4.131`, or a path; `LITMUS_PTXAS`: a path), which then
+    /// loads as a cubin; `None`: the driver's JIT (`LITMUS_TOOLCHAIN=jit`). A newer ptxas runs PTX the driver's JIT cannot read (CUDA's
     /// minor-version compatibility), and the toolchain becomes a knob.
     pub ptxas: Option<String>,
     /// How the roles' accesses address global memory
@@ -271,8 +272,12 @@ impl Knobs {
     }
 }
 
-/// The variable of [`Knobs::ptxas`].
+/// The older variable of [`Knobs::ptxas`]: a ptxas's path.
 pub const PTXAS_ENV: &str = "LITMUS_PTXAS";
+
+/// The variable of [`Knobs::ptxas`]: `jit`, an installed release
+/// (`ptxas-12.4.131`, `ptxas-12.4`) or a ptxas's path.
+pub const TOOLCHAIN_ENV: &str = litmus_toolchain::installed::TOOLCHAIN_ENV;
 
 /// The variable of the device map ([`Knobs::gpu_map`]).
 pub const GPU_MAP_ENV: &str = "LITMUS_GPU_MAP";

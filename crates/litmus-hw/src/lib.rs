@@ -59,7 +59,9 @@ pub use gpu_start::{
     PROFILE_THREADS,
 };
 pub use harness::{HwResult, PlacementReport};
-pub use knobs::{Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV};
+pub use knobs::{
+    Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
+};
 pub use litmus_core::ptx::Addressing;
 pub use splitmix::splitmix;
 pub use toolchain::Build;
@@ -486,13 +488,79 @@ pub fn gpu_required() -> bool {
     gpu_required_var().unwrap_or(false)
 }
 
-/// Checks that `path` is a ptxas (it runs, and its `--version` is
-/// ptxas's), without a GPU: so that a bad `LITMUS_PTXAS` or `--ptxas`
-/// fails before anything runs, on any machine. Returns its name
+/// Checks that `path` (a path, or an installed release's name such as
+/// `ptxas-12.4`) is a ptxas (it runs, and its `--version` is ptxas's),
+/// without a GPU: so that a bad `LITMUS_TOOLCHAIN`, `LITMUS_PTXAS` or
+/// `--ptxas` fails before anything runs, on any machine. Returns its name
 /// (`ptxas 12.4.131`); the error is the reason, for the caller to say
 /// where the path came from.
 pub fn check_ptxas(path: &str) -> Result<String, String> {
     toolchain::ptxas_at(path).map(|p| p.name())
+}
+
+/// The toolchain folder (`LITMUS_TOOLCHAINS`, else the user's cache) and
+/// the ptxas releases installed there, oldest first, each checked.
+pub fn installed_toolchains() -> (
+    Option<std::path::PathBuf>,
+    Vec<litmus_toolchain::installed::Installed>,
+) {
+    let folder = litmus_toolchain::installed::folder(|v| std::env::var(v).ok());
+    let list = folder
+        .as_deref()
+        .map(litmus_toolchain::installed::list)
+        .unwrap_or_default();
+    (folder, list)
+}
+
+/// The driver's JIT as a toolchain (`driver JIT 580.159.04`), or why
+/// there is none here (no driver): `gpu-litmus toolchains`' first line.
+pub fn jit_toolchain() -> Result<String, String> {
+    match hardware_wanted() {
+        Ok(None) => driver::jit_name().map_err(|e| e.to_string()),
+        Ok(Some(why)) => Err(why),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The compilers a search tries when none are named: the base's own when
+/// it names one (the user chose it), else the driver's JIT and every
+/// ptxas installed in the toolchain folder that runs.
+pub fn toolchains_to_search(base: &Knobs) -> Vec<Option<String>> {
+    if base.ptxas.is_some() {
+        return vec![base.ptxas.clone()];
+    }
+    let mut out = vec![None];
+    out.extend(
+        installed_toolchains()
+            .1
+            .into_iter()
+            .filter(|i| i.ptxas.is_ok())
+            .map(|i| Some(i.name)),
+    );
+    out
+}
+
+/// Reads a comma-separated list of toolchains (`jit,ptxas-12.4`), each
+/// checked as [`check_ptxas`] checks one; the error names the entry.
+pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, String> {
+    let mut out = Vec::new();
+    for item in list.split(',').map(str::trim) {
+        if item.is_empty() {
+            return Err(format!("`{list}`: an empty entry"));
+        }
+        let t = match litmus_toolchain::installed::Spec::parse(item) {
+            Ok(litmus_toolchain::installed::Spec::Jit) => None,
+            Ok(_) => {
+                check_ptxas(item).map_err(|e| format!("`{item}`: {e}"))?;
+                Some(item.to_string())
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    Ok(out)
 }
 
 /// `LITMUS_REQUIRE_HW` read as strictly as [`gpu_required_var`]: `1`

@@ -16,10 +16,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
 use litmus_core::ptx::isa::{Needs, PtxIsa};
+use litmus_toolchain::installed::{self, Spec};
 use litmus_toolchain::{CacheKey, Lookup, ModuleCache, Ptxas};
 
 use super::driver::{self, Context};
@@ -124,20 +124,32 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
     })
 }
 
-/// The ptxas at `path`, asked for its version once per process (every run
-/// plans its module, and `ptxas --version` is a process of its own); the
-/// error is the bare reason, for the caller to name where the path came
-/// from.
-pub(crate) fn ptxas_at(path: &str) -> Result<Ptxas, String> {
+/// The ptxas a toolchain spec names (a path, or an installed release such
+/// as `ptxas-12.4`: [`litmus_toolchain::installed`]), asked for its
+/// version once per process (every run plans its module, and `ptxas
+/// --version` is a process of its own); the error is the bare reason, for
+/// the caller to name where the spec came from. `jit` is no ptxas here:
+/// the knobs hold `None` for it.
+pub(crate) fn ptxas_at(spec: &str) -> Result<Ptxas, String> {
     static CHECKED: OnceLock<Mutex<HashMap<String, Result<Ptxas, String>>>> = OnceLock::new();
     let mut checked = CHECKED
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|p| p.into_inner());
     checked
-        .entry(path.to_string())
-        .or_insert_with(|| Ptxas::at(Path::new(path)).map_err(|e| e.to_string()))
+        .entry(spec.to_string())
+        .or_insert_with(|| resolve(spec))
         .clone()
+}
+
+fn resolve(spec: &str) -> Result<Ptxas, String> {
+    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
+    let folder = installed::folder(|v| std::env::var(v).ok());
+    match installed::resolve(&spec, folder.as_deref()) {
+        Ok(Some(p)) => Ok(p),
+        Ok(None) => Err("`jit` names the driver's JIT, not a ptxas".into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// [`ptxas_at`] for a run: the knob's variable names it.

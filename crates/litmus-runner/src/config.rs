@@ -8,6 +8,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::portfolio::{Portfolio, PORTFOLIO_ENV};
+
 use litmus_model::{model_from_env, Model, Options, UnknownModel};
 
 use litmus_hw::{gpu_required_var, hw_required_var, GpuError, Knobs};
@@ -39,6 +41,9 @@ pub struct Config {
     /// or `litmus-tuning.toml` in the current folder), checked when the
     /// configuration is made, like the knobs.
     pub tuning: Option<Arc<TuningFile>>,
+    /// How a test without a tuning entry spends its budget
+    /// (`LITMUS_PORTFOLIO`; default [`Portfolio::breadth`]).
+    pub portfolio: Portfolio,
 }
 
 /// Why the environment's configuration is wrong; each error names the
@@ -75,8 +80,11 @@ impl Config {
         let knobs = Knobs::from_env()?;
         // Checked here, with or without a GPU, as every variable is.
         if let Some(path) = &knobs.ptxas {
-            litmus_hw::check_ptxas(path)
-                .map_err(|e| GpuError::Toolchain(format!("{}: {e}", litmus_hw::PTXAS_ENV)))?;
+            let var = match std::env::var_os(litmus_hw::TOOLCHAIN_ENV) {
+                Some(v) if !v.is_empty() => litmus_hw::TOOLCHAIN_ENV,
+                _ => litmus_hw::PTXAS_ENV,
+            };
+            litmus_hw::check_ptxas(path).map_err(|e| GpuError::Toolchain(format!("{var}: {e}")))?;
         }
         Ok(Config {
             model,
@@ -92,6 +100,7 @@ impl Config {
             tuning: TuningFile::from_env()
                 .map_err(|e| GpuError::Tuning(e.to_string()))?
                 .map(Arc::new),
+            portfolio: Portfolio::from_var(std::env::var(PORTFOLIO_ENV).ok().as_deref())?,
         })
     }
 

@@ -259,24 +259,30 @@ pub fn run_test_on(
     kind: Kind,
 ) -> TestReport {
     let mut failures = Vec::new();
+    let mut parts = Vec::new();
     let (hardware, device_kind) = if config.hardware {
-        run_hardware(claim, test, ptx_text, config, &mut failures)
+        run_hardware(claim, test, ptx_text, config, &mut failures, &mut parts)
     } else {
         (Hardware::Off, String::new())
     };
-    if let (Hardware::Ran(hw), Some(dir)) = (&hardware, &config.evidence_dir) {
+    if let (Hardware::Ran(_), Some(dir)) = (&hardware, &config.evidence_dir) {
         let source = match &source {
             Source::CargoTest(id) | Source::File(id) => id,
         };
-        let record = Record {
-            kind,
-            ..record_of(test, hw, source)
-        };
-        if let Err(e) = litmus_evidence::store::append(dir, record) {
-            failures.push(Failure::Evidence(format!(
-                "cannot record evidence in {}: {e}",
-                dir.display()
-            )));
+        // One record a configuration that ran: a record names one set of
+        // knobs and one build.
+        for hw in &parts {
+            let record = Record {
+                kind,
+                ..record_of(test, hw, source)
+            };
+            if let Err(e) = litmus_evidence::store::append(dir, record) {
+                failures.push(Failure::Evidence(format!(
+                    "cannot record evidence in {}: {e}",
+                    dir.display()
+                )));
+                break;
+            }
         }
     }
     let mut report = judge_on(&device_kind, test, config, hardware, failures, source);
@@ -417,9 +423,10 @@ fn run_hardware(
     ptx_text: Option<&str>,
     config: &Config,
     failures: &mut Vec<Failure>,
+    parts: &mut Vec<HwResult>,
 ) -> (Hardware, String) {
     let mut kind = String::new();
-    let hardware = run_hardware_of_kind(claim, test, ptx_text, config, failures, &mut kind);
+    let hardware = run_hardware_of_kind(claim, test, ptx_text, config, failures, &mut kind, parts);
     (hardware, kind)
 }
 
@@ -431,6 +438,7 @@ fn run_hardware_of_kind(
     config: &Config,
     failures: &mut Vec<Failure>,
     kind: &mut String,
+    parts: &mut Vec<HwResult>,
 ) -> Hardware {
     let mut fail = |message: String| {
         failures.push(Failure::Hardware(message.clone()));
@@ -464,8 +472,11 @@ fn run_hardware_of_kind(
         Ok(k) => k,
         Err(e) => return fail(format!("hardware: {e}")),
     };
-    match gpu::run_on(claim, test, code, &knobs) {
-        Ok(r) => Hardware::Ran(Box::new(r)),
+    match crate::portfolio::run(claim, test, code, &knobs, &config.portfolio) {
+        Ok((joined, ran)) => {
+            *parts = ran;
+            Hardware::Ran(Box::new(joined))
+        }
         Err(e @ GpuError::Unfaithful(_)) => not_run(e.to_string(), failures),
         Err(e) => fail(format!("hardware: {e}")),
     }

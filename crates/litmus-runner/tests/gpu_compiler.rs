@@ -56,6 +56,7 @@ fn a_forbidden_outcome_tells_what_the_compiler_made_of_the_test() {
             seed: 3,
             ..Knobs::default()
         },
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
         ..Config::with_model(model_by_name("ptx").unwrap()).unwrap()
     };
     let r = run_test(&test, None, &config, Source::File("lb_ctrls.litmus".into()));

@@ -184,6 +184,7 @@ fn the_runner_judges_two_gpu_tests_with_a_device_map() {
         evidence_dir: None,
         hardware: true,
         tuning: None,
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
     };
     for test in [&sb, &mp_gpu] {
         let r = run_test(test, None, &config, Source::File("inline".into()));
@@ -225,6 +226,7 @@ fn without_a_map_a_two_gpu_test_runs_across_devices_or_says_why_not() {
                 evidence_dir: None,
                 hardware: true,
                 tuning: None,
+                portfolio: litmus_runner::portfolio::Portfolio::off(),
             };
             let r = run_test(&test, Some(&code), &config, Source::File("inline".into()));
             let line = report::text::hardware_line(&r);

@@ -138,6 +138,7 @@ fn config() -> Config {
         report_dir: None,
         hardware: false,
         tuning: None,
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
         evidence_dir: None,
     }
 }

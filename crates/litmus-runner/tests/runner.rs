@@ -31,6 +31,7 @@ fn config(model: &str) -> Config {
         evidence_dir: None,
         hardware: false,
         tuning: None,
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
     }
 }
 

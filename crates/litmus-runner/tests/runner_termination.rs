@@ -19,6 +19,7 @@ fn config() -> Config {
         evidence_dir: None,
         hardware: false,
         tuning: None,
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
     }
 }
 

@@ -80,6 +80,17 @@ pub enum ToolError {
         /// What is wrong with it.
         why: String,
     },
+    /// A toolchain named by its release is not in the toolchain folder.
+    #[error("toolchain {name} is not installed in {}; install it with `bash scripts/install-toolchain.sh {install}` (or name a ptxas by path)", folder.display())]
+    NotInstalled {
+        /// The name asked for (`ptxas-12.4`).
+        name: String,
+        /// Where installed toolchains are looked for.
+        folder: PathBuf,
+        /// The release to give the install script (`12.4.131`, or
+        /// `12.4.X` when only a prefix was named).
+        install: String,
+    },
     /// A variable has a value its reader does not take.
     #[error("{var}={value}: {why}")]
     Env {

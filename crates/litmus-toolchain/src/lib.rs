@@ -2,6 +2,8 @@
 //!
 //! - [`Ptxas`] and [`Nvdisasm`]: the CUDA tools, found (a path,
 //!   `LITMUS_PTXAS` / `LITMUS_NVDISASM`, or `PATH`) and checked;
+//! - [`installed`]: the toolchains by name (`jit`, `ptxas-12.4`), the
+//!   ptxas releases in the toolchain folder;
 //! - [`ModuleCache`]: compiled images on disk, keyed by module, toolchain
 //!   and device;
 //! - [`lineinfo::annotate`], [`Sass`] and [`Listing`]: the PTX lines of
@@ -31,6 +33,7 @@
 pub mod cache;
 pub mod check;
 pub mod error;
+pub mod installed;
 pub mod lineinfo;
 pub mod listing;
 pub mod nvdisasm;

@@ -75,6 +75,12 @@ pub struct FamilyPlan {
     /// Configurations to put in the pool right after the base: the tuning
     /// file's winners (at most a quarter of the pool).
     pub starts: Vec<Knobs>,
+    /// The compilers the search tries (`None`: the driver's JIT; else a
+    /// toolchain spec, [`Knobs::ptxas`]). Empty or one: the base's only.
+    /// Several: the base and the anchors run under each, and the draws
+    /// take them in turn, since on Hopper which compiler built the module
+    /// decides whether CTA-scope fences show their weak outcomes.
+    pub toolchains: Vec<Option<String>>,
 }
 
 impl FamilyPlan {
@@ -95,6 +101,7 @@ impl FamilyPlan {
             turn: 8,
             seed,
             starts: Vec::new(),
+            toolchains: Vec::new(),
         }
     }
 }
@@ -323,34 +330,49 @@ pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
 
 /// [`pool`], with the anchors across GPUs when `across_gpus`.
 pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs> {
-    let mut out = vec![base.clone()];
+    // Each toolchain's copy of a configuration; the base's own compiler
+    // when the plan names none.
+    let toolchains: Vec<Option<String>> = match plan.toolchains.len() {
+        0 => vec![base.ptxas.clone()],
+        _ => plan.toolchains.clone(),
+    };
+    let under = |k: &Knobs, t: &Option<String>| Knobs {
+        ptxas: t.clone(),
+        ..k.clone()
+    };
+    let mut out: Vec<Knobs> = Vec::new();
+    let push = |out: &mut Vec<Knobs>, k: Knobs| {
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    };
+    for t in &toolchains {
+        push(&mut out, under(base, t));
+    }
     for k in plan.starts.iter() {
         if out.len() > plan.pool / 4 {
             break;
         }
-        if !out.contains(k) {
-            out.push(k.clone());
-        }
+        push(&mut out, k.clone());
     }
     let mut anchors = crate::space::anchors(base);
     if across_gpus {
         anchors.extend(crate::space::gpu_anchors(base));
     }
-    for k in anchors {
-        if out.len() >= plan.pool / 2 {
-            break;
-        }
-        if !out.contains(&k) {
-            out.push(k);
+    'anchors: for k in anchors {
+        for t in &toolchains {
+            if out.len() >= plan.pool / 2 {
+                break 'anchors;
+            }
+            push(&mut out, under(&k, t));
         }
     }
     let mut state = plan.seed;
     let mut tries = 0;
     while out.len() < plan.pool && tries < plan.pool * 16 {
-        let k = draw(&mut state, base);
-        if !out.contains(&k) {
-            out.push(k);
-        }
+        let t = &toolchains[tries % toolchains.len()];
+        let k = under(&draw(&mut state, base), t);
+        push(&mut out, k);
         tries += 1;
     }
     out

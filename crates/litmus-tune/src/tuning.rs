@@ -44,7 +44,7 @@ mod text;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use litmus_hw::{GpuError, Knobs, LANES_ENV};
+use litmus_hw::{GpuError, Knobs, LANES_ENV, PTXAS_ENV, TOOLCHAIN_ENV};
 
 /// The lanes of an entry that names none: the default until `auto`
 /// ([`litmus_hw::Lanes::resolve`]), so an entry written before it still
@@ -149,6 +149,7 @@ const TUNABLE: &[&str] = &[
     "LITMUS_SPIN_SCOPE",
     "LITMUS_HOST_INSTANCES",
     "LITMUS_HOST_THREADS",
+    "LITMUS_TOOLCHAIN",
 ];
 
 impl TuningFile {
@@ -302,13 +303,60 @@ impl TuningFile {
             seed: base.seed,
             budget_ms: base.budget_ms,
             launches: base.launches,
-            // Where the logical GPUs run, and which compiler builds the
-            // module, are the machine's, not the test's.
+            // Where the logical GPUs run is the machine's, not the test's.
             gpu_map: base.gpu_map.clone(),
-            ptxas: base.ptxas.clone(),
+            ptxas: self.toolchain_of(entry, base, &env),
             tuning: Some(self.path.display().to_string()),
             ..tuned
         })
+    }
+
+    /// The compiler of a run under `entry`: the environment's when it
+    /// names one; else the entry's, when the entry names a toolchain and
+    /// it is installed here; else (said once, with what to install) the
+    /// base's. An entry written by a search over toolchains names the one
+    /// its configuration won under; an older entry names none and runs
+    /// under the machine's.
+    fn toolchain_of(
+        &self,
+        entry: &Entry,
+        base: &Knobs,
+        env: &impl Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        let set = |v: &str| env(v).is_some_and(|x| !x.trim().is_empty());
+        let Some(wanted) = entry.knobs.get(TOOLCHAIN_ENV) else {
+            return base.ptxas.clone();
+        };
+        if set(TOOLCHAIN_ENV) || set(PTXAS_ENV) {
+            return base.ptxas.clone();
+        }
+        if wanted.trim().eq_ignore_ascii_case("jit") {
+            return None;
+        }
+        match litmus_hw::check_ptxas(wanted) {
+            Ok(_) => Some(wanted.clone()),
+            Err(why) => {
+                // Once per file and toolchain, not per test: a campaign's
+                // hundred entries share one missing install.
+                say_once(&format!(
+                    "gpu-litmus: {}: its entries name {TOOLCHAIN_ENV}={wanted}: {why}; those tests run under {}",
+                    self.path.display(),
+                    base.ptxas.as_deref().unwrap_or("the driver's JIT")
+                ));
+                base.ptxas.clone()
+            }
+        }
+    }
+}
+
+/// Prints a line once per process: every test of a campaign under one
+/// tuning file would otherwise repeat it.
+fn say_once(line: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if !said.iter().any(|l| l == line) {
+        eprintln!("{line}");
+        said.push(line.to_string());
     }
 }
 

@@ -67,6 +67,9 @@ OPTIONS:
                         else $LITMUS_TUNING, else litmus-tuning.toml
     --tune-budget-ms N  the search's GPU time per test, on average (default 2000)
     --tune-configs N    configurations in the search's pool (default 64)
+    --toolchains LIST   the compilers the search spreads its pool over (see
+                        `gpu-litmus tune --help`; default: jit and every
+                        installed ptxas release)
     --shard K/N         run part K of N (1 <= K <= N): the tests whose name
                         hashes to K, so N jobs (a Slurm array, a CI matrix)
                         run disjoint parts, each test in one; the summary
@@ -91,7 +94,7 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
                         [--report DIR] [--format text|json] [--loop-bound N]
-                        [--tune [--tune-budget-ms N] [--tune-configs N]]
+                        [--tune [--tune-budget-ms N] [--tune-configs N] [--toolchains LIST]]
                         [--shard K/N] [--evidence DIR [--resume]] DIR|FILE...
 
 For more, try `gpu-litmus campaign --help`.";
@@ -221,6 +224,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 struct Tune {
     budget_ms: u64,
     configs: usize,
+    /// `--toolchains LIST`; `None`: [`litmus_hw::toolchains_to_search`].
+    toolchains: Option<Vec<Option<String>>>,
     /// `--tuning FILE` beside `--tune`: where the search writes, which
     /// need not exist yet (without `--tune` it is `run`'s file to read).
     path: Option<PathBuf>,
@@ -237,10 +242,13 @@ fn own_flags(args: &[String]) -> Result<Own, String> {
     let mut resume = false;
     let mut rest = Vec::new();
     let mut tuning = None;
+    let mut toolchains = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--tun") || f == "--shard" => (f, Some(v.to_string())),
+            Some((f, v)) if f.starts_with("--tun") || f == "--shard" || f == "--toolchains" => {
+                (f, Some(v.to_string()))
+            }
             _ => (a.as_str(), None),
         };
         let mut value = |name: &str| {
@@ -255,12 +263,20 @@ fn own_flags(args: &[String]) -> Result<Own, String> {
             "--tune-configs" => (configs, knobs) = (number(flag, &value(flag)?, 2usize)?, true),
             "--shard" => shard = Some(shard_of(&value(flag)?)?),
             "--resume" => resume = true,
+            "--toolchains" => {
+                let list = value(flag)?;
+                let parsed =
+                    litmus_hw::parse_toolchains(&list).map_err(|e| format!("`{flag}` {e}"))?;
+                (toolchains, knobs) = (Some(parsed), true);
+            }
             "--tuning" => tuning = Some(value(flag)?),
             _ => rest.push(a.clone()),
         }
     }
     if !on && knobs {
-        return Err("`--tune-budget-ms` and `--tune-configs` go with `--tune`".into());
+        return Err(
+            "`--tune-budget-ms`, `--tune-configs` and `--toolchains` go with `--tune`".into(),
+        );
     }
     if let (false, Some(file)) = (on, &tuning) {
         rest.extend(["--tuning".to_string(), file.clone()]);
@@ -269,6 +285,7 @@ fn own_flags(args: &[String]) -> Result<Own, String> {
         on.then(|| Tune {
             budget_ms,
             configs,
+            toolchains,
             path: tuning.map(PathBuf::from),
         }),
         shard,
@@ -308,6 +325,10 @@ fn tune_first(
         base: opts.config.knobs.clone(),
         budget_ms: t.budget_ms,
         configs: t.configs,
+        toolchains: t
+            .toolchains
+            .clone()
+            .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
     };
     match tune_set(files, &search, &path, out, err) {
         Ok((file, _)) => {

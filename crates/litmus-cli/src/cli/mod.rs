@@ -25,6 +25,7 @@ mod run;
 mod run_help;
 mod sass;
 mod subjects;
+mod toolchains;
 mod tune;
 
 use std::io::Write;
@@ -104,6 +105,11 @@ const SUBCOMMANDS: &[Subcommand] = &[
         name: "ptx",
         summary: "print the PTX generated for a .litmus file (--arch: for a target)",
         run: ptx::run,
+    },
+    Subcommand {
+        name: "toolchains",
+        summary: "list the compilers a run can use: the driver's JIT, installed ptxas releases",
+        run: toolchains::run,
     },
     Subcommand {
         name: "sass",

@@ -77,6 +77,14 @@ OPTIONS:
                         `shard K/N: M of T tests`
     --evidence DIR      record every trial as evidence in DIR (default:
                         $LITMUS_EVIDENCE), marked as a trial with its knobs
+    --toolchains LIST   the compilers the pool spreads over, comma-separated:
+                        `jit` (the driver's), installed releases
+                        (`ptxas-12.4`) or ptxas paths (default: the one
+                        LITMUS_TOOLCHAIN names, else jit and every release
+                        in the toolchain folder, see `gpu-litmus toolchains`);
+                        the current knobs and the anchors run under each, the
+                        draws take them in turn, and an entry names the one
+                        its configuration won under
     -h, --help          print this help
 
 Without a GPU it says so in one line and exits 0 (1 with
@@ -90,7 +98,8 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus tune [--budget-ms N] [--configs N] [--seed N] [--out FILE]
-                    [--model NAME] [--shard K/N] [--evidence DIR] DIR|FILE...
+                    [--model NAME] [--shard K/N] [--evidence DIR]
+                    [--toolchains LIST] DIR|FILE...
 
 For more, try `gpu-litmus tune --help`.";
 
@@ -102,11 +111,12 @@ struct Options {
     out: PathBuf,
     files: Vec<String>,
     shard: Option<Shard>,
+    toolchains: Option<Vec<Option<String>>>,
 }
 
 fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
     let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (2000, 64, None, None, None);
-    let (mut shard, mut evidence) = (None, None);
+    let (mut shard, mut evidence, mut toolchains) = (None, None, None);
     let mut files = Vec::new();
     let mut scan = Args::new(args);
     while let Some((flag, inline)) = scan.next_flag(&mut files) {
@@ -119,6 +129,11 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
             "--model" => model = Some(scan.value(&flag, inline)?),
             "--shard" => shard = Some(shard_of(&scan.value(&flag, inline)?)?),
             "--evidence" => evidence = Some(PathBuf::from(scan.value(&flag, inline)?)),
+            "--toolchains" => {
+                let list = scan.value(&flag, inline)?;
+                toolchains =
+                    Some(litmus_hw::parse_toolchains(&list).map_err(|e| format!("`{flag}` {e}"))?);
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -146,6 +161,7 @@ fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
         out,
         files,
         shard,
+        toolchains,
     })))
 }
 
@@ -184,6 +200,10 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         base: opts.base.clone(),
         budget_ms: opts.budget_ms,
         configs: opts.configs,
+        toolchains: opts
+            .toolchains
+            .clone()
+            .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.base)),
     };
     let (tuning, failed) = match tune_set(&selection.files, &search, &opts.out, out, err) {
         Ok(t) => t,
@@ -214,6 +234,8 @@ pub(super) struct Search<'a> {
     pub(super) base: Knobs,
     pub(super) budget_ms: u64,
     pub(super) configs: usize,
+    /// The compilers the pool spreads over (`None`: the driver's JIT).
+    pub(super) toolchains: Vec<Option<String>>,
 }
 
 /// Searches `files` as one family and merges the winners into the tuning
@@ -286,6 +308,7 @@ fn search_kind(
 ) -> Result<bool, String> {
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
     plan.starts = tuning.winners(&opts.base, opts.configs / 4, &kind.kind);
+    plan.toolchains = opts.toolchains.clone();
     let bar = std::io::stderr().is_terminal();
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();

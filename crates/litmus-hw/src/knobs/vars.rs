@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::{
     format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_FLAGS,
     MAX_GPU_PACE_NS, MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
+    TOOLCHAIN_ENV,
 };
 use crate::arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -19,6 +20,7 @@ use crate::codegen::{
 use crate::environment::Environment;
 use crate::gpu_start::{GpuStart, GPU_FLAGS_ENV, GPU_PACE_ENV, GPU_START_ENV};
 use crate::GpuError;
+use litmus_toolchain::installed::Spec;
 
 fn number<T: std::str::FromStr>(name: &'static str, text: &str) -> Result<T, GpuError> {
     text.trim()
@@ -181,7 +183,7 @@ impl Knobs {
         // Only the path here: the runner's configuration asks whether it
         // is a ptxas before anything runs (`check_ptxas`), and the GPU
         // worker asks again where it runs.
-        k.ptxas = var(PTXAS_ENV).map(|v| v.trim().to_string());
+        k.ptxas = toolchain(&var)?;
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
             if k.stride == 0 {
@@ -307,8 +309,13 @@ impl Knobs {
         if self.ptx_target != d.ptx_target {
             out.push((PTX_TARGET_ENV, self.ptx_target.as_str()));
         }
-        if let Some(path) = &self.ptxas {
-            out.push((PTXAS_ENV, path.clone()));
+        if let Some(spec) = &self.ptxas {
+            // A release's name is the portable knob a tuning entry keeps;
+            // a path is this machine's and keeps its old variable.
+            match Spec::parse(spec) {
+                Ok(Spec::Release(_)) => out.push((TOOLCHAIN_ENV, spec.clone())),
+                _ => out.push((PTXAS_ENV, spec.clone())),
+            }
         }
         if self.addressing != d.addressing {
             out.push((ADDRESSING_ENV, addressing_name(self.addressing).into()));
@@ -324,6 +331,42 @@ impl Knobs {
         }
         out.extend(self.env.env_assignments());
         out
+    }
+}
+
+/// The toolchain the variables name: `LITMUS_TOOLCHAIN` (`jit`, an
+/// installed release, or a path), or `LITMUS_PTXAS` (a path, its older
+/// spelling); both set and naming different compilers is an error. Only
+/// the spec here: the runner's configuration asks whether it names a
+/// ptxas before anything runs (`check_ptxas`), and the GPU worker asks
+/// again where it runs. `None`: the driver's JIT.
+fn toolchain(var: &impl Fn(&str) -> Option<String>) -> Result<Option<String>, GpuError> {
+    let chosen = var(TOOLCHAIN_ENV)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    let ptxas = var(PTXAS_ENV)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    let chosen = match chosen {
+        None => return Ok(ptxas),
+        Some(v) => match Spec::parse(&v) {
+            Ok(Spec::Jit) => None,
+            Ok(_) => Some(v),
+            Err(_) => return Err(GpuError::knob(
+                TOOLCHAIN_ENV,
+                v,
+                "`jit`, an installed release (`ptxas-12.4.131`, `ptxas-12.4`) or a ptxas's path",
+            )),
+        },
+    };
+    match (&chosen, &ptxas) {
+        (_, None) => Ok(chosen),
+        (Some(c), Some(p)) if c == p => Ok(chosen),
+        (c, Some(p)) => Err(GpuError::knob(
+            TOOLCHAIN_ENV,
+            c.clone().unwrap_or_else(|| "jit".into()),
+            &format!("{PTXAS_ENV}={p} names another compiler: set one of them"),
+        )),
     }
 }
 

@@ -1,0 +1,326 @@
+//! A test's budget split over a few configurations and compilers: the
+//! default of a run without a tuning entry.
+//!
+//! Why: what one configuration shows depends on the compiler and the
+//! environment, and no single one shows a family's breadth. On an H200
+//! (driver 580) the defaults under the driver's JIT saw 251 of the 559
+//! variants a published campaign saw, and ptxas 12.4 at the same defaults
+//! 242, a different 242: CUDA 12's ptxas makes `fence.acq_rel.cta` the
+//! bare `MEMBAR.ALL.CTA` and shows what it allows between CTAs, the JIT
+//! shows the device-fenced and unfenced ones more often. Splitting the
+//! budget between them buys breadth for little depth
+//! (`docs/tuning-and-campaigns.md`, "Defaults chosen for breadth").
+//!
+//! `LITMUS_PORTFOLIO` names the slots: `off` (one configuration, the whole
+//! budget), `breadth` (the default), or slots separated by `;`, each a
+//! comma-separated list of knob assignments (`-` for the knobs as they
+//! are):
+//!
+//! ```
+//! use litmus_runner::portfolio::Portfolio;
+//! let p = Portfolio::parse("-;LITMUS_TOOLCHAIN=ptxas-12,LITMUS_CTAS_PER_SM=1").unwrap();
+//! assert_eq!(p.slots().len(), 2);
+//! assert!(Portfolio::parse("LITMUS_CTAS").is_err());
+//! ```
+
+use std::collections::BTreeMap;
+
+use litmus_hw::{GpuError, HwResult, Knobs, TOOLCHAIN_ENV};
+
+/// The variable that names the portfolio.
+pub const PORTFOLIO_ENV: &str = "LITMUS_PORTFOLIO";
+
+/// The default's slots: the knobs as they are (the driver's JIT, unless
+/// the user named a compiler), the same under the newest CUDA 12 ptxas
+/// installed, and that ptxas with one CTA an SM, the environment that
+/// raised CTA-scope fences' weak outcomes across CTAs 20 to 200 times on
+/// an H100 (`litmus_tune::space::anchors`).
+const BREADTH: &str = "-;LITMUS_TOOLCHAIN=ptxas-12;LITMUS_TOOLCHAIN=ptxas-12,LITMUS_CTAS_PER_SM=1";
+
+/// One slot: knob assignments over the run's knobs.
+pub type Slot = BTreeMap<String, String>;
+
+/// How a run spends a test's budget (see the module's text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Portfolio {
+    slots: Vec<Slot>,
+    /// The text it was read from, for messages.
+    text: String,
+}
+
+impl Portfolio {
+    /// One slot, the whole budget: the run as before portfolios.
+    pub fn off() -> Portfolio {
+        Portfolio {
+            slots: vec![Slot::new()],
+            text: "off".into(),
+        }
+    }
+
+    /// The default: [`BREADTH`].
+    pub fn breadth() -> Portfolio {
+        let mut p = Portfolio::parse(BREADTH).expect("the default portfolio reads");
+        p.text = "breadth".into();
+        p
+    }
+
+    /// `LITMUS_PORTFOLIO`'s value: unset or empty is [`Portfolio::breadth`].
+    pub fn from_var(value: Option<&str>) -> Result<Portfolio, GpuError> {
+        match value.map(str::trim).filter(|v| !v.is_empty()) {
+            None => Ok(Portfolio::breadth()),
+            Some(v) => Portfolio::parse(v),
+        }
+    }
+
+    /// Reads `off`, `breadth`, or `;`-separated slots of `VAR=VALUE`
+    /// assignments joined by `,` (`-`: no assignment). Each variable must
+    /// be a `LITMUS_` knob; its value is checked when the slot is applied.
+    pub fn parse(text: &str) -> Result<Portfolio, GpuError> {
+        let text = text.trim();
+        match text {
+            "off" => return Ok(Portfolio::off()),
+            "breadth" => return Ok(Portfolio::breadth()),
+            _ => {}
+        }
+        let bad = |why: String| GpuError::knob(PORTFOLIO_ENV, text, &why);
+        let mut slots = Vec::new();
+        for (i, slot) in text.split(';').map(str::trim).enumerate() {
+            let mut assigned = Slot::new();
+            if slot != "-" {
+                for a in slot.split(',').map(str::trim) {
+                    let Some((var, value)) = a.split_once('=') else {
+                        return Err(bad(format!(
+                            "`off`, `breadth`, or slots of VAR=VALUE (slot {}: `{a}` has no `=`)",
+                            i + 1
+                        )));
+                    };
+                    let var = var.trim();
+                    if !var.starts_with("LITMUS_") || var == PORTFOLIO_ENV {
+                        return Err(bad(format!(
+                            "knob assignments (slot {}: `{var}` is no knob)",
+                            i + 1
+                        )));
+                    }
+                    assigned.insert(var.to_string(), value.trim().to_string());
+                }
+            }
+            slots.push(assigned);
+        }
+        Ok(Portfolio {
+            slots,
+            text: text.to_string(),
+        })
+    }
+
+    /// The slots, in order.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// Whether it runs one configuration.
+    pub fn is_off(&self) -> bool {
+        self.slots.len() <= 1
+    }
+
+    /// The knobs of each slot over `base`, each with its share of the
+    /// budget. A slot's assignment gives way to a knob the user set (it
+    /// differs from its default in `base`), a slot whose compiler is not
+    /// installed here is left out (`left_out` says which and why), and a
+    /// slot that comes out the same as an earlier one is run once. A run
+    /// with a tuning entry, a fixed number of launches, or one slot gets
+    /// `base` alone.
+    pub fn knobs(&self, base: &Knobs) -> Result<(Vec<Knobs>, Vec<String>), GpuError> {
+        if self.is_off() || base.tuning.is_some() || base.launches.is_some() {
+            return Ok((vec![base.clone()], Vec::new()));
+        }
+        let set: BTreeMap<&str, String> = base.env_assignments().into_iter().collect();
+        let user_compiler = base.ptxas.is_some();
+        let mut out: Vec<Knobs> = Vec::new();
+        let mut left_out = Vec::new();
+        for slot in &self.slots {
+            if let Some(t) = slot.get(TOOLCHAIN_ENV).filter(|_| !user_compiler) {
+                if !t.eq_ignore_ascii_case("jit") {
+                    if let Err(why) = litmus_hw::check_ptxas(t) {
+                        left_out.push(format!("{TOOLCHAIN_ENV}={t}: {why}"));
+                        continue;
+                    }
+                }
+            }
+            let k = Knobs::from_vars(|var| {
+                if let Some(v) = set.get(var) {
+                    return Some(v.clone());
+                }
+                if var == TOOLCHAIN_ENV && user_compiler {
+                    return None;
+                }
+                slot.get(var).cloned()
+            })
+            .map_err(|e| GpuError::knob(PORTFOLIO_ENV, &self.text, &e.to_string()))?;
+            let k = Knobs {
+                seed: base.seed,
+                launches: None,
+                gpu_map: base.gpu_map.clone(),
+                tuning: None,
+                ..k
+            };
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        if out.is_empty() {
+            out.push(base.clone());
+        }
+        let share = (base.budget_ms / out.len() as u64).max(1);
+        for k in &mut out {
+            k.budget_ms = share;
+        }
+        Ok((out, left_out))
+    }
+}
+
+/// Runs `test` under each slot of `portfolio` over `knobs` on the devices
+/// of `claim`, and returns the runs joined ([`join`]) with each run, for
+/// evidence: a record names one configuration. A slot the device or its
+/// compiler cannot run is left out (said once a process) while another
+/// ran; with none left, the first slot's error stands.
+pub fn run(
+    claim: &[u32],
+    test: &litmus_core::ir::Test,
+    code: &str,
+    knobs: &Knobs,
+    portfolio: &Portfolio,
+) -> Result<(HwResult, Vec<HwResult>), GpuError> {
+    let (slots, left_out) = portfolio.knobs(knobs)?;
+    for why in left_out {
+        say_once(&format!(
+            "gpu-litmus: {PORTFOLIO_ENV}={}: a slot is left out, {why}",
+            portfolio.text
+        ));
+    }
+    let mut parts = Vec::new();
+    let mut first_error = None;
+    for k in &slots {
+        match litmus_hw::run_on(claim, test, code, k) {
+            Ok(r) => parts.push(r),
+            Err(e @ (GpuError::Unfaithful(_) | GpuError::Toolchain(_))) if slots.len() > 1 => {
+                say_once(&format!(
+                    "gpu-litmus: {PORTFOLIO_ENV}: a slot ({k}) is left out: {e}"
+                ));
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    match join(&parts) {
+        Some(joined) => Ok((joined, parts)),
+        None => Err(first_error.unwrap_or_else(|| GpuError::Unfaithful("no slot ran".into()))),
+    }
+}
+
+/// The runs of one test under several slots as one result: histograms,
+/// instances, launches and time added up; the first run's knobs with the
+/// whole budget, and a build that names every toolchain that ran.
+pub fn join(parts: &[HwResult]) -> Option<HwResult> {
+    let (first, rest) = parts.split_first()?;
+    if rest.is_empty() {
+        return Some(first.clone());
+    }
+    let mut counts: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
+    let mut joined = first.clone();
+    for p in parts {
+        for (values, n) in &p.histogram {
+            *counts.entry(values.clone()).or_default() += n;
+        }
+    }
+    for p in rest {
+        joined.unfinished += p.unfinished;
+        joined.launches += p.launches;
+        joined.instances += p.instances;
+        joined.wall += p.wall;
+        joined.knobs.budget_ms += p.knobs.budget_ms;
+        if !joined.build.toolchain.contains(&p.build.toolchain) {
+            joined.build.toolchain = format!("{} + {}", joined.build.toolchain, p.build.toolchain);
+        }
+    }
+    let mut histogram: Vec<(Vec<u32>, u64)> = counts.into_iter().collect();
+    histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    joined.histogram = histogram;
+    Some(joined)
+}
+
+/// Prints a line once a process: every test of a campaign would repeat it.
+fn say_once(line: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if !said.iter().any(|l| l == line) {
+        eprintln!("{line}");
+        said.push(line.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_read_and_bad_ones_say_which() {
+        let p = Portfolio::parse("-; LITMUS_CTAS_PER_SM=1 ,LITMUS_LANES=aligned").unwrap();
+        assert_eq!(p.slots()[0], Slot::new());
+        assert_eq!(p.slots()[1].get("LITMUS_LANES").unwrap(), "aligned");
+        assert!(Portfolio::parse("off").unwrap().is_off());
+        assert_eq!(Portfolio::from_var(None).unwrap(), Portfolio::breadth());
+        let e = Portfolio::parse("-;CTAS=4").unwrap_err().to_string();
+        assert!(e.contains("slot 2: `CTAS` is no knob"), "{e}");
+        let e = Portfolio::parse("-;LITMUS_CTAS").unwrap_err().to_string();
+        assert!(e.contains("slot 2: `LITMUS_CTAS` has no `=`"), "{e}");
+    }
+
+    #[test]
+    fn each_slot_gets_its_share_and_the_users_knobs_win() {
+        let base = Knobs {
+            budget_ms: 300,
+            seed: 5,
+            ctas: 1024,
+            ..Knobs::default()
+        };
+        let p = Portfolio::parse("-;LITMUS_CTAS=512,LITMUS_CTAS_PER_SM=1;LITMUS_LANES=aligned")
+            .unwrap();
+        let (ks, left) = p.knobs(&base).unwrap();
+        assert!(left.is_empty());
+        assert_eq!(ks.len(), 3);
+        assert!(ks.iter().all(|k| k.budget_ms == 100 && k.seed == 5));
+        // The user's 1024 CTAs stand against the slot's 512.
+        assert!(ks.iter().all(|k| k.ctas == 1024));
+        assert_eq!(ks[1].ctas_per_sm, 1);
+        assert_eq!(ks[0].ctas_per_sm, 0);
+        // A fixed launch count, or a tuning entry, runs its knobs alone.
+        let fixed = Knobs {
+            launches: Some(9),
+            ..base.clone()
+        };
+        assert_eq!(p.knobs(&fixed).unwrap().0, vec![fixed]);
+    }
+
+    #[test]
+    fn a_slot_under_a_compiler_not_installed_is_left_out_with_why() {
+        let base = Knobs {
+            budget_ms: 200,
+            ..Knobs::default()
+        };
+        let p = Portfolio::parse("-;LITMUS_TOOLCHAIN=ptxas-1.2.3").unwrap();
+        let (ks, left) = p.knobs(&base).unwrap();
+        assert_eq!(ks.len(), 1);
+        assert_eq!(ks[0].budget_ms, 200);
+        assert_eq!(left.len(), 1);
+        assert!(
+            left[0].contains("ptxas-1.2.3 is not installed"),
+            "{}",
+            left[0]
+        );
+        assert!(
+            left[0].contains("install-toolchain.sh 1.2.3"),
+            "{}",
+            left[0]
+        );
+    }
+}
