@@ -8,7 +8,7 @@
 //! 242, a different 242: CUDA 12's ptxas makes `fence.acq_rel.cta` the
 //! bare `MEMBAR.ALL.CTA` and shows what it allows between CTAs, the JIT
 //! shows the device-fenced and unfenced ones more often. Splitting the
-//! budget between them buys breadth for little depth
+//! budget over configurations and compilers buys breadth for little depth
 //! (`docs/tuning-and-campaigns.md`, "Defaults chosen for breadth").
 //!
 //! `LITMUS_PORTFOLIO` names the slots: `off` (one configuration, the whole
@@ -30,12 +30,31 @@ use litmus_hw::{GpuError, HwResult, Knobs, TOOLCHAIN_ENV};
 /// The variable that names the portfolio.
 pub const PORTFOLIO_ENV: &str = "LITMUS_PORTFOLIO";
 
-/// The default's slots: the knobs as they are (the driver's JIT, unless
-/// the user named a compiler), the same under the newest CUDA 12 ptxas
-/// installed, and that ptxas with one CTA an SM, the environment that
-/// raised CTA-scope fences' weak outcomes across CTAs 20 to 200 times on
-/// an H100 (`litmus_tune::space::anchors`).
-const BREADTH: &str = "-;LITMUS_TOOLCHAIN=ptxas-12;LITMUS_TOOLCHAIN=ptxas-12,LITMUS_CTAS_PER_SM=1";
+/// The default's slots, each a third of the budget:
+///
+/// 1. the knobs as they are (the driver's JIT, unless the user named a
+///    compiler);
+/// 2. small CTAs (256 of 8 threads) on aligned lanes with store-store
+///    stress and pre-stress: the configuration that won 20 of the 39
+///    CTA-fence variants a search over both compilers saw, under the JIT;
+/// 3. one CTA an SM, interleaved slots, grid spin barrier and heavy stress,
+///    under the newest CUDA 12 ptxas installed: the one that won 11 more,
+///    each under ptxas 12.4 (left out where no CUDA 12 ptxas is installed).
+///
+/// Measured against other portfolios on an H200 in
+/// `docs/tuning-and-campaigns.md` ("Defaults chosen for breadth").
+const BREADTH: &str = concat!(
+    "-;",
+    "LITMUS_CTAS=256,LITMUS_THREADS=8,LITMUS_LANES=aligned,LITMUS_PERM=fixed,",
+    "LITMUS_STRESS=16:576,LITMUS_STRESS_PATTERN=st-st,LITMUS_STRESS_LINES=14,",
+    "LITMUS_STRESS_PCT=58,LITMUS_STRESS_ASSIGN=chunk,LITMUS_PRE_STRESS=46:st-st,",
+    "LITMUS_PRE_STRESS_PCT=23,LITMUS_SPIN_PCT=84;",
+    "LITMUS_TOOLCHAIN=ptxas-12,LITMUS_CTAS=512,LITMUS_THREADS=128,LITMUS_STRIDE=8,",
+    "LITMUS_CTAS_PER_SM=1,LITMUS_LANES=permuted,LITMUS_LOC_LAYOUT=interleaved,",
+    "LITMUS_PERM=random,LITMUS_SPIN=59,LITMUS_SPIN_PCT=97,LITMUS_SPIN_SCOPE=grid,",
+    "LITMUS_STRESS_PCT=93,LITMUS_STRESS_ASSIGN=chunk,LITMUS_STRESS_LINES=10,",
+    "LITMUS_STRESS_LINE_WORDS=16,LITMUS_PRE_STRESS=108:st-st,LITMUS_PRE_STRESS_PCT=64",
+);
 
 /// One slot: knob assignments over the run's knobs.
 pub type Slot = BTreeMap<String, String>;
@@ -190,7 +209,14 @@ pub fn run(
     knobs: &Knobs,
     portfolio: &Portfolio,
 ) -> Result<(HwResult, Vec<HwResult>), GpuError> {
-    let (slots, left_out) = portfolio.knobs(knobs)?;
+    let (slots, left_out) = match on_one_gpu(test) {
+        true => portfolio.knobs(knobs)?,
+        // Tests across GPUs, with host threads or with clusters run the
+        // profile measured for them (`litmus_hw::Knobs::resolve_for_gpus`,
+        // permuted lanes for clusters); the slots were measured on one
+        // GPU.
+        false => (vec![knobs.clone()], Vec::new()),
+    };
     for why in left_out {
         say_once(&format!(
             "gpu-litmus: {PORTFOLIO_ENV}={}: a slot is left out, {why}",
@@ -215,6 +241,14 @@ pub fn run(
         Some(joined) => Ok((joined, parts)),
         None => Err(first_error.unwrap_or_else(|| GpuError::Unfaithful("no slot ran".into()))),
     }
+}
+
+/// Whether every thread of `test` runs on GPU 0, outside clusters: the
+/// tests the slots were measured on.
+pub fn on_one_gpu(test: &litmus_core::ir::Test) -> bool {
+    test.threads
+        .iter()
+        .all(|t| !t.placement.host && t.placement.gpu == 0 && t.placement.cluster.is_none())
 }
 
 /// The runs of one test under several slots as one result: histograms,
@@ -261,6 +295,28 @@ fn say_once(line: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_reads_and_leaves_out_a_compiler_not_installed() {
+        let p = Portfolio::breadth();
+        assert_eq!(p.slots().len(), 3);
+        assert_eq!(p.slots()[2].get(TOOLCHAIN_ENV).unwrap(), "ptxas-12");
+        let base = Knobs {
+            budget_ms: 250,
+            ..Knobs::default()
+        };
+        // Every slot's knobs read; with no CUDA 12 ptxas in a folder that
+        // does not exist, the third is left out and the two others share.
+        std::env::set_var(
+            litmus_toolchain::installed::TOOLCHAINS_ENV,
+            "/nonexistent/tc",
+        );
+        let (ks, left) = p.knobs(&base).unwrap();
+        assert_eq!(ks.len(), 2, "{ks:?}");
+        assert_eq!((ks[1].ctas, ks[1].threads), (256, 8));
+        assert!(ks.iter().all(|k| k.budget_ms == 125));
+        assert!(left[0].contains("install-toolchain.sh 12.X"), "{left:?}");
+    }
 
     #[test]
     fn slots_read_and_bad_ones_say_which() {
