@@ -4,6 +4,7 @@
 //! decided by [`crate::validate()`], so that a mistake gets a message rather
 //! than being unrepresentable.
 
+use crate::async_proxy::AsyncOp;
 use crate::operand::{Imm, Name, Operand, Origin};
 use crate::proxy::{Proxy, ProxyFenceKind};
 
@@ -458,6 +459,9 @@ pub enum InstrKind {
     /// `fence.proxy.<kind>`: orders accesses of two proxies (or two
     /// aliases) of the same memory within the thread's CTA.
     ProxyFence(ProxyFenceKind),
+    /// An instruction of the async proxy: bulk copies, their completion,
+    /// mbarriers and the async proxy fences (see [`crate::async_proxy`]).
+    Async(AsyncOp),
     /// `beq`/`bne a, b, target`, or with `cond = None` an unconditional
     /// `goto target`.
     Branch {
@@ -477,6 +481,7 @@ impl InstrKind {
             | InstrKind::Mov { dst, .. }
             | InstrKind::BinOp { dst, .. } => Some(dst),
             InstrKind::Atom { dst, .. } => dst.as_ref(),
+            InstrKind::Async(AsyncOp::MbarrierTryWait { dst, .. }) => Some(dst),
             _ => None,
         }
     }

@@ -109,6 +109,21 @@ impl Test {
     }
 }
 
+impl Test {
+    /// The first async-proxy instruction of `test`, in words
+    /// (`` `cp.async.bulk.commit_group` in thread `P0` ``), or `None`. Back
+    /// ends that know nothing of the async proxy refuse a test with this
+    /// reason.
+    pub fn first_async_use(&self) -> Option<String> {
+        self.threads.iter().find_map(|t| {
+            t.body.iter().find_map(|i| match &i.kind {
+                InstrKind::Async(op) => Some(format!("`{}` in thread `{}`", op.head(), t.name)),
+                _ => None,
+            })
+        })
+    }
+}
+
 /// Documentation lines. Compare equal whatever they hold.
 #[derive(Clone, Debug, Default, Eq)]
 pub struct Doc(pub Vec<String>);

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod async_proxy;
 pub mod corpus;
 pub mod instr;
 pub mod ir;

@@ -17,6 +17,10 @@ pub enum Proxy {
     Texture,
     /// The constant bank (`cold`): read-only.
     Constant,
+    /// The async proxy (PTX ISA 8.0): the reads and writes of bulk copies
+    /// (see [`crate::async_proxy`]). No alias is declared in it, so it is
+    /// not in [`Proxy::ALL`].
+    Async,
 }
 
 impl Proxy {
@@ -40,6 +44,7 @@ impl Proxy {
             Proxy::Surface => "surface",
             Proxy::Texture => "texture",
             Proxy::Constant => "constant",
+            Proxy::Async => "async",
         }
     }
 
@@ -50,6 +55,7 @@ impl Proxy {
             Proxy::Surface => "suld",
             Proxy::Texture => "tld",
             Proxy::Constant => "cold",
+            Proxy::Async => "cp.async.bulk",
         }
     }
 
@@ -58,6 +64,7 @@ impl Proxy {
         match self {
             Proxy::Generic => Some("st"),
             Proxy::Surface => Some("sust"),
+            Proxy::Async => Some("cp.async.bulk"),
             Proxy::Texture | Proxy::Constant => None,
         }
     }

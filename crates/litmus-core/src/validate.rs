@@ -259,6 +259,69 @@ pub enum ValidationErrorKind {
         /// The GPU written.
         gpu: u32,
     },
+    /// A scope an mbarrier instruction does not take.
+    #[error("`{instr}` takes the scope `.cta` or `.cluster`, found `.{scope}`")]
+    BadScope {
+        /// The instruction word.
+        instr: &'static str,
+        /// The scope, without the dot.
+        scope: &'static str,
+    },
+    /// A bulk copy whose size is not a positive multiple of 16 bytes.
+    #[error("a bulk copy's size must be a positive multiple of 16 bytes, found {0}")]
+    BulkSize(i64),
+    /// A bulk copy whose source or destination is in the wrong memory.
+    #[error("the {role} of `{instr}` must be in {expected}, but `{loc}` is not")]
+    BulkSpace {
+        /// The instruction's head.
+        instr: String,
+        /// `source` or `destination`.
+        role: &'static str,
+        /// The location.
+        loc: String,
+        /// The memory it must be in, in words.
+        expected: &'static str,
+    },
+    /// An mbarrier outside shared memory.
+    #[error("`{0}` is used as an mbarrier, but mbarriers live in shared memory: declare it `shared` or `cluster_shared`")]
+    MbarrierNotShared(String),
+    /// A location used both as an mbarrier and as data.
+    #[error("`{0}` is an mbarrier: it is reached only through `mbarrier` instructions and the bulk copies that signal it")]
+    MbarrierAsData(String),
+    /// An mbarrier not initialised exactly once.
+    #[error("mbarrier `{mbar}` is initialised {found} times: give it exactly one `mbarrier.init`")]
+    MbarrierInitCount {
+        /// The mbarrier.
+        mbar: String,
+        /// How many `mbarrier.init`s name it.
+        found: usize,
+    },
+    /// A wait on an mbarrier that no arrive and no bulk copy signals.
+    #[error("`mbarrier.try_wait` on `{0}`, which nothing arrives at (no `mbarrier.arrive` and no bulk copy names it): the wait could never succeed")]
+    WaitWithoutArrive(String),
+    /// The bytes `expect_tx` announces differ from the bytes copied.
+    #[error("mbarrier `{mbar}` expects {expected} bytes (`.expect_tx`), but the bulk copies that signal it bring {copied}")]
+    TxMismatch {
+        /// The mbarrier.
+        mbar: String,
+        /// The bytes announced by `.expect_tx`.
+        expected: i64,
+        /// The bytes of the bulk copies that complete on it.
+        copied: i64,
+    },
+    /// `.parity` other than 0: the model follows an mbarrier's first phase.
+    #[error("`.parity {0}`: the model follows the first phase of each mbarrier, whose parity is 0")]
+    ParityPhase(i64),
+    /// A negative count of pending bulk groups or of mbarrier arrivals.
+    #[error("`{instr}` takes a count of at least {min}, found {found}")]
+    CountOutOfRange {
+        /// The instruction's head.
+        instr: String,
+        /// The least count allowed.
+        min: i64,
+        /// The count written.
+        found: i64,
+    },
     /// A warp index past 31.
     #[error(
         "thread `{thread}` is placed in warp {warp}, but a CTA holds at most 32 warps (0 to 31)"
@@ -273,6 +336,7 @@ pub enum ValidationErrorKind {
 
 use ValidationErrorKind as K;
 
+mod async_ops;
 mod home;
 mod host;
 mod proxy;
@@ -348,6 +412,7 @@ impl Validator<'_> {
             self.thread(thread, clusters);
         }
         self.shared_placement();
+        self.mbarriers();
         self.condition();
     }
 
@@ -503,6 +568,7 @@ impl Validator<'_> {
                 self.operand(value);
                 self.access(kind_word(kind), *access, origin, clusters, PROXY_SEMS)
             }
+            InstrKind::Async(op) => self.async_op(op, origin, clusters),
             InstrKind::Label(_) | InstrKind::WarpSync | InstrKind::ProxyFence(_) => {}
         }
     }
@@ -622,10 +688,7 @@ impl Validator<'_> {
     fn shared_placement(&mut self) {
         let mut first_user: HashMap<&str, &Thread> = HashMap::new();
         for thread in &self.test.threads {
-            for instr in &thread.body {
-                let Some(loc) = instr.kind.loc() else {
-                    continue;
-                };
+            for loc in thread.body.iter().flat_map(|i| instr_locs(&i.kind)) {
                 let Some(&decl) = self.locations.get(loc.text.as_str()) else {
                     continue;
                 };
@@ -684,6 +747,15 @@ impl Validator<'_> {
                 }
             }
         }
+    }
+}
+
+/// Every location an instruction names: its access's, or an async-proxy
+/// instruction's operands.
+fn instr_locs(kind: &InstrKind) -> Vec<&Name> {
+    match kind {
+        InstrKind::Async(op) => op.locs(),
+        other => other.loc().into_iter().collect(),
     }
 }
 

@@ -238,7 +238,7 @@ fn unterminated_string() {
 fn unknown_instruction_and_qualifiers() {
     assert_eq!(
         errors(&one_thread("foo r0, x\nld.bogus r0, x\nld.weak.relaxed r0, x\nadd.s32 r0, r0, 1", "x == 0")),
-        "4:2: unknown instruction `foo`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`\n\
+        "4:2: unknown instruction `foo`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, cp, mbarrier, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`\n\
          5:5: unknown qualifier `.bogus` on `ld`: expected semantics (.weak, .relaxed, .acquire, .release, .volatile), a scope (.cta, .cluster, .gpu, .sys) or a cache operator (.ca, .cg, .cs, .lu, .cv, .wb, .wt)\n\
          6:10: `ld` has two semantics qualifiers, `.weak` and `.relaxed`\n\
          7:6: unknown qualifier `.s32` on `add`: expected no qualifiers"

@@ -320,6 +320,14 @@ fn rename_instr(
             op(a);
             op(b);
         }
+        InstrKind::Async(a) => {
+            if let litmus_core::async_proxy::AsyncOp::MbarrierTryWait { dst, .. } = a {
+                *dst = reg(dst);
+            }
+            for l in a.locs_mut() {
+                *l = r.loc(l);
+            }
+        }
         InstrKind::Label(l) => *l = label(l),
         InstrKind::Branch { cond, target } => {
             if let Some((_, a, b)) = cond {

@@ -18,6 +18,8 @@ use quote::{quote, ToTokens};
 
 use crate::parse::Parsed;
 
+mod async_ops;
+
 /// `::gpu_litmus::__private::litmus_core`: the generated code names the
 /// IR through the one crate its users depend on.
 fn core() -> TokenStream {
@@ -163,6 +165,7 @@ fn proxy(p: Proxy) -> TokenStream {
         Proxy::Surface => quote!(Surface),
         Proxy::Texture => quote!(Texture),
         Proxy::Constant => quote!(Constant),
+        Proxy::Async => quote!(Async),
     };
     quote!(#c::proxy::Proxy::#v)
 }
@@ -386,6 +389,10 @@ fn instr(i: &Instr) -> TokenStream {
         InstrKind::BinOp { dst, op, a, b } => {
             let (dst, op, a, b) = (name(dst), bin_op(*op), operand(a), operand(b));
             quote!(#k::BinOp { dst: #dst, op: #op, a: #a, b: #b })
+        }
+        InstrKind::Async(op) => {
+            let op = async_ops::async_op(op);
+            quote!(#k::Async(#op))
         }
         InstrKind::Label(l) => {
             let l = name(l);

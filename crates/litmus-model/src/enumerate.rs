@@ -146,8 +146,9 @@ impl<'t, 'f> Search<'t, 'f> {
     }
 
     pub fn run(&mut self, opts: &Options) -> Result<(), SearchError> {
-        let model = (self.model.name(), self.model.proxies());
-        if let Some(e) = crate::proxy::unsupported(self.test, model.0, model.1) {
+        let m = self.model;
+        if let Some(e) = crate::proxy::unsupported(self.test, m.name(), m.proxies(), m.async_proxy())
+        {
             return Err(SearchError::Paths(e));
         }
         let mut per_thread = Vec::new();

@@ -126,6 +126,13 @@ pub trait Model: Send + Sync {
         false
     }
 
+    /// Whether the model has the async proxy (bulk copies, mbarriers,
+    /// `fence.proxy.async`): a model without it refuses a test that uses
+    /// it.
+    fn async_proxy(&self) -> bool {
+        false
+    }
+
     /// Checks the axioms, in a fixed order; the first one broken is
     /// reported. See [`Stage`] for partial executions.
     fn check(&self, x: &Execution) -> Result<(), Violation>;

@@ -10,6 +10,7 @@
 //! is the end of its chain of aliases.
 
 use litmus_core::ir::{Term, Test};
+use litmus_core::async_proxy::AsyncSpace;
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
 use crate::events::PathError;
@@ -26,6 +27,19 @@ pub struct ProxyTag {
     pub vloc: Option<usize>,
     /// Whether the event is a `fence.proxy.<kind>`.
     pub fence: Option<ProxyFenceKind>,
+    /// Fences of the async proxy (`fence.proxy.async`, and the implicit
+    /// ones at a bulk copy's completion): the state space they order.
+    pub space: Option<AsyncSpace>,
+    /// The events of a bulk copy: the copy's number in its thread. They
+    /// are in program order after what the thread did before issuing the
+    /// copy, and before what it does after only through a completion.
+    pub copy: Option<u32>,
+    /// A completion (`cp.async.bulk.wait_group`): the copies it waits
+    /// for, a bit per number.
+    pub completes: u64,
+    /// Whether the completion waits for the copies' reads only
+    /// (`wait_group.read`).
+    pub completes_reads_only: bool,
 }
 
 impl ProxyTag {
@@ -34,6 +48,10 @@ impl ProxyTag {
         proxy: Some(Proxy::Generic),
         vloc: None,
         fence: None,
+        space: None,
+        copy: None,
+        completes: 0,
+        completes_reads_only: false,
     };
 
     /// A memory access through `proxy` at virtual address `vloc`.
@@ -41,7 +59,7 @@ impl ProxyTag {
         ProxyTag {
             proxy: Some(proxy),
             vloc: Some(vloc),
-            fence: None,
+            ..ProxyTag::GENERIC
         }
     }
 
@@ -56,9 +74,39 @@ impl ProxyTag {
         };
         ProxyTag {
             proxy,
-            vloc: None,
             fence: Some(kind),
+            ..ProxyTag::GENERIC
         }
+    }
+
+    /// A fence of the async proxy ordering `space`: `fence.proxy.async`
+    /// as written, or the one implied at a bulk copy's completion.
+    pub fn async_fence(space: AsyncSpace) -> ProxyTag {
+        ProxyTag {
+            proxy: Some(Proxy::Async),
+            space: Some(space),
+            ..ProxyTag::GENERIC
+        }
+    }
+
+    /// Whether `self` is in program order before `later`, an event after
+    /// it on the same thread's path: always, unless `self` belongs to a
+    /// bulk copy (PTX ISA, "cp.async.bulk": the copy is performed asynchronously)
+    /// that `later` is not part of and that no completion between them
+    /// waited for. `between` are the tags of the events after `self` up
+    /// to `later`, itself included.
+    pub fn po_before<'a>(
+        &self,
+        kind_is_read: bool,
+        later: &ProxyTag,
+        mut between: impl Iterator<Item = &'a ProxyTag>,
+    ) -> bool {
+        let Some(copy) = self.copy else { return true };
+        if later.copy == Some(copy) {
+            return true;
+        }
+        let bit = 1u64 << copy;
+        between.any(|t| t.completes & bit != 0 && (kind_is_read || !t.completes_reads_only))
     }
 
     /// `same-proxy`: both events go through one proxy.
@@ -95,7 +143,20 @@ pub(crate) fn addresses(test: &Test, name: &str) -> Result<(usize, usize), PathE
 /// uses none), and, for a model with them, what it cannot do yet: a
 /// condition on an alias's final value (the final state is kept per
 /// declared location, and an alias has no memory of its own).
-pub(crate) fn unsupported(test: &Test, model: &str, proxies: bool) -> Option<PathError> {
+pub(crate) fn unsupported(
+    test: &Test,
+    model: &str,
+    proxies: bool,
+    async_proxy: bool,
+) -> Option<PathError> {
+    if !async_proxy {
+        if let Some(what) = test.first_async_use() {
+            return Some(PathError::Async {
+                what,
+                model: model.to_string(),
+            });
+        }
+    }
     if !proxies {
         return test.first_proxy_use().map(|what| PathError::Proxies {
             what,

@@ -1,4 +1,5 @@
-//! The cat twins of the built-in models: `ptx`, `sc` and `ptx-2015` written
+//! The cat twins of the built-in models: `ptx`, `sc`, `ptx-2015` and
+//! `ptx-async` written
 //! as cat files (`models/*.cat` at the repository's root, which is this
 //! crate's `models/` folder), kept in agreement with the built-in models by
 //! `tests/cat_models_on_catalogue.rs`. They are compiled in, so that a
@@ -21,6 +22,11 @@ pub const TWINS: &[(&str, &str, &str)] = &[
         "ptx-2015",
         "models/ptx-2015.cat",
         include_str!("../models/ptx-2015.cat"),
+    ),
+    (
+        "ptx-async",
+        "models/ptx-async.cat",
+        include_str!("../models/ptx-async.cat"),
     ),
 ];
 

@@ -13,7 +13,7 @@ fn litmus_model_selects_the_model_and_rejects_unknown_names() {
     let err = model_from_env().unwrap_err().to_string();
     assert_eq!(
         err,
-        "unknown model `tso` (from LITMUS_MODEL); the models are: ptx, sc, ptx-2015, ptx-7.5"
+        "unknown model `tso` (from LITMUS_MODEL); the models are: ptx, sc, ptx-2015, ptx-7.5, ptx-async"
     );
     std::env::remove_var(MODEL_ENV);
     assert!(model_by_name("sc").is_ok());

@@ -24,7 +24,7 @@ const HELP_HEAD: &str = "gpu-litmus diff: the generated tests on which two memor
 USAGE:
     gpu-litmus diff OLD NEW [OPTIONS]
 
-OLD and NEW are models: ptx, sc, ptx-2015, ptx-7.5, or .cat files. The
+OLD and NEW are models: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or .cat files. The
 candidate tests are `gpu-litmus gen` families (below), each test once up
 to renaming; both models check every one (two .cat files share one search
 per test). The tests on which they allow different outcomes are listed

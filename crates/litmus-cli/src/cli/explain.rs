@@ -32,7 +32,7 @@ OPTIONS:
                         -1 is 0xffffffff). Without it, the outcomes the
                         condition describes are explained (for `forall`,
                         those that break it)
-    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, or a .cat file
+    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
                         (default: $LITMUS_MODEL, else ptx)
     --dot               print a Graphviz graph instead of text: one cluster
                         per reason (`gpu-litmus explain ... --dot | dot -Tsvg`)

@@ -24,7 +24,7 @@ and witness), and a line to reproduce it. Allowed outcomes never seen, and
 whether the condition's outcome was seen, are said but never fail a test.
 
 OPTIONS:
-    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, or a .cat file
+    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
                         (default: $LITMUS_MODEL, else ptx)
     --budget-ms N       GPU time per test, in milliseconds
                         (default: $LITMUS_BUDGET_MS, else 1000)

@@ -111,6 +111,13 @@ pub(crate) fn emit_instr(
     out: &mut Emitter,
 ) -> Result<(), PtxError> {
     match kind {
+        // `generate_with` refuses these before any role is emitted.
+        InstrKind::Async(op) => {
+            return Err(PtxError::Unsupported(format!(
+                "the harness does not run the async proxy yet (`{}`)",
+                op.head()
+            )))
+        }
         InstrKind::Load {
             dst,
             loc,

@@ -115,6 +115,11 @@ pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String,
                 .join("; "),
         ));
     }
+    if let Some(what) = test.first_async_use() {
+        return Err(PtxError::Unsupported(format!(
+            "the harness does not run the async proxy yet ({what})"
+        )));
+    }
     let layout = Layout::of(test)?;
     let mut out = emit::Emitter::default();
     out.raw(&format!(

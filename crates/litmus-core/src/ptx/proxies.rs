@@ -117,6 +117,12 @@ fn proxy_refusal(loc: &Location, proxy: Proxy) -> Option<String> {
     let target = loc.alias.as_ref().map_or("?", |a| a.target.text.as_str());
     match proxy {
         Proxy::Generic | Proxy::Texture => None,
+        // No alias is declared in the async proxy; tests that use it are
+        // refused whole by `generate_with`.
+        Proxy::Async => Some(format!(
+            "`{}` is reached through the async proxy, which the harness does not run yet",
+            loc.name
+        )),
         Proxy::Surface => Some(format!(
             "`{}` is a surface alias of `{target}`: CUDA surfaces bind only CUDA arrays, \
              which have no global address, so no surface can alias a global location",

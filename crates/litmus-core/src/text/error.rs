@@ -127,7 +127,7 @@ pub enum SyntaxError {
     #[error("number `{0}` is too large (expected -2147483648 ..= 4294967295)")]
     NumberTooLarge(String),
     /// An instruction word the dialect does not know.
-    #[error("unknown instruction `{0}`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
+    #[error("unknown instruction `{0}`: expected ld, st, suld, sust, tld, cold, mov, fence, membar, atom, red, bar, cp, mbarrier, add, sub, mul, and, or, xor, goto, beq, bne or a label `L:`")]
     UnknownInstruction(String),
     /// An instruction word herd's GPU_PTX dialect does not have.
     #[error("unknown instruction `{0}`: expected ld, st, mov, add, sub, mul, and, or, xor, cvt, setp, bra, membar, atom or a label `L:`")]
@@ -135,6 +135,15 @@ pub enum SyntaxError {
     /// `shared y @ generic aliases x`: an alias lives where its target does.
     #[error("an alias takes no memory space: it is memory of the location it aliases")]
     AliasWithSpace,
+    /// An async-proxy instruction whose qualifiers spell no form the
+    /// dialect knows (`cp.async.bulk.global.global`, say).
+    #[error("unknown form `{instr}`: expected {expected}")]
+    UnknownAsyncForm {
+        /// The instruction and its qualifiers, as written.
+        instr: String,
+        /// The forms the dialect knows.
+        expected: &'static str,
+    },
     /// A qualifier the instruction does not take.
     #[error("unknown qualifier `.{qual}` on `{instr}`: expected {expected}")]
     UnknownQualifier {

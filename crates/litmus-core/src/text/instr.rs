@@ -17,6 +17,8 @@ use crate::text::cursor::Cursor;
 use crate::text::error::{Errors, SyntaxError};
 use crate::text::lex::{Punct, Tok, Token};
 
+mod async_ops;
+
 /// Parses the cell under `cur` (which ends at the cell's separator).
 /// `locations` are the declared location names: `ld r, x` with no
 /// qualifier loads when `x` is one, and copies a register otherwise.
@@ -124,6 +126,35 @@ fn operands<'s>(cur: &mut Cursor<'_, 's>, errors: &mut Errors) -> Option<Vec<Op<
                 cur.bump();
                 ops.push(Op { tok: t });
             }
+            // `[x]`: an address, as PTX writes the operands of bulk copies
+            // and mbarriers; a location either way.
+            Tok::Punct(Punct::LBracket) => {
+                cur.bump();
+                let inner = cur.peek();
+                if !matches!(inner.tok, Tok::Ident(_)) {
+                    errors.push(
+                        inner.offset,
+                        SyntaxError::Expected {
+                            expected: "a location inside `[...]`",
+                            found: inner.found(),
+                        },
+                    );
+                    return None;
+                }
+                cur.bump();
+                let close = cur.peek();
+                if !cur.eat(Punct::RBracket) {
+                    errors.push(
+                        close.offset,
+                        SyntaxError::Expected {
+                            expected: "`]` after the location",
+                            found: close.found(),
+                        },
+                    );
+                    return None;
+                }
+                ops.push(Op { tok: inner });
+            }
             _ => {
                 errors.push(
                     t.offset,
@@ -200,6 +231,8 @@ impl<'s> Builder<'_, 's> {
             "membar" => self.membar(),
             "atom" | "red" => self.atom(word == "atom"),
             "bar" => self.barrier(),
+            "cp" => self.bulk_copy(),
+            "mbarrier" => self.mbarrier(),
             "goto" => {
                 self.no_quals();
                 self.count(1, 1, "1 operand (`goto L`)")?;
@@ -486,6 +519,14 @@ impl<'s> Builder<'_, 's> {
     }
 
     fn fence(&mut self) -> Option<InstrKind> {
+        if self.quals.first().is_some_and(|q| q.word == "proxy")
+            && self.quals.get(1).is_some_and(|q| q.word == "async")
+        {
+            return self.async_proxy_fence();
+        }
+        if self.quals.first().is_some_and(|q| q.word == "mbarrier_init") {
+            return self.mbarrier_init_fence();
+        }
         if self.quals.first().is_some_and(|q| q.word == "proxy") {
             return self.proxy_fence();
         }

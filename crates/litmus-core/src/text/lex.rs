@@ -147,6 +147,16 @@ impl<'s> Lexer<'s> {
             }
             if c.is_ascii_alphabetic() || c == '_' {
                 self.eat_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+                // PTX's state spaces and completion mechanisms are one word
+                // with `::` inside (`shared::cta`, `mbarrier::complete_tx`).
+                while self.src[self.pos..].starts_with("::")
+                    && self
+                        .peek_byte(2)
+                        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+                {
+                    self.pos += 2;
+                    self.eat_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+                }
                 self.push(Tok::Ident(&self.src[start..self.pos]), start);
                 continue;
             }

@@ -295,6 +295,11 @@ impl<'s> Parser<'_, 's> {
             self.cur.bump();
             return Space::Host;
         }
+        // The lexer reads `shared::cluster` as one word.
+        if t.is_word("shared::cluster") && name_follows(&self.cur, 1) {
+            self.cur.bump();
+            return Space::SharedCluster;
+        }
         if t.is_word("shared") {
             if self.cur.peek_at(1).is(Punct::Colon)
                 && self.cur.peek_at(2).is(Punct::Colon)

@@ -2,6 +2,7 @@
 //! where the test needs them, columns aligned as in the corpus.
 
 use std::collections::HashSet;
+use crate::async_proxy::AsyncOp;
 use std::fmt::Write;
 
 use crate::instr::{Access, BarrierKind, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope};
@@ -242,6 +243,7 @@ fn instr(kind: &InstrKind, test: &Test) -> String {
             format!("{word}{} {loc}, {}", access(*a, None), operand(value))
         }
         InstrKind::ProxyFence(k) => format!("fence.proxy.{}", k.as_str()),
+        InstrKind::Async(op) => async_op(op),
         InstrKind::Atom {
             dst,
             op,
@@ -367,5 +369,37 @@ fn term(t: &Term) -> String {
         Term::Reg { thread, reg } => format!("{thread}:{reg}"),
         Term::Loc(l) => l.text.clone(),
         Term::Imm(i) => i.value.to_string(),
+    }
+}
+
+/// An async-proxy instruction: its PTX head, and its operands with
+/// addresses in brackets as PTX writes them.
+fn async_op(op: &AsyncOp) -> String {
+    let head = op.head();
+    match op {
+        AsyncOp::BulkLoad {
+            dst,
+            src,
+            size,
+            mbar,
+        } => format!("{head} [{dst}], [{src}], {}, [{mbar}]", size.value),
+        AsyncOp::BulkStore { dst, src, size } => {
+            format!("{head} [{dst}], [{src}], {}", size.value)
+        }
+        AsyncOp::WaitGroup { pending, .. } => format!("{head} {}", pending.value),
+        AsyncOp::MbarrierInit { mbar, count } => format!("{head} [{mbar}], {}", count.value),
+        AsyncOp::MbarrierArrive {
+            mbar, expect_tx, ..
+        } => match expect_tx {
+            Some(tx) => format!("{head} [{mbar}], {}", tx.value),
+            None => format!("{head} [{mbar}]"),
+        },
+        AsyncOp::MbarrierTryWait {
+            dst, mbar, parity, ..
+        } => match parity {
+            Some(p) => format!("{head} {dst}, [{mbar}], {}", p.value),
+            None => format!("{head} {dst}, [{mbar}]"),
+        },
+        AsyncOp::CommitGroup | AsyncOp::ProxyFence(_) | AsyncOp::MbarrierInitFence => head,
     }
 }

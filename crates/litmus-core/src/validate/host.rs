@@ -102,6 +102,7 @@ impl Validator<'_> {
                 Some("a surface, texture or constant access")
             }
             InstrKind::ProxyFence(_) => Some("a proxy fence"),
+            InstrKind::Async(_) => Some("the async proxy (bulk copies, mbarriers)"),
             InstrKind::Mov { .. }
             | InstrKind::BinOp { .. }
             | InstrKind::Branch { .. }

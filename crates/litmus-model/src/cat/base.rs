@@ -34,12 +34,20 @@
 //!   (memory accesses at one virtual address; `loc` is then the physical
 //!   location, which aliases share). A file that names one of these
 //!   checks proxy tests; any other cat model refuses them.
+//! - the async proxy (`models/ptx-async.cat`): `ASYNC` (the accesses of
+//!   bulk copies and the fences of the async proxy: `fence.proxy.async`
+//!   and the implicit ones at completion), `FGLOBAL` and `FSHARED` (the
+//!   async proxy fences restricted to global or to shared memory),
+//!   `GLOBAL` and `SHARED` (memory accesses by the space of their
+//!   location). A file that names `ASYNC`, `FGLOBAL` or `FSHARED` checks
+//!   async tests; any other cat model refuses them.
 //!
 //! A pair that is both a data and a control dependency is in `data` only:
 //! the engine keeps one dependency relation and `ctrl` is what it holds
 //! beyond `data`.
 
 use litmus_core::instr::{Scope, Sem};
+use litmus_core::async_proxy::AsyncSpace;
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
 use crate::events::{sym_reads, EventKind, Structure};
@@ -80,6 +88,11 @@ pub(crate) enum SetBase {
     Tex,
     Con,
     Alias,
+    Async,
+    FGlobal,
+    FShared,
+    Global,
+    Shared,
 }
 
 /// A base relation.
@@ -111,7 +124,7 @@ pub(crate) enum RelBase {
     Vloc,
 }
 
-const SETS: [(&str, SetBase); 22] = [
+const SETS: [(&str, SetBase); 27] = [
     ("R", SetBase::R),
     ("W", SetBase::W),
     ("M", SetBase::M),
@@ -134,6 +147,11 @@ const SETS: [(&str, SetBase); 22] = [
     ("TEX", SetBase::Tex),
     ("CON", SetBase::Con),
     ("ALIAS", SetBase::Alias),
+    ("ASYNC", SetBase::Async),
+    ("FGLOBAL", SetBase::FGlobal),
+    ("FSHARED", SetBase::FShared),
+    ("GLOBAL", SetBase::Global),
+    ("SHARED", SetBase::Shared),
 ];
 
 const RELS: [(&str, RelBase); 24] = [
@@ -220,6 +238,14 @@ pub(crate) fn proxy_mask() -> u64 {
         })
 }
 
+/// The bases that make a cat model one with the async proxy.
+pub(crate) fn async_mask() -> u64 {
+    use SetBase::*;
+    [Async, FGlobal, FShared]
+        .iter()
+        .fold(0, |m, &s| m | Base::Set(s).bit())
+}
+
 /// The bases that depend on coherence.
 pub(crate) fn co_mask() -> u64 {
     use RelBase::*;
@@ -279,6 +305,14 @@ fn set(s: &Structure, b: SetBase) -> EventSet {
             SetBase::Tex => proxy_is(Proxy::Texture),
             SetBase::Con => proxy_is(Proxy::Constant),
             SetBase::Alias => ev.proxy.fence == Some(ProxyFenceKind::Alias),
+            SetBase::Async => proxy_is(Proxy::Async),
+            SetBase::FGlobal => ev.proxy.space == Some(AsyncSpace::Global),
+            SetBase::FShared => matches!(
+                ev.proxy.space,
+                Some(AsyncSpace::SharedCta | AsyncSpace::SharedCluster)
+            ),
+            SetBase::Global => ev.loc.is_some_and(|l| s.spaces[l].is_global_like()),
+            SetBase::Shared => ev.loc.is_some_and(|l| !s.spaces[l].is_global_like()),
         }
     })
 }

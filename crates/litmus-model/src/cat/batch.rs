@@ -151,9 +151,9 @@ impl Batch {
     fn test(&self, test: &Test, opts: &Options) -> Vec<Allowed> {
         let mut out: Vec<Option<Allowed>> = vec![None; self.len()];
         // Groups of models that can share a search.
-        let mut groups: Vec<((CoherenceOrder, bool), Vec<usize>)> = Vec::new();
+        let mut groups: Vec<((CoherenceOrder, bool, bool), Vec<usize>)> = Vec::new();
         for (i, m) in self.members.iter().enumerate() {
-            let key = (m.needs.coherence, m.needs.uses_proxies);
+            let key = (m.needs.coherence, m.needs.uses_proxies, m.needs.uses_async);
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, g)) => g.push(i),
                 None => groups.push((key, vec![i])),
@@ -216,6 +216,7 @@ struct Joint<'b> {
     index: Vec<usize>,
     coherence: CoherenceOrder,
     proxies: bool,
+    async_proxy: bool,
     sync_fence: bool,
     /// Only this search's thread locks it; `Model` asks for `Sync`.
     state: Mutex<State>,
@@ -235,6 +236,7 @@ impl<'b> Joint<'b> {
             checks,
             coherence: members[0].needs.coherence,
             proxies: members[0].needs.uses_proxies,
+            async_proxy: members[0].needs.uses_async,
             sync_fence: members.iter().any(|m| m.needs.uses_sync_fence),
             members,
             index,
@@ -327,6 +329,10 @@ impl Model for Joint<'_> {
 
     fn proxies(&self) -> bool {
         self.proxies
+    }
+
+    fn async_proxy(&self) -> bool {
+        self.async_proxy
     }
 
     fn fence_order(&self, s: &Structure) -> FenceOrder {

@@ -36,7 +36,7 @@ use crate::events::Structure;
 use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violation};
 use crate::relation::{Edge, Relation};
 
-use super::base::{co_mask, proxy_mask, sc_fence_pairs, Base, RelBase};
+use super::base::{async_mask, co_mask, proxy_mask, sc_fence_pairs, Base, RelBase};
 use super::compile::{compile, intern, Check, Node, NodeId, Program};
 use super::error::CatError;
 use super::eval::Eval;
@@ -53,6 +53,8 @@ pub struct CatModel {
     uses_sync_fence: bool,
     /// Whether a check names a proxy base (`GEN`, `vloc`, ...).
     uses_proxies: bool,
+    /// Whether a check names an async-proxy base (`ASYNC`, ...).
+    uses_async: bool,
     raised: Mutex<BTreeSet<&'static str>>,
 }
 
@@ -104,6 +106,7 @@ pub(crate) struct SearchNeeds {
     pub implied: Vec<NodeId>,
     pub uses_sync_fence: bool,
     pub uses_proxies: bool,
+    pub uses_async: bool,
 }
 
 impl SearchNeeds {
@@ -131,6 +134,9 @@ impl SearchNeeds {
             uses_proxies: checks
                 .iter()
                 .any(|c| prog.info[c.node].uses & proxy_mask() != 0),
+            uses_async: checks
+                .iter()
+                .any(|c| prog.info[c.node].uses & async_mask() != 0),
         }
     }
 }
@@ -168,6 +174,7 @@ impl CatModel {
             implied,
             uses_sync_fence,
             uses_proxies,
+            uses_async,
         } = SearchNeeds::of(&prog, &prog.checks);
         let name = intern(&path.display().to_string());
         Ok(CatModel {
@@ -185,6 +192,7 @@ impl CatModel {
             implied,
             uses_sync_fence,
             uses_proxies,
+            uses_async,
             raised: Mutex::new(BTreeSet::new()),
         })
     }
@@ -219,6 +227,10 @@ impl Model for CatModel {
 
     fn proxies(&self) -> bool {
         self.uses_proxies
+    }
+
+    fn async_proxy(&self) -> bool {
+        self.uses_async
     }
 
     fn fence_order(&self, s: &Structure) -> FenceOrder {

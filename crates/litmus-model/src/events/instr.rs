@@ -193,6 +193,7 @@ pub(super) fn run_instruction(
             let v = st.sym(Sym::Bin(*op, a, b));
             st.regs.insert(dst.text.clone(), v);
         }
+        InstrKind::Async(op) => super::async_ops::run(test, t, pc, st, op)?,
         InstrKind::Label(_) => {}
         // Followed by the walk over control paths (`paths.rs`).
         InstrKind::Branch { .. } => {}

@@ -5,6 +5,8 @@
 //! - `state.rs`: a thread part-way along one path (registers, pc);
 //! - `instr.rs`: the events and register values each instruction adds to
 //!   a path;
+//! - `async_ops.rs`: the events of the async proxy's instructions (bulk
+//!   copies, their completions, mbarriers, `fence.proxy.async`);
 //! - `event.rs`: one event ([`Event`]);
 //! - `sym.rs`: symbolic values ([`Sym`]) and their evaluation once reads
 //!   have values;
@@ -13,6 +15,7 @@
 //!   dependencies, morally strong pairs);
 //! - `scopes.rs`: scope instances and `sr`.
 
+mod async_ops;
 mod event;
 mod instr;
 mod paths;

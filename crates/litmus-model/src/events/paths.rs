@@ -91,6 +91,23 @@ pub enum PathError {
         /// The model asked.
         model: String,
     },
+    /// A test with async-proxy instructions, checked with a model that
+    /// has no async proxy.
+    #[error("{what}: model `{model}` has no async proxy (model `ptx-async` has)")]
+    Async {
+        /// What the test uses, in words.
+        what: String,
+        /// The model asked.
+        model: String,
+    },
+    /// More bulk copies on one path of one thread than the checker tracks.
+    #[error("thread `{thread}` issues more than {limit} bulk copies on one path")]
+    TooManyCopies {
+        /// The thread.
+        thread: String,
+        /// The bound.
+        limit: usize,
+    },
     /// A condition on the final value of an alias, which has no memory of
     /// its own.
     #[error("the condition reads alias `{0}`: name the location it aliases instead")]
@@ -157,6 +174,7 @@ fn initial_state(thread: &Thread) -> State {
         path: ThreadPath::default(),
         ctrl_reads: Vec::new(),
         back_taken: HashMap::new(),
+        bulk: Default::default(),
     };
     for ri in &thread.init {
         let s = init.sym(Sym::Const(ri.value.value as u32));

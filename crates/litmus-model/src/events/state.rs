@@ -22,6 +22,20 @@ pub(super) struct State {
     pub(super) ctrl_reads: Vec<EventId>,
     /// How often each backward branch (by its index) was taken.
     pub(super) back_taken: HashMap<usize, u32>,
+    /// The bulk copies issued so far and their groups.
+    pub(super) bulk: Bulk,
+}
+
+/// A thread's bulk copies: each is numbered (a bit of a `u64`) so that a
+/// completion can name the copies it waits for.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Bulk {
+    /// How many copies the thread issued.
+    pub(super) issued: u32,
+    /// The bulk stores issued since the last `commit_group`.
+    pub(super) open: u64,
+    /// The committed groups, oldest first.
+    pub(super) groups: Vec<u64>,
 }
 
 impl State {

@@ -29,6 +29,9 @@ pub struct Structure {
     pub placements: Vec<Placement>,
     /// Whether threads are placed in clusters (else each CTA is a cluster).
     pub clusters: bool,
+    /// Per location: its memory space (which `fence.proxy.async.<space>`
+    /// orders its accesses).
+    pub spaces: Vec<litmus_core::ir::Space>,
     /// The initial write of each location.
     pub init: Vec<EventId>,
     /// Per location: its writes, the initial write first.
@@ -93,6 +96,7 @@ impl Structure {
             regs,
             placements,
             clusters,
+            spaces: test.locations.iter().map(|l| l.space).collect(),
             init,
             writes_by_loc,
             reads,
@@ -254,7 +258,14 @@ fn accesses(events: &[Event], nloc: usize) -> (Vec<Vec<EventId>>, Vec<EventId>) 
 /// Program order: earlier to later events of one thread.
 fn program_order(events: &[Event]) -> Relation {
     Relation::from_fn(events.len(), |a, b| {
-        events[a].thread.is_some() && events[a].thread == events[b].thread && a < b
+        events[a].thread.is_some()
+            && events[a].thread == events[b].thread
+            && a < b
+            && events[a].proxy.po_before(
+                events[a].kind == EventKind::Read,
+                &events[b].proxy,
+                events[a + 1..=b].iter().map(|e| &e.proxy),
+            )
     })
 }
 

@@ -4,6 +4,7 @@
 pub mod ptx;
 pub mod ptx2015;
 pub mod ptx75;
+pub mod ptx_async;
 mod registry;
 pub mod sc;
 

@@ -38,7 +38,9 @@ struct Statics {
 }
 
 impl Statics {
-    fn of(s: &Structure) -> Statics {
+    /// With `async_spaces`, a `fence.proxy.async.<space>` orders only the
+    /// accesses to memory of its space (`ptx-async`).
+    fn of(s: &Structure, async_spaces: bool) -> Statics {
         let n = s.len();
         let ev = &s.events;
         let mem = EventSet::from_fn(n, |e| ev[e].is_memory());
@@ -59,8 +61,15 @@ impl Statics {
         };
         let proxy_cta =
             Relation::from_fn(n, |a, b| ev[a].proxy.same_proxy(&ev[b].proxy) && scta(a, b));
+        let covers = |a: usize, b: usize| match (ev[a].proxy.space, ev[b].loc) {
+            (Some(space), Some(l)) if async_spaces => space.covers(s.spaces[l]),
+            _ => true,
+        };
         let fence_ops = Relation::from_fn(n, |a, b| {
-            ev[a].kind == EventKind::Fence && mem.contains(b) && proxy_cta.contains(a, b)
+            ev[a].kind == EventKind::Fence
+                && mem.contains(b)
+                && proxy_cta.contains(a, b)
+                && covers(a, b)
         });
         Statics {
             vloc,
@@ -81,10 +90,10 @@ struct Derived {
 }
 
 impl Ptx75 {
-    fn derive(x: &Execution) -> Derived {
+    fn derive(x: &Execution, async_spaces: bool) -> Derived {
         let s = x.s;
         let n = s.len();
-        let st = Statics::of(s);
+        let st = Statics::of(s, async_spaces);
         let po_vloc = s.po.intersect(&st.vloc);
         // observation = (morally-strong & rf) | rmw
         let observation = s.ms.intersect(&x.rf).union(&s.rmw);
@@ -162,13 +171,26 @@ impl Model for Ptx75 {
     }
 
     fn implied_co(&self, x: &Execution) -> Relation {
-        Ptx::cause_ww(x.s, &Ptx75::derive(x).cause)
+        Ptx75::implied_co_with(x, false)
     }
 
-    /// The axioms of ptx-v7.5.cat, per-location ones first, causality last.
     fn check(&self, x: &Execution) -> Result<(), Violation> {
+        Ptx75::check_with(x, false)
+    }
+}
+
+impl Ptx75 {
+    /// `implied_co`, with the async rules or without them.
+    pub(crate) fn implied_co_with(x: &Execution, async_spaces: bool) -> Relation {
+        Ptx::cause_ww(x.s, &Ptx75::derive(x, async_spaces).cause)
+    }
+
+    /// The axioms of ptx-v7.5.cat, per-location ones first, causality
+    /// last; with `async_spaces`, proxy fences restricted to their state
+    /// space (`ptx-async`).
+    pub(crate) fn check_with(x: &Execution, async_spaces: bool) -> Result<(), Violation> {
         let s = x.s;
-        let d = Ptx75::derive(x);
+        let d = Ptx75::derive(x, async_spaces);
         let fail = |axiom, witness| Err(Violation { axiom, witness });
         let ms_fr = s.ms.intersect(&x.fr);
         let ms_co = s.ms.intersect(&x.co);

@@ -3,10 +3,10 @@
 
 use crate::cat::CatError;
 use crate::model::Model;
-use crate::models::{ptx::Ptx, ptx2015::Ptx2015, ptx75::Ptx75, sc::Sc};
+use crate::models::{ptx::Ptx, ptx2015::Ptx2015, ptx75::Ptx75, ptx_async::PtxAsync, sc::Sc};
 
 /// Every model, the default first.
-pub static MODELS: [&dyn Model; 4] = [&Ptx, &Sc, &Ptx2015, &Ptx75];
+pub static MODELS: [&dyn Model; 5] = [&Ptx, &Sc, &Ptx2015, &Ptx75, &PtxAsync];
 
 /// The model used when none is named.
 pub const DEFAULT_MODEL: &str = "ptx";
