@@ -26,7 +26,7 @@ forall: every allowed outcome satisfies it). A verdict declared in the file
 (`=> allowed` / `=> forbidden`) that the model contradicts fails the file.
 
 OPTIONS:
-    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, or a .cat file
+    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
                         (default: $LITMUS_MODEL, else ptx)
     --format FORMAT     text (default), json or herd.
                         json: one JSON object per file and line, with the

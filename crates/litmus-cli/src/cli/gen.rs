@@ -59,7 +59,7 @@ OPTIONS:
     --memory LIST          global (default), shared (only placements with
                            every thread in one CTA)
     --model NAME           the model whose verdicts are written: ptx
-                           (default), sc, ptx-2015, ptx-7.5 (default: $LITMUS_MODEL)
+                           (default), sc, ptx-2015, ptx-7.5, ptx-async (default: $LITMUS_MODEL)
     --max-steps N          search budget per test (default 20000000)
     -h, --help             print this help
 

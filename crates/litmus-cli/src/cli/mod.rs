@@ -120,7 +120,7 @@ const SUBCOMMANDS: &[Subcommand] = &[
 
 const OVERVIEW: &str = "\
 COMMON OPTIONS (see each command's --help for all of them):
-    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, or a .cat file
+    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
                         (check, run, explain)
     --format FORMAT     text or json (check, run); herd: herd7's result
                         blocks (check); litmus7: litmus7's (run)
