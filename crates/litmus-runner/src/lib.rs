@@ -73,6 +73,10 @@ pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
     let mut config =
         Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    // An async test with no model named is judged by `ptx-async`, the
+    // default's extension, rather than refused by `ptx`.
+    config.model = litmus_model::model_from_env_for(test)
+        .unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
     match tune_in_place::tune_from_env(test, ptx, &mut config) {
         Ok(None) => {}
         Ok(Some(line)) => {

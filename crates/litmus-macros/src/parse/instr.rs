@@ -23,7 +23,9 @@ use crate::sites::InstrParts;
 const INSTRUCTIONS: &str =
     "`St`, `r = Ld`, `TF`, `TFB`, `TFS`, `Fence`, `Membar`, `r = Atom`, `Red`, \
                             `Sust`, `r = Suld`, `r = Tld`, `r = Cold`, `Fence.proxy`, `BarSync`, \
-                            `BarArrive`, `Bar`, `SyncWarp`, `goto`, `beq`, `bne`, `r = <value>` \
+                            `BarArrive`, `Bar`, `SyncWarp`, `BulkLoad`, `BulkStore`, `BulkCommit`, \
+                            `BulkWait`, `MbarInit`, `MbarArrive`, `r = MbarTryWait`, `goto`, `beq`, \
+                            `bne`, `r = <value>` \
                             or a label `L0:`";
 
 /// One statement: any labels, then at most one instruction, then `;`.
@@ -91,6 +93,11 @@ fn instruction(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
             Ok(Instr::new(InstrKind::Branch { cond: None, target }, origin))
         }
         "beq" | "bne" => branch(input, cx, op),
+        w if super::async_ops::is_async(w) => super::async_ops::statement(input, cx, op),
+        "MbarTryWait" => Err(syn::Error::new(
+            op.span(),
+            "a wait needs a result register: `r0 = MbarTryWait.acquire.cta(b)`",
+        )),
         "Ld" | "Suld" | "Tld" | "Cold" => Err(syn::Error::new(
             op.span(),
             format!("a load needs a destination register: `r0 = {op}(x)`"),
@@ -159,6 +166,7 @@ fn assignment(input: ParseStream, cx: &mut Ctx) -> syn::Result<Instr> {
             }
             return match word.as_str() {
                 "Ld" => load(input, cx, op, dst),
+                "MbarTryWait" => super::async_ops::try_wait(input, cx, op, dst),
                 "Atom" => atom(input, cx, op, Some(dst)),
                 "Red" => Err(syn::Error::new(
                     op.span(),
@@ -281,6 +289,14 @@ fn fence(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<Instr> {
         && fork.call(Ident::parse_any).is_ok_and(|w| w == "proxy");
     if proxy {
         return super::proxy::fence(input, cx, op);
+    }
+    let fork = input.fork();
+    if fork.parse::<Token![.]>().is_ok()
+        && fork
+            .call(Ident::parse_any)
+            .is_ok_and(|w| w == "mbarrier_init")
+    {
+        return super::async_ops::mbarrier_init_fence(input, cx, &op);
     }
     let q = quals(input, &op, &FENCE)?;
     let head = Range::new(op.span(), q.last.unwrap_or(op.span()));

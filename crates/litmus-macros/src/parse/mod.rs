@@ -7,6 +7,7 @@
 //! is reported and the next one is still read, so one compilation shows
 //! every grammar mistake of the call.
 
+mod async_ops;
 mod cond;
 mod instr;
 mod lit;

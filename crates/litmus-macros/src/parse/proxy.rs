@@ -139,6 +139,11 @@ pub(super) fn fence(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<
     input.parse::<Token![.]>()?;
     let proxy_word = input.call(Ident::parse_any)?;
     let kinds = ProxyFenceKind::EXPECTED;
+    let fork = input.fork();
+    if fork.parse::<Token![.]>().is_ok() && fork.call(Ident::parse_any).is_ok_and(|w| w == "async")
+    {
+        return super::async_ops::proxy_fence(input, cx, &op);
+    }
     if !input.peek(Token![.]) {
         return Err(Range::new(op.span(), proxy_word.span()).error(format!(
             "a proxy fence needs a kind: `Fence.proxy.alias` ({kinds})"

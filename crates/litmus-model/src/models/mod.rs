@@ -9,7 +9,8 @@ mod registry;
 pub mod sc;
 
 pub use registry::{
-    model_by_name, model_from_env, model_names, UnknownModel, DEFAULT_MODEL, MODELS, MODEL_ENV,
+    model_by_name, model_from_env, model_from_env_for, model_names, UnknownModel,
+    ASYNC_DEFAULT_MODEL, DEFAULT_MODEL, MODELS, MODEL_ENV,
 };
 
 use crate::events::Structure;

@@ -82,6 +82,23 @@ pub fn model_by_name(name: &str) -> Result<&'static dyn Model, UnknownModel> {
         })
 }
 
+/// The model that judges a test that uses the async proxy when
+/// `LITMUS_MODEL` is unset: `ptx` has no async proxy, and `ptx-async`
+/// gives `ptx-7.5`'s verdicts on everything else.
+pub const ASYNC_DEFAULT_MODEL: &str = "ptx-async";
+
+/// The model for `test`: the one `LITMUS_MODEL` names, else `ptx`, or
+/// [`ASYNC_DEFAULT_MODEL`] for a test with async-proxy instructions.
+pub fn model_from_env_for(
+    test: &litmus_core::ir::Test,
+) -> Result<&'static dyn Model, UnknownModel> {
+    let unset = std::env::var(MODEL_ENV).map_or(true, |n| n.trim().is_empty());
+    if unset && test.first_async_use().is_some() {
+        return model_by_name(ASYNC_DEFAULT_MODEL);
+    }
+    model_from_env()
+}
+
 /// The model named by `LITMUS_MODEL` (a name or a `.cat` path), or `ptx`
 /// when it is unset or empty.
 pub fn model_from_env() -> Result<&'static dyn Model, UnknownModel> {
