@@ -10,6 +10,8 @@ pub mod __private {
     pub use library::__private::*;
 }
 
+#[path = "../catalogue_async.rs"]
+mod catalogue_async;
 #[path = "../catalogue_atomics.rs"]
 mod catalogue_atomics;
 #[path = "../catalogue_clusters.rs"]
@@ -32,6 +34,7 @@ mod catalogue_sb_lb;
 #[test]
 fn every_catalogue_file_is_compared() {
     let compared = [
+        "catalogue_async.rs",
         "catalogue_atomics.rs",
         "catalogue_clusters.rs",
         "catalogue_coherence.rs",

@@ -42,3 +42,10 @@ fn ptx_cat_agrees_with_ptx() {
 fn ptx_2015_cat_agrees_with_ptx_2015() {
     twin("ptx-2015");
 }
+
+/// On the async tests of `tests/async` as on every other file: the only
+/// model of the four that checks them.
+#[test]
+fn ptx_async_cat_agrees_with_ptx_async() {
+    twin("ptx-async");
+}
