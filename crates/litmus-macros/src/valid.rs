@@ -51,7 +51,9 @@ fn where_is(e: &ValidationError, cx: &Ctx) -> Range {
     };
     let part = match &e.kind {
         K::BadSemantics { .. } => parts.sem,
-        K::UnexpectedScope { .. } | K::ClusterScopeWithoutClusters => parts.scope,
+        K::UnexpectedScope { .. } | K::ClusterScopeWithoutClusters | K::BadScope { .. } => {
+            parts.scope
+        }
         K::BadCacheOp { .. } | K::CacheOpOnStrong(_) => parts.cache,
         K::CasNeedsNew => parts.args,
         K::MissingScope { .. } | K::MembarCluster => return parts.head,
