@@ -30,8 +30,12 @@ fn assert_agree(test: &Test, what: &str) {
         return;
     }
     let (a, b) = (
-        with_async.map(|r| r.outcome_lines(test)).map_err(|e| e.to_string()),
-        without.map(|r| r.outcome_lines(test)).map_err(|e| e.to_string()),
+        with_async
+            .map(|r| r.outcome_lines(test))
+            .map_err(|e| e.to_string()),
+        without
+            .map(|r| r.outcome_lines(test))
+            .map_err(|e| e.to_string()),
     );
     assert_eq!(a, b, "{what}: ptx-async allows {a:?}, ptx-7.5 {b:?}");
 }

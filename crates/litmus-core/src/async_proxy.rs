@@ -202,7 +202,10 @@ impl AsyncOp {
             AsyncOp::BulkStore { .. } => "cp.async.bulk.global.shared::cta.bulk_group".into(),
             AsyncOp::CommitGroup => "cp.async.bulk.commit_group".into(),
             AsyncOp::WaitGroup { read, .. } => {
-                format!("cp.async.bulk.wait_group{}", if *read { ".read" } else { "" })
+                format!(
+                    "cp.async.bulk.wait_group{}",
+                    if *read { ".read" } else { "" }
+                )
             }
             AsyncOp::MbarrierInit { .. } => "mbarrier.init.shared::cta.b64".into(),
             AsyncOp::MbarrierArrive {
@@ -212,7 +215,11 @@ impl AsyncOp {
                 ..
             } => format!(
                 "mbarrier.arrive{}.{}.{}.shared::cluster.b64",
-                if expect_tx.is_some() { ".expect_tx" } else { "" },
+                if expect_tx.is_some() {
+                    ".expect_tx"
+                } else {
+                    ""
+                },
                 sem.as_str(),
                 scope.as_str()
             ),

@@ -310,7 +310,9 @@ pub enum ValidationErrorKind {
         copied: i64,
     },
     /// `.parity` other than 0: the model follows an mbarrier's first phase.
-    #[error("`.parity {0}`: the model follows the first phase of each mbarrier, whose parity is 0")]
+    #[error(
+        "`.parity {0}`: the model follows the first phase of each mbarrier, whose parity is 0"
+    )]
     ParityPhase(i64),
     /// A negative count of pending bulk groups or of mbarrier arrivals.
     #[error("`{instr}` takes a count of at least {min}, found {found}")]

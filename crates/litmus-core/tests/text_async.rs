@@ -134,7 +134,9 @@ fn misuse_is_an_error_at_its_position() {
         "5:25: `mbarrier.try_wait` on `b`, which nothing arrives at (no `mbarrier.arrive` and no bulk copy names it): the wait could never succeed"
     );
     assert_eq!(
-        errors(&test("mbarrier.arrive [b] | \nmbarrier.try_wait r0, [b] | ")),
+        errors(&test(
+            "mbarrier.arrive [b] | \nmbarrier.try_wait r0, [b] | "
+        )),
         "4:19: mbarrier `b` is initialised 0 times: give it exactly one `mbarrier.init`"
     );
     // Bytes announced and bytes copied disagree; a phase other than 0.

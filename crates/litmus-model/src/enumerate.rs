@@ -147,7 +147,8 @@ impl<'t, 'f> Search<'t, 'f> {
 
     pub fn run(&mut self, opts: &Options) -> Result<(), SearchError> {
         let m = self.model;
-        if let Some(e) = crate::proxy::unsupported(self.test, m.name(), m.proxies(), m.async_proxy())
+        if let Some(e) =
+            crate::proxy::unsupported(self.test, m.name(), m.proxies(), m.async_proxy())
         {
             return Err(SearchError::Paths(e));
         }

@@ -44,7 +44,8 @@ pub use explain::{
 };
 pub use model::Model;
 pub use models::{
-    model_by_name, model_from_env, model_from_env_for, model_names, UnknownModel, DEFAULT_MODEL, MODELS, MODEL_ENV,
+    model_by_name, model_from_env, model_from_env_for, model_names, UnknownModel, DEFAULT_MODEL,
+    MODELS, MODEL_ENV,
 };
 pub use outcome::{Observable, Outcome};
 pub use termination::{check_termination, Hang, Stuck, Termination, Where};

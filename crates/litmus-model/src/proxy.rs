@@ -9,8 +9,8 @@
 //! target's address seen through another proxy). Its *physical* location
 //! is the end of its chain of aliases.
 
-use litmus_core::ir::{Term, Test};
 use litmus_core::async_proxy::AsyncSpace;
+use litmus_core::ir::{Term, Test};
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
 use crate::events::PathError;

@@ -524,7 +524,11 @@ impl<'s> Builder<'_, 's> {
         {
             return self.async_proxy_fence();
         }
-        if self.quals.first().is_some_and(|q| q.word == "mbarrier_init") {
+        if self
+            .quals
+            .first()
+            .is_some_and(|q| q.word == "mbarrier_init")
+        {
             return self.mbarrier_init_fence();
         }
         if self.quals.first().is_some_and(|q| q.word == "proxy") {

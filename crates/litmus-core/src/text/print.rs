@@ -1,8 +1,8 @@
 //! The writer: a [`Test`] as Dat3M's dialect, with the extensions only
 //! where the test needs them, columns aligned as in the corpus.
 
-use std::collections::HashSet;
 use crate::async_proxy::AsyncOp;
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::instr::{Access, BarrierKind, BranchCond, CacheOp, FenceSpelling, InstrKind, Scope};

@@ -39,7 +39,12 @@ pub(super) fn async_op(op: &AsyncOp) -> TokenStream {
             scope: sc,
             expect_tx,
         } => {
-            let (mbar, s, sc, tx) = (name(mbar), sem(*s), scope(*sc), option(expect_tx.as_ref(), imm));
+            let (mbar, s, sc, tx) = (
+                name(mbar),
+                sem(*s),
+                scope(*sc),
+                option(expect_tx.as_ref(), imm),
+            );
             quote!(#a::MbarrierArrive { mbar: #mbar, sem: #s, scope: #sc, expect_tx: #tx })
         }
         AsyncOp::MbarrierTryWait {

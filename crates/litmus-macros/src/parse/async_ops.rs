@@ -64,7 +64,12 @@ fn flags(input: ParseStream, op: &Ident, flag: Option<&str>) -> syn::Result<(Qua
 pub(super) fn statement(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Result<Instr> {
     let word = op.to_string();
     let (q, flag, usage, counts): (Quals, bool, &str, &[usize]) = match word.as_str() {
-        "BulkLoad" => (Quals::default(), false, "BulkLoad(dst, src, size, mbar)", &[4]),
+        "BulkLoad" => (
+            Quals::default(),
+            false,
+            "BulkLoad(dst, src, size, mbar)",
+            &[4],
+        ),
         "BulkStore" => (Quals::default(), false, "BulkStore(dst, src, size)", &[3]),
         "BulkCommit" => {
             let origin = instr_site(cx, &op, &Quals::default(), None);
@@ -89,7 +94,8 @@ pub(super) fn statement(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Res
     let (a, paren) = args(input, &op, usage)?;
     arity(&a, paren, counts, usage)?;
     let origin = instr_site(cx, &op, &q, Some(paren));
-    let loc = |cx: &mut Ctx, i: usize| -> syn::Result<Name> { Ok(cx.name(a[i].ident("a location")?)) };
+    let loc =
+        |cx: &mut Ctx, i: usize| -> syn::Result<Name> { Ok(cx.name(a[i].ident("a location")?)) };
     let op = match word.as_str() {
         "BulkLoad" => AsyncOp::BulkLoad {
             dst: loc(cx, 0)?,
@@ -125,7 +131,12 @@ pub(super) fn statement(input: ParseStream, cx: &mut Ctx, op: Ident) -> syn::Res
 }
 
 /// `r = MbarTryWait{.parity}.<sem>.<scope>(mbar{, parity})`.
-pub(super) fn try_wait(input: ParseStream, cx: &mut Ctx, op: Ident, dst: Name) -> syn::Result<Instr> {
+pub(super) fn try_wait(
+    input: ParseStream,
+    cx: &mut Ctx,
+    op: Ident,
+    dst: Name,
+) -> syn::Result<Instr> {
     let (q, parity) = flags(input, &op, Some("parity"))?;
     let usage = if parity {
         "r = MbarTryWait.parity(mbar, phase)"
@@ -183,11 +194,18 @@ pub(super) fn proxy_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) -> syn::
         ..Quals::default()
     };
     let origin = instr_site(cx, op, &q, None);
-    Ok(Instr::new(InstrKind::Async(AsyncOp::ProxyFence(space)), origin))
+    Ok(Instr::new(
+        InstrKind::Async(AsyncOp::ProxyFence(space)),
+        origin,
+    ))
 }
 
 /// `Fence.mbarrier_init.release.cluster`, its one form, with `Fence` read.
-pub(super) fn mbarrier_init_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) -> syn::Result<Instr> {
+pub(super) fn mbarrier_init_fence(
+    input: ParseStream,
+    cx: &mut Ctx,
+    op: &Ident,
+) -> syn::Result<Instr> {
     let mut words = Vec::new();
     let mut last = op.span();
     while input.peek(Token![.]) {
@@ -197,14 +215,16 @@ pub(super) fn mbarrier_init_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) 
         words.push(w.to_string());
     }
     if words != ["mbarrier_init", "release", "cluster"] {
-        return Err(Range::new(op.span(), last).error(
-            "the mbarrier-init fence has one form: `Fence.mbarrier_init.release.cluster`",
-        ));
+        return Err(Range::new(op.span(), last)
+            .error("the mbarrier-init fence has one form: `Fence.mbarrier_init.release.cluster`"));
     }
     let q = Quals {
         last: Some(last),
         ..Quals::default()
     };
     let origin = instr_site(cx, op, &q, None);
-    Ok(Instr::new(InstrKind::Async(AsyncOp::MbarrierInitFence), origin))
+    Ok(Instr::new(
+        InstrKind::Async(AsyncOp::MbarrierInitFence),
+        origin,
+    ))
 }

@@ -46,8 +46,8 @@
 //! the engine keeps one dependency relation and `ctrl` is what it holds
 //! beyond `data`.
 
-use litmus_core::instr::{Scope, Sem};
 use litmus_core::async_proxy::AsyncSpace;
+use litmus_core::instr::{Scope, Sem};
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
 use crate::events::{sym_reads, EventKind, Structure};

@@ -60,7 +60,16 @@ pub(super) fn run(
                 ..ProxyTag::async_fence(AsyncSpace::All)
             };
             st.push(event(EventKind::Fence, None, Sem::Weak, None, None, fence));
-            increment(test, t, pc, st, mbar, Sem::Release, Scope::Cluster, Some(copy))?;
+            increment(
+                test,
+                t,
+                pc,
+                st,
+                mbar,
+                Sem::Release,
+                Scope::Cluster,
+                Some(copy),
+            )?;
         }
         AsyncOp::BulkStore { dst, src, .. } => {
             let copy = next_copy(test, t, st)?;
@@ -149,14 +158,7 @@ fn copy_data(
     copy: u32,
     src: &Name,
     dst: &Name,
-    event: &dyn Fn(
-        EventKind,
-        Option<usize>,
-        Sem,
-        Option<Scope>,
-        Option<usize>,
-        ProxyTag,
-    ) -> Event,
+    event: &dyn Fn(EventKind, Option<usize>, Sem, Option<Scope>, Option<usize>, ProxyTag) -> Event,
 ) -> Result<(), PathError> {
     let (sphys, svirt) = addresses(test, &src.text)?;
     let (dphys, dvirt) = addresses(test, &dst.text)?;
@@ -234,13 +236,15 @@ fn increment(
 /// initial value, plus the arrivals `mbarrier.init` asks for, plus one
 /// `complete_tx` per bulk copy that signals it.
 fn completions(test: &Test, mbar: &Name) -> u32 {
-    let init = test
-        .location(&mbar.text)
-        .map_or(0, |l| l.init.value as u32);
-    let ops = test.threads.iter().flat_map(|t| &t.body).filter_map(|i| match &i.kind {
-        InstrKind::Async(op) if op.mbar().is_some_and(|m| m.text == mbar.text) => Some(op),
-        _ => None,
-    });
+    let init = test.location(&mbar.text).map_or(0, |l| l.init.value as u32);
+    let ops = test
+        .threads
+        .iter()
+        .flat_map(|t| &t.body)
+        .filter_map(|i| match &i.kind {
+            InstrKind::Async(op) if op.mbar().is_some_and(|m| m.text == mbar.text) => Some(op),
+            _ => None,
+        });
     let mut arrivals = 0u32;
     let mut copies = 0u32;
     for op in ops {

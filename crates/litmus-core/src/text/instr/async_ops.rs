@@ -14,7 +14,8 @@ const BULK_FORMS: &str = "`cp.async.bulk.shared::cluster.global.mbarrier::comple
      or `cp.async.bulk.wait_group{.read} N`";
 const MBARRIER_FORMS: &str = "`mbarrier.init`, `mbarrier.arrive` or `mbarrier.try_wait`";
 const ARRIVE_QUALS: &str = ".expect_tx, .release, .relaxed, .cta, .cluster, .shared, .shared::cta, .shared::cluster or .b64";
-const WAIT_QUALS: &str = ".parity, .acquire, .relaxed, .cta, .cluster, .shared, .shared::cta or .b64";
+const WAIT_QUALS: &str =
+    ".parity, .acquire, .relaxed, .cta, .cluster, .shared, .shared::cta or .b64";
 const INIT_QUALS: &str = ".shared, .shared::cta or .b64";
 
 impl<'s> Builder<'_, 's> {
@@ -35,13 +36,7 @@ impl<'s> Builder<'_, 's> {
     pub(super) fn bulk_copy(&mut self) -> Option<InstrKind> {
         let head: Vec<&str> = self.quals.iter().map(|q| q.word).collect();
         let op = match head.as_slice() {
-            [
-                "async",
-                "bulk",
-                "shared::cluster",
-                "global",
-                "mbarrier::complete_tx::bytes",
-            ] => {
+            ["async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"] => {
                 self.count(4, 4, "4 operands (`[dst], [src], size, [mbar]`)")?;
                 AsyncOp::BulkLoad {
                     dst: self.loc(0)?,
@@ -87,7 +82,11 @@ impl<'s> Builder<'_, 's> {
         let rest: Vec<Qual<'s>> = self.quals[1..].to_vec();
         // PTX's arrive returns the barrier's state into a register that
         // litmus tests never read: `_` (or nothing) stands for it.
-        if first.word == "arrive" && self.ops.first().is_some_and(|o| o.tok.tok == Tok::Ident("_"))
+        if first.word == "arrive"
+            && self
+                .ops
+                .first()
+                .is_some_and(|o| o.tok.tok == Tok::Ident("_"))
         {
             self.ops.remove(0);
         }
