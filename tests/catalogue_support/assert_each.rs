@@ -13,10 +13,3 @@ macro_rules! compare_litmus {
 }
 pub(crate) use compare_litmus as litmus;
 
-// A catalogue file's `litmus_files!` adds nothing here: the includers walk
-// every `.litmus` file of the repository themselves.
-macro_rules! skip_litmus_files {
-    ($($t:tt)*) => {};
-}
-#[allow(unused_imports)]
-pub(crate) use skip_litmus_files as litmus_files;

@@ -45,7 +45,8 @@ For more, try `gpu-litmus toolchains --help`.";
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut rest = Vec::new();
     let mut a = Args::new(args);
-    while let Some((flag, _)) = a.next_flag(&mut rest) {
+    // Every flag ends the run: the first one decides.
+    if let Some((flag, _)) = a.next_flag(&mut rest) {
         match flag.as_str() {
             "-h" | "--help" => {
                 let _ = write!(out, "{HELP}");

@@ -39,27 +39,16 @@ pub(super) fn run(
     st: &mut State,
     op: &AsyncOp,
 ) -> Result<(), PathError> {
-    let event = |kind, loc, sem, scope, value, proxy| Event {
-        thread: Some(t),
-        instr: Some(pc),
-        kind,
-        loc,
-        sem,
-        scope,
-        value,
-        barrier: None,
-        rmw_partner: None,
-        proxy,
-    };
+    let at = At { t, pc };
     match op {
         AsyncOp::BulkLoad { dst, src, mbar, .. } => {
             let copy = next_copy(test, t, st)?;
-            copy_data(test, st, copy, src, dst, &event)?;
+            copy_data(test, st, copy, src, dst, at)?;
             let fence = ProxyTag {
                 copy: Some(copy),
                 ..ProxyTag::async_fence(AsyncSpace::All)
             };
-            st.push(event(EventKind::Fence, None, Sem::Weak, None, None, fence));
+            st.push(at.event(EventKind::Fence, None, Sem::Weak, None, None, fence));
             increment(
                 test,
                 t,
@@ -73,7 +62,7 @@ pub(super) fn run(
         }
         AsyncOp::BulkStore { dst, src, .. } => {
             let copy = next_copy(test, t, st)?;
-            copy_data(test, st, copy, src, dst, &event)?;
+            copy_data(test, st, copy, src, dst, at)?;
             st.bulk.open |= 1 << copy;
         }
         AsyncOp::CommitGroup => {
@@ -92,7 +81,7 @@ pub(super) fn run(
                 completes_reads_only: *read,
                 ..ProxyTag::async_fence(AsyncSpace::All)
             };
-            st.push(event(EventKind::Fence, None, Sem::Weak, None, None, tag));
+            st.push(at.event(EventKind::Fence, None, Sem::Weak, None, None, tag));
         }
         AsyncOp::MbarrierArrive {
             mbar, sem, scope, ..
@@ -108,7 +97,7 @@ pub(super) fn run(
             let id = st.path.events.len();
             let seen = st.sym(Sym::Read(id));
             let tag = ProxyTag::access(Proxy::Generic, virt);
-            st.push(event(
+            st.push(at.event(
                 EventKind::Read,
                 Some(phys),
                 *sem,
@@ -131,11 +120,44 @@ pub(super) fn run(
         }
         AsyncOp::ProxyFence(space) => {
             let tag = ProxyTag::async_fence(*space);
-            st.push(event(EventKind::Fence, None, Sem::Weak, None, None, tag));
+            st.push(at.event(EventKind::Fence, None, Sem::Weak, None, None, tag));
         }
         AsyncOp::MbarrierInit { .. } | AsyncOp::MbarrierInitFence => {}
     }
     Ok(())
+}
+
+/// The thread and instruction an event comes from.
+#[derive(Clone, Copy)]
+struct At {
+    t: usize,
+    pc: usize,
+}
+
+impl At {
+    /// An event of this instruction that is no barrier and no RMW half.
+    fn event(
+        self,
+        kind: EventKind,
+        loc: Option<usize>,
+        sem: Sem,
+        scope: Option<Scope>,
+        value: Option<usize>,
+        proxy: ProxyTag,
+    ) -> Event {
+        Event {
+            thread: Some(self.t),
+            instr: Some(self.pc),
+            kind,
+            loc,
+            sem,
+            scope,
+            value,
+            barrier: None,
+            rmw_partner: None,
+            proxy,
+        }
+    }
 }
 
 /// The number of the next bulk copy of thread `t`.
@@ -158,7 +180,7 @@ fn copy_data(
     copy: u32,
     src: &Name,
     dst: &Name,
-    event: &dyn Fn(EventKind, Option<usize>, Sem, Option<Scope>, Option<usize>, ProxyTag) -> Event,
+    at: At,
 ) -> Result<(), PathError> {
     let (sphys, svirt) = addresses(test, &src.text)?;
     let (dphys, dvirt) = addresses(test, &dst.text)?;
@@ -168,7 +190,7 @@ fn copy_data(
     };
     let id = st.path.events.len();
     let value = st.sym(Sym::Read(id));
-    st.push(event(
+    st.push(at.event(
         EventKind::Read,
         Some(sphys),
         Sem::Weak,
@@ -176,7 +198,7 @@ fn copy_data(
         Some(value),
         in_copy(ProxyTag::access(Proxy::Async, svirt)),
     ));
-    st.push(event(
+    st.push(at.event(
         EventKind::Write,
         Some(dphys),
         Sem::Weak,
