@@ -78,6 +78,7 @@
 //! | declared verdict | `exists (P1:r0 == 1) => forbidden` (or `=> allowed`), after the condition |
 //! | a test name with white space | `PTX "my test"` (`\"` and `\\` escape inside) |
 //! | the condition `true` | `exists (true)` |
+//! | the async proxy (PTX ISA 8.0; see [`crate::async_proxy`]) | as PTX writes it: `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], 16, [b]`, `cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} 0`, `mbarrier.init.shared::cta.b64 [b], 1`, `mbarrier.arrive{.expect_tx}.release.cluster.shared::cluster.b64 _, [b]{, 16}`, `mbarrier.try_wait{.parity}.acquire.cta.shared::cta.b64 r0, [b]{, 0}`, `fence.proxy.async{.global,.shared::cta,.shared::cluster}`, `fence.mbarrier_init.release.cluster`; an operand in brackets is a location either way |
 //!
 //! # herd7's GPU_PTX dialect
 //!
