@@ -494,6 +494,45 @@ LITMUS_SHUFFLE_PCT = 30
         }
     }
 
+    #[test]
+    fn an_entry_names_its_toolchain_and_one_not_installed_runs_under_the_base() {
+        // An entry won under an installed release names it by name...
+        let k = Knobs {
+            ptxas: Some("ptxas-1.2.3".into()),
+            stride: 8,
+            ..base()
+        };
+        let entry = Entry::new(&k, H100, "", 1.0, 1, 1);
+        assert_eq!(
+            entry.knobs.get(TOOLCHAIN_ENV).map(String::as_str),
+            Some("ptxas-1.2.3")
+        );
+        let mut file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+        file.insert("SB", entry);
+        // ... which is not installed here: the run keeps the entry's other
+        // knobs and the base's compiler (the JIT).
+        let run = file.knobs_for("SB", H100, &base(), |_| None).unwrap();
+        assert_eq!((run.stride, run.ptxas.clone()), (8, None));
+        // A compiler the environment names wins over the entry's.
+        let jit_entry = Entry::new(
+            &Knobs {
+                ptxas: None,
+                ..k.clone()
+            },
+            H100,
+            "",
+            1.0,
+            1,
+            1,
+        );
+        assert_eq!(jit_entry.knobs.get(TOOLCHAIN_ENV), None);
+        let env = |v: &str| (v == TOOLCHAIN_ENV).then(|| "jit".to_string());
+        assert_eq!(
+            file.knobs_for("SB", H100, &base(), env).unwrap().ptxas,
+            None
+        );
+    }
+
     /// A file with an H100 entry for MP and A100 entry for MP, and an
     /// entry without a kind for SB.
     fn two_kinds() -> TuningFile {
