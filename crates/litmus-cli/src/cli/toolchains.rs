@@ -45,17 +45,13 @@ For more, try `gpu-litmus toolchains --help`.";
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut rest = Vec::new();
     let mut a = Args::new(args);
-    while let Some((flag, _)) = a.next_flag(&mut rest) {
-        match flag.as_str() {
-            "-h" | "--help" => {
-                let _ = write!(out, "{HELP}");
-                return EXIT_OK;
-            }
-            other => {
-                let _ = writeln!(err, "error: unknown option `{other}`\n\n{USAGE}");
-                return EXIT_USAGE;
-            }
+    if let Some((flag, _)) = a.next_flag(&mut rest) {
+        if flag == "-h" || flag == "--help" {
+            let _ = write!(out, "{HELP}");
+            return EXIT_OK;
         }
+        let _ = writeln!(err, "error: unknown option `{flag}`\n\n{USAGE}");
+        return EXIT_USAGE;
     }
     if let Some(extra) = rest.first() {
         let _ = writeln!(
