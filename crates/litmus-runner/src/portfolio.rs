@@ -75,7 +75,8 @@ impl Portfolio {
         }
     }
 
-    /// The default: [`BREADTH`].
+    /// The default: the knobs as they are, small CTAs under store stress
+    /// (JIT), and one CTA an SM under CUDA 12's ptxas (see the module).
     pub fn breadth() -> Portfolio {
         let mut p = Portfolio::parse(BREADTH).expect("the default portfolio reads");
         p.text = "breadth".into();
