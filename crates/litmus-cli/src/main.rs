@@ -1,13 +1,7 @@
-//! `gpu-litmus`: the command-line tool. `main` only dispatches on the
-//! subcommand; each subcommand lives in its own file under `cli/`.
+//! The CLI's own build of the program, for its tests
+//! (`CARGO_BIN_EXE_litmus-cli`); users install `gpu-litmus`, the same
+//! program, from the root package (`cargo install gpu-litmus`).
 
-mod cli;
-
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
-    ExitCode::from(cli::dispatch(&args, &mut out, &mut err))
+fn main() -> std::process::ExitCode {
+    litmus_cli::main()
 }
