@@ -1,12 +1,11 @@
 //! The persistent GPU workers: one child process per physical device,
 //! each keeping its CUDA context on that device and the modules it loaded
 //! across the runs of a test binary or a CLI command (`process`; off
-//! Linux, one context per device kept in this process: `crate::in_process`).
-//! A campaign over
-//! several devices keeps one worker busy per device (the scheduler is
-//! `litmus_runner::device_pool`); a test on several GPUs runs in the
-//! worker of its logical GPU 0's device, which opens contexts on the
-//! others itself (`devices`).
+//! Linux, one context per device kept in this process instead:
+//! `crate::in_process`). A campaign over several devices keeps one worker
+//! busy per device (the scheduler is `litmus_runner::device_pool`); a test
+//! on several GPUs runs in the worker of its logical GPU 0's device, which
+//! opens contexts on the others itself (`devices`).
 //!
 //! A run in a fresh child (`isolate::in_child`) pays for the fork, the
 //! driver's start, the context and the JIT every time: about 0.4 s, more
