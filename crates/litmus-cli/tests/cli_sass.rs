@@ -1,6 +1,8 @@
 //! `gpu-litmus sass` (and `ptx --arch`), run as a user runs it. The tests
 //! that need the real tools read LITMUS_PTXAS and LITMUS_NVDISASM and say
 //! they skipped without them; the rest use stand-in scripts.
+// The stand-ins are shell scripts.
+#![cfg(unix)]
 
 mod cli_support;
 

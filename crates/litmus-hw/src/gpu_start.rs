@@ -139,7 +139,9 @@ impl GpuStart {
         }
     }
 
-    /// The value on the worker's wire.
+    /// The value on the worker's wire (only a child worker reads it; the
+    /// encoding is built and tested everywhere, see `wire`).
+    #[cfg_attr(not(all(target_os = "linux", not(litmus_portable))), allow(dead_code))]
     pub(crate) fn wire(self) -> u32 {
         match self {
             GpuStart::Auto => 0,
@@ -150,6 +152,7 @@ impl GpuStart {
     }
 
     /// Reads [`GpuStart::wire`]'s value back.
+    #[cfg_attr(not(all(target_os = "linux", not(litmus_portable))), allow(dead_code))]
     pub(crate) fn from_wire(w: u32) -> GpuStart {
         match w {
             1 => GpuStart::Relay,
