@@ -47,6 +47,9 @@ OPTIONS:
                         may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
+    --max-events N      the most events (initial writes included) a test
+                        may have to be checked (default 96); a larger test
+                        is an error, one line, not a search without end
     --termination       check termination instead (Dat3M's TERMINATION):
                         per file `terminates`, or `may hang:` and where a
                         thread spins forever on final values or waits
@@ -94,7 +97,8 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
-                     [--max-steps N] [--all-executions] [--termination] FILE...
+                     [--max-steps N] [--max-events N] [--all-executions]
+                     [--termination] FILE...
 
 For more, try `gpu-litmus check --help`.";
 
@@ -125,6 +129,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
             "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--max-events" => {
+                options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
+            }
             "--all-executions" if inline.is_some() => {
                 return Err("`--all-executions` takes no value".into())
             }

@@ -56,6 +56,9 @@ OPTIONS:
     --recorded          also judge the evidence's tests that no FILE|DIR gives,
                         from their recorded text (implied without FILE|DIR)
     --loop-bound N      the model's loop bound (default 1)
+    --max-events N      the most events (initial writes included) a test
+                        may have to be judged (default 96); a larger test
+                        or record is a failure, one line, not a pass
     -h, --help          print this help
 
 EXIT STATUS:
@@ -68,7 +71,7 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR
                     [--format text|json] [--report DIR] [--recorded]
-                    [--loop-bound N] [FILE|DIR...]
+                    [--loop-bound N] [--max-events N] [FILE|DIR...]
 
 For more, try `gpu-litmus gate --help`.";
 
@@ -109,6 +112,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
                 report = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
             }
             "--recorded" => recorded = true,
+            "--max-events" => {
+                options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
+            }
             "--loop-bound" => {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }

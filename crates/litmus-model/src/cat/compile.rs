@@ -148,6 +148,10 @@ struct Compiler<'r> {
     stack: Vec<PathBuf>,
     read: &'r mut dyn FnMut(&Path) -> Result<String, String>,
     memo: HashMap<Node, NodeId>,
+    /// How deep [`Compiler::expr`] recurses now: refused past
+    /// [`MAX_HEIGHT`] on the way down, before the stack runs out, since
+    /// a node sits at least as high as its expression nests.
+    depth: usize,
 }
 
 impl Compiler<'_> {
@@ -290,6 +294,23 @@ impl Compiler<'_> {
     }
 
     fn expr(&mut self, e: &Expr, file: &str) -> Result<NodeId, CatError> {
+        if self.depth >= MAX_HEIGHT {
+            return Err(CatError::at(
+                file,
+                e.pos,
+                CatErrorKind::Limit(format!(
+                    "definitions nest deeper than {MAX_HEIGHT} operators"
+                )),
+            ));
+        }
+        self.depth += 1;
+        let out = self.expr_below(e, file);
+        self.depth -= 1;
+        out
+    }
+
+    /// [`Compiler::expr`] one level down.
+    fn expr_below(&mut self, e: &Expr, file: &str) -> Result<NodeId, CatError> {
         let pos = e.pos;
         let node = match &e.kind {
             ExprKind::Name(n) => {
@@ -684,6 +705,7 @@ impl Shared {
             stack: Vec::new(),
             read,
             memo: std::mem::take(&mut self.memo),
+            depth: 0,
         };
         let result = c.file(path, src, None);
         self.prog = c.prog;
