@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod corpus;
+pub mod files;
 pub mod instr;
 pub mod ir;
 pub mod operand;

@@ -152,6 +152,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if let Some(dir) = &opts.report {
+        let inputs: Vec<&std::path::Path> = opts.evidence.iter().map(PathBuf::as_path).collect();
+        if !super::outputs::clear(dir, &inputs, err) {
+            return EXIT_FAILED;
+        }
+    }
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
@@ -395,8 +401,8 @@ fn write_junit(
         })
         .collect();
     std::fs::create_dir_all(dir)?;
-    std::fs::write(
-        dir.join("junit-gpu-litmus-gate.xml"),
-        junit::render("gpu-litmus-gate", &cases),
+    litmus_core::files::write_atomic(
+        &dir.join("junit-gpu-litmus-gate.xml"),
+        junit::render("gpu-litmus-gate", &cases).as_bytes(),
     )
 }
