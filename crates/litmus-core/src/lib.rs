@@ -14,8 +14,10 @@ pub mod ir;
 pub mod operand;
 pub mod outcome;
 pub mod parallel;
+pub mod printable;
 pub mod proxy;
 pub mod ptx;
+pub mod shell;
 pub mod text;
 pub mod validate;
 

@@ -203,7 +203,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     }
                     write!(out, "{}", report.herd())
                 }
-                _ => write!(out, "{}", report.text(file, req.model, micros)),
+                // Names come from files anyone writes: never raw to a
+                // terminal.
+                _ => write!(
+                    out,
+                    "{}",
+                    litmus_core::printable::escaped_lines(&report.text(file, req.model, micros))
+                ),
             };
             // stdout gone (a closed pipe): nothing more can be reported.
             written.is_ok() || {

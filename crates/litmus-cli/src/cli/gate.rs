@@ -176,7 +176,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     // `--format` takes text or json only (see parse_args).
     let text = match opts.format {
         Format::Json => json_lines(&report, &evidence, &unreadable),
-        _ => text(&report, &evidence, &unreadable, &opts),
+        // Names come from files anyone writes: never raw to a terminal.
+        _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
+            .into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
         return EXIT_FAILED;

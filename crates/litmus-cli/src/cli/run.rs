@@ -214,6 +214,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             failed += 1;
         }
         progress.clear(err);
+        // Names come from files anyone writes: never raw to a terminal
+        // (JSON escapes its own).
+        let (text, note) = match opts.format {
+            Format::Json => (text, note),
+            _ => (
+                litmus_core::printable::escaped_lines(&text).into_owned(),
+                litmus_core::printable::escaped_lines(&note).into_owned(),
+            ),
+        };
         let _ = err.write_all(note.as_bytes());
         if out.write_all(text.as_bytes()).is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.
