@@ -514,3 +514,50 @@ fn merges_killed_at_random_moments_leave_their_output_whole_or_absent() {
         outcomes[0], outcomes[1]
     );
 }
+
+#[test]
+fn records_that_contradict_their_test_are_refused_by_file_and_line() {
+    let dir = scratch("hostile-values");
+    let ev = evidence_folder(&dir);
+    let good = record_of(MP_RELACQ, &[(vec![1, 1], 10)]).to_json();
+    let mut extra = good.clone();
+    extra["histogram"][0]["outcome"] = serde_json::json!([1, 1, 7]);
+    extra["seq"] = serde_json::json!(1);
+    let mut renamed = good.clone();
+    renamed["observables"] = serde_json::json!(["P0:r9", "P1:r1"]);
+    renamed["seq"] = serde_json::json!(2);
+    let mut huge = good;
+    huge["observables"] = serde_json::json!(vec!["x"; 5000]);
+    huge["seq"] = serde_json::json!(3);
+    let lines: Vec<String> = [extra, renamed, huge]
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let bad = write(&ev, "bad.jsonl", &(lines.join("\n") + "\n"));
+    let mut cmd = bin();
+    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 1, "{all}");
+    let at = |line: usize| format!("{}:{line}: corrupt record: ", bad.display());
+    assert!(
+        all.contains(&format!(
+            "{}outcome [1, 1, 7] has 3 values for 2 observables",
+            at(1)
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains(&format!(
+            "{}observables [P0:r9, P1:r1] are not the recorded test's [P1:r0, P1:r1]",
+            at(2)
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains(&format!("{}observables: 5000, more than the 4096", at(3))),
+        "{all}"
+    );
+    // The good record is judged all the same.
+    assert!(all.contains("1 records"), "{all}");
+}

@@ -170,6 +170,7 @@ impl Evidence {
     }
 
     fn add_file(&mut self, file: &Path, bytes: &[u8], seen: &mut BTreeMap<(String, u64), usize>) {
+        let mut known = crate::record::KnownTexts::new();
         let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
         // split gives a last piece after the final newline: empty for a
         // whole file, the cut line for a truncated one.
@@ -191,7 +192,7 @@ impl Evidence {
             if text.trim().is_empty() {
                 continue;
             }
-            match Record::parse(text) {
+            match Record::parse(text).and_then(|r| r.check_text(&mut known).map(|()| r)) {
                 Ok(r) => match seen.get(&(r.run.clone(), r.seq)) {
                     None => {
                         seen.insert((r.run.clone(), r.seq), self.records.len());

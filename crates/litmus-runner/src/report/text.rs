@@ -89,7 +89,7 @@ pub fn reproduce(report: &TestReport) -> String {
     match &report.source {
         Source::CargoTest(path) => format!(
             "{env}{} cargo test {} -- --exact",
-            assignment("LITMUS_MODEL", &report.model),
+            assignment("LITMUS_MODEL", report.model),
             quote(path)
         ),
         Source::File(file) => {
@@ -100,7 +100,7 @@ pub fn reproduce(report: &TestReport) -> String {
             };
             format!(
                 "{env}gpu-litmus run --model {}{bound} {}",
-                quote(&report.model),
+                quote(report.model),
                 quote(file)
             )
         }
