@@ -561,3 +561,52 @@ fn records_that_contradict_their_test_are_refused_by_file_and_line() {
     // The good record is judged all the same.
     assert!(all.contains("1 records"), "{all}");
 }
+
+#[test]
+fn bad_tuning_files_are_refused_with_the_line_and_no_usage_text() {
+    let dir = scratch("hostile-tuning");
+    let test = write(&dir, "mp.litmus", MP_RELACQ);
+    let name = "MP-relacq";
+    let cases = [
+        (
+            format!("[tests.\"{name}\"]\nweak = 1\nweak_per_s_low = inf\n"),
+            "line 3: test `MP-relacq`: `weak_per_s_low` must be a finite non-negative number",
+        ),
+        (
+            format!(
+                "# tuned\n\n[tests.\"{name}\".knobs]\nLITMUS_STRIDE = \"4\"\nLITMUS_CTAS = \"\"\n"
+            ),
+            "line 5: test `MP-relacq`: knob `LITMUS_CTAS` is empty",
+        ),
+        (
+            format!("[tests.\"{name}\".knobs]\nLITMUS_STRIDE = \"4294967295\"\n"),
+            "line 2: test `MP-relacq`: bad value `4294967295` for LITMUS_STRIDE",
+        ),
+        (
+            format!("[tests.\"{name}\".knobs]\nLITMUS_STRESS = \"4294967295:1\"\n"),
+            "line 2: test `MP-relacq`: bad value `4294967295:1` for LITMUS_STRESS",
+        ),
+        (
+            format!("[tests.\"{name}\".knobs]\nLITMUS_PRE_STRESS = \"4294967295\"\n"),
+            "line 2: test `MP-relacq`: bad value `4294967295` for LITMUS_PRE_STRESS",
+        ),
+    ];
+    for (text, says) in cases {
+        let file = write(&dir, "t.toml", &text);
+        for by_variable in [false, true] {
+            let mut cmd = bin();
+            cmd.arg("run");
+            if by_variable {
+                cmd.env("LITMUS_TUNING", &file);
+            } else {
+                cmd.arg("--tuning").arg(&file);
+            }
+            cmd.arg(&test);
+            let o = within_limit(cmd);
+            let err = stderr(&o);
+            assert_eq!(code(&o), 2, "{text}: {err}");
+            assert_eq!(err.lines().count(), 1, "{text}: {err}");
+            assert!(err.contains(says), "{text}: {err}");
+        }
+    }
+}

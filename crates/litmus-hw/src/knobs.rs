@@ -286,6 +286,20 @@ pub const MAX_CTAS_PER_SM: u32 = 32;
 /// The most CPU threads per host role.
 pub const MAX_HOST_THREADS: u32 = 64;
 
+/// The widest `LITMUS_STRIDE`, in words: a location takes stride × instances
+/// words, and the tuning space goes to 16.
+pub const MAX_STRIDE: u32 = 1024;
+
+/// The most spin polls, stressing CTAs' rounds and pre-stress iterations a
+/// knob may ask for (`LITMUS_SPIN`, `LITMUS_STRESS`, `LITMUS_PRE_STRESS`):
+/// a thousand times what the tuning space tries, so that a value near
+/// 2^32 from a careless or hostile file is refused rather than run for
+/// hours.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+
+/// The most stressing CTAs (`LITMUS_STRESS`).
+pub const MAX_STRESS_CTAS: u32 = 1 << 16;
+
 impl Knobs {
     /// The physical device that plays logical GPU `g`: the map's entry, or
     /// `g` itself without a map; `None` past a map's end.
