@@ -493,7 +493,7 @@ fn merges_killed_at_random_moments_leave_their_output_whole_or_absent() {
         let _ = child.kill();
         let _ = child.wait();
         let read = if out.exists() {
-            Evidence::read(&[out.clone()]).unwrap()
+            Evidence::read(std::slice::from_ref(&out)).unwrap()
         } else {
             Evidence::default()
         };
