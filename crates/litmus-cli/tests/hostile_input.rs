@@ -284,6 +284,16 @@ fn link_loops_and_links_out_of_a_test_folder_are_refused_one_line_each() {
             stderr(&o)
         );
     }
+    let log = write(&dir, "empty.log", "\n");
+    let mut cmd = bin();
+    cmd.args(["evidence", "import", "--into"])
+        .arg(dir.join("imported"))
+        .arg("--tests")
+        .arg(&tests)
+        .arg(&log);
+    let o = within_limit(cmd);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 3, "{}", stderr(&o));
 }
 
 #[test]
