@@ -342,6 +342,7 @@ fn a_deep_cat_chain_is_an_error_not_a_stack_overflow() {
         cmd.arg("check").arg("--model").arg(&cat).arg(&test);
         let o = within_limit(cmd);
         assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
 }

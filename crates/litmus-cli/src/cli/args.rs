@@ -172,6 +172,19 @@ impl From<&str> for Refusal {
     }
 }
 
+impl From<litmus_model::models::UnknownModel> for Refusal {
+    /// A name that names no model is the command line's mistake; a cat
+    /// file that does not compile is the file's, and its message says
+    /// where.
+    fn from(e: litmus_model::models::UnknownModel) -> Refusal {
+        if e.cat.is_some() {
+            Refusal::Content(e.to_string())
+        } else {
+            Refusal::Usage(e.to_string())
+        }
+    }
+}
+
 /// The request a command line makes, or the exit status once its help or
 /// its usage error is printed.
 pub fn request<T>(

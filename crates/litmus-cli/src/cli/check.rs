@@ -10,7 +10,7 @@ use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Opt
 use litmus_runner::report;
 use serde_json::{json, Map, Value};
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{number, request, Args, Format, Parsed, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -110,7 +110,7 @@ struct Request {
     termination: bool,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
+fn parse_args(args: &[String]) -> Result<Parsed<Request>, Refusal> {
     let mut model_name: Option<String> = None;
     let mut format = Format::Text;
     let mut options = Options::default();
@@ -140,16 +140,15 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 return Err("`--termination` takes no value".into())
             }
             "--termination" => termination = true,
-            other => return Err(format!("unknown option `{other}`")),
+            other => return Err(format!("unknown option `{other}`").into()),
         }
     }
     let model = match model_name {
         Some(name) => model_by_name(&name),
         None => model_from_env(),
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     if files.is_empty() {
-        return Err("no files to check".to_string());
+        return Err("no files to check".into());
     }
     if termination && format == Format::Herd {
         return Err("`--termination` has no herd format; use text or json".into());

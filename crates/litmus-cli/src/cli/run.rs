@@ -50,8 +50,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, Refusa
     // Every variable is checked here, before any file runs and whether or
     // not there is a GPU.
     let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?,
+        Some(name) => Config::with_model(model_by_name(&name)?).map_err(|e| e.to_string())?,
         // A variable's value (a tuning file's content included), not the
         // command line.
         None => Config::from_env().map_err(|e| Refusal::Content(e.to_string()))?,
