@@ -182,7 +182,14 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             .evidence
             .iter()
             .map(PathBuf::as_path)
-            .chain(req.paths.iter().map(std::path::Path::new))
+            // A test folder is no evidence: only a test file itself is
+            // refused as the output.
+            .chain(
+                req.paths
+                    .iter()
+                    .map(std::path::Path::new)
+                    .filter(|p| p.is_file()),
+            )
             .chain(model.exists().then_some(model))
             .collect();
         if !super::outputs::clear(path, &inputs, err) {

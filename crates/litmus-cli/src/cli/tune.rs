@@ -155,7 +155,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let tests: Vec<&std::path::Path> = opts.files.iter().map(std::path::Path::new).collect();
+    // A test folder may hold the tuning file; a test file may not be it.
+    let tests: Vec<&std::path::Path> = opts
+        .files
+        .iter()
+        .map(std::path::Path::new)
+        .filter(|p| p.is_file())
+        .collect();
     if !super::outputs::clear(&opts.out, &tests, err) {
         return EXIT_FAILED;
     }
