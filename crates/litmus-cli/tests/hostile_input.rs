@@ -493,11 +493,14 @@ fn merges_killed_at_random_moments_leave_their_output_whole_or_absent() {
         | 1;
     let mut outcomes = [0usize; 2];
     for i in 0..20 {
-        // xorshift: a moment anywhere in the merge, or just past it.
+        // xorshift: a moment in the i-th of 20 slices of the merge's last
+        // 70% (reading comes first, writing last) and just past it, so that
+        // the kills land all along the writing, wherever it falls.
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let at = took.mul_f64((seed % 1000) as f64 / 800.0);
+        let slice = (i as f64 + (seed % 1000) as f64 / 1000.0) / 20.0;
+        let at = took.mul_f64(0.35 + 0.75 * slice);
         let out = dir.join(format!("out{i}"));
         let mut child = merge(&out).spawn().unwrap();
         std::thread::sleep(at);
