@@ -624,3 +624,34 @@ fn bad_tuning_files_are_refused_with_the_line_and_no_usage_text() {
         }
     }
 }
+
+#[test]
+fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
+    let dir = scratch("hostile-slow");
+    let ev = evidence_folder(&dir);
+    // Ten threads that each write and read `x`: 21 events, within the
+    // bound, but minutes of search.
+    let heads: Vec<String> = (0..10).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
+    let writes: Vec<String> = (0..10).map(|i| format!("st.weak x, {}", i + 1)).collect();
+    let reads: Vec<String> = (0..10).map(|_| "ld.weak r0, x".to_string()).collect();
+    let slow = format!(
+        "PTX RW10\n{{ x=0; }}\n {} ;\n {} ;\n {} ;\nexists (P0:r0 == 1)\n",
+        heads.join(" | "),
+        writes.join(" | "),
+        reads.join(" | ")
+    );
+    let mut w = Writer::create(&ev).unwrap();
+    w.append(record_of(&slow, &[(vec![0], 3)])).unwrap();
+    let mut cmd = bin();
+    // The gate's default bound: 5 s.
+    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 1, "{all}");
+    assert_eq!(
+        all.matches("budget exceeded: max_time = 5s").count(),
+        1,
+        "{all}"
+    );
+    assert!(all.contains(", 1 failure,"), "{all}");
+}

@@ -59,6 +59,9 @@ OPTIONS:
     --max-events N      the most events (initial writes included) a test
                         may have to be judged (default 96); a larger test
                         or record is a failure, one line, not a pass
+    --max-seconds N     the longest the model may take over one test
+                        (default 5; the repository's take milliseconds);
+                        a test that takes longer is a failure, one line
     -h, --help          print this help
 
 EXIT STATUS:
@@ -71,9 +74,13 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR
                     [--format text|json] [--report DIR] [--recorded]
-                    [--loop-bound N] [--max-events N] [FILE|DIR...]
+                    [--loop-bound N] [--max-events N] [--max-seconds N]
+                    [FILE|DIR...]
 
 For more, try `gpu-litmus gate --help`.";
+
+/// The default of `--max-seconds`.
+const GATE_SECONDS: u64 = 5;
 
 struct GateOptions {
     model: &'static dyn Model,
@@ -93,7 +100,13 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
     let mut format = Format::Text;
     let mut report = None;
     let mut recorded = false;
-    let mut options = Options::default();
+    // A record is judged in milliseconds; one that keeps the model longer
+    // is refused well before it keeps a CI job (check's 120 s is for a
+    // person who asked for that test).
+    let mut options = Options {
+        max_time: Some(Duration::from_secs(GATE_SECONDS)),
+        ..Options::default()
+    };
     let mut paths = Vec::new();
     let mut scan = Args::new(args);
     let by_name = |name: String| model_by_name(&name).map_err(|e| e.to_string());
@@ -112,6 +125,10 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
                 report = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
             }
             "--recorded" => recorded = true,
+            "--max-seconds" => {
+                let secs = number(&flag, &scan.value(&flag, inline)?, 1u64)?;
+                options.max_time = Some(Duration::from_secs(secs));
+            }
             "--max-events" => {
                 options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
             }
