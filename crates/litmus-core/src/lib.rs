@@ -8,13 +8,16 @@
 #![warn(missing_docs)]
 
 pub mod corpus;
+pub mod files;
 pub mod instr;
 pub mod ir;
 pub mod operand;
 pub mod outcome;
 pub mod parallel;
+pub mod printable;
 pub mod proxy;
 pub mod ptx;
+pub mod shell;
 pub mod text;
 pub mod validate;
 

@@ -178,13 +178,15 @@ impl Environment {
             e.stress_pct = percent("LITMUS_STRESS_PCT", &v)?;
         }
         if let Some(v) = var("LITMUS_PRE_STRESS") {
-            const WHAT: &str = "ITERATIONS or ITERATIONS:PATTERN (a non-negative integer; `st-st`, `ld-ld`, `st-ld` or `ld-st`)";
+            const WHAT: &str = "ITERATIONS or ITERATIONS:PATTERN (an integer from 0 to 1000000; `st-st`, `ld-ld`, `st-ld` or `ld-st`)";
             let (iters, pat) = match v.split_once(':') {
                 Some((i, p)) => (i, Some(p)),
                 None => (v.as_str(), None),
             };
             e.pre_stress = parse_u32("LITMUS_PRE_STRESS", iters, WHAT)
-                .map_err(|_| GpuError::knob("LITMUS_PRE_STRESS", &v, WHAT))?;
+                .ok()
+                .filter(|&n| n <= crate::knobs::MAX_ROUNDS)
+                .ok_or_else(|| GpuError::knob("LITMUS_PRE_STRESS", &v, WHAT))?;
             if let Some(p) = pat {
                 e.pre_pattern = StressPattern::from_name(p.trim())
                     .ok_or_else(|| GpuError::knob("LITMUS_PRE_STRESS", &v, WHAT))?;

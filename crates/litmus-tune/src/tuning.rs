@@ -212,9 +212,12 @@ impl TuningFile {
 
     /// Writes the file to its path.
     pub fn write(&self) -> Result<(), TuningError> {
-        std::fs::write(&self.path, self.to_toml()).map_err(|e| TuningError::Io {
-            path: self.path.clone(),
-            message: format!("cannot write: {e}"),
+        // Whole or not at all: a killed tune keeps the file it had.
+        litmus_core::files::write_atomic(&self.path, self.to_toml().as_bytes()).map_err(|e| {
+            TuningError::Io {
+                path: self.path.clone(),
+                message: format!("cannot write: {e}"),
+            }
         })
     }
 

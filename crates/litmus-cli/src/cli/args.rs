@@ -151,10 +151,44 @@ pub enum Parsed<T> {
     Help,
 }
 
+/// Why a command cannot start.
+pub enum Refusal {
+    /// A mistake in the command line: its usage follows the message.
+    Usage(String),
+    /// A mistake in a file or variable the line names (a tuning file, say):
+    /// the message alone, which says where; the usage would not help.
+    Content(String),
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal::Usage(message)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(message: &str) -> Refusal {
+        Refusal::Usage(message.to_string())
+    }
+}
+
+impl From<litmus_model::models::UnknownModel> for Refusal {
+    /// A name that names no model is the command line's mistake; a cat
+    /// file that does not compile is the file's, and its message says
+    /// where.
+    fn from(e: litmus_model::models::UnknownModel) -> Refusal {
+        if e.cat.is_some() {
+            Refusal::Content(e.to_string())
+        } else {
+            Refusal::Usage(e.to_string())
+        }
+    }
+}
+
 /// The request a command line makes, or the exit status once its help or
 /// its usage error is printed.
 pub fn request<T>(
-    parsed: Result<Parsed<T>, String>,
+    parsed: Result<Parsed<T>, impl Into<Refusal>>,
     help: &str,
     usage: &str,
     out: &mut dyn std::io::Write,
@@ -166,8 +200,11 @@ pub fn request<T>(
             let _ = write!(out, "{help}");
             Err(super::EXIT_OK)
         }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{usage}");
+        Err(refusal) => {
+            let _ = match refusal.into() {
+                Refusal::Usage(msg) => writeln!(err, "error: {msg}\n\n{usage}"),
+                Refusal::Content(msg) => writeln!(err, "error: {msg}"),
+            };
             Err(super::EXIT_USAGE)
         }
     }

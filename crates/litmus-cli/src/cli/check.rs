@@ -10,7 +10,7 @@ use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Opt
 use litmus_runner::report;
 use serde_json::{json, Map, Value};
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{number, request, Args, Format, Parsed, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -47,6 +47,9 @@ OPTIONS:
                         may spin on the GPU (default 1000)
     --max-steps N       search budget per file (default 20000000); a test
                         over budget is an error saying how far it got
+    --max-events N      the most events (initial writes included) a test
+                        may have to be checked (default 96); a larger test
+                        is an error, one line, not a search without end
     --termination       check termination instead (Dat3M's TERMINATION):
                         per file `terminates`, or `may hang:` and where a
                         thread spins forever on final values or waits
@@ -94,7 +97,8 @@ EXIT STATUS:
 
 const USAGE: &str = "USAGE:
     gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
-                     [--max-steps N] [--all-executions] [--termination] FILE...
+                     [--max-steps N] [--max-events N] [--all-executions]
+                     [--termination] FILE...
 
 For more, try `gpu-litmus check --help`.";
 
@@ -106,7 +110,7 @@ struct Request {
     termination: bool,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
+fn parse_args(args: &[String]) -> Result<Parsed<Request>, Refusal> {
     let mut model_name: Option<String> = None;
     let mut format = Format::Text;
     let mut options = Options::default();
@@ -125,6 +129,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
             "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--max-events" => {
+                options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
+            }
             "--all-executions" if inline.is_some() => {
                 return Err("`--all-executions` takes no value".into())
             }
@@ -133,16 +140,15 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 return Err("`--termination` takes no value".into())
             }
             "--termination" => termination = true,
-            other => return Err(format!("unknown option `{other}`")),
+            other => return Err(format!("unknown option `{other}`").into()),
         }
     }
     let model = match model_name {
         Some(name) => model_by_name(&name),
         None => model_from_env(),
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     if files.is_empty() {
-        return Err("no files to check".to_string());
+        return Err("no files to check".into());
     }
     if termination && format == Format::Herd {
         return Err("`--termination` has no herd format; use text or json".into());
@@ -196,7 +202,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     }
                     write!(out, "{}", report.herd())
                 }
-                _ => write!(out, "{}", report.text(file, req.model, micros)),
+                // Names come from files anyone writes: never raw to a
+                // terminal.
+                _ => write!(
+                    out,
+                    "{}",
+                    litmus_core::printable::escaped_lines(&report.text(file, req.model, micros))
+                ),
             };
             // stdout gone (a closed pipe): nothing more can be reported.
             written.is_ok() || {

@@ -330,7 +330,7 @@ pub fn write_test(
         origin: Origin::NONE,
     });
     let path = file_of(dir, &test);
-    std::fs::write(&path, text::print(&test))
+    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }

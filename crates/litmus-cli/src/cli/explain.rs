@@ -43,6 +43,9 @@ OPTIONS:
                         is dropped). Not LITMUS_LOOP_BOUND, which bounds how
                         long a role may spin on the GPU (default 1000)
     --max-steps N       search budget (default 20000000)
+    --max-events N      the most events (initial writes included) a test
+                        may have to be checked (default 96); a larger test
+                        is an error, one line, not a search without end
     -h, --help          print this help
 
 ENVIRONMENT:
@@ -94,6 +97,9 @@ fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
             "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
+            "--max-events" => {
+                options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }

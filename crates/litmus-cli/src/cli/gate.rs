@@ -56,6 +56,12 @@ OPTIONS:
     --recorded          also judge the evidence's tests that no FILE|DIR gives,
                         from their recorded text (implied without FILE|DIR)
     --loop-bound N      the model's loop bound (default 1)
+    --max-events N      the most events (initial writes included) a test
+                        may have to be judged (default 96); a larger test
+                        or record is a failure, one line, not a pass
+    --max-seconds N     the longest the model may take over one test
+                        (default 5; the repository's take milliseconds);
+                        a test that takes longer is a failure, one line
     -h, --help          print this help
 
 EXIT STATUS:
@@ -68,9 +74,13 @@ EXIT STATUS:
 const USAGE: &str = "USAGE:
     gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR
                     [--format text|json] [--report DIR] [--recorded]
-                    [--loop-bound N] [FILE|DIR...]
+                    [--loop-bound N] [--max-events N] [--max-seconds N]
+                    [FILE|DIR...]
 
 For more, try `gpu-litmus gate --help`.";
+
+/// The default of `--max-seconds`.
+const GATE_SECONDS: u64 = 5;
 
 struct GateOptions {
     model: &'static dyn Model,
@@ -90,7 +100,13 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
     let mut format = Format::Text;
     let mut report = None;
     let mut recorded = false;
-    let mut options = Options::default();
+    // A record is judged in milliseconds; one that keeps the model longer
+    // is refused well before it keeps a CI job (check's 120 s is for a
+    // person who asked for that test).
+    let mut options = Options {
+        max_time: Some(Duration::from_secs(GATE_SECONDS)),
+        ..Options::default()
+    };
     let mut paths = Vec::new();
     let mut scan = Args::new(args);
     let by_name = |name: String| model_by_name(&name).map_err(|e| e.to_string());
@@ -109,6 +125,13 @@ fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
                 report = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
             }
             "--recorded" => recorded = true,
+            "--max-seconds" => {
+                let secs = number(&flag, &scan.value(&flag, inline)?, 1u64)?;
+                options.max_time = Some(Duration::from_secs(secs));
+            }
+            "--max-events" => {
+                options.max_events = number(&flag, &scan.value(&flag, inline)?, 1usize)?
+            }
             "--loop-bound" => {
                 options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
             }
@@ -146,6 +169,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if let Some(dir) = &opts.report {
+        let inputs: Vec<&std::path::Path> = opts.evidence.iter().map(PathBuf::as_path).collect();
+        if !super::outputs::clear(dir, &inputs, err) {
+            return EXIT_FAILED;
+        }
+    }
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
@@ -164,7 +193,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     // `--format` takes text or json only (see parse_args).
     let text = match opts.format {
         Format::Json => json_lines(&report, &evidence, &unreadable),
-        _ => text(&report, &evidence, &unreadable, &opts),
+        // Names come from files anyone writes: never raw to a terminal.
+        _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
+            .into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
         return EXIT_FAILED;
@@ -389,8 +420,8 @@ fn write_junit(
         })
         .collect();
     std::fs::create_dir_all(dir)?;
-    std::fs::write(
-        dir.join("junit-gpu-litmus-gate.xml"),
-        junit::render("gpu-litmus-gate", &cases),
+    litmus_core::files::write_atomic(
+        &dir.join("junit-gpu-litmus-gate.xml"),
+        junit::render("gpu-litmus-gate", &cases).as_bytes(),
     )
 }

@@ -227,7 +227,7 @@ fn write_checked(mut test: Test, req: &Request) -> Result<Verdict, String> {
         origin: Origin::NONE,
     });
     let path = file_of(&req.out, &test);
-    std::fs::write(&path, text::print(&test))
+    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(verdict)
 }

@@ -16,6 +16,7 @@ mod gen;
 mod load;
 mod mutants;
 mod mutants_report;
+mod outputs;
 mod parallel;
 mod prefetch;
 mod progress;

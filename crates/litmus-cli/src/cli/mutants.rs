@@ -176,6 +176,26 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if let Some(path) = &req.json_out {
+        let model = std::path::Path::new(&req.model);
+        let inputs: Vec<&std::path::Path> = req
+            .evidence
+            .iter()
+            .map(PathBuf::as_path)
+            // A test folder is no evidence: only a test file itself is
+            // refused as the output.
+            .chain(
+                req.paths
+                    .iter()
+                    .map(std::path::Path::new)
+                    .filter(|p| p.is_file()),
+            )
+            .chain(model.exists().then_some(model))
+            .collect();
+        if !super::outputs::clear(path, &inputs, err) {
+            return EXIT_FAILED;
+        }
+    }
     let m = match mutation(&req.model) {
         Ok(m) => m,
         Err(e) => {
@@ -280,8 +300,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let object = report.json();
     if let Some(path) = &req.json_out {
         let text = serde_json::to_string_pretty(&object).expect("JSON values print");
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            let _ = writeln!(err, "error: cannot write {}: {e}", path.display());
+        if !super::outputs::write(path, (text + "\n").as_bytes(), err) {
             status = EXIT_FAILED;
         }
     }

@@ -8,6 +8,7 @@ use litmus_model::{model_by_name, Model, Options};
 
 use super::args::{number, request, Args, Parsed};
 use super::gate::{non_empty, read_evidence};
+use super::outputs;
 use super::{EXIT_FAILED, EXIT_OK};
 
 const HELP: &str = "gpu-litmus report: recorded hardware evidence as one HTML page
@@ -108,6 +109,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    let inputs: Vec<&std::path::Path> = opts
+        .evidence
+        .iter()
+        .chain(&opts.mutants)
+        .map(PathBuf::as_path)
+        .collect();
+    if !outputs::clear(&opts.html, &inputs, err) {
+        return EXIT_FAILED;
+    }
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
@@ -126,8 +136,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     }
     let page = html::page_with_mutants(&evidence, opts.model, &opts.options, &reports);
-    if let Err(e) = std::fs::write(&opts.html, page) {
-        let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
+    if !outputs::write(&opts.html, page.as_bytes(), err) {
         return EXIT_FAILED;
     }
     let _ = writeln!(

@@ -16,7 +16,7 @@ use litmus_runner::runner::{self, TestReport};
 use litmus_tune::tuning::TuningFile;
 use serde_json::json;
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{number, request, Args, Format, Parsed, Refusal};
 use super::load::{load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
@@ -34,7 +34,7 @@ pub(super) struct Options {
 }
 
 /// Reads `run`'s options; `campaign` shares them.
-pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
+pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, Refusal> {
     let Some(Flags {
         model,
         format,
@@ -50,9 +50,10 @@ pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String
     // Every variable is checked here, before any file runs and whether or
     // not there is a GPU.
     let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?,
-        None => Config::from_env().map_err(|e| e.to_string())?,
+        Some(name) => Config::with_model(model_by_name(&name)?).map_err(|e| e.to_string())?,
+        // A variable's value (a tuning file's content included), not the
+        // command line.
+        None => Config::from_env().map_err(|e| Refusal::Content(e.to_string()))?,
     };
     if files.is_empty() {
         return Err("no files to run".into());
@@ -138,7 +139,7 @@ fn read_flags(args: &[String]) -> Result<Option<Flags>, String> {
 impl Overrides {
     /// Applies the flags over the configuration: the flags win over the
     /// environment's knobs.
-    fn apply(self, config: &mut Config) -> Result<(), String> {
+    fn apply(self, config: &mut Config) -> Result<(), Refusal> {
         let knobs = &mut config.knobs;
         if let Some(ms) = self.budget_ms {
             knobs.budget_ms = ms;
@@ -164,7 +165,7 @@ impl Overrides {
         }
         if let Some(path) = self.tuning {
             config.tuning = Some(std::sync::Arc::new(
-                TuningFile::load(&path).map_err(|e| e.to_string())?,
+                TuningFile::load(&path).map_err(|e| Refusal::Content(e.to_string()))?,
             ));
         }
         Ok(())
@@ -214,6 +215,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             failed += 1;
         }
         progress.clear(err);
+        // Names come from files anyone writes: never raw to a terminal
+        // (JSON escapes its own).
+        let (text, note) = match opts.format {
+            Format::Json => (text, note),
+            _ => (
+                litmus_core::printable::escaped_lines(&text).into_owned(),
+                litmus_core::printable::escaped_lines(&note).into_owned(),
+            ),
+        };
         let _ = err.write_all(note.as_bytes());
         if out.write_all(text.as_bytes()).is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.

@@ -14,9 +14,9 @@ pub fn subjects(paths: &[String]) -> (Vec<Subject>, Vec<String>) {
     let mut errors = Vec::new();
     for p in paths {
         if Path::new(p).is_dir() {
-            if let Err(e) = walk(Path::new(p), &mut files) {
-                errors.push(format!("{p}: cannot read the folder: {e}"));
-            }
+            let found = litmus_core::files::walk(Path::new(p), "litmus");
+            files.extend(found.files.iter().map(|f| f.display().to_string()));
+            errors.extend(found.refused.iter().map(|e| e.to_string()));
         } else {
             files.push(p.clone());
         }
@@ -29,19 +29,4 @@ pub fn subjects(paths: &[String]) -> (Vec<Subject>, Vec<String>) {
         }
     }
     (subjects, errors)
-}
-
-fn walk(dir: &Path, files: &mut Vec<String>) -> std::io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            walk(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            files.push(path.to_string_lossy().into_owned());
-        }
-    }
-    Ok(())
 }

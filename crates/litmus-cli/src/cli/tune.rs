@@ -171,6 +171,16 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
+    // A test folder may hold the tuning file; a test file may not be it.
+    let tests: Vec<&std::path::Path> = opts
+        .files
+        .iter()
+        .map(std::path::Path::new)
+        .filter(|p| p.is_file())
+        .collect();
+    if !super::outputs::clear(&opts.out, &tests, err) {
+        return EXIT_FAILED;
+    }
     let selection = match litmus_files(&opts.files) {
         Ok(f) => Selection::of(opts.shard, f),
         Err(msg) => {

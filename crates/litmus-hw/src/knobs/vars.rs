@@ -6,8 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{
     format_gpu_map, parse_gpu_map, Knobs, Perm, GPU_MAP_ENV, MAX_CTAS_PER_SM, MAX_GPU_FLAGS,
-    MAX_GPU_PACE_NS, MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MIN_THREADS, PTXAS_ENV,
-    TOOLCHAIN_ENV,
+    MAX_GPU_PACE_NS, MAX_GPU_WAIT_NS, MAX_HOST_THREADS, MAX_INSTANCES, MAX_ROUNDS, MAX_STRESS_CTAS,
+    MAX_STRIDE, MIN_THREADS, PTXAS_ENV, TOOLCHAIN_ENV,
 };
 use crate::arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -180,18 +180,26 @@ impl Knobs {
         if let Some(v) = var(ADDRESSING_ENV) {
             k.addressing = parse_addressing(&v)?;
         }
-        // Only the path here: the runner's configuration asks whether it
-        // is a ptxas before anything runs (`check_ptxas`), and the GPU
-        // worker asks again where it runs.
         k.ptxas = toolchain(&var)?;
         if let Some(v) = var("LITMUS_STRIDE") {
             k.stride = number("LITMUS_STRIDE", &v)?;
-            if k.stride == 0 {
-                return Err(GpuError::knob("LITMUS_STRIDE", v, "at least 1"));
+            if !(1..=MAX_STRIDE).contains(&k.stride) {
+                return Err(GpuError::knob(
+                    "LITMUS_STRIDE",
+                    v,
+                    &format!("1 to {MAX_STRIDE} (words)"),
+                ));
             }
         }
         if let Some(v) = var("LITMUS_SPIN") {
             k.spin = number("LITMUS_SPIN", &v)?;
+            if k.spin > MAX_ROUNDS {
+                return Err(GpuError::knob(
+                    "LITMUS_SPIN",
+                    v,
+                    &format!("0 to {MAX_ROUNDS} (polls)"),
+                ));
+            }
         }
         if let Some(v) = var("LITMUS_STRESS") {
             let bad = |_| {
@@ -211,6 +219,13 @@ impl Knobs {
                     (c, if c == 0 { 0 } else { 64 })
                 }
             };
+            if ctas > MAX_STRESS_CTAS || rounds > MAX_ROUNDS {
+                return Err(GpuError::knob(
+                    "LITMUS_STRESS",
+                    &v,
+                    &format!("CTAS or CTAS:ROUNDS, at most {MAX_STRESS_CTAS}:{MAX_ROUNDS}"),
+                ));
+            }
             k.stress_ctas = ctas;
             k.stress_rounds = rounds;
         }
