@@ -428,6 +428,7 @@ fn a_pasted_reproduce_line_runs_gpu_litmus_on_that_file_and_nothing_else() {
         hardware: false,
         tuning: None,
         evidence_dir: None,
+        portfolio: litmus_runner::portfolio::Portfolio::off(),
     };
     let name = file.display().to_string();
     let mut report = judge(
