@@ -3,6 +3,10 @@
 //! a line saying what and where (or, where the input is fine, the right
 //! answer): no abort, no hang, nothing overwritten, nothing run that the
 //! user did not type.
+//!
+//! Unix only: the trials are symbolic links, FIFOs, `/dev/zero` and a line
+//! pasted into `sh`.
+#![cfg(unix)]
 
 mod cli_support;
 
