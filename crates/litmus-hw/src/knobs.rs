@@ -11,7 +11,10 @@ use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Addressing;
 
+mod rows;
+pub(crate) mod table;
 mod vars;
+mod wire_values;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
 /// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
@@ -449,6 +452,21 @@ impl Perm {
             Perm::Random => "random",
             Perm::Identity => "identity",
             Perm::Auto => "auto",
+        }
+    }
+
+    /// Reads `LITMUS_PERM`'s value.
+    pub fn parse(text: &str) -> Result<Perm, GpuError> {
+        match text.trim() {
+            "fixed" => Ok(Perm::Fixed),
+            "random" => Ok(Perm::Random),
+            "identity" => Ok(Perm::Identity),
+            "auto" => Ok(Perm::Auto),
+            _ => Err(GpuError::knob(
+                "LITMUS_PERM",
+                text,
+                "`auto`, `fixed`, `random` or `identity`",
+            )),
         }
     }
 
