@@ -83,6 +83,7 @@ pub use gpu_start::{
     PROFILE_THREADS,
 };
 pub use harness::{HwResult, PlacementReport};
+pub use knobs::table::{About, Knob, Lookup};
 pub use knobs::{
     Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
 };

@@ -223,3 +223,6 @@ macro_rules! knob {
     }};
 }
 pub(crate) use knob;
+
+#[cfg(test)]
+mod tests;
