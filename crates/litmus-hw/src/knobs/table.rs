@@ -172,7 +172,7 @@ pub fn help<T>(rows: &[Knob<T>]) -> String {
         let Some(var) = row.var else { continue };
         let tuned = if row.tuned { "; tuned" } else { "" };
         out.push_str(&format!(
-            "  {var:width$}  {} ({}; default {}{tuned})\n",
+            "  {var:width$}  {}: {}; default {}{tuned}\n",
             row.help, row.accepts, row.default
         ));
     }
