@@ -1,5 +1,7 @@
 //! The harness's knobs, their defaults and the line that prints them;
-//! `knobs/vars.rs` reads and writes their environment variables.
+//! `knobs/rows.rs` is their table (a row per knob, `knobs/table.rs` says
+//! what a row holds), from which `knobs/vars.rs` reads and writes their
+//! environment variables.
 
 use std::fmt;
 

@@ -89,7 +89,7 @@ pub use knobs::{
 };
 pub use litmus_core::ptx::Addressing;
 pub use splitmix::splitmix;
-pub use toolchain::Build;
+pub use toolchain::{Build, ToolchainError};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -528,7 +528,7 @@ pub fn gpu_required() -> bool {
 /// `--ptxas` fails before anything runs, on any machine. Returns its name
 /// (`ptxas 12.4.131`); the error is the reason, for the caller to say
 /// where the path came from.
-pub fn check_ptxas(path: &str) -> Result<String, String> {
+pub fn check_ptxas(path: &str) -> Result<String, ToolchainError> {
     toolchain::ptxas_at(path).map(|p| p.name())
 }
 
@@ -548,11 +548,12 @@ pub fn installed_toolchains() -> (
 
 /// The driver's JIT as a toolchain (`driver JIT 580.159.04`), or why
 /// there is none here (no driver): `gpu-litmus toolchains`' first line.
-pub fn jit_toolchain() -> Result<String, String> {
+pub fn jit_toolchain() -> Result<String, ToolchainError> {
+    let no_jit = |e: GpuError| ToolchainError::NoJit(e.to_string());
     match hardware_wanted() {
-        Ok(None) => driver::jit_name().map_err(|e| e.to_string()),
-        Ok(Some(why)) => Err(why),
-        Err(e) => Err(e.to_string()),
+        Ok(None) => driver::jit_name().map_err(no_jit),
+        Ok(Some(why)) => Err(ToolchainError::NoJit(why)),
+        Err(e) => Err(no_jit(e)),
     }
 }
 
@@ -576,19 +577,22 @@ pub fn toolchains_to_search(base: &Knobs) -> Vec<Option<String>> {
 
 /// Reads a comma-separated list of toolchains (`jit,ptxas-12.4`), each
 /// checked as [`check_ptxas`] checks one; the error names the entry.
-pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, String> {
+pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, ToolchainError> {
     let mut out = Vec::new();
     for item in list.split(',').map(str::trim) {
         if item.is_empty() {
-            return Err(format!("`{list}`: an empty entry"));
+            return Err(ToolchainError::EmptyEntry { list: list.into() });
         }
         let t = match litmus_toolchain::installed::Spec::parse(item) {
             Ok(litmus_toolchain::installed::Spec::Jit) => None,
             Ok(_) => {
-                check_ptxas(item).map_err(|e| format!("`{item}`: {e}"))?;
+                check_ptxas(item).map_err(|why| ToolchainError::Entry {
+                    entry: item.into(),
+                    why: Box::new(why),
+                })?;
                 Some(item.to_string())
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ToolchainError::NotASpec(e.to_string())),
         };
         if !out.contains(&t) {
             out.push(t);

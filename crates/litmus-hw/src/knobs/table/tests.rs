@@ -197,4 +197,3 @@ fn the_table_states_the_code_defaults() {
         Knobs::table().iter().filter(|r| r.var.is_some()).count() - 5
     );
 }
-
