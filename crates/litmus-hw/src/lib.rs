@@ -38,6 +38,7 @@ mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
+mod process_env;
 mod splitmix;
 mod toolchain;
 // Only a child process's results cross as bytes; the encoding is built
@@ -538,7 +539,7 @@ pub fn installed_toolchains() -> (
     Option<std::path::PathBuf>,
     Vec<litmus_toolchain::installed::Installed>,
 ) {
-    let folder = litmus_toolchain::installed::folder(|v| std::env::var(v).ok());
+    let folder = litmus_toolchain::installed::folder(process_env::lookup);
     let list = folder
         .as_deref()
         .map(litmus_toolchain::installed::list)
@@ -617,9 +618,9 @@ pub fn gpu_required_var() -> Result<bool, GpuError> {
 }
 
 fn flag_var(name: &str) -> Result<bool, GpuError> {
-    match std::env::var(name) {
-        Err(_) => Ok(false),
-        Ok(v) => match v.trim() {
+    match process_env::lookup(name) {
+        None => Ok(false),
+        Some(v) => match v.trim() {
             "" | "0" => Ok(false),
             "1" => Ok(true),
             _ => Err(GpuError::knob(name, v, "`1` or `0`")),

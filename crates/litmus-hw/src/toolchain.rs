@@ -148,7 +148,7 @@ pub(crate) fn ptxas_at(spec: &str) -> Result<Ptxas, ToolchainError> {
 
 fn resolve(spec: &str) -> Result<Ptxas, ToolchainError> {
     let spec = Spec::parse(spec).map_err(|e| ToolchainError::NotASpec(e.to_string()))?;
-    let folder = installed::folder(|v| std::env::var(v).ok());
+    let folder = installed::folder(crate::process_env::lookup);
     match installed::resolve(&spec, folder.as_deref()) {
         Ok(Some(p)) => Ok(p),
         Ok(None) => Err(ToolchainError::Jit),

@@ -38,7 +38,7 @@ pub fn tune_from_env(
     ptx: Option<&str>,
     config: &mut Config,
 ) -> Result<Option<String>, TuneInPlaceError> {
-    tune_from_vars(|name| std::env::var(name).ok(), test, ptx, config)
+    tune_from_vars(crate::config::var, test, ptx, config)
 }
 
 /// [`tune_from_env`] over any source of variables.

@@ -54,7 +54,7 @@ impl Knobs {
     /// error naming the variable. Without `LITMUS_SEED` the seed comes from
     /// the clock.
     pub fn from_env() -> Result<Knobs, GpuError> {
-        Knobs::from_vars(|name| std::env::var(name).ok())
+        Knobs::from_vars(crate::process_env::lookup)
     }
 
     /// [`Knobs::from_env`] over any source of variables (tests give a map):
