@@ -186,7 +186,7 @@ fn large_cat_models_compile_or_are_refused_without_a_panic() {
             cat_expr(&mut rng, &mut budget),
         );
         let run = catch_unwind(AssertUnwindSafe(|| {
-            let mut no_include = |_: &Path| Err("no includes".to_string());
+            let mut no_include = |_: &Path| Err("no includes".into());
             match CatModel::from_source(Path::new("fuzz.cat"), &src, &mut no_include) {
                 Ok(model) => {
                     let _ = check(&mp, &model, &quick());

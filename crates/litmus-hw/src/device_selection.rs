@@ -53,9 +53,9 @@ pub fn parse_devices(text: &str) -> Result<Option<Vec<u32>>, GpuError> {
 
 /// [`DEVICES_ENV`] as the environment holds it, read by [`parse_devices`].
 pub fn devices_var() -> Result<Option<Vec<u32>>, GpuError> {
-    match std::env::var(DEVICES_ENV) {
-        Ok(v) => parse_devices(&v),
-        Err(_) => Ok(None),
+    match crate::process_env::lookup(DEVICES_ENV) {
+        Some(v) => parse_devices(&v),
+        None => Ok(None),
     }
 }
 

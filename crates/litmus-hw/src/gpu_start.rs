@@ -138,27 +138,4 @@ impl GpuStart {
             GpuStart::Auto | GpuStart::Relay => start_mode::RELAY,
         }
     }
-
-    /// The value on the worker's wire (only a child worker reads it; the
-    /// encoding is built and tested everywhere, see `wire`).
-    #[cfg_attr(not(all(target_os = "linux", not(litmus_portable))), allow(dead_code))]
-    pub(crate) fn wire(self) -> u32 {
-        match self {
-            GpuStart::Auto => 0,
-            GpuStart::Relay => 1,
-            GpuStart::Cta => 2,
-            GpuStart::Paced => 3,
-        }
-    }
-
-    /// Reads [`GpuStart::wire`]'s value back.
-    #[cfg_attr(not(all(target_os = "linux", not(litmus_portable))), allow(dead_code))]
-    pub(crate) fn from_wire(w: u32) -> GpuStart {
-        match w {
-            1 => GpuStart::Relay,
-            2 => GpuStart::Cta,
-            3 => GpuStart::Paced,
-            _ => GpuStart::Auto,
-        }
-    }
 }

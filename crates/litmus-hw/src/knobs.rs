@@ -1,5 +1,7 @@
 //! The harness's knobs, their defaults and the line that prints them;
-//! `knobs/vars.rs` reads and writes their environment variables.
+//! `knobs/rows.rs` is their table (a row per knob, `knobs/table.rs` says
+//! what a row holds), from which `knobs/vars.rs` reads and writes their
+//! environment variables.
 
 use std::fmt;
 
@@ -11,7 +13,10 @@ use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Addressing;
 
+mod rows;
+pub(crate) mod table;
 mod vars;
+mod wire_values;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
 /// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
@@ -449,6 +454,21 @@ impl Perm {
             Perm::Random => "random",
             Perm::Identity => "identity",
             Perm::Auto => "auto",
+        }
+    }
+
+    /// Reads `LITMUS_PERM`'s value.
+    pub fn parse(text: &str) -> Result<Perm, GpuError> {
+        match text.trim() {
+            "fixed" => Ok(Perm::Fixed),
+            "random" => Ok(Perm::Random),
+            "identity" => Ok(Perm::Identity),
+            "auto" => Ok(Perm::Auto),
+            _ => Err(GpuError::knob(
+                "LITMUS_PERM",
+                text,
+                "`auto`, `fixed`, `random` or `identity`",
+            )),
         }
     }
 

@@ -38,6 +38,7 @@ mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
+mod process_env;
 mod splitmix;
 mod toolchain;
 // Only a child process's results cross as bytes; the encoding is built
@@ -83,12 +84,13 @@ pub use gpu_start::{
     PROFILE_THREADS,
 };
 pub use harness::{HwResult, PlacementReport};
+pub use knobs::table::{About, Knob, Lookup};
 pub use knobs::{
     Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
 };
 pub use litmus_core::ptx::Addressing;
 pub use splitmix::splitmix;
-pub use toolchain::Build;
+pub use toolchain::{Build, ToolchainError};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -527,7 +529,7 @@ pub fn gpu_required() -> bool {
 /// `--ptxas` fails before anything runs, on any machine. Returns its name
 /// (`ptxas 12.4.131`); the error is the reason, for the caller to say
 /// where the path came from.
-pub fn check_ptxas(path: &str) -> Result<String, String> {
+pub fn check_ptxas(path: &str) -> Result<String, ToolchainError> {
     toolchain::ptxas_at(path).map(|p| p.name())
 }
 
@@ -537,7 +539,7 @@ pub fn installed_toolchains() -> (
     Option<std::path::PathBuf>,
     Vec<litmus_toolchain::installed::Installed>,
 ) {
-    let folder = litmus_toolchain::installed::folder(|v| std::env::var(v).ok());
+    let folder = litmus_toolchain::installed::folder(process_env::lookup);
     let list = folder
         .as_deref()
         .map(litmus_toolchain::installed::list)
@@ -547,11 +549,12 @@ pub fn installed_toolchains() -> (
 
 /// The driver's JIT as a toolchain (`driver JIT 580.159.04`), or why
 /// there is none here (no driver): `gpu-litmus toolchains`' first line.
-pub fn jit_toolchain() -> Result<String, String> {
+pub fn jit_toolchain() -> Result<String, ToolchainError> {
+    let no_jit = |e: GpuError| ToolchainError::NoJit(e.to_string());
     match hardware_wanted() {
-        Ok(None) => driver::jit_name().map_err(|e| e.to_string()),
-        Ok(Some(why)) => Err(why),
-        Err(e) => Err(e.to_string()),
+        Ok(None) => driver::jit_name().map_err(no_jit),
+        Ok(Some(why)) => Err(ToolchainError::NoJit(why)),
+        Err(e) => Err(no_jit(e)),
     }
 }
 
@@ -575,19 +578,22 @@ pub fn toolchains_to_search(base: &Knobs) -> Vec<Option<String>> {
 
 /// Reads a comma-separated list of toolchains (`jit,ptxas-12.4`), each
 /// checked as [`check_ptxas`] checks one; the error names the entry.
-pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, String> {
+pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, ToolchainError> {
     let mut out = Vec::new();
     for item in list.split(',').map(str::trim) {
         if item.is_empty() {
-            return Err(format!("`{list}`: an empty entry"));
+            return Err(ToolchainError::EmptyEntry { list: list.into() });
         }
         let t = match litmus_toolchain::installed::Spec::parse(item) {
             Ok(litmus_toolchain::installed::Spec::Jit) => None,
             Ok(_) => {
-                check_ptxas(item).map_err(|e| format!("`{item}`: {e}"))?;
+                check_ptxas(item).map_err(|why| ToolchainError::Entry {
+                    entry: item.into(),
+                    why: Box::new(why),
+                })?;
                 Some(item.to_string())
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ToolchainError::NotASpec(e.to_string())),
         };
         if !out.contains(&t) {
             out.push(t);
@@ -612,9 +618,9 @@ pub fn gpu_required_var() -> Result<bool, GpuError> {
 }
 
 fn flag_var(name: &str) -> Result<bool, GpuError> {
-    match std::env::var(name) {
-        Err(_) => Ok(false),
-        Ok(v) => match v.trim() {
+    match process_env::lookup(name) {
+        None => Ok(false),
+        Some(v) => match v.trim() {
             "" | "0" => Ok(false),
             "1" => Ok(true),
             _ => Err(GpuError::knob(name, v, "`1` or `0`")),

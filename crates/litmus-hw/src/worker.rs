@@ -31,18 +31,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use litmus_core::ir::Test;
 
-use super::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};
-use super::codegen::PtxTarget;
 use super::driver::Context;
-use super::environment::{Assign, Environment, SpinScope};
-use super::gpu_start::GpuStart;
 use super::harness;
 use super::kernels::Kernels;
-use super::knobs::{Knobs, Perm};
+use super::knobs::Knobs;
 use super::toolchain;
 use super::wire::Wire;
 use super::{GpuError, HwResult, PlacementReport};
-use litmus_core::ptx::Addressing;
 
 // Where the worker lives: a child process of its own on Linux; elsewhere
 // (no fork), and on Linux with `--cfg litmus_portable`, threads of this
@@ -264,162 +259,17 @@ impl Wire for Answer {
     }
 }
 
+/// The knobs cross row by row of their table (`Knobs::table`), each
+/// whole, defaults included; the tuning file that set them stays with the
+/// parent, which keeps its own record of where they came from.
 impl Wire for Knobs {
     fn put(&self, w: &mut Vec<u8>) {
-        let e = &self.env;
-        for v in [
-            self.ctas,
-            self.threads,
-            self.stride,
-            self.spin,
-            self.stress_ctas,
-            self.stress_rounds,
-            self.loop_bound,
-            self.table,
-            match self.perm {
-                Perm::Fixed => 0,
-                Perm::Random => 1,
-                Perm::Identity => 2,
-                Perm::Auto => 3,
-            },
-            e.stress_pattern as u32,
-            e.stress_lines,
-            e.stress_line_words,
-            (e.stress_assign == Assign::Chunk) as u32,
-            e.stress_pct,
-            e.pre_stress,
-            e.pre_pattern as u32,
-            e.pre_pct,
-            e.spin_pct,
-            e.shuffle_pct,
-            self.host_instances,
-            self.host_threads,
-            e.interleave_pct,
-            self.ctas_per_sm,
-            match self.lanes {
-                Lanes::Permuted => 0,
-                Lanes::Aligned => 1,
-                Lanes::Auto => 2,
-            },
-            (self.loc_layout == LocLayout::Interleaved) as u32,
-            (e.spin_scope == SpinScope::Grid) as u32,
-            // 0: the device's own; else the target's number.
-            match self.ptx_target {
-                PtxTarget::Native => 0,
-                PtxTarget::Arch(a) => a.number(),
-            },
-            (self.addressing == Addressing::Generic) as u32,
-            (self.cta_spread == CtaSpread::ByLane) as u32,
-            (self.gpu_partners == GpuPartners::Permuted) as u32,
-            self.gpu_stagger as u32,
-            self.gpu_jitter,
-            self.gpu_start.wire(),
-            self.gpu_pace,
-            self.dependent_launch as u32,
-            self.gpu_flags,
-        ] {
-            v.put(w);
-        }
-        // No map and an empty one differ: an empty list means none.
-        self.gpu_map.clone().unwrap_or_default().put(w);
-        self.budget_ms.put(w);
-        self.seed.put(w);
-        self.launches.unwrap_or(0).put(w);
-        self.ptxas.clone().unwrap_or_default().put(w);
+        crate::knobs::table::put(Knobs::table(), self, w);
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
-        use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 36];
-        for x in &mut u {
-            *x = u32::get(r)?;
-        }
-        let gpu_map: Vec<u32> = Wire::get(r)?;
-        let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
-        let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
-        let ptxas = String::get(r)?;
-        Some(Knobs {
-            ctas: u[0],
-            threads: u[1],
-            stride: u[2],
-            spin: u[3],
-            stress_ctas: u[4],
-            stress_rounds: u[5],
-            loop_bound: u[6],
-            table: u[7],
-            perm: match u[8] {
-                1 => Perm::Random,
-                2 => Perm::Identity,
-                3 => Perm::Auto,
-                _ => Perm::Fixed,
-            },
-            env: Environment {
-                stress_pattern: pattern(u[9])?,
-                stress_lines: u[10],
-                stress_line_words: u[11],
-                stress_assign: if u[12] == 1 {
-                    Assign::Chunk
-                } else {
-                    Assign::RoundRobin
-                },
-                stress_pct: u[13],
-                pre_stress: u[14],
-                pre_pattern: pattern(u[15])?,
-                pre_pct: u[16],
-                spin_pct: u[17],
-                shuffle_pct: u[18],
-                interleave_pct: u[21],
-                spin_scope: if u[25] == 1 {
-                    SpinScope::Grid
-                } else {
-                    SpinScope::Instance
-                },
-            },
-            ctas_per_sm: u[22],
-            lanes: match u[23] {
-                0 => Lanes::Permuted,
-                1 => Lanes::Aligned,
-                _ => Lanes::Auto,
-            },
-            loc_layout: if u[24] == 1 {
-                LocLayout::Interleaved
-            } else {
-                LocLayout::Apart
-            },
-            ptx_target: match u[26] {
-                0 => PtxTarget::Native,
-                n => PtxTarget::Arch(litmus_core::ptx::isa::SmArch::new(n)),
-            },
-            cta_spread: if u[28] == 1 {
-                CtaSpread::ByLane
-            } else {
-                CtaSpread::Neighbours
-            },
-            gpu_partners: if u[29] == 1 {
-                GpuPartners::Permuted
-            } else {
-                GpuPartners::Aligned
-            },
-            gpu_stagger: u[30] as i32,
-            gpu_jitter: u[31],
-            gpu_start: GpuStart::from_wire(u[32]),
-            gpu_pace: u[33],
-            dependent_launch: u[34] == 1,
-            gpu_flags: u[35],
-            addressing: if u[27] == 1 {
-                Addressing::Generic
-            } else {
-                Addressing::Global
-            },
-            host_instances: u[19],
-            host_threads: u[20],
-            budget_ms,
-            seed,
-            launches: (launches > 0).then_some(launches),
-            // The parent keeps its own record of where the knobs came from.
-            tuning: None,
-            gpu_map: (!gpu_map.is_empty()).then_some(gpu_map),
-            ptxas: (!ptxas.is_empty()).then_some(ptxas),
-        })
+        let mut k = Knobs::default();
+        crate::knobs::table::get(Knobs::table(), &mut k, r)?;
+        Some(k)
     }
 }
 

@@ -43,6 +43,7 @@ mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use litmus_hw::{GpuError, Knobs, LANES_ENV, PTXAS_ENV, TOOLCHAIN_ENV};
 
@@ -122,35 +123,8 @@ pub enum TuningError {
 }
 
 /// The knobs a tuning entry may set: the environment knobs, not the run's
-/// seed, budget or launches.
-const TUNABLE: &[&str] = &[
-    "LITMUS_CTAS",
-    "LITMUS_THREADS",
-    "LITMUS_STRIDE",
-    "LITMUS_PERM",
-    "LITMUS_SPIN",
-    "LITMUS_STRESS",
-    "LITMUS_STRESS_PATTERN",
-    "LITMUS_STRESS_LINES",
-    "LITMUS_STRESS_LINE_WORDS",
-    "LITMUS_STRESS_ASSIGN",
-    "LITMUS_STRESS_PCT",
-    "LITMUS_PRE_STRESS",
-    "LITMUS_PRE_STRESS_PCT",
-    "LITMUS_SPIN_PCT",
-    "LITMUS_SHUFFLE_PCT",
-    "LITMUS_INTERLEAVE_PCT",
-    "LITMUS_CTAS_PER_SM",
-    "LITMUS_LANES",
-    "LITMUS_CTA_SPREAD",
-    "LITMUS_LOC_LAYOUT",
-    "LITMUS_PTX_TARGET",
-    "LITMUS_ADDRESSING",
-    "LITMUS_SPIN_SCOPE",
-    "LITMUS_HOST_INSTANCES",
-    "LITMUS_HOST_THREADS",
-    "LITMUS_TOOLCHAIN",
-];
+/// seed, budget or launches (the tuned rows of [`Knobs::table`]).
+static TUNABLE: LazyLock<Vec<&'static str>> = LazyLock::new(Knobs::tunable);
 
 impl TuningFile {
     /// The tuning file this process should use: `LITMUS_TUNING`'s (an

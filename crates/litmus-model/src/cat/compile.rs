@@ -5,6 +5,7 @@
 //! base sets and relations it depends on and whether it only grows as the
 //! candidate execution grows (what makes early pruning sound).
 
+use crate::cat::ReadInclude;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -166,7 +167,7 @@ struct Compiler<'r> {
     env: HashMap<String, NodeId>,
     /// Files being included, to refuse cycles.
     stack: Vec<PathBuf>,
-    read: &'r mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &'r mut ReadInclude<'r>,
     memo: HashMap<Node, NodeId>,
 }
 
@@ -711,7 +712,7 @@ impl Compiler<'_> {
 pub(crate) fn compile(
     path: &Path,
     src: &str,
-    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &mut ReadInclude<'_>,
 ) -> Result<Program, CatError> {
     let mut shared = Shared::default();
     shared.add(path, src, read)?;
@@ -735,7 +736,7 @@ impl Shared {
         &mut self,
         path: &Path,
         src: &str,
-        read: &mut dyn FnMut(&Path) -> Result<String, String>,
+        read: &mut ReadInclude<'_>,
     ) -> Result<std::ops::Range<usize>, CatError> {
         let lens = (
             self.prog.nodes.len(),
