@@ -1,6 +1,10 @@
-//! The command-line scanner every subcommand uses: `--flag value`,
-//! `--flag=value`, `--` ending the options, numbers checked with the flag's
-//! name in the error, and the `--format` of the subcommands that have one.
+//! What the subcommands' command lines share: clap's value parsers for
+//! numbers and formats (their messages name the flag and the value), the
+//! `--model` option with the registry's names, and a usage error written
+//! as one line with the nearest name when there is one. The hand-written
+//! scanner below is what the commands not yet on clap still use.
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// One item of a command line.
 pub enum Arg {
@@ -98,6 +102,52 @@ pub fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
     litmus_runner::shard::Shard::parse(text).map_err(|e| e.to_string())
 }
 
+/// clap's value parser of a whole number of at least `min`: its message
+/// starts with `takes`, which [`usage_error`] puts the flag's name before.
+pub fn whole<T>(min: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        text.trim()
+            .parse()
+            .ok()
+            .filter(|n| *n >= min)
+            .ok_or(format!(
+                "takes a whole number of at least {min}, not `{text}`"
+            ))
+    }
+}
+
+/// `--model NAME`, as every command that checks tests takes it; its help
+/// lists the registry's models, so that a new model is in every help.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelArg {
+    #[arg(long, value_name = "NAME", help = model_help())]
+    pub model: Option<String>,
+}
+
+impl ModelArg {
+    /// The model named, else the environment's (`LITMUS_MODEL`, else the
+    /// default).
+    pub fn model(&self) -> Result<&'static dyn litmus_model::Model, Refusal> {
+        Ok(match &self.model {
+            Some(name) => litmus_model::model_by_name(name),
+            None => litmus_model::model_from_env(),
+        }?)
+    }
+}
+
+/// The help of `--model`: the registry's names, then the default.
+pub fn model_help() -> String {
+    format!(
+        "the memory model: {}, or the path of a .cat file (default: ${}, else {})",
+        litmus_model::model_names(),
+        litmus_model::MODEL_ENV,
+        litmus_model::DEFAULT_MODEL
+    )
+}
+
 /// How `check` and `run` print their results (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -132,6 +182,14 @@ impl Format {
                     .join(", ")
             )),
         }
+    }
+
+    /// clap's value parser of `--format` for a command that prints the
+    /// `allowed` formats.
+    pub fn of(
+        allowed: &'static [Format],
+    ) -> impl Fn(&str) -> Result<Format, String> + Clone + Send + Sync + 'static {
+        move |text: &str| Format::parse(text, allowed)
     }
 
     /// The format's name, as `--format` takes it.
@@ -185,6 +243,22 @@ impl From<litmus_model::models::UnknownModel> for Refusal {
     }
 }
 
+impl Refusal {
+    /// Writes the refusal of `command`'s line to `err` (a usage mistake
+    /// with the usage and where the help is) and gives the exit status.
+    pub fn print(self, command: &str, err: &mut dyn std::io::Write) -> u8 {
+        let _ = match self {
+            Refusal::Usage(msg) => writeln!(
+                err,
+                "error: {msg}\n\n{}\n\nFor more, try `gpu-litmus {command} --help`.",
+                super::usage_of(command)
+            ),
+            Refusal::Content(msg) => writeln!(err, "error: {msg}"),
+        };
+        super::EXIT_USAGE
+    }
+}
+
 /// The request a command line makes, or the exit status once its help or
 /// its usage error is printed.
 pub fn request<T>(
@@ -208,6 +282,85 @@ pub fn request<T>(
             Err(super::EXIT_USAGE)
         }
     }
+}
+
+/// Writes clap's error `e` to `err` the CLI's way and gives the exit
+/// status: help and version go to `out` (0); a usage error is `error: `
+/// and one line, naming the flag and the value and, when clap found one,
+/// the nearest command or option; then the usage of `command` (empty: the
+/// tool's) and where the help is (2).
+pub fn usage_error(
+    e: &clap::Error,
+    command: &str,
+    out: &mut dyn std::io::Write,
+    err: &mut dyn std::io::Write,
+) -> u8 {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = write!(out, "{e}");
+        return super::EXIT_OK;
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = write!(err, "{e}");
+        return super::EXIT_USAGE;
+    }
+    let text = |kind| e.get(kind).map(ContextValue::to_string).unwrap_or_default();
+    // `--loop-bound <N>` names the flag `--loop-bound`.
+    let arg = text(ContextKind::InvalidArg);
+    let flag = arg.split([' ', '=']).next().unwrap_or_default().to_string();
+    let value = text(ContextKind::InvalidValue);
+    let mut line = match e.kind() {
+        ErrorKind::InvalidSubcommand => {
+            format!("unknown command `{}`", text(ContextKind::InvalidSubcommand))
+        }
+        ErrorKind::UnknownArgument => format!("unknown option `{arg}`"),
+        ErrorKind::ValueValidation => {
+            let why = std::error::Error::source(e)
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            // A parser's message that starts with `takes` is about the flag.
+            if why.starts_with("takes") || why.starts_with("needs") {
+                format!("`{flag}` {why}")
+            } else {
+                why
+            }
+        }
+        ErrorKind::InvalidValue if value.is_empty() => format!("`{flag}` needs a value"),
+        ErrorKind::InvalidValue => format!(
+            "`{flag}` takes {}, not `{value}`",
+            text(ContextKind::ValidValue)
+        ),
+        ErrorKind::TooManyValues
+            if !value.is_empty() && arg.starts_with('-') && !arg.contains('<') =>
+        {
+            format!("`{flag}` takes no value")
+        }
+        // clap's own sentence, less its `error: ` and its tips.
+        _ => e
+            .render()
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_string(),
+    };
+    let suggested = [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg]
+        .into_iter()
+        .find_map(|kind| match e.get(kind) {
+            Some(ContextValue::String(s)) => Some(s.clone()),
+            Some(ContextValue::Strings(s)) => s.first().cloned(),
+            _ => None,
+        });
+    if let Some(near) = suggested {
+        line.push_str(&format!("; did you mean `{near}`?"));
+    }
+    let _ = writeln!(
+        err,
+        "error: {line}\n\n{}\n\nFor more, try `gpu-litmus{}{command} --help`.",
+        super::usage_of(command),
+        if command.is_empty() { "" } else { " " },
+    );
+    super::EXIT_USAGE
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! Subcommand dispatch and the pieces every subcommand shares. Argument
-//! parsing is written by hand (no dependency), each subcommand with its own
-//! complete `--help`.
+//! Subcommand dispatch and the pieces every subcommand shares. The command
+//! line is clap's (derive): each command's options, their help and their
+//! errors come from one definition in the command's file.
 
 mod args;
 mod campaign;
@@ -31,6 +31,8 @@ mod tune;
 
 use std::io::Write;
 
+use clap::{CommandFactory, Parser, Subcommand};
+
 /// Exit status: everything checked and agreed.
 pub const EXIT_OK: u8 = 0;
 /// Some file failed: unreadable, invalid, over budget, or its declared
@@ -39,91 +41,117 @@ pub const EXIT_FAILED: u8 = 1;
 /// The command line itself is wrong.
 pub const EXIT_USAGE: u8 = 2;
 
-/// One subcommand: its name, a one-line summary, and its entry point.
-struct Subcommand {
-    name: &'static str,
-    summary: &'static str,
-    run: fn(&[String], &mut dyn Write, &mut dyn Write) -> u8,
+/// The command line: the global flags and one command.
+#[derive(Parser)]
+#[command(
+    name = "gpu-litmus",
+    version,
+    about = "gpu-litmus: GPU memory-model litmus tests",
+    after_long_help = overview(),
+    arg_required_else_help = true,
+    disable_help_subcommand = true,
+    max_term_width = 100
+)]
+struct Cli {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: Command,
 }
 
-const SUBCOMMANDS: &[Subcommand] = &[
-    Subcommand {
-        name: "check",
-        summary: "check .litmus files with a memory model alone (no GPU)",
-        run: check::run,
-    },
-    Subcommand {
-        name: "run",
-        summary: "run .litmus files with the model and on the GPU: outcome tables, verdicts",
-        run: run::run,
-    },
-    Subcommand {
-        name: "campaign",
-        summary: "run a set of tests on the GPU: weak outcomes seen, rates, a summary",
-        run: campaign::run,
-    },
-    Subcommand {
-        name: "tune",
-        summary: "search the GPU's environment per test; write a tuning file",
-        run: tune::run,
-    },
-    Subcommand {
-        name: "explain",
-        summary: "say why the model forbids an outcome (axiom and witness; --dot for Graphviz)",
-        run: explain::run,
-    },
-    Subcommand {
-        name: "gen",
-        summary: "write families of .litmus files from shapes or diy7 cycles, verdicts included",
-        run: gen::run,
-    },
-    Subcommand {
-        name: "gate",
-        summary: "judge a model against recorded hardware evidence (no GPU)",
-        run: gate::run,
-    },
-    Subcommand {
-        name: "mutants",
-        summary: "score a cat model's mutants against the evidence and the tests' verdicts",
-        run: mutants::run,
-    },
-    Subcommand {
-        name: "diff",
-        summary: "list the generated tests on which two models differ, smallest first",
-        run: diff::run,
-    },
-    Subcommand {
-        name: "evidence",
-        summary: "import litmus7 logs and `run --format json` output as evidence; merge folders",
-        run: evidence::run,
-    },
-    Subcommand {
-        name: "report",
-        summary: "write recorded evidence as one HTML page",
-        run: report::run,
-    },
-    Subcommand {
-        name: "ptx",
-        summary: "print the PTX generated for a .litmus file (--arch: for a target)",
-        run: ptx::run,
-    },
-    Subcommand {
-        name: "toolchains",
-        summary: "list the compilers a run can use: the driver's JIT, installed ptxas releases",
-        run: toolchains::run,
-    },
-    Subcommand {
-        name: "sass",
-        summary: "list the SASS ptxas makes of each role (--check: dropped, reordered, folded)",
-        run: sass::run,
-    },
-];
+/// `-q` and `-v`, which every command takes, before or after its name.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Globals {
+    /// print results and errors only: no progress lines, no notes
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        display_order = 900
+    )]
+    pub quiet: bool,
+    /// say more: the configuration a run uses, each file as it starts
+    #[arg(short, long, global = true, display_order = 901)]
+    pub verbose: bool,
+}
 
-const OVERVIEW: &str = "\
-COMMON OPTIONS (see each command's --help for all of them):
-    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, or a .cat file
-                        (check, run, explain)
-    --format FORMAT     text or json (check, run); herd: herd7's result
+/// A command not yet on clap: its arguments as given, read by its own
+/// parser (its `--help` included).
+#[derive(clap::Args)]
+#[command(disable_help_flag = true)]
+struct Raw {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    args: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(check::CheckArgs),
+    /// run .litmus files with the model and on the GPU: outcome tables, verdicts
+    Run(Raw),
+    /// run a set of tests on the GPU: weak outcomes seen, rates, a summary
+    Campaign(Raw),
+    /// search the GPU's environment per test; write a tuning file
+    Tune(Raw),
+    /// say why the model forbids an outcome (axiom and witness; --dot for Graphviz)
+    Explain(Raw),
+    /// write families of .litmus files from shapes or diy7 cycles, verdicts included
+    Gen(Raw),
+    /// judge a model against recorded hardware evidence (no GPU)
+    Gate(Raw),
+    /// score a cat model's mutants against the evidence and the tests' verdicts
+    Mutants(Raw),
+    /// list the generated tests on which two models differ, smallest first
+    Diff(Raw),
+    /// import litmus7 logs and `run --format json` output as evidence; merge folders
+    Evidence(Raw),
+    /// write recorded evidence as one HTML page
+    Report(Raw),
+    /// print the PTX generated for a .litmus file (--arch: for a target)
+    Ptx(Raw),
+    /// list the compilers a run can use: the driver's JIT, installed ptxas releases
+    Toolchains(Raw),
+    /// list the SASS ptxas makes of each role (--check: dropped, reordered, folded)
+    Sass(Raw),
+    /// print a completion script for SHELL (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// print a command's help: `gpu-litmus help run` is `gpu-litmus run --help`
+    Help {
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
+}
+
+/// The usage line of `command` (`Usage: gpu-litmus check ...`).
+fn usage_of(command: &str) -> String {
+    let mut cli = Cli::command();
+    let usage = match cli.find_subcommand_mut(command) {
+        Some(c) if !command.is_empty() => c
+            .clone()
+            .bin_name(format!("gpu-litmus {command}"))
+            .render_usage(),
+        _ => cli.render_usage(),
+    };
+    usage.to_string().trim_end().to_string()
+}
+
+/// The long help's end: the options most commands share, the
+/// environment, the exit status, examples.
+fn overview() -> String {
+    format!(
+        "COMMON OPTIONS (see each command's --help for all of them):
+    --model NAME        the memory model: {}, or a .cat file
+                        (check, run, explain, gate, ...)
+",
+        litmus_model::model_names()
+    ) + OVERVIEW
+}
+
+const OVERVIEW: &str = "    --format FORMAT     text or json (check, run); herd: herd7's result
                         blocks (check); litmus7: litmus7's (run)
     --budget-ms N       GPU time per test in milliseconds (run)
     --launches N        GPU kernel launches per test instead (run)
@@ -134,10 +162,6 @@ COMMON OPTIONS (see each command's --help for all of them):
     --dot               Graphviz output (explain)
     --loop-bound N      the model's loop bound: how many times a loop body
                         may run (default 1) (check, run, explain)
-
-OPTIONS:
-    -h, --help          print this help
-    -V, --version       print the version
 
 ENVIRONMENT:
     LITMUS_MODEL        the model when --model is not given (default: ptx)
@@ -178,49 +202,49 @@ EXAMPLES:
     gpu-litmus diff ptx sc --shapes MP,SB,LB,IRIW --out diffs/
 ";
 
-fn usage() -> String {
-    let mut s = String::from(
-        "gpu-litmus: GPU memory-model litmus tests\n\nUSAGE:\n    gpu-litmus <COMMAND> [OPTIONS] [ARGS]\n    gpu-litmus <COMMAND> --help    (or: gpu-litmus help <COMMAND>)\n\nCOMMANDS:\n",
-    );
-    for c in SUBCOMMANDS {
-        s.push_str(&format!("    {:<10}{}\n", c.name, c.summary));
-    }
-    s.push('\n');
-    s.push_str(OVERVIEW);
-    s
-}
-
 /// Runs the command line `args` (without the program name), writing to
 /// `out` and `err`; returns the exit status.
 pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(first) = args.first() else {
-        let _ = write!(err, "{}", usage());
-        return EXIT_USAGE;
+    let line = std::iter::once("gpu-litmus".to_string()).chain(args.iter().cloned());
+    let cli = match Cli::try_parse_from(line) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // The command the mistake is in: the first word that names one.
+            let cli = Cli::command();
+            let command = args
+                .iter()
+                .find(|a| cli.find_subcommand(a.as_str()).is_some())
+                .map_or("", String::as_str);
+            return args::usage_error(&e, command, out, err);
+        }
     };
-    match first.as_str() {
-        "help" if args.len() > 1 => match SUBCOMMANDS.iter().find(|c| c.name == args[1]) {
-            Some(c) => (c.run)(&["--help".to_string()], out, err),
-            None => {
-                let _ = writeln!(err, "error: unknown command `{}`\n", args[1]);
-                let _ = write!(err, "{}", usage());
-                EXIT_USAGE
-            }
-        },
-        "-h" | "--help" | "help" => {
-            let _ = write!(out, "{}", usage());
+    let _globals = cli.globals;
+    match cli.command {
+        Command::Check(a) => check::run(a, out, err),
+        Command::Run(r) => run::run(&r.args, out, err),
+        Command::Campaign(r) => campaign::run(&r.args, out, err),
+        Command::Tune(r) => tune::run(&r.args, out, err),
+        Command::Explain(r) => explain::run(&r.args, out, err),
+        Command::Gen(r) => gen::run(&r.args, out, err),
+        Command::Gate(r) => gate::run(&r.args, out, err),
+        Command::Mutants(r) => mutants::run(&r.args, out, err),
+        Command::Diff(r) => diff::run(&r.args, out, err),
+        Command::Evidence(r) => evidence::run(&r.args, out, err),
+        Command::Report(r) => report::run(&r.args, out, err),
+        Command::Ptx(r) => ptx::run(&r.args, out, err),
+        Command::Toolchains(r) => toolchains::run(&r.args, out, err),
+        Command::Sass(r) => sass::run(&r.args, out, err),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "gpu-litmus", out);
             EXIT_OK
         }
-        "-V" | "--version" => {
-            let _ = writeln!(out, "gpu-litmus {}", env!("CARGO_PKG_VERSION"));
+        Command::Help { command: None } => {
+            let _ = write!(out, "{}", Cli::command().render_long_help());
             EXIT_OK
         }
-        name => match SUBCOMMANDS.iter().find(|c| c.name == name) {
-            Some(c) => (c.run)(&args[1..], out, err),
-            None => {
-                let _ = writeln!(err, "error: unknown command `{name}`\n");
-                let _ = write!(err, "{}", usage());
-                EXIT_USAGE
-            }
-        },
+        // The command's own `--help`, so that both say the same.
+        Command::Help {
+            command: Some(name),
+        } => dispatch(&[name, "--help".to_string()], out, err),
     }
 }
