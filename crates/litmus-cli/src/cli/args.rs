@@ -348,7 +348,8 @@ pub fn usage_error(
         .into_iter()
         .find_map(|kind| match e.get(kind) {
             Some(ContextValue::String(s)) => Some(s.clone()),
-            Some(ContextValue::Strings(s)) => s.first().cloned(),
+            // clap lists the candidates from the least likely to the most.
+            Some(ContextValue::Strings(s)) => s.last().cloned(),
             _ => None,
         });
     if let Some(near) = suggested {

@@ -94,8 +94,7 @@ enum Command {
     Campaign(Raw),
     /// search the GPU's environment per test; write a tuning file
     Tune(Raw),
-    /// say why the model forbids an outcome (axiom and witness; --dot for Graphviz)
-    Explain(Raw),
+    Explain(explain::ExplainArgs),
     /// write families of .litmus files from shapes or diy7 cycles, verdicts included
     Gen(Raw),
     /// judge a model against recorded hardware evidence (no GPU)
@@ -224,7 +223,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Run(r) => run::run(&r.args, out, err),
         Command::Campaign(r) => campaign::run(&r.args, out, err),
         Command::Tune(r) => tune::run(&r.args, out, err),
-        Command::Explain(r) => explain::run(&r.args, out, err),
+        Command::Explain(a) => explain::run(a, out, err),
         Command::Gen(r) => gen::run(&r.args, out, err),
         Command::Gate(r) => gate::run(&r.args, out, err),
         Command::Mutants(r) => mutants::run(&r.args, out, err),
