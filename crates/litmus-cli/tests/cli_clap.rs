@@ -80,10 +80,19 @@ fn a_folder_is_taken_wherever_tests_are() {
     let out = run(&["explain"], &tests);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     names(&out, "explain");
+    // The GPU's commands: without one, each test still says its name.
+    for args in [
+        &["run", "--launches", "1"][..],
+        &["campaign", "--launches", "1"],
+    ] {
+        let out = run(args, &tests);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        names(&out, args[0]);
+    }
     // A folder without a test fails, naming it.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    for command in ["check", "explain"] {
+    for command in ["check", "explain", "run", "campaign"] {
         let out = run(&[command], &empty);
         assert_eq!(out.status.code(), Some(1), "{command}");
         assert!(
@@ -115,5 +124,127 @@ fn bash_completions_are_bash() {
     assert!(checked.status.success(), "{}", stderr(&checked));
     let out = bin().args(["completions", "tcsh"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `--tuning FILE` is the tuning file on every command; tune's old
+/// `--out` still works, with one note naming the new spelling (none with
+/// `--quiet`), and the two together are refused.
+#[test]
+fn tune_writes_the_tuning_file_of_tuning_and_out_is_its_old_name() {
+    let dir = scratch("clap-tuning");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let old = dir.join("old.toml");
+    let out = bin()
+        .args(["tune", "--budget-ms", "5", "--out"])
+        .arg(&old)
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("note: `--out` is now `--tuning`"),
+        "{}",
+        stderr(&out)
+    );
+    // The file it names is the one the run tunes into (or says it skipped).
+    let said = stdout(&out);
+    assert!(
+        said.starts_with("tune: skipped, ") || said.contains(&old.display().to_string()),
+        "{said}"
+    );
+    let quiet = bin()
+        .args(["tune", "-q", "--budget-ms", "5", "--out"])
+        .arg(&old)
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    assert!(!stderr(&quiet).contains("note:"), "{}", stderr(&quiet));
+    let both = bin()
+        .args(["tune", "--tuning", "a.toml", "--out", "b.toml"])
+        .arg(&mp)
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).starts_with("error: "), "{}", stderr(&both));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The search's pool is `--tune-configs` on `tune` and `campaign --tune`
+/// alike, and `--configs` is the same option on both.
+#[test]
+fn configs_and_tune_configs_are_one_option_on_tune_and_campaign() {
+    for args in [
+        &["tune", "--configs", "1"][..],
+        &["tune", "--tune-configs", "1"],
+        &["campaign", "--tune", "--configs", "1"],
+        &["campaign", "--tune", "--tune-configs", "1"],
+    ] {
+        let out = bin().args(args).arg("x.litmus").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with(
+                "error: `--tune-configs` takes a whole number of at least 2, not `1`\n"
+            ),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // Without --tune a campaign has no search to give a pool to.
+    let out = bin()
+        .args(["campaign", "--configs", "4", "x.litmus"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("go with `--tune`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--verbose` writes a line per file as it starts, off a terminal too;
+/// `--quiet` wipes even the terminal's bar (run under `script`, which
+/// gives the command a terminal).
+#[test]
+fn verbose_says_each_file_and_quiet_says_none() {
+    let dir = scratch("clap-quiet");
+    write(&dir, "mp.litmus", MP_RELACQ);
+    write(&dir, "sb.litmus", SB);
+    for command in ["run", "campaign"] {
+        let out = bin()
+            .args([command, "-v", "--launches", "1"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {}", stderr(&out));
+        let err = stderr(&out);
+        for line in ["[1/2] ", "[2/2] "] {
+            assert!(err.contains(line), "{command}: {line}: {err}");
+        }
+        // On a terminal the bar is drawn, and --quiet leaves it out.
+        let on_terminal = |quiet: &[&str]| {
+            let line = [env!("CARGO_BIN_EXE_litmus-cli"), command, "--launches", "1"]
+                .iter()
+                .chain(quiet)
+                .map(|w| w.to_string())
+                .chain([dir.display().to_string()])
+                .collect::<Vec<_>>()
+                .join(" ");
+            let shown = std::process::Command::new("script")
+                .args(["-qec", &line, "/dev/null"])
+                .output()
+                .expect("`script` (util-linux) gives the command a terminal");
+            String::from_utf8_lossy(&shown.stdout).into_owned()
+        };
+        let drawn = on_terminal(&[]);
+        assert!(drawn.contains("[1/2] "), "{command}: {drawn}");
+        let quiet = on_terminal(&["--quiet"]);
+        assert!(quiet.contains("MP-relacq"), "{command}: {quiet}");
+        assert!(!quiet.contains("[1/2] "), "{command}: {quiet}");
+    }
+    let both = bin().args(["run", "-q", "-v", "x"]).output().unwrap();
+    assert_eq!(both.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }

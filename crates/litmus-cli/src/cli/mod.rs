@@ -88,12 +88,9 @@ struct Raw {
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
-    /// run .litmus files with the model and on the GPU: outcome tables, verdicts
-    Run(Raw),
-    /// run a set of tests on the GPU: weak outcomes seen, rates, a summary
-    Campaign(Raw),
-    /// search the GPU's environment per test; write a tuning file
-    Tune(Raw),
+    Run(run::RunArgs),
+    Campaign(campaign::CampaignArgs),
+    Tune(tune::TuneArgs),
     Explain(explain::ExplainArgs),
     /// write families of .litmus files from shapes or diy7 cycles, verdicts included
     Gen(Raw),
@@ -217,12 +214,12 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
             return args::usage_error(&e, command, out, err);
         }
     };
-    let _globals = cli.globals;
+    let g = cli.globals;
     match cli.command {
         Command::Check(a) => check::run(a, out, err),
-        Command::Run(r) => run::run(&r.args, out, err),
-        Command::Campaign(r) => campaign::run(&r.args, out, err),
-        Command::Tune(r) => tune::run(&r.args, out, err),
+        Command::Run(a) => run::run(a, g, out, err),
+        Command::Campaign(a) => campaign::run(a, g, out, err),
+        Command::Tune(a) => tune::run(a, g, out, err),
         Command::Explain(a) => explain::run(a, out, err),
         Command::Gen(r) => gen::run(&r.args, out, err),
         Command::Gate(r) => gate::run(&r.args, out, err),
