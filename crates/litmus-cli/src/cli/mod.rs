@@ -104,10 +104,8 @@ enum Command {
     Evidence(Raw),
     /// write recorded evidence as one HTML page
     Report(Raw),
-    /// print the PTX generated for a .litmus file (--arch: for a target)
-    Ptx(Raw),
-    /// list the compilers a run can use: the driver's JIT, installed ptxas releases
-    Toolchains(Raw),
+    Ptx(ptx::PtxArgs),
+    Toolchains(toolchains::ToolchainsArgs),
     /// list the SASS ptxas makes of each role (--check: dropped, reordered, folded)
     Sass(Raw),
     /// print a completion script for SHELL (bash, zsh, fish, elvish, powershell)
@@ -227,8 +225,8 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Diff(r) => diff::run(&r.args, out, err),
         Command::Evidence(r) => evidence::run(&r.args, out, err),
         Command::Report(r) => report::run(&r.args, out, err),
-        Command::Ptx(r) => ptx::run(&r.args, out, err),
-        Command::Toolchains(r) => toolchains::run(&r.args, out, err),
+        Command::Ptx(a) => ptx::run(a, out, err),
+        Command::Toolchains(a) => toolchains::run(a, out),
         Command::Sass(r) => sass::run(&r.args, out, err),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "gpu-litmus", out);
