@@ -31,7 +31,7 @@ mod tune;
 
 use std::io::Write;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exit status: everything checked and agreed.
 pub const EXIT_OK: u8 = 0;
@@ -106,8 +106,7 @@ enum Command {
     Report(Raw),
     Ptx(ptx::PtxArgs),
     Toolchains(toolchains::ToolchainsArgs),
-    /// list the SASS ptxas makes of each role (--check: dropped, reordered, folded)
-    Sass(Raw),
+    Sass(sass::SassArgs),
     /// print a completion script for SHELL (bash, zsh, fish, elvish, powershell)
     Completions {
         #[arg(value_name = "SHELL")]
@@ -196,11 +195,23 @@ EXAMPLES:
     gpu-litmus diff ptx sc --shapes MP,SB,LB,IRIW --out diffs/
 ";
 
+/// The command line's definition, every command's options included: an
+/// option given twice takes its last value, as a script that appends a
+/// flag to a line expects.
+fn command() -> clap::Command {
+    Cli::command()
+        .args_override_self(true)
+        .mut_subcommands(|c| c.args_override_self(true))
+}
+
 /// Runs the command line `args` (without the program name), writing to
 /// `out` and `err`; returns the exit status.
 pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let line = std::iter::once("gpu-litmus".to_string()).chain(args.iter().cloned());
-    let cli = match Cli::try_parse_from(line) {
+    let parsed = command()
+        .try_get_matches_from(line)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // The command the mistake is in: the first word that names one.
@@ -227,7 +238,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Report(r) => report::run(&r.args, out, err),
         Command::Ptx(a) => ptx::run(a, out, err),
         Command::Toolchains(a) => toolchains::run(a, out),
-        Command::Sass(r) => sass::run(&r.args, out, err),
+        Command::Sass(a) => sass::run(a, out, err),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "gpu-litmus", out);
             EXIT_OK
