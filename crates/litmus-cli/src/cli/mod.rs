@@ -94,8 +94,7 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// write families of .litmus files from shapes or diy7 cycles, verdicts included
     Gen(Raw),
-    /// judge a model against recorded hardware evidence (no GPU)
-    Gate(Raw),
+    Gate(gate::GateArgs),
     /// score a cat model's mutants against the evidence and the tests' verdicts
     Mutants(Raw),
     /// list the generated tests on which two models differ, smallest first
@@ -231,7 +230,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Tune(a) => tune::run(a, g, out, err),
         Command::Explain(a) => explain::run(a, out, err),
         Command::Gen(r) => gen::run(&r.args, out, err),
-        Command::Gate(r) => gate::run(&r.args, out, err),
+        Command::Gate(a) => gate::run(a, out, err),
         Command::Mutants(r) => mutants::run(&r.args, out, err),
         Command::Diff(r) => diff::run(&r.args, out, err),
         Command::Evidence(r) => evidence::run(&r.args, out, err),
