@@ -416,7 +416,7 @@ fn bad_command_lines_say_what_is_wrong() {
         ),
         (&["gate", "--model", "ptx", "t"], "`--evidence` is required"),
         (&["report", "--evidence", "e"], "`--html` is required"),
-        (&["evidence", "export"], "unknown action `export`"),
+        (&["evidence", "export"], "unknown command `export`"),
         (
             &["evidence", "import", "--into", "d", "l"],
             "`--tests` is required",

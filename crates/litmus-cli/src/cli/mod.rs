@@ -99,10 +99,8 @@ enum Command {
     Mutants(Raw),
     /// list the generated tests on which two models differ, smallest first
     Diff(Raw),
-    /// import litmus7 logs and `run --format json` output as evidence; merge folders
-    Evidence(Raw),
-    /// write recorded evidence as one HTML page
-    Report(Raw),
+    Evidence(evidence::EvidenceArgs),
+    Report(report::ReportArgs),
     Ptx(ptx::PtxArgs),
     Toolchains(toolchains::ToolchainsArgs),
     Sass(sass::SassArgs),
@@ -233,8 +231,8 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Gate(a) => gate::run(a, out, err),
         Command::Mutants(r) => mutants::run(&r.args, out, err),
         Command::Diff(r) => diff::run(&r.args, out, err),
-        Command::Evidence(r) => evidence::run(&r.args, out, err),
-        Command::Report(r) => report::run(&r.args, out, err),
+        Command::Evidence(a) => evidence::run(a, out, err),
+        Command::Report(a) => report::run(a, out, err),
         Command::Ptx(a) => ptx::run(a, out, err),
         Command::Toolchains(a) => toolchains::run(a, out),
         Command::Sass(a) => sass::run(a, out, err),
