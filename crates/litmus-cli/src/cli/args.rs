@@ -1,106 +1,9 @@
 //! What the subcommands' command lines share: clap's value parsers for
 //! numbers and formats (their messages name the flag and the value), the
 //! `--model` option with the registry's names, and a usage error written
-//! as one line with the nearest name when there is one. The hand-written
-//! scanner below is what the commands not yet on clap still use.
+//! as one line with the nearest name when there is one.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-
-/// One item of a command line.
-pub enum Arg {
-    /// An option, with its value when written `--flag=value`.
-    Flag(String, Option<String>),
-    /// Anything else: a file.
-    Positional(String),
-}
-
-/// Walks a subcommand's arguments.
-pub struct Args<'a> {
-    args: &'a [String],
-    next: usize,
-    only_positional: bool,
-}
-
-impl<'a> Args<'a> {
-    /// Scans `args` (after the subcommand's name).
-    pub fn new(args: &'a [String]) -> Args<'a> {
-        Args {
-            args,
-            next: 0,
-            only_positional: false,
-        }
-    }
-
-    /// The next option, with its value when written `--flag=value`; the
-    /// positional arguments before it go to `files`.
-    pub fn next_flag(&mut self, files: &mut Vec<String>) -> Option<(String, Option<String>)> {
-        for arg in self.by_ref() {
-            match arg {
-                Arg::Positional(file) => files.push(file),
-                Arg::Flag(flag, inline) => return Some((flag, inline)),
-            }
-        }
-        None
-    }
-
-    /// The value of `flag`: the text after `=` when there was one, else the
-    /// next argument.
-    pub fn value(&mut self, flag: &str, inline: Option<String>) -> Result<String, String> {
-        if let Some(v) = inline {
-            return Ok(v);
-        }
-        let v = self
-            .args
-            .get(self.next)
-            .cloned()
-            .ok_or(format!("`{flag}` needs a value"))?;
-        self.next += 1;
-        Ok(v)
-    }
-}
-
-impl Iterator for Args<'_> {
-    type Item = Arg;
-
-    fn next(&mut self) -> Option<Arg> {
-        loop {
-            let arg = self.args.get(self.next)?.clone();
-            self.next += 1;
-            if self.only_positional || !arg.starts_with('-') || arg == "-" {
-                return Some(Arg::Positional(arg));
-            }
-            if arg == "--" {
-                self.only_positional = true;
-                continue;
-            }
-            return Some(match arg.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => {
-                    Arg::Flag(f.to_string(), Some(v.to_string()))
-                }
-                _ => Arg::Flag(arg, None),
-            });
-        }
-    }
-}
-
-/// Reads `text` as a whole number of at least `min` for `flag`.
-pub fn number<T>(flag: &str, text: &str, min: T) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    text.trim()
-        .parse()
-        .ok()
-        .filter(|n| *n >= min)
-        .ok_or(format!(
-            "`{flag}` takes a whole number of at least {min}, not `{text}`"
-        ))
-}
-
-/// Reads the value of `--shard` (`campaign`, `tune`).
-pub fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
-    litmus_runner::shard::Shard::parse(text).map_err(|e| e.to_string())
-}
 
 /// clap's value parser of a whole number of at least `min`: its message
 /// starts with `takes`, which [`usage_error`] puts the flag's name before.
@@ -146,6 +49,11 @@ pub fn model_help() -> String {
         litmus_model::MODEL_ENV,
         litmus_model::DEFAULT_MODEL
     )
+}
+
+/// Reads the value of `--shard` (`campaign`, `tune`).
+pub fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
+    litmus_runner::shard::Shard::parse(text).map_err(|e| e.to_string())
 }
 
 /// How `check` and `run` print their results (`--format`).
@@ -203,12 +111,6 @@ impl Format {
     }
 }
 
-/// What a subcommand's command line asks for: the work, or its help.
-pub enum Parsed<T> {
-    Work(T),
-    Help,
-}
-
 /// Why a command cannot start.
 pub enum Refusal {
     /// A mistake in the command line: its usage follows the message.
@@ -256,31 +158,6 @@ impl Refusal {
             Refusal::Content(msg) => writeln!(err, "error: {msg}"),
         };
         super::EXIT_USAGE
-    }
-}
-
-/// The request a command line makes, or the exit status once its help or
-/// its usage error is printed.
-pub fn request<T>(
-    parsed: Result<Parsed<T>, impl Into<Refusal>>,
-    help: &str,
-    usage: &str,
-    out: &mut dyn std::io::Write,
-    err: &mut dyn std::io::Write,
-) -> Result<T, u8> {
-    match parsed {
-        Ok(Parsed::Work(r)) => Ok(r),
-        Ok(Parsed::Help) => {
-            let _ = write!(out, "{help}");
-            Err(super::EXIT_OK)
-        }
-        Err(refusal) => {
-            let _ = match refusal.into() {
-                Refusal::Usage(msg) => writeln!(err, "error: {msg}\n\n{usage}"),
-                Refusal::Content(msg) => writeln!(err, "error: {msg}"),
-            };
-            Err(super::EXIT_USAGE)
-        }
     }
 }
 
@@ -368,40 +245,15 @@ pub fn usage_error(
 mod tests {
     use super::*;
 
-    fn scan(line: &[&str]) -> Vec<String> {
-        let args: Vec<String> = line.iter().map(|s| s.to_string()).collect();
-        let mut it = Args::new(&args);
-        let mut out = Vec::new();
-        while let Some(a) = it.next() {
-            out.push(match a {
-                Arg::Positional(p) => format!("file {p}"),
-                Arg::Flag(f, inline) => {
-                    let v = it.value(&f, inline).unwrap_or_else(|e| e);
-                    format!("{f}={v}")
-                }
-            });
-        }
-        out
-    }
-
     #[test]
-    fn flags_values_and_files() {
+    fn numbers_name_the_bound_and_the_value() {
+        assert_eq!(whole(0u64)("12"), Ok(12));
         assert_eq!(
-            scan(&["a", "--seed", "3", "--model=sc", "--", "--b", "-"]),
-            ["file a", "--seed=3", "--model=sc", "file --b", "file -"]
+            whole(1u64)("0"),
+            Err("takes a whole number of at least 1, not `0`".to_string())
         );
-        assert_eq!(scan(&["--seed"]), ["--seed=`--seed` needs a value"]);
-    }
-
-    #[test]
-    fn numbers_name_the_flag() {
-        assert_eq!(number("--seed", "12", 0u64), Ok(12));
-        assert_eq!(
-            number("--launches", "0", 1u64),
-            Err("`--launches` takes a whole number of at least 1, not `0`".to_string())
-        );
-        assert!(number("--seed", "-1", 0u64).is_err());
-        assert!(number("--seed", "x", 0u64).is_err());
+        assert!(whole(0u64)("-1").is_err());
+        assert!(whole(0u64)("x").is_err());
     }
 
     #[test]

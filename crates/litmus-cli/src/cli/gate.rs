@@ -139,15 +139,6 @@ impl GateArgs {
     }
 }
 
-/// `flag`'s value, refused when empty.
-pub fn non_empty(flag: &str, value: String) -> Result<String, String> {
-    if value.is_empty() {
-        Err(format!("`{flag}` needs a path"))
-    } else {
-        Ok(value)
-    }
-}
-
 /// Runs `gpu-litmus gate` as `args` ask.
 pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let opts = match args.options() {

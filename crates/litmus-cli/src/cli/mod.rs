@@ -76,15 +76,6 @@ pub struct Globals {
     pub verbose: bool,
 }
 
-/// A command not yet on clap: its arguments as given, read by its own
-/// parser (its `--help` included).
-#[derive(clap::Args)]
-#[command(disable_help_flag = true)]
-struct Raw {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-    args: Vec<String>,
-}
-
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
@@ -92,13 +83,10 @@ enum Command {
     Campaign(campaign::CampaignArgs),
     Tune(tune::TuneArgs),
     Explain(explain::ExplainArgs),
-    /// write families of .litmus files from shapes or diy7 cycles, verdicts included
-    Gen(Raw),
+    Gen(gen::GenArgs),
     Gate(gate::GateArgs),
-    /// score a cat model's mutants against the evidence and the tests' verdicts
-    Mutants(Raw),
-    /// list the generated tests on which two models differ, smallest first
-    Diff(Raw),
+    Mutants(mutants::MutantsArgs),
+    Diff(diff::DiffArgs),
     Evidence(evidence::EvidenceArgs),
     Report(report::ReportArgs),
     Ptx(ptx::PtxArgs),
@@ -227,10 +215,10 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Campaign(a) => campaign::run(a, g, out, err),
         Command::Tune(a) => tune::run(a, g, out, err),
         Command::Explain(a) => explain::run(a, out, err),
-        Command::Gen(r) => gen::run(&r.args, out, err),
+        Command::Gen(a) => gen::run(a, out, err),
         Command::Gate(a) => gate::run(a, out, err),
-        Command::Mutants(r) => mutants::run(&r.args, out, err),
-        Command::Diff(r) => diff::run(&r.args, out, err),
+        Command::Mutants(a) => mutants::run(a, out, err),
+        Command::Diff(a) => diff::run(a, out, err),
         Command::Evidence(a) => evidence::run(a, out, err),
         Command::Report(a) => report::run(a, out, err),
         Command::Ptx(a) => ptx::run(a, out, err),
