@@ -89,6 +89,40 @@ fn a_folder_is_taken_wherever_tests_are() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
         names(&out, args[0]);
     }
+    // The commands that took folders already: gate and mutants judge both
+    // tests (no evidence here: mutants are killed by the verdict MP
+    // declares), tune's split counts them.
+    let evidence = dir.join("evidence");
+    std::fs::create_dir_all(&evidence).unwrap();
+    let out = bin()
+        .args(["gate", "--model", "ptx", "--evidence"])
+        .arg(&evidence)
+        .arg(&tests)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("gate: 2 tests"),
+        "{}",
+        stdout(&out)
+    );
+    let out = bin()
+        .args(["mutants", "ptx", "--evidence"])
+        .arg(&evidence)
+        .arg(&tests)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("by verdicts 0,"), "{}", stdout(&out));
+    let out = bin()
+        .args(["tune", "--budget-ms", "5", "--shard", "1/1", "--tuning"])
+        .arg(dir.join("tuning.toml"))
+        .arg(&tests)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("2 of 2 tests"), "{}", stdout(&out));
     // A folder without a test fails, naming it.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();

@@ -62,7 +62,8 @@ struct Cli {
 /// `-q` and `-v`, which every command takes, before or after its name.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Globals {
-    /// print results and errors only: no progress lines, no notes
+    /// print results and errors only: no progress bar (run, campaign), no
+    /// notes
     #[arg(
         short,
         long,
@@ -71,7 +72,8 @@ pub struct Globals {
         display_order = 900
     )]
     pub quiet: bool,
-    /// say more: the configuration a run uses, each file as it starts
+    /// say more: each file as it starts (run, campaign), as a line of its
+    /// own where stderr is not a terminal
     #[arg(short, long, global = true, display_order = 901)]
     pub verbose: bool,
 }
@@ -135,6 +137,9 @@ const OVERVIEW: &str = "    --format FORMAT     text or json (check, run); herd:
     --launches N        GPU kernel launches per test instead (run)
     --seed N            the seed of the GPU's permutations (run)
     --report DIR        JSON and JUnit reports (run, gate)
+    --tuning FILE       the tuning file: read (run, campaign), written
+                        (tune, campaign --tune)
+    --tune-configs N    the search's pool, also --configs (tune, campaign)
     --evidence DIR      record hardware runs (run); read them (gate, report)
     --outcome TEXT      the outcome to explain, \"P1:r0=1; P1:r1=0\" (explain)
     --dot               Graphviz output (explain)
