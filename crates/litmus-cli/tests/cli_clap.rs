@@ -50,6 +50,18 @@ fn a_mistyped_command_or_option_gets_the_nearest() {
         assert!(err.starts_with(said), "{args:?}: {err}");
         assert!(err.contains("For more, try `gpu-litmus"), "{args:?}: {err}");
     }
+    // A command of a command: the help named is its own.
+    let out = bin()
+        .args(["evidence", "import", "--tset", "t", "log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: unknown option `--tset`; did you mean `--tests`?\n")
+            && err.contains("For more, try `gpu-litmus evidence import --help`."),
+        "{err}"
+    );
     // Nothing near: no guess.
     let out = bin().arg("zzzzzz").output().unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -108,14 +108,16 @@ enum Command {
 
 /// The usage line of `command` (`Usage: gpu-litmus check ...`).
 fn usage_of(command: &str) -> String {
-    let mut cli = Cli::command();
-    let usage = match cli.find_subcommand_mut(command) {
-        Some(c) if !command.is_empty() => c
-            .clone()
-            .bin_name(format!("gpu-litmus {command}"))
-            .render_usage(),
-        _ => cli.render_usage(),
-    };
+    let mut found = Cli::command();
+    // `evidence import`: a command of a command.
+    for word in command.split_whitespace() {
+        match found.find_subcommand(word) {
+            Some(c) => found = c.clone(),
+            None => break,
+        }
+    }
+    let name = format!("gpu-litmus {command}");
+    let usage = found.bin_name(name.trim_end()).render_usage();
     usage.to_string().trim_end().to_string()
 }
 
@@ -204,13 +206,18 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            // The command the mistake is in: the first word that names one.
-            let cli = Cli::command();
-            let command = args
-                .iter()
-                .find(|a| cli.find_subcommand(a.as_str()).is_some())
-                .map_or("", String::as_str);
-            return args::usage_error(&e, command, out, err);
+            // The command the mistake is in: the first word that names
+            // one, and the next that names one of its own (`evidence
+            // import`).
+            let mut found = Cli::command();
+            let mut command = Vec::new();
+            for a in args {
+                if let Some(sub) = found.find_subcommand(a).cloned() {
+                    command.push(a.as_str());
+                    found = sub;
+                }
+            }
+            return args::usage_error(&e, &command.join(" "), out, err);
         }
     };
     let g = cli.globals;
