@@ -294,3 +294,22 @@ fn verbose_says_each_file_and_quiet_says_none() {
     assert_eq!(both.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Every command that takes a model lists the registry's models in its
+/// help, so that a model added to `litmus_model::MODELS` is in every help.
+#[test]
+fn every_model_option_lists_the_registry() {
+    let names = litmus_model::model_names();
+    for command in [
+        "check", "run", "campaign", "tune", "explain", "gen", "gate", "report", "diff",
+    ] {
+        let out = bin().args([command, "--help"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        // clap wraps the help: compare it with its line breaks undone.
+        let help = stdout(&out)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(help.contains(&format!("{names}, or")), "{command}: {help}");
+    }
+}

@@ -54,7 +54,7 @@ pub struct DiffArgs {
     loop_bound: Option<u32>,
     #[command(flatten)]
     candidates: CandidateArgs,
-    /// the two models, OLD and NEW
+    // Its help lists the registry's models.
     #[arg(value_name = "OLD NEW", help = format!("the two models, OLD and NEW: {}, or .cat files", litmus_model::model_names()))]
     models: Vec<String>,
 }

@@ -43,7 +43,7 @@ use super::{EXIT_FAILED, EXIT_OK};
 #[derive(clap::Args)]
 #[command(after_long_help = AFTER_HELP)]
 pub struct GateArgs {
-    /// the model judged (required): a name or a .cat file, as --baseline
+    // Its help lists the registry's models.
     #[arg(long, value_name = "NEW", help = format!("the model judged (required): {}, or a .cat file", litmus_model::model_names()))]
     model: Option<String>,
     /// the model it replaces: list the verdict flips

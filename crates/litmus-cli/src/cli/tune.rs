@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_hw::{self as gpu, Knobs};
-use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_runner::device_pool;
 use litmus_runner::kind_search::{search_kinds, search_on_lanes, KindLanes};
@@ -17,7 +16,7 @@ use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
 
-use super::args::{shard_of, whole, Refusal};
+use super::args::{shard_of, whole, ModelArg, Refusal};
 use super::load::{litmus_files, load};
 use super::{Globals, EXIT_FAILED, EXIT_OK};
 
@@ -81,10 +80,9 @@ pub struct TuneArgs {
     /// the old name of --tuning: it still works, with a note
     #[arg(long, value_name = "FILE", hide = true, conflicts_with = "tuning")]
     out: Option<PathBuf>,
-    /// the model that decides the weak outcome (default: $LITMUS_MODEL,
-    /// else ptx)
-    #[arg(long, value_name = "NAME")]
-    model: Option<String>,
+    // The model decides each test's weak outcome.
+    #[command(flatten)]
+    model: ModelArg,
     /// tune part K of N, split by test name as `campaign --shard` splits
     /// (see its help); the last line says `shard K/N: M of T tests`
     #[arg(long, value_name = "K/N", value_parser = shard_of)]
@@ -165,9 +163,8 @@ impl TuneArgs {
         if self.files.is_empty() {
             return Err("no files to tune".into());
         }
-        let mut config = match self.model {
-            Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
-                .map_err(|e| e.to_string())?,
+        let mut config = match &self.model.model {
+            Some(_) => Config::with_model(self.model.model()?).map_err(|e| e.to_string())?,
             None => Config::from_env().map_err(|e| e.to_string())?,
         };
         if self.evidence.is_some() {
