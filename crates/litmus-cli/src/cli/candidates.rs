@@ -91,21 +91,26 @@ pub struct FamilyArgs {
 }
 
 impl FamilyArgs {
+    /// Each option by its name in `litmus_gen::spec::OPTIONS`, with its
+    /// value when given.
+    fn given(&self) -> [(&'static str, &Option<String>); 7] {
+        [
+            ("placements", &self.placements),
+            ("scopes", &self.scopes),
+            ("fences", &self.fences),
+            ("fence-scopes", &self.fence_scopes),
+            ("fence-threads", &self.fence_threads),
+            ("sem", &self.sem),
+            ("memory", &self.memory),
+        ]
+    }
+
     /// The family the options describe, and the options as written
-    /// (`--placements all`), in `litmus_gen::spec::OPTIONS`'s order.
+    /// (`--placements all`).
     pub fn spec(&self) -> Result<(FamilySpec, Vec<String>), String> {
-        let values = [
-            &self.placements,
-            &self.scopes,
-            &self.fences,
-            &self.fence_scopes,
-            &self.fence_threads,
-            &self.sem,
-            &self.memory,
-        ];
         let mut spec = FamilySpec::default();
         let mut written = Vec::new();
-        for (option, value) in litmus_gen::spec::OPTIONS.iter().zip(values) {
+        for (option, value) in self.given() {
             if let Some(value) = value {
                 spec.set(option, value).map_err(message)?;
                 written.push(format!("--{option} {value}"));
@@ -114,31 +119,11 @@ impl FamilyArgs {
         Ok((spec, written))
     }
 
-    /// The first family option given, as written (`--placements`).
+    /// The first family option given, as written without its `--`.
     fn first_given(&self) -> Option<&'static str> {
-        let given = [
-            self.placements.is_some(),
-            self.scopes.is_some(),
-            self.fences.is_some(),
-            self.fence_scopes.is_some(),
-            self.fence_threads.is_some(),
-            self.sem.is_some(),
-            self.memory.is_some(),
-        ];
-        let flags = [
-            "--placements",
-            "--scopes",
-            "--fences",
-            "--fence-scopes",
-            "--fence-threads",
-            "--sem",
-            "--memory",
-        ];
-        flags
+        self.given()
             .into_iter()
-            .zip(given)
-            .find(|(_, g)| *g)
-            .map(|(f, _)| f)
+            .find_map(|(option, value)| value.as_ref().map(|_| option))
     }
 }
 
@@ -197,7 +182,7 @@ const ENUMERATION_FLAGS: &[&str] = &["--edges", "--max-threads", "--max-accesses
 impl CandidateArgs {
     /// The first candidate option given, as written: `mutants` takes them
     /// only with `--kill-tests`.
-    pub fn first_given(&self) -> Option<&'static str> {
+    pub fn first_given(&self) -> Option<String> {
         let given = [
             ("--shapes", self.shapes.is_some()),
             ("--cycle", !self.cycle.is_empty()),
@@ -210,8 +195,8 @@ impl CandidateArgs {
         given
             .into_iter()
             .find(|(_, g)| *g)
-            .map(|(f, _)| f)
-            .or_else(|| self.family.first_given())
+            .map(|(f, _)| f.to_string())
+            .or_else(|| self.family.first_given().map(|o| format!("--{o}")))
     }
 
     /// The candidates the options ask for, every name and cycle checked,
