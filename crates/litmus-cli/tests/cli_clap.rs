@@ -313,3 +313,36 @@ fn every_model_option_lists_the_registry() {
         assert!(help.contains(&format!("{names}, or")), "{command}: {help}");
     }
 }
+
+/// A command that writes a file or folder names it with `--out`; the old
+/// spellings (`report --html`, `evidence import --into`, `evidence merge
+/// OUT DIR...`) are the same option.
+#[test]
+fn outputs_are_named_by_out() {
+    let dir = scratch("clap-out");
+    let evidence = dir.join("evidence");
+    std::fs::create_dir_all(&evidence).unwrap();
+    for args in [
+        &["report", "--evidence", "e"][..],
+        &["evidence", "import", "--tests", "t", "log"],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with("error: `--out` is required"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let merged = dir.join("merged");
+    let out = bin()
+        .args(["evidence", "merge", "--out"])
+        .arg(&merged)
+        .arg(&evidence)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(merged.is_dir());
+    assert!(stdout(&out).starts_with("merged 0 records from 0 files"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -415,7 +415,7 @@ fn bad_command_lines_say_what_is_wrong() {
             "unknown model",
         ),
         (&["gate", "--model", "ptx", "t"], "`--evidence` is required"),
-        (&["report", "--evidence", "e"], "`--html` is required"),
+        (&["report", "--evidence", "e"], "`--out` is required"),
         (&["evidence", "export"], "unknown command `export`"),
         (
             &["evidence", "import", "--into", "d", "l"],

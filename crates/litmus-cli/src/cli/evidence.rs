@@ -45,9 +45,9 @@ enum Action {
 #[derive(clap::Args)]
 #[command(after_long_help = AFTER_HELP)]
 pub struct ImportArgs {
-    /// the evidence folder to add to (required)
-    #[arg(long, value_name = "DIR", value_parser = folder)]
-    into: Option<PathBuf>,
+    /// the evidence folder to add to (required; `--into` is the same)
+    #[arg(long, visible_alias = "into", value_name = "DIR", value_parser = folder)]
+    out: Option<PathBuf>,
     /// a .litmus file or a folder of them (repeatable; required)
     #[arg(long, value_name = "PATH", value_parser = folder)]
     tests: Vec<PathBuf>,
@@ -75,8 +75,8 @@ pub fn run(args: EvidenceArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 
 /// Runs `gpu-litmus evidence import`.
 fn import(opts: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let refusal = if opts.into.is_none() {
-        Some("`--into` is required: the evidence folder")
+    let refusal = if opts.out.is_none() {
+        Some("`--out` is required: the evidence folder")
     } else if opts.tests.is_empty() {
         Some("`--tests` is required: the tests the logs ran")
     } else if opts.logs.is_empty() {
@@ -87,7 +87,7 @@ fn import(opts: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if let Some(why) = refusal {
         return Refusal::from(why).print("evidence import", err);
     }
-    let into = opts.into.clone().unwrap_or_default();
+    let into = opts.out.clone().unwrap_or_default();
     let tests: Vec<String> = opts.tests.iter().map(|t| t.display().to_string()).collect();
     let (subjects, unreadable) = subjects(&tests);
     let mut failed = !unreadable.is_empty();

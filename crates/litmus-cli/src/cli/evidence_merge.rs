@@ -27,9 +27,12 @@ use super::{EXIT_FAILED, EXIT_OK};
 #[derive(clap::Args)]
 #[command(after_long_help = AFTER_HELP)]
 pub struct MergeArgs {
-    /// the folder to write into (created if missing), then the evidence
-    /// folders and files to read
-    #[arg(value_name = "OUT DIR|FILE")]
+    /// the folder to write into (created if missing); without it, the
+    /// first path given is
+    #[arg(long, value_name = "OUT", value_parser = super::run::folder)]
+    out: Option<PathBuf>,
+    /// the evidence folders and files to read (after OUT, without --out)
+    #[arg(value_name = "[OUT] DIR|FILE")]
     paths: Vec<PathBuf>,
 }
 
@@ -42,7 +45,7 @@ const AFTER_HELP: &str = "EXIT STATUS:
 /// Runs `gpu-litmus evidence merge` as `args` ask.
 pub fn run(args: MergeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut paths = args.paths.into_iter();
-    let Some(into) = paths.next() else {
+    let Some(into) = args.out.or_else(|| paths.next()) else {
         return Refusal::from("no OUT folder: `evidence merge OUT DIR...`")
             .print("evidence merge", err);
     };

@@ -30,9 +30,9 @@ pub struct ReportArgs {
     /// an evidence folder or file (repeatable; required)
     #[arg(long, value_name = "PATH", value_parser = folder)]
     evidence: Vec<PathBuf>,
-    /// the page to write (required)
-    #[arg(long, value_name = "FILE", value_parser = folder)]
-    html: Option<PathBuf>,
+    /// the page to write (required; `--html` is the same)
+    #[arg(long, visible_alias = "html", value_name = "FILE", value_parser = folder)]
+    out: Option<PathBuf>,
     /// a `gpu-litmus mutants --out FILE` report: its score, survivors and
     /// mutants become a section (repeatable)
     #[arg(long, value_name = "FILE", value_parser = folder)]
@@ -65,7 +65,7 @@ impl ReportArgs {
         if self.evidence.is_empty() {
             return Err("`--evidence` is required: a folder of recorded evidence".into());
         }
-        let html = self.html.ok_or("`--html` is required: the page to write")?;
+        let html = self.out.ok_or("`--out` is required: the page to write")?;
         let d = Options::default();
         Ok(ReportOptions {
             evidence: self.evidence,
