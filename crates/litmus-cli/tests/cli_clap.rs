@@ -43,6 +43,11 @@ fn a_mistyped_command_or_option_gets_the_nearest() {
             &["explain", "--outcom", "P1:r0=1", "x"],
             "error: unknown option `--outcom`; did you mean `--outcome`?\n",
         ),
+        // A negative number is the option's value, refused by its rule.
+        (
+            &["check", "--max-events", "-1", "x"],
+            "error: `--max-events` takes a whole number of at least 1, not `-1`\n",
+        ),
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

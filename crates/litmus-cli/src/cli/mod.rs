@@ -108,7 +108,7 @@ enum Command {
 
 /// The usage line of `command` (`Usage: gpu-litmus check ...`).
 fn usage_of(command: &str) -> String {
-    let mut found = Cli::command();
+    let mut found = self::command();
     // `evidence import`: a command of a command.
     for word in command.split_whitespace() {
         match found.find_subcommand(word) {
@@ -189,11 +189,20 @@ EXAMPLES:
 
 /// The command line's definition, every command's options included: an
 /// option given twice takes its last value, as a script that appends a
-/// flag to a line expects.
+/// flag to a line expects; a value such as `-5` is the option's to refuse
+/// with its own message, not an unknown option.
 fn command() -> clap::Command {
+    let negative = |a: clap::Arg| {
+        let takes_value = a.get_action().takes_values();
+        a.allow_negative_numbers(takes_value)
+    };
     Cli::command()
         .args_override_self(true)
-        .mut_subcommands(|c| c.args_override_self(true))
+        .mut_subcommands(move |c| {
+            c.args_override_self(true)
+                .mut_args(negative)
+                .mut_subcommands(|c| c.mut_args(negative))
+        })
 }
 
 /// Runs the command line `args` (without the program name), writing to
@@ -209,7 +218,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
             // The command the mistake is in: the first word that names
             // one, and the next that names one of its own (`evidence
             // import`).
-            let mut found = Cli::command();
+            let mut found = command();
             let mut command = Vec::new();
             for a in args {
                 if let Some(sub) = found.find_subcommand(a).cloned() {
@@ -237,16 +246,27 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         Command::Toolchains(a) => toolchains::run(a, out),
         Command::Sass(a) => sass::run(a, out, err),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "gpu-litmus", out);
+            clap_complete::generate(shell, &mut command(), "gpu-litmus", out);
             EXIT_OK
         }
         Command::Help { command: None } => {
-            let _ = write!(out, "{}", Cli::command().render_long_help());
+            let _ = write!(out, "{}", command().render_long_help());
             EXIT_OK
         }
         // The command's own `--help`, so that both say the same.
         Command::Help {
             command: Some(name),
         } => dispatch(&[name, "--help".to_string()], out, err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of every command's definition (two options of
+    /// one name, a setting an option cannot take), which it otherwise
+    /// makes only when that command's line is read.
+    #[test]
+    fn every_command_is_well_defined() {
+        super::command().debug_assert();
     }
 }

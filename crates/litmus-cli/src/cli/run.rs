@@ -59,8 +59,7 @@ pub struct RunArgs {
     launches: Option<u64>,
     /// seeds the permutations of roles and locations (default:
     /// $LITMUS_SEED, else from the clock); every result prints it
-    // `-3` is a value to refuse with the flag's message, not an option.
-    #[arg(long, value_name = "N", value_parser = whole(0u64), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = whole(0u64))]
     seed: Option<u64>,
     /// write a JSON record per test (TEST.json: test, model,
     /// declared_verdict, computed_verdict, allowed, histogram, device, seed,

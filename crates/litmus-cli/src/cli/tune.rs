@@ -69,8 +69,7 @@ pub struct TuneArgs {
     search: SearchArgs,
     /// seeds the pool, each test's order and each trial (default:
     /// $LITMUS_SEED, else the clock)
-    // `-3` is a value to refuse with the flag's message, not an option.
-    #[arg(long, value_name = "N", value_parser = whole(0u64), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = whole(0u64))]
     seed: Option<u64>,
     /// the tuning file it writes (default: $LITMUS_TUNING, else
     /// litmus-tuning.toml), the file `run` and `campaign` read with the
