@@ -55,6 +55,29 @@ pub fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, St
     (need, loaded)
 }
 
+/// The files `paths` name: each file as given (whether or not it can be
+/// read: its reader says why not), and the `.litmus` files under each
+/// folder, sorted; then what could not be searched (a folder that cannot
+/// be read, a link loop, a folder with no test), one line each.
+pub fn expand(paths: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut refused = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if !path.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let found = litmus_core::files::walk(path, "litmus");
+        refused.extend(found.refused.iter().map(|e| e.to_string()));
+        if found.files.is_empty() && found.refused.is_empty() {
+            refused.push(format!("{p}: no .litmus file in this folder"));
+        }
+        files.extend(found.files.iter().map(|f| f.display().to_string()));
+    }
+    (files, refused)
+}
+
 /// The files a command over a set of tests runs: each file given, and the
 /// `.litmus` files under each folder given, sorted; a path that does not
 /// exist, or a folder with none, is an error that names it.
