@@ -179,7 +179,10 @@ fn an_installed_release_is_a_toolchain_by_name() {
         assert_eq!(out.status.code(), Some(0), "{text}");
     } else {
         assert_eq!(out.status.code(), Some(1), "{text}");
-        assert!(text.contains("ptxas 12.4.131 failed on the module"), "{text}");
+        assert!(
+            text.contains("ptxas 12.4.131 failed on the module"),
+            "{text}"
+        );
     }
     // Named twice, two compilers: refused.
     let out = bin()
