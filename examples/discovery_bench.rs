@@ -125,7 +125,7 @@ fn cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
         let Ok(ptx) = ptx::generate(&test) else {
             continue;
         };
-        let target = Target::from_check(&test, &allowed, &options)?;
+        let target = Target::from_check(&test, &allowed, &options).map_err(|e| e.to_string())?;
         out.push(Case {
             test,
             ptx,

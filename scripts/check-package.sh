@@ -45,7 +45,7 @@ for c in "${crates[@]}"; do
 done
 # shellcheck disable=SC2086
 cargo package --workspace --allow-dirty $verify 2>&1 |
-    grep -v '^warning: ignoring \(test\|example\|bench\) .* is not included in the published package$' >&2
+    grep -v '^warning: ignoring \(test\|example\|bench\|binary\) .* is not included in the published package$' >&2
 say "cargo package --workspace ${verify:-(verifying)}: $((SECONDS - start)) s"
 
 # 2. What each package holds: its sources, README.md and the LICENSE (the
@@ -61,10 +61,17 @@ for c in "${crates[@]}"; do
     stray=$(grep -v -E '^(Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|README\.md|LICENSE|src/.*\.rs)$' <<<"$files" |
         { [ "$c" = litmus-model ] && grep -v -E '^models/[a-z0-9.-]+\.cat$' || cat; } || true)
     [ -z "$stray" ] || fail "$c: the package holds files it does not need: $(echo $stray)"
-    for f in Cargo.toml README.md LICENSE src/lib.rs; do
-        [ "$c" = litmus-cli ] && [ "$f" = src/lib.rs ] && f=src/main.rs
+    # gpu-litmus also ships the `gpu-litmus` binary (src/main.rs, over
+    # litmus-cli's library); litmus-cli's own binary, which its tests run,
+    # stays in the repository.
+    wanted=(Cargo.toml README.md LICENSE src/lib.rs)
+    [ "$c" = gpu-litmus ] && wanted+=(src/main.rs)
+    for f in "${wanted[@]}"; do
         grep -qx "$f" <<<"$files" || fail "$c: the package has no $f"
     done
+    if [ "$c" = litmus-cli ] && grep -qx src/main.rs <<<"$files"; then
+        fail "litmus-cli: the package ships its test binary (src/main.rs); the tool is gpu-litmus's"
+    fi
     tar xzOf "$crate" "$c-$version/LICENSE" | cmp -s - LICENSE ||
         fail "$c: its LICENSE differs from the root's (copy LICENSE to crates/$c/)"
     say "$c: $(wc -l <<<"$files") files, $bytes bytes"
@@ -101,10 +108,9 @@ gpu-litmus = { path = "../packages/gpu-litmus-$version" }
 [patch.crates-io]
 EOF
     for c in "${crates[@]}"; do
-        # The crate itself, and the binary that is no dependency of it (a
-        # patch of it would go unused). litmus-toolchain is one: gpu-litmus
-        # re-exports it and litmus-hw uses it.
-        [ "$c" = gpu-litmus ] || [ "$c" = litmus-cli ] && continue
+        # Every sibling but the crate itself: litmus-cli too, which the
+        # default feature `cli` pulls in for the binary.
+        [ "$c" = gpu-litmus ] && continue
         echo "$c = { path = \"../packages/$c-$version\" }"
     done
 } >"$user/Cargo.toml"

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_litmus-cli"));
     c.env_remove("LITMUS_MODEL");
     c
 }

@@ -261,7 +261,7 @@ fn bad_enumeration_options_are_one_clear_error_each() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         let first = err.lines().next().unwrap_or_default();
         assert!(first.starts_with(message), "{args:?}: {err}");
-        assert!(err.contains("USAGE:"), "{args:?}: {err}");
+        assert!(err.contains("Usage: gpu-litmus"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     // mutants: the enumeration is the kill tests' and needs --kill-tests.
@@ -343,8 +343,8 @@ fn kill_tests_come_from_enumerated_cycles() {
     assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
 }
 
-/// Both commands' help lists the enumeration's options, each at the
-/// options' indent.
+/// Both commands' help lists the enumeration's options, as clap lists
+/// options.
 #[test]
 fn help_lists_the_enumeration_options() {
     for command in ["diff", "mutants"] {
@@ -352,15 +352,15 @@ fn help_lists_the_enumeration_options() {
         assert_eq!(out.status.code(), Some(0));
         let help = stdout(&out);
         for option in [
-            "--shapes LIST",
-            "--cycles-up-to N",
-            "--edges LIST",
-            "--max-threads N",
-            "--max-accesses N",
-            "--max-cycles N",
+            "--shapes <LIST>",
+            "--cycles-up-to <N>",
+            "--edges <LIST>",
+            "--max-threads <N>",
+            "--max-accesses <N>",
+            "--max-cycles <N>",
         ] {
             assert!(
-                help.contains(&format!("\n    {option} ")),
+                help.contains(&format!("\n      {option}\n")),
                 "{command}: {option}:\n{help}"
             );
         }

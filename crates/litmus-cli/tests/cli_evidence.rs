@@ -415,8 +415,8 @@ fn bad_command_lines_say_what_is_wrong() {
             "unknown model",
         ),
         (&["gate", "--model", "ptx", "t"], "`--evidence` is required"),
-        (&["report", "--evidence", "e"], "`--html` is required"),
-        (&["evidence", "export"], "unknown action `export`"),
+        (&["report", "--evidence", "e"], "`--out` is required"),
+        (&["evidence", "export"], "unknown command `export`"),
         (
             &["evidence", "import", "--into", "d", "l"],
             "`--tests` is required",

@@ -211,7 +211,6 @@ fn bad_files_and_command_lines() {
     );
     for (args, message) in [
         (&["explain"][..], "no file to explain"),
-        (&["explain", "a", "b"], "one file at a time, not 2 (a, b)"),
         (&["explain", "--dot=yes", "a"], "`--dot` takes no value"),
         (&["explain", "a", "--outcome"], "`--outcome` needs a value"),
         (&["explain", "--model", "tso", "a"], "unknown model `tso`"),

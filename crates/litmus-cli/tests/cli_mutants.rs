@@ -425,7 +425,7 @@ fn help_and_usage_errors() {
         let out = bin().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains("USAGE:"), "{args:?}");
+        assert!(stderr(&out).contains("Usage: gpu-litmus"), "{args:?}");
     }
 }
 

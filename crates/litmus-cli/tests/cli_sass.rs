@@ -1,6 +1,8 @@
 //! `gpu-litmus sass` (and `ptx --arch`), run as a user runs it. The tests
 //! that need the real tools read LITMUS_PTXAS and LITMUS_NVDISASM and say
 //! they skipped without them; the rest use stand-in scripts.
+// The stand-ins are shell scripts.
+#![cfg(unix)]
 
 mod cli_support;
 
@@ -398,5 +400,29 @@ fn a_damaged_cache_entry_is_said_and_compiled_again() {
             "{damage}: {errors}"
         );
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A folder is read for every .litmus file under it, as the other
+/// commands that take tests read one.
+#[test]
+fn a_folder_is_every_test_under_it() {
+    let dir = scratch("sass-folder");
+    let tests = dir.join("tests");
+    std::fs::create_dir_all(tests.join("sub")).unwrap();
+    let cluster = std::fs::read_to_string(cluster_test()).unwrap();
+    write(&tests, "a.litmus", &cluster);
+    write(&tests.join("sub"), "b.litmus", &cluster);
+    let out = with_fakes(&dir)
+        .args(["--arch", "sm_86", "--check"])
+        .arg(&tests)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("2 files: 0 clean, 0 flagged, 2 not compiled\n"),
+        "{}",
+        stdout(&out)
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -107,7 +107,7 @@ fn four_shards_of_tune_share_out_the_set() {
         let out = bin()
             .args(["tune", "--budget-ms", "5", "--configs", "2", "--shard"])
             .arg(format!("{k}/4"))
-            .arg("--out")
+            .arg("--tuning")
             .arg(dir.join(format!("tuning-{k}.toml")))
             .arg(dir.join("tests"))
             .output()

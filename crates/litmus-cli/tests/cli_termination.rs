@@ -6,7 +6,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_litmus-cli"));
     c.env_remove("LITMUS_MODEL");
     c
 }

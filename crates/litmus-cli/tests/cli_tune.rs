@@ -25,11 +25,11 @@ fn tune_writes_an_entry_that_run_then_uses_or_says_it_skipped() {
             "tune",
             "--budget-ms",
             "300",
-            "--configs",
+            "--tune-configs",
             "4",
             "--seed",
             "1",
-            "--out",
+            "--tuning",
         ])
         .arg(&file)
         .arg(&mp)
@@ -151,7 +151,11 @@ fn a_bad_tuning_file_is_an_error_with_its_line_and_column() {
 fn tune_command_line_mistakes_are_usage_errors() {
     for (args, expected) in [
         (&["tune"][..], "no files to tune"),
-        (&["tune", "--configs", "1", "x.litmus"], "--configs"),
+        // `--configs` is the other spelling: the error names the one.
+        (
+            &["tune", "--configs", "1", "x.litmus"],
+            "`--tune-configs` takes a whole number of at least 2, not `1`",
+        ),
         (&["tune", "--budget-ms", "0", "x.litmus"], "--budget-ms"),
         (
             &["tune", "--colour", "x.litmus"],

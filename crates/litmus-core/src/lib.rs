@@ -9,13 +9,16 @@
 
 pub mod async_proxy;
 pub mod corpus;
+pub mod files;
 pub mod instr;
 pub mod ir;
 pub mod operand;
 pub mod outcome;
 pub mod parallel;
+pub mod printable;
 pub mod proxy;
 pub mod ptx;
+pub mod shell;
 pub mod text;
 pub mod validate;
 

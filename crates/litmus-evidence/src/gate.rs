@@ -345,7 +345,12 @@ fn judge(subject: &Subject, records: &[&Record], q: &Question, report: &mut Gate
             return;
         }
     };
-    let seen = seen(records);
+    // Said as the gate judged it (from the values), not as the record
+    // wrote it.
+    let mut seen = seen(records);
+    for s in &mut seen {
+        s.text = format_outcome(test, &new.observables, &s.values);
+    }
     if !records.is_empty() {
         report.with_evidence += 1;
         report.records += records.len();

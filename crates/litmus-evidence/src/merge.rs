@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::read::{Evidence, Problem, ReadError};
 use super::record::Record;
-use super::store::Writer;
+use super::store::write_whole;
 
 /// What a merge did.
 #[derive(Debug, Default)]
@@ -46,10 +46,25 @@ impl Merged {
     }
 }
 
+/// Why a merge wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// An input or the output could not be read, or the output written.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The output is an input, or inside one.
+    #[error(transparent)]
+    Clobber(#[from] litmus_core::files::Clobber),
+}
+
 /// Writes every record of `inputs` (folders, read at any depth, or files)
 /// that `out` does not already hold into one new file in `out` (created if
-/// missing), each record under its own run and number, once.
-pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, ReadError> {
+/// missing), each record under its own run and number, once. The file
+/// appears whole or not at all (see [`write_whole`]); an `out` that is an
+/// input or inside one is refused before anything is read.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, MergeError> {
+    let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    litmus_core::files::refuse_clobber(out, &refs)?;
     let mut merged = Merged::default();
     let (present, absent): (Vec<PathBuf>, Vec<PathBuf>) =
         inputs.iter().cloned().partition(|p| p.exists());
@@ -69,25 +84,20 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, ReadError> {
         source,
     };
     std::fs::create_dir_all(out).map_err(io)?;
-    let mut writer = None;
+    let mut new = Vec::new();
     for r in &read.records {
         match already.get(&(r.run.clone(), r.seq)) {
             Some(old) if old == r => merged.duplicates += 1,
             Some(_) => merged
                 .conflicts
                 .push(format!("{}#{} (test {})", r.run, r.seq, r.test)),
-            None => {
-                if writer.is_none() {
-                    writer = Some(Writer::create(out).map_err(io)?);
-                }
-                if let Some(w) = writer.as_mut() {
-                    w.copy(r).map_err(io)?;
-                }
-                merged.written += 1;
-            }
+            None => new.push(r),
         }
     }
-    merged.path = writer.map(|w| w.path().to_path_buf());
+    merged.written = new.len();
+    if !new.is_empty() {
+        merged.path = Some(write_whole(out, &new).map_err(io)?);
+    }
     Ok(merged)
 }
 
@@ -95,6 +105,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, ReadError> {
 mod tests {
     use super::*;
     use crate::record::tests::sample;
+    use crate::store::Writer;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!(

@@ -62,7 +62,7 @@ use litmus_core::ir::{Test, Verdict};
 use litmus_core::parallel::par_for;
 use litmus_model::cat::batch::Batch;
 use litmus_model::cat::mutate::{Mutant, Mutation};
-use litmus_model::cat::{CatError, CatModel};
+use litmus_model::cat::{CatError, CatModel, IncludeError};
 use litmus_model::compare::{
     classify, diff_verdicts, verdict_of, Allowed, Class, Classification, Difference,
 };
@@ -219,11 +219,12 @@ impl<'a> Ground<'a> {
 }
 
 /// The reader of includes for a model printed as one file: there are none.
-pub fn no_include(p: &Path) -> Result<String, String> {
+pub fn no_include(p: &Path) -> Result<String, IncludeError> {
     Err(format!(
         "a model as one file includes nothing, but `{}` was asked for",
         p.display()
-    ))
+    )
+    .into())
 }
 
 /// Per subject, the outcomes its evidence showed (matched by name and IR

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use super::record::{Record, RecordError};
 use super::store::EXTENSION;
 
+/// The largest evidence file read: far above what a campaign writes (a
+/// record is a few kilobytes), far below what would exhaust a CI machine.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
 /// A line that did not read as a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -32,6 +36,10 @@ pub enum ProblemKind {
     /// The same run and number as an earlier record, but other contents:
     /// two files claim one record.
     Conflict,
+    /// A path the folder walk or the read refused (a link out of the
+    /// folder or in a loop, a FIFO or device, a file too large): the
+    /// message names it and says why; `line` is 0.
+    Refused(String),
 }
 
 impl Problem {
@@ -45,8 +53,12 @@ impl Problem {
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let ProblemKind::Refused(why) = &self.kind {
+            return write!(f, "{why}");
+        }
         write!(f, "{}:{}: ", self.file.display(), self.line)?;
         match &self.kind {
+            ProblemKind::Refused(_) => Ok(()),
             // The records before it count; a resumed campaign reruns the
             // test it held (it was in flight when the run died).
             ProblemKind::Truncated => write!(f, "cut off (a run that died mid-write); ignored"),
@@ -104,24 +116,47 @@ impl Evidence {
 
     /// Reads every evidence file under `paths` (a file is read as it is; a
     /// folder's `.jsonl` files at any depth).
+    ///
+    /// A path that does not exist is an error; what the walk refuses (see
+    /// [`litmus_core::files::walk`]) and files over [`MAX_FILE_BYTES`] are
+    /// problems, one each, and the rest is read.
     pub fn read(paths: &[PathBuf]) -> Result<Evidence, ReadError> {
+        let mut evidence = Evidence::default();
         let mut files = Vec::new();
         for p in paths {
-            collect(p, true, &mut files)?;
+            if let Err(source) = std::fs::symlink_metadata(p) {
+                return Err(ReadError::Io {
+                    path: p.clone(),
+                    source,
+                });
+            }
+            let found = litmus_core::files::walk(p, EXTENSION);
+            files.extend(found.files);
+            for why in found.refused {
+                evidence.refuse(p, why);
+            }
         }
         files.sort();
         files.dedup();
-        let mut evidence = Evidence::default();
         let mut seen = BTreeMap::new();
         for file in &files {
-            let bytes = std::fs::read(file).map_err(|source| ReadError::Io {
-                path: file.clone(),
-                source,
-            })?;
-            evidence.files += 1;
-            evidence.add_file(file, &bytes, &mut seen);
+            match litmus_core::files::read_regular(file, MAX_FILE_BYTES) {
+                Ok(bytes) => {
+                    evidence.files += 1;
+                    evidence.add_file(file, &bytes, &mut seen);
+                }
+                Err(why) => evidence.refuse(file, why),
+            }
         }
         Ok(evidence)
+    }
+
+    fn refuse(&mut self, path: &Path, why: litmus_core::files::WalkError) {
+        self.problems.push(Problem {
+            file: path.to_path_buf(),
+            line: 0,
+            kind: ProblemKind::Refused(why.to_string()),
+        });
     }
 
     /// Reads one file's contents (`file` names it in problems).
@@ -135,6 +170,7 @@ impl Evidence {
     }
 
     fn add_file(&mut self, file: &Path, bytes: &[u8], seen: &mut BTreeMap<(String, u64), usize>) {
+        let mut known = crate::record::KnownTexts::new();
         let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
         // split gives a last piece after the final newline: empty for a
         // whole file, the cut line for a truncated one.
@@ -156,7 +192,7 @@ impl Evidence {
             if text.trim().is_empty() {
                 continue;
             }
-            match Record::parse(text) {
+            match Record::parse(text).and_then(|r| r.check_text(&mut known).map(|()| r)) {
                 Ok(r) => match seen.get(&(r.run.clone(), r.seq)) {
                     None => {
                         seen.insert((r.run.clone(), r.seq), self.records.len());
@@ -178,20 +214,4 @@ impl Evidence {
     pub fn errors(&self) -> impl Iterator<Item = &Problem> {
         self.problems.iter().filter(|p| p.is_error())
     }
-}
-
-fn collect(path: &Path, given: bool, files: &mut Vec<PathBuf>) -> Result<(), ReadError> {
-    let io = |source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        for entry in std::fs::read_dir(path).map_err(io)? {
-            collect(&entry.map_err(io)?.path(), false, files)?;
-        }
-    } else if given || path.extension().is_some_and(|e| e == EXTENSION) {
-        files.push(path.to_path_buf());
-    }
-    Ok(())
 }

@@ -121,6 +121,42 @@ pub enum RecordError {
         /// What it must hold.
         expected: &'static str,
     },
+    /// A list longer than any run writes: refused before it costs the
+    /// reader memory or the gate time.
+    #[error("{what}: {count}, more than the {max} a record may hold")]
+    TooLarge {
+        /// What is counted (`observables`, `histogram outcomes`, `bytes`).
+        what: &'static str,
+        /// How many the record holds.
+        count: usize,
+        /// The bound.
+        max: usize,
+    },
+    /// The record contradicts itself or its recorded test.
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// The most observables a record may name: far above what a test the
+/// checker takes has (see `litmus_model::Options::max_events`).
+pub const MAX_OBSERVABLES: usize = 4096;
+/// The most outcomes a record's histogram may hold.
+pub const MAX_OUTCOMES: usize = 1 << 20;
+/// The longest line read as a record.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// What [`Record::check_text`] learnt of each recorded test, by IR hash
+/// and text: its observables, or why it does not serve.
+pub type KnownTexts =
+    std::collections::BTreeMap<(String, String), Result<Vec<String>, RecordError>>;
+
+/// Refuses `count` of `what` above `max`.
+fn bounded(what: &'static str, count: usize, max: usize) -> Result<(), RecordError> {
+    if count > max {
+        Err(RecordError::TooLarge { what, count, max })
+    } else {
+        Ok(())
+    }
 }
 
 /// A stable name for a test's meaning: FNV-1a (64 bits) of its `.litmus`
@@ -182,7 +218,11 @@ impl Record {
     }
 
     /// Reads one line written by [`Record::to_json`].
+    /// Besides the layout, checks sizes ([`MAX_LINE_BYTES`],
+    /// [`MAX_OBSERVABLES`], [`MAX_OUTCOMES`]) and that every outcome has
+    /// one value per observable.
     pub fn parse(line: &str) -> Result<Record, RecordError> {
+        bounded("bytes", line.len(), MAX_LINE_BYTES)?;
         let value: Value =
             serde_json::from_str(line).map_err(|e| RecordError::Json(e.to_string()))?;
         let Value::Object(o) = value else {
@@ -193,11 +233,15 @@ impl Record {
             Some(other) => return Err(RecordError::Format(other.to_string())),
             None => return Err(RecordError::Format("missing".into())),
         }
-        let histogram = array(&o, "histogram")?
+        let histogram = array(&o, "histogram")?;
+        bounded("histogram outcomes", histogram.len(), MAX_OUTCOMES)?;
+        let histogram: Vec<Observation> = histogram
             .iter()
             .map(observation)
             .collect::<Result<_, _>>()?;
-        let observables = array(&o, "observables")?
+        let observables = array(&o, "observables")?;
+        bounded("observables", observables.len(), MAX_OBSERVABLES)?;
+        let observables: Vec<String> = observables
             .iter()
             .map(|v| {
                 v.as_str().map(str::to_string).ok_or(RecordError::Field {
@@ -206,6 +250,17 @@ impl Record {
                 })
             })
             .collect::<Result<_, _>>()?;
+        if let Some(o) = histogram
+            .iter()
+            .find(|o| o.values.len() != observables.len())
+        {
+            return Err(RecordError::Inconsistent(format!(
+                "outcome {:?} has {} values for {} observables",
+                o.values,
+                o.values.len(),
+                observables.len()
+            )));
+        }
         Ok(Record {
             run: string(&o, "run")?,
             seq: number(&o, "seq")?,
@@ -240,6 +295,44 @@ impl Record {
                 }
             },
         })
+    }
+
+    /// Checks the record against the test its `text` holds (when it holds
+    /// one): the text reads, is the test the name and IR hash say, and has
+    /// the observables the record names, in order. `known` keeps the
+    /// recorded test's observables per IR hash and text, since a campaign
+    /// records one test many times.
+    pub fn check_text(&self, known: &mut KnownTexts) -> Result<(), RecordError> {
+        let Some(text) = &self.text else {
+            return Ok(());
+        };
+        let key = (self.ir_hash.clone(), text.clone());
+        let names = known
+            .entry(key)
+            .or_insert_with(|| match litmus_core::text::parse(text) {
+                Err(e) => Err(RecordError::Inconsistent(format!(
+                    "the recorded test does not read: {}",
+                    e.render("text").lines().next().unwrap_or("").trim()
+                ))),
+                Ok(test) if ir_hash(&test) != self.ir_hash || test.name.text != self.test => {
+                    Err(RecordError::Inconsistent(
+                        "the recorded test is not the one its `test` and `ir_hash` name".into(),
+                    ))
+                }
+                Ok(test) => Ok(observables(&test)
+                    .iter()
+                    .map(|o| o.display(&test))
+                    .collect()),
+            });
+        match names {
+            Err(e) => Err(e.clone()),
+            Ok(names) if *names == self.observables => Ok(()),
+            Ok(names) => Err(RecordError::Inconsistent(format!(
+                "observables [{}] are not the recorded test's [{}]",
+                self.observables.join(", "),
+                names.join(", ")
+            ))),
+        }
     }
 
     /// Instances that showed some outcome (the histogram's total).

@@ -33,23 +33,63 @@ pub struct Writer {
     path: PathBuf,
 }
 
+/// The names a new file of this process may take now, in order: after
+/// this host, this process and the time, and a suffix for a second file of
+/// the same millisecond.
+fn run_names() -> impl Iterator<Item = String> {
+    let millis = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let base = format!("{}-{}-{millis}", host(), std::process::id());
+    (0u32..).map(move |n| {
+        if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        }
+    })
+}
+
+/// Writes `records` as they are (each under its own run and number) into
+/// a new file in `dir` (created if missing), all at once: through a
+/// temporary file that no reader takes, then linked under a free name, so
+/// that a kill leaves the file whole or absent, never cut.
+pub fn write_whole(dir: &Path, records: &[&Record]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&r.to_json().to_string());
+        text.push('\n');
+    }
+    let tmp = litmus_core::files::temporary_beside(&dir.join(format!("merge.{EXTENSION}")));
+    litmus_core::files::write_atomic(&tmp, text.as_bytes())?;
+    for run in run_names() {
+        let path = dir.join(format!("{run}.{EXTENSION}"));
+        // A hard link, unlike a rename, never replaces a file another
+        // writer took the name of meanwhile.
+        match std::fs::hard_link(&tmp, &path) {
+            Ok(()) => {
+                std::fs::remove_file(&tmp)?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+        }
+    }
+    unreachable!("some suffix is free")
+}
+
 impl Writer {
     /// Creates a new file in `dir` (created if missing), named after this
     /// host, this process and the time, and never an existing file.
     pub fn create(dir: &Path) -> std::io::Result<Writer> {
         std::fs::create_dir_all(dir)?;
-        let millis = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
-        let base = format!("{}-{}-{millis}", host(), std::process::id());
         // A second writer of this process in the same millisecond gets a
         // suffix: `create_new` refuses to share a file.
-        for n in 0u32.. {
-            let run = if n == 0 {
-                base.clone()
-            } else {
-                format!("{base}-{n}")
-            };
+        for run in run_names() {
             let path = dir.join(format!("{run}.{EXTENSION}"));
             match OpenOptions::new().append(true).create_new(true).open(&path) {
                 Ok(file) => {

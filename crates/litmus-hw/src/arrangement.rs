@@ -166,8 +166,8 @@ impl Lanes {
     /// becomes [`Lanes::Aligned`] for a test on one GPU without clusters
     /// and [`Lanes::Permuted`] otherwise; the others stay.
     ///
-    /// On one H200 (call 33 in `docs/running-on-gpus.md`, "Aligned lanes
-    /// at the two shapes") the aligned lanes beat the permuted ones on
+    /// On one H200 (`docs/running-on-gpus.md`, "Aligned lanes at the two
+    /// shapes") the aligned lanes beat the permuted ones on
     /// every classic test at both of the reference's launch shapes: 3% to
     /// 8% more instances a second, 14% to 99% more weak outcomes a second.
     /// The one loss was message passing between two CTAs of a cluster

@@ -12,7 +12,6 @@ use litmus_core::ptx::Layout;
 
 use super::devices::kind_of;
 use super::driver;
-use super::isolate;
 use super::knobs::{format_gpu_map, Knobs, GPU_MAP_ENV};
 use super::{GpuError, SETUP_TIME};
 
@@ -54,9 +53,9 @@ pub fn parse_devices(text: &str) -> Result<Option<Vec<u32>>, GpuError> {
 
 /// [`DEVICES_ENV`] as the environment holds it, read by [`parse_devices`].
 pub fn devices_var() -> Result<Option<Vec<u32>>, GpuError> {
-    match std::env::var(DEVICES_ENV) {
-        Ok(v) => parse_devices(&v),
-        Err(_) => Ok(None),
+    match crate::process_env::lookup(DEVICES_ENV) {
+        Some(v) => parse_devices(&v),
+        None => Ok(None),
     }
 }
 
@@ -95,7 +94,8 @@ pub(crate) fn select(wanted: Option<&[u32]>, names: &[String]) -> Result<Vec<Gpu
 /// [`DEVICES_ENV`] is [`GpuError::Knob`].
 ///
 /// The driver is asked once per process, in a child (the process that
-/// forks the GPU workers never initialises CUDA itself: see `isolate`).
+/// forks the GPU workers never initialises CUDA itself: see `isolate`;
+/// off Linux, on a thread: `in_process`).
 pub fn devices() -> Result<Vec<Gpu>, GpuError> {
     let wanted = devices_var()?;
     select(wanted.as_deref(), &names()?)
@@ -114,7 +114,7 @@ fn names() -> Result<Vec<String>, GpuError> {
 fn shown() -> Result<Vec<(String, u32)>, GpuError> {
     static SHOWN: OnceLock<Result<Vec<(String, u32)>, GpuError>> = OnceLock::new();
     let shown = SHOWN
-        .get_or_init(|| isolate::in_child(SETUP_TIME, driver::device_names))
+        .get_or_init(|| crate::apart(SETUP_TIME, driver::device_names))
         .clone()?;
     if shown.is_empty() {
         return Err(GpuError::NoDevice);

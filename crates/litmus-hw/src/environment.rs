@@ -10,6 +10,9 @@ use std::fmt;
 use litmus_core::ptx::layout::StressPattern;
 
 use super::GpuError;
+use crate::knobs::table;
+
+mod rows;
 
 /// How stressing CTAs share out the scratch lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +29,19 @@ impl Assign {
         match self {
             Assign::RoundRobin => "round-robin",
             Assign::Chunk => "chunk",
+        }
+    }
+
+    /// Reads `LITMUS_STRESS_ASSIGN`'s value.
+    pub fn parse(text: &str) -> Result<Assign, GpuError> {
+        match text.trim() {
+            "round-robin" => Ok(Assign::RoundRobin),
+            "chunk" => Ok(Assign::Chunk),
+            _ => Err(GpuError::knob(
+                "LITMUS_STRESS_ASSIGN",
+                text,
+                "`round-robin` or `chunk`",
+            )),
         }
     }
 }
@@ -51,6 +67,19 @@ impl SpinScope {
         match self {
             SpinScope::Instance => "instance",
             SpinScope::Grid => "grid",
+        }
+    }
+
+    /// Reads `LITMUS_SPIN_SCOPE`'s value.
+    pub fn parse(text: &str) -> Result<SpinScope, GpuError> {
+        match text.trim() {
+            "instance" => Ok(SpinScope::Instance),
+            "grid" => Ok(SpinScope::Grid),
+            _ => Err(GpuError::knob(
+                "LITMUS_SPIN_SCOPE",
+                text,
+                "`instance` or `grid`",
+            )),
         }
     }
 }
@@ -119,145 +148,19 @@ pub const MAX_LINES: u32 = 64;
 /// See [`MAX_LINES`].
 pub const MAX_LINE_WORDS: u32 = 1024;
 
-fn parse_u32(var: &'static str, text: &str, expected: &str) -> Result<u32, GpuError> {
-    text.trim()
-        .parse()
-        .map_err(|_| GpuError::knob(var, text, expected))
-}
-
-fn percent(var: &'static str, text: &str) -> Result<u32, GpuError> {
-    const WHAT: &str = "a percentage, 0 to 100";
-    match parse_u32(var, text, WHAT)? {
-        p if p <= 100 => Ok(p),
-        _ => Err(GpuError::knob(var, text, WHAT)),
-    }
-}
-
-fn pattern(var: &'static str, text: &str) -> Result<StressPattern, GpuError> {
-    StressPattern::from_name(text.trim())
-        .ok_or_else(|| GpuError::knob(var, text, "`st-st`, `ld-ld`, `st-ld` or `ld-st`"))
-}
-
 impl Environment {
     /// Reads the environment knobs from `var` (a lookup that already drops
     /// empty values); a bad value is an error naming the variable, the
     /// value and what it must be.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Environment, GpuError> {
         let mut e = Environment::default();
-        if let Some(v) = var("LITMUS_STRESS_PATTERN") {
-            e.stress_pattern = pattern("LITMUS_STRESS_PATTERN", &v)?;
-        }
-        if let Some(v) = var("LITMUS_STRESS_LINES") {
-            const WHAT: &str = "1 to 64 (scratch lines)";
-            e.stress_lines = parse_u32("LITMUS_STRESS_LINES", &v, WHAT)?;
-            if !(1..=MAX_LINES).contains(&e.stress_lines) {
-                return Err(GpuError::knob("LITMUS_STRESS_LINES", v, WHAT));
-            }
-        }
-        if let Some(v) = var("LITMUS_STRESS_LINE_WORDS") {
-            const WHAT: &str = "a power of two from 1 to 1024 (words per line)";
-            e.stress_line_words = parse_u32("LITMUS_STRESS_LINE_WORDS", &v, WHAT)?;
-            if !e.stress_line_words.is_power_of_two() || e.stress_line_words > MAX_LINE_WORDS {
-                return Err(GpuError::knob("LITMUS_STRESS_LINE_WORDS", v, WHAT));
-            }
-        }
-        if let Some(v) = var("LITMUS_STRESS_ASSIGN") {
-            e.stress_assign = match v.trim() {
-                "round-robin" => Assign::RoundRobin,
-                "chunk" => Assign::Chunk,
-                _ => {
-                    return Err(GpuError::knob(
-                        "LITMUS_STRESS_ASSIGN",
-                        v,
-                        "`round-robin` or `chunk`",
-                    ))
-                }
-            };
-        }
-        if let Some(v) = var("LITMUS_STRESS_PCT") {
-            e.stress_pct = percent("LITMUS_STRESS_PCT", &v)?;
-        }
-        if let Some(v) = var("LITMUS_PRE_STRESS") {
-            const WHAT: &str = "ITERATIONS or ITERATIONS:PATTERN (a non-negative integer; `st-st`, `ld-ld`, `st-ld` or `ld-st`)";
-            let (iters, pat) = match v.split_once(':') {
-                Some((i, p)) => (i, Some(p)),
-                None => (v.as_str(), None),
-            };
-            e.pre_stress = parse_u32("LITMUS_PRE_STRESS", iters, WHAT)
-                .map_err(|_| GpuError::knob("LITMUS_PRE_STRESS", &v, WHAT))?;
-            if let Some(p) = pat {
-                e.pre_pattern = StressPattern::from_name(p.trim())
-                    .ok_or_else(|| GpuError::knob("LITMUS_PRE_STRESS", &v, WHAT))?;
-            }
-        }
-        if let Some(v) = var("LITMUS_PRE_STRESS_PCT") {
-            e.pre_pct = percent("LITMUS_PRE_STRESS_PCT", &v)?;
-        }
-        if let Some(v) = var("LITMUS_SPIN_PCT") {
-            e.spin_pct = percent("LITMUS_SPIN_PCT", &v)?;
-        }
-        if let Some(v) = var("LITMUS_SHUFFLE_PCT") {
-            e.shuffle_pct = percent("LITMUS_SHUFFLE_PCT", &v)?;
-        }
-        if let Some(v) = var("LITMUS_INTERLEAVE_PCT") {
-            e.interleave_pct = percent("LITMUS_INTERLEAVE_PCT", &v)?;
-        }
-        if let Some(v) = var("LITMUS_SPIN_SCOPE") {
-            e.spin_scope = match v.trim() {
-                "instance" => SpinScope::Instance,
-                "grid" => SpinScope::Grid,
-                _ => {
-                    return Err(GpuError::knob(
-                        "LITMUS_SPIN_SCOPE",
-                        v,
-                        "`instance` or `grid`",
-                    ))
-                }
-            };
-        }
+        table::read(Environment::table(), &mut e, &var)?;
         Ok(e)
     }
 
     /// The variables that set every knob that differs from its default.
     pub fn env_assignments(&self) -> Vec<(&'static str, String)> {
-        let d = Environment::default();
-        let mut out = Vec::new();
-        if self.stress_pattern != d.stress_pattern {
-            out.push(("LITMUS_STRESS_PATTERN", self.stress_pattern.as_str().into()));
-        }
-        let mut differ = |var, value: u32, default: u32| {
-            if value != default {
-                out.push((var, value.to_string()));
-            }
-        };
-        differ("LITMUS_STRESS_LINES", self.stress_lines, d.stress_lines);
-        differ(
-            "LITMUS_STRESS_LINE_WORDS",
-            self.stress_line_words,
-            d.stress_line_words,
-        );
-        differ("LITMUS_STRESS_PCT", self.stress_pct, d.stress_pct);
-        differ("LITMUS_PRE_STRESS_PCT", self.pre_pct, d.pre_pct);
-        differ("LITMUS_SPIN_PCT", self.spin_pct, d.spin_pct);
-        differ("LITMUS_SHUFFLE_PCT", self.shuffle_pct, d.shuffle_pct);
-        differ(
-            "LITMUS_INTERLEAVE_PCT",
-            self.interleave_pct,
-            d.interleave_pct,
-        );
-        if self.spin_scope != d.spin_scope {
-            out.push(("LITMUS_SPIN_SCOPE", self.spin_scope.as_str().into()));
-        }
-        if self.stress_assign != d.stress_assign {
-            out.push(("LITMUS_STRESS_ASSIGN", self.stress_assign.as_str().into()));
-        }
-        if self.pre_stress != d.pre_stress || self.pre_pattern != d.pre_pattern {
-            out.push((
-                "LITMUS_PRE_STRESS",
-                format!("{}:{}", self.pre_stress, self.pre_pattern.as_str()),
-            ));
-        }
-        out
+        table::assignments(Environment::table(), self, &Environment::default())
     }
 
     /// Words of scratch memory the stress needs.

@@ -19,8 +19,8 @@ const UNMAPPED: u64 = 64;
 /// `ptx` as it runs for test `name`: unchanged unless
 /// [`INJECT_FAULT_ENV`] names the test.
 pub(crate) fn injected<'a>(name: &str, ptx: &'a str) -> Result<Cow<'a, str>, GpuError> {
-    match std::env::var(INJECT_FAULT_ENV) {
-        Ok(target) if target == name => corrupt(ptx).map(Cow::Owned),
+    match crate::process_env::lookup(INJECT_FAULT_ENV) {
+        Some(target) if target == name => corrupt(ptx).map(Cow::Owned),
         _ => Ok(Cow::Borrowed(ptx)),
     }
 }

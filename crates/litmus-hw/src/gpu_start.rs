@@ -79,8 +79,8 @@ pub const PROFILE_CTAS: u32 = 2048;
 /// instances a second at any CTA count. Two copies ran MP, SB and IRIW at
 /// 1.6e9 to 1.8e9 and kept every weak fraction at or above one copy's (MP
 /// with the data in the writer's memory 7.5e-3 against 7.2e-3, IRIW
-/// 6.0e-5 against 1.9e-5); four let MP fall to 2e-3 to 3e-3, under
-/// `sys_probe.cu`'s 3.6e-3 (call 24, same call as the probe).
+/// 6.0e-5 against 1.9e-5); four let MP fall below the reference probe's
+/// weak fraction (`docs/host-and-gpus.md`).
 pub const PROFILE_GPU_FLAGS: u32 = 2;
 
 /// Threads a CTA of the multi-GPU profile's shape (see [`PROFILE_CTAS`]).
@@ -136,26 +136,6 @@ impl GpuStart {
             GpuStart::Cta => start_mode::CTA,
             GpuStart::Paced => start_mode::PACED,
             GpuStart::Auto | GpuStart::Relay => start_mode::RELAY,
-        }
-    }
-
-    /// The value on the worker's wire.
-    pub(crate) fn wire(self) -> u32 {
-        match self {
-            GpuStart::Auto => 0,
-            GpuStart::Relay => 1,
-            GpuStart::Cta => 2,
-            GpuStart::Paced => 3,
-        }
-    }
-
-    /// Reads [`GpuStart::wire`]'s value back.
-    pub(crate) fn from_wire(w: u32) -> GpuStart {
-        match w {
-            1 => GpuStart::Relay,
-            2 => GpuStart::Cta,
-            3 => GpuStart::Paced,
-            _ => GpuStart::Auto,
         }
     }
 }

@@ -852,8 +852,8 @@ fn launch_until_done(
 /// The most work queued between two readings of the clock. Each reading
 /// drains the queue, and the GPU idles while the next launch reaches it:
 /// on an H100, reading every 64 launches of 17 µs cost SB 1.3% of its
-/// instances a second against a run of a fixed count (call 27); every
-/// 10 ms it costs a tenth of that. (Launches with a start flag drain the
+/// instances a second against a run of a fixed count; every 10 ms it
+/// costs a tenth of that (`docs/running-on-gpus.md`). (Launches with a start flag drain the
 /// queue after each one anyway.)
 const QUEUED_BETWEEN_READINGS: Duration = Duration::from_millis(10);
 

@@ -1,5 +1,7 @@
 //! The harness's knobs, their defaults and the line that prints them;
-//! `knobs/vars.rs` reads and writes their environment variables.
+//! `knobs/rows.rs` is their table (a row per knob, `knobs/table.rs` says
+//! what a row holds), from which `knobs/vars.rs` reads and writes their
+//! environment variables.
 
 use std::fmt;
 
@@ -11,7 +13,10 @@ use super::GpuError;
 use litmus_core::ptx::layout::MAX_GPUS;
 use litmus_core::ptx::Addressing;
 
+mod rows;
+pub(crate) mod table;
 mod vars;
+mod wire_values;
 
 /// How a GPU run is shaped. The defaults were chosen by a sweep on an H100
 /// (threads per CTA 32 to 512, strides 1 to 64, spin barrier on and off):
@@ -291,6 +296,20 @@ pub const MAX_CTAS_PER_SM: u32 = 32;
 /// The most CPU threads per host role.
 pub const MAX_HOST_THREADS: u32 = 64;
 
+/// The widest `LITMUS_STRIDE`, in words: a location takes stride × instances
+/// words, and the tuning space goes to 16.
+pub const MAX_STRIDE: u32 = 1024;
+
+/// The most spin polls, stressing CTAs' rounds and pre-stress iterations a
+/// knob may ask for (`LITMUS_SPIN`, `LITMUS_STRESS`, `LITMUS_PRE_STRESS`):
+/// a thousand times what the tuning space tries, so that a value near
+/// 2^32 from a careless or hostile file is refused rather than run for
+/// hours.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+
+/// The most stressing CTAs (`LITMUS_STRESS`).
+pub const MAX_STRESS_CTAS: u32 = 1 << 16;
+
 impl Knobs {
     /// The physical device that plays logical GPU `g`: the map's entry, or
     /// `g` itself without a map; `None` past a map's end.
@@ -435,6 +454,21 @@ impl Perm {
             Perm::Random => "random",
             Perm::Identity => "identity",
             Perm::Auto => "auto",
+        }
+    }
+
+    /// Reads `LITMUS_PERM`'s value.
+    pub fn parse(text: &str) -> Result<Perm, GpuError> {
+        match text.trim() {
+            "fixed" => Ok(Perm::Fixed),
+            "random" => Ok(Perm::Random),
+            "identity" => Ok(Perm::Identity),
+            "auto" => Ok(Perm::Auto),
+            _ => Err(GpuError::knob(
+                "LITMUS_PERM",
+                text,
+                "`auto`, `fixed`, `random` or `identity`",
+            )),
         }
     }
 
@@ -790,8 +824,13 @@ mod tests {
             ("LITMUS_DEPENDENT_LAUNCH", "on", "`auto` or `off`"),
             ("LITMUS_GPU_FLAGS", "0", "1 to 32"),
             ("LITMUS_GPU_FLAGS", "33", "1 to 32"),
-            ("LITMUS_STRIDE", "0", "at least 1"),
+            ("LITMUS_STRIDE", "0", "1 to 1024"),
+            ("LITMUS_STRIDE", "4294967295", "1 to 1024"),
+            ("LITMUS_SPIN", "4294967295", "0 to 1000000"),
             ("LITMUS_STRESS", "4:x", "CTAS or CTAS:ROUNDS"),
+            ("LITMUS_STRESS", "65537", "at most 65536:1000000"),
+            ("LITMUS_STRESS", "16:1000001", "at most 65536:1000000"),
+            ("LITMUS_PRE_STRESS", "1000001", "from 0 to 1000000"),
             ("LITMUS_HOST_INSTANCES", "1000", "a power of two from 32"),
             ("LITMUS_HOST_THREADS", "0", "1 to 64"),
             ("LITMUS_HOST_THREADS", "65", "1 to 64"),

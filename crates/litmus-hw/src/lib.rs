@@ -2,9 +2,12 @@
 //! and returns its histogram.
 //!
 //! Runs are serialised (cargo runs tests on several threads; sharing the
-//! GPU would blur the figures), and each happens in a child process of its
-//! own, because a kernel fault poisons CUDA for the whole process that saw
-//! it (`isolate`).
+//! GPU would blur the figures), and on Linux each happens in a child
+//! process of its own, because a kernel fault poisons CUDA for the whole
+//! process that saw it (`isolate`). Elsewhere (no `fork`; and on Linux
+//! built with `RUSTFLAGS="--cfg litmus_portable"`) runs happen in this
+//! process, and the first fault or hang stops the hardware half for the
+//! rest of it, saying why ([`PROCESS_ISOLATION`]).
 //!
 //! ```no_run
 //! use litmus_hw::{self as gpu, Knobs};
@@ -28,13 +31,35 @@ mod fault;
 mod gpu_start;
 mod harness;
 mod host_threads;
+#[cfg(not(all(target_os = "linux", not(litmus_portable))))]
+mod in_process;
+#[cfg(all(target_os = "linux", not(litmus_portable)))]
 mod isolate;
 mod kernels;
 mod knobs;
 mod peer_atomics;
+mod process_env;
 mod splitmix;
 mod toolchain;
+// Only a child process's results cross as bytes; the encoding is built
+// everywhere so that its tests run on every system CI has.
+#[cfg_attr(not(all(target_os = "linux", not(litmus_portable))), allow(dead_code))]
+mod wire;
 mod worker;
+
+// A run apart from the caller, within a deadline: in a child process where
+// there is `fork`, else on a thread of this process.
+#[cfg(not(all(target_os = "linux", not(litmus_portable))))]
+use in_process::on_thread as apart;
+#[cfg(all(target_os = "linux", not(litmus_portable)))]
+use isolate::in_child as apart;
+
+/// Whether each GPU run happens in a child process, so that a kernel fault
+/// or a hung kernel costs only the test it happened in: on Linux, unless
+/// built with `RUSTFLAGS="--cfg litmus_portable"`. Without it (macOS,
+/// Windows) runs happen in this process, and the first fault or hang stops
+/// every later run of the process with a line that says why.
+pub const PROCESS_ISOLATION: bool = cfg!(all(target_os = "linux", not(litmus_portable)));
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -59,12 +84,13 @@ pub use gpu_start::{
     PROFILE_THREADS,
 };
 pub use harness::{HwResult, PlacementReport};
+pub use knobs::table::{About, Knob, Lookup};
 pub use knobs::{
     Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
 };
 pub use litmus_core::ptx::Addressing;
 pub use splitmix::splitmix;
-pub use toolchain::Build;
+pub use toolchain::{Build, ToolchainError};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -233,17 +259,17 @@ fn deadline(knobs: &Knobs) -> Duration {
 static ONE_OFF: Mutex<()> = Mutex::new(());
 
 /// Runs `f` with a fresh context on device `device`, in a child process
-/// of its own (see `isolate`): the way for a test whose IR the text format
-/// cannot carry to the worker.
-fn with_context<T: isolate::Wire>(
+/// of its own (see `isolate`; off Linux on a thread, `in_process`): the
+/// way for a test whose IR the text format cannot carry to the worker.
+fn with_context<T: wire::Wire + Send + 'static>(
     device: u32,
     deadline: Duration,
-    f: impl FnOnce(&driver::Context) -> Result<T, GpuError>,
+    f: impl FnOnce(&driver::Context) -> Result<T, GpuError> + Send + 'static,
 ) -> Result<T, GpuError> {
     let _serial = ONE_OFF
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    isolate::in_child(deadline, || {
+    apart(deadline, move || {
         let ctx = driver::Context::open_on(device)?.ok_or(GpuError::NoDevice)?;
         ctx.bind()?;
         f(&ctx)
@@ -377,15 +403,20 @@ pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<Hw
                 Err(e) => Err(e),
             }
         }
-        None => with_context(device, deadline(knobs), |ctx| {
-            harness::run(
-                ctx,
-                &kernels::Kernels::build(ctx, ptx, &sent)?,
-                ptx,
-                test,
-                &sent,
-            )
-        }),
+        None => {
+            // The run may outlive this call (off Linux, a hung one is
+            // abandoned on its thread): it owns what it reads.
+            let (test, ptx) = (test.clone(), ptx.to_string());
+            with_context(device, deadline(knobs), move |ctx| {
+                harness::run(
+                    ctx,
+                    &kernels::Kernels::build(ctx, &ptx, &sent)?,
+                    &ptx,
+                    &test,
+                    &sent,
+                )
+            })
+        }
     };
     let mut result = ran.map_err(|e| e.in_test(test))?;
     result.knobs = harness::knobs_ran(test, knobs).map_err(|e| e.in_test(test))?;
@@ -411,10 +442,11 @@ pub fn device_listing(
     let device = first_device()?;
     let module = module_on(device, test, ptx, knobs)?;
     let annotated = litmus_toolchain::lineinfo::annotate(&module);
-    let (image, build) = with_context(device, SETUP_TIME, |ctx| {
-        let plan = toolchain::plan(ctx, &annotated, knobs)?;
+    let knobs = knobs.clone();
+    let (image, build) = with_context(device, SETUP_TIME, move |ctx| {
+        let plan = toolchain::plan(ctx, &annotated, &knobs)?;
         let image = toolchain::image_with_lines(ctx, &plan)?;
-        Ok((isolate::Bytes(image), plan.build))
+        Ok((wire::Bytes(image), plan.build))
     })?;
     // The listing reads the module that was compiled: the same lines, its
     // header set for the build's target.
@@ -446,15 +478,18 @@ pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<Placemen
             )),
             Err(e) => Err(e),
         },
-        None => with_context(device, SETUP_TIME, |ctx| {
-            harness::check_placement(
-                ctx,
-                &kernels::Kernels::build(ctx, ptx, knobs)?,
-                ptx,
-                test,
-                knobs,
-            )
-        }),
+        None => {
+            let (test, ptx, knobs) = (test.clone(), ptx.to_string(), knobs.clone());
+            with_context(device, SETUP_TIME, move |ctx| {
+                harness::check_placement(
+                    ctx,
+                    &kernels::Kernels::build(ctx, &ptx, &knobs)?,
+                    &ptx,
+                    &test,
+                    &knobs,
+                )
+            })
+        }
     };
     checked.map_err(|e| e.in_test(test))
 }
@@ -494,7 +529,7 @@ pub fn gpu_required() -> bool {
 /// `--ptxas` fails before anything runs, on any machine. Returns its name
 /// (`ptxas 12.4.131`); the error is the reason, for the caller to say
 /// where the path came from.
-pub fn check_ptxas(path: &str) -> Result<String, String> {
+pub fn check_ptxas(path: &str) -> Result<String, ToolchainError> {
     toolchain::ptxas_at(path).map(|p| p.name())
 }
 
@@ -504,7 +539,7 @@ pub fn installed_toolchains() -> (
     Option<std::path::PathBuf>,
     Vec<litmus_toolchain::installed::Installed>,
 ) {
-    let folder = litmus_toolchain::installed::folder(|v| std::env::var(v).ok());
+    let folder = litmus_toolchain::installed::folder(process_env::lookup);
     let list = folder
         .as_deref()
         .map(litmus_toolchain::installed::list)
@@ -514,11 +549,12 @@ pub fn installed_toolchains() -> (
 
 /// The driver's JIT as a toolchain (`driver JIT 580.159.04`), or why
 /// there is none here (no driver): `gpu-litmus toolchains`' first line.
-pub fn jit_toolchain() -> Result<String, String> {
+pub fn jit_toolchain() -> Result<String, ToolchainError> {
+    let no_jit = |e: GpuError| ToolchainError::NoJit(e.to_string());
     match hardware_wanted() {
-        Ok(None) => driver::jit_name().map_err(|e| e.to_string()),
-        Ok(Some(why)) => Err(why),
-        Err(e) => Err(e.to_string()),
+        Ok(None) => driver::jit_name().map_err(no_jit),
+        Ok(Some(why)) => Err(ToolchainError::NoJit(why)),
+        Err(e) => Err(no_jit(e)),
     }
 }
 
@@ -542,19 +578,22 @@ pub fn toolchains_to_search(base: &Knobs) -> Vec<Option<String>> {
 
 /// Reads a comma-separated list of toolchains (`jit,ptxas-12.4`), each
 /// checked as [`check_ptxas`] checks one; the error names the entry.
-pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, String> {
+pub fn parse_toolchains(list: &str) -> Result<Vec<Option<String>>, ToolchainError> {
     let mut out = Vec::new();
     for item in list.split(',').map(str::trim) {
         if item.is_empty() {
-            return Err(format!("`{list}`: an empty entry"));
+            return Err(ToolchainError::EmptyEntry { list: list.into() });
         }
         let t = match litmus_toolchain::installed::Spec::parse(item) {
             Ok(litmus_toolchain::installed::Spec::Jit) => None,
             Ok(_) => {
-                check_ptxas(item).map_err(|e| format!("`{item}`: {e}"))?;
+                check_ptxas(item).map_err(|why| ToolchainError::Entry {
+                    entry: item.into(),
+                    why: Box::new(why),
+                })?;
                 Some(item.to_string())
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ToolchainError::NotASpec(e.to_string())),
         };
         if !out.contains(&t) {
             out.push(t);
@@ -579,9 +618,9 @@ pub fn gpu_required_var() -> Result<bool, GpuError> {
 }
 
 fn flag_var(name: &str) -> Result<bool, GpuError> {
-    match std::env::var(name) {
-        Err(_) => Ok(false),
-        Ok(v) => match v.trim() {
+    match process_env::lookup(name) {
+        None => Ok(false),
+        Some(v) => match v.trim() {
             "" | "0" => Ok(false),
             "1" => Ok(true),
             _ => Err(GpuError::knob(name, v, "`1` or `0`")),

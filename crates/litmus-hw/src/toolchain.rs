@@ -22,6 +22,9 @@ use litmus_core::ptx::isa::{Needs, PtxIsa};
 use litmus_toolchain::installed::{self, Spec};
 use litmus_toolchain::{CacheKey, Lookup, ModuleCache, Ptxas};
 
+mod error;
+pub use error::ToolchainError;
+
 use super::driver::{self, Context};
 use super::{GpuError, Knobs, PTXAS_ENV};
 
@@ -130,8 +133,9 @@ pub(crate) fn plan(ctx: &Context, ptx: &str, k: &Knobs) -> Result<Plan, GpuError
 /// --version` is a process of its own); the error is the bare reason, for
 /// the caller to name where the spec came from. `jit` is no ptxas here:
 /// the knobs hold `None` for it.
-pub(crate) fn ptxas_at(spec: &str) -> Result<Ptxas, String> {
-    static CHECKED: OnceLock<Mutex<HashMap<String, Result<Ptxas, String>>>> = OnceLock::new();
+pub(crate) fn ptxas_at(spec: &str) -> Result<Ptxas, ToolchainError> {
+    static CHECKED: OnceLock<Mutex<HashMap<String, Result<Ptxas, ToolchainError>>>> =
+        OnceLock::new();
     let mut checked = CHECKED
         .get_or_init(Default::default)
         .lock()
@@ -142,13 +146,13 @@ pub(crate) fn ptxas_at(spec: &str) -> Result<Ptxas, String> {
         .clone()
 }
 
-fn resolve(spec: &str) -> Result<Ptxas, String> {
-    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
-    let folder = installed::folder(|v| std::env::var(v).ok());
+fn resolve(spec: &str) -> Result<Ptxas, ToolchainError> {
+    let spec = Spec::parse(spec).map_err(|e| ToolchainError::NotASpec(e.to_string()))?;
+    let folder = installed::folder(crate::process_env::lookup);
     match installed::resolve(&spec, folder.as_deref()) {
         Ok(Some(p)) => Ok(p),
-        Ok(None) => Err("`jit` names the driver's JIT, not a ptxas".into()),
-        Err(e) => Err(e.to_string()),
+        Ok(None) => Err(ToolchainError::Jit),
+        Err(e) => Err(ToolchainError::NoPtxas(e.to_string())),
     }
 }
 

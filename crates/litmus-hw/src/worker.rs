@@ -1,10 +1,11 @@
 //! The persistent GPU workers: one child process per physical device,
 //! each keeping its CUDA context on that device and the modules it loaded
-//! across the runs of a test binary or a CLI command. A campaign over
-//! several devices keeps one worker busy per device (the scheduler is
-//! `litmus_runner::device_pool`); a test on several GPUs runs in the
-//! worker of its logical GPU 0's device, which opens contexts on the
-//! others itself (`devices`).
+//! across the runs of a test binary or a CLI command (`process`; off
+//! Linux, one context per device kept in this process instead:
+//! `crate::in_process`). A campaign over several devices keeps one worker
+//! busy per device (the scheduler is `litmus_runner::device_pool`); a test
+//! on several GPUs runs in the worker of its logical GPU 0's device, which
+//! opens contexts on the others itself (`devices`).
 //!
 //! A run in a fresh child (`isolate::in_child`) pays for the fork, the
 //! driver's start, the context and the JIT every time: about 0.4 s, more
@@ -25,29 +26,31 @@
 //! caller checks that before it sends a job, and otherwise runs in a fresh
 //! child), the PTX, and the knobs.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 
-use super::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};
-use super::codegen::PtxTarget;
 use super::driver::Context;
-use super::environment::{Assign, Environment, SpinScope};
-use super::gpu_start::GpuStart;
 use super::harness;
-use super::isolate::{caught, close_inherited, pipe, read_frame, Wire};
 use super::kernels::Kernels;
-use super::knobs::{Knobs, Perm};
+use super::knobs::Knobs;
 use super::toolchain;
+use super::wire::Wire;
 use super::{GpuError, HwResult, PlacementReport};
-use litmus_core::ptx::Addressing;
+
+// Where the worker lives: a child process of its own on Linux; elsewhere
+// (no fork), and on Linux with `--cfg litmus_portable`, threads of this
+// process (`crate::in_process`).
+#[cfg(all(target_os = "linux", not(litmus_portable)))]
+mod process;
+#[cfg(not(all(target_os = "linux", not(litmus_portable))))]
+pub(crate) use crate::in_process::call;
+#[cfg(all(target_os = "linux", not(litmus_portable)))]
+pub(crate) use process::call;
 
 /// What the worker is asked to do.
+#[derive(Clone)]
 pub(crate) enum Job {
     /// The device's name (opens the context: is there a GPU?).
     Device,
@@ -83,7 +86,7 @@ type Slot = Arc<OnceLock<Result<Arc<Kernels>, GpuError>>>;
 /// The worker's modules by PTX text, oldest first. An evicted module
 /// stays alive while a run still holds it.
 #[derive(Default)]
-struct Cache {
+pub(crate) struct Cache {
     order: VecDeque<String>,
     slots: HashMap<String, Slot>,
 }
@@ -106,206 +109,9 @@ impl Cache {
     }
 }
 
-/// A live worker: its pid and the two pipe ends the parent holds.
-struct Worker {
-    pid: libc::pid_t,
-    to_child: File,
-    from_child: File,
-}
-
-/// One device's worker, started on first use; its lock is also what
-/// serialises the device's runs (cargo runs tests on several threads, and
-/// runs sharing a GPU would blur each other's figures).
-type Seat = Arc<Mutex<Option<Worker>>>;
-
-/// The process's workers, one per physical device that has run a job. A
-/// fault or a hang replaces only that device's worker.
-static WORKERS: Mutex<BTreeMap<u32, Seat>> = Mutex::new(BTreeMap::new());
-
-/// Runs `job` on device `device`'s worker, starting one if there is none,
-/// and waits at most `deadline` for its answer. Jobs for different devices
-/// run at the same time.
-pub(crate) fn call(device: u32, job: &Job, deadline: Duration) -> Result<Answer, GpuError> {
-    let seat = WORKERS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .entry(device)
-        .or_default()
-        .clone();
-    let mut slot = seat.lock().unwrap_or_else(|p| p.into_inner());
-    let mut request = Vec::new();
-    job.put(&mut request);
-    let frame = framed(&request);
-    // A worker that exited since the last job (it does after a fault) is
-    // found when the write fails: start another and send it again.
-    let mut worker = match slot.take() {
-        Some(w) if (&w.to_child).write_all(&frame).is_ok() => w,
-        stale => {
-            if let Some(w) = stale {
-                w.reap(false);
-            }
-            let mut w = Worker::start(device)?;
-            if let Err(e) = w.to_child.write_all(&frame) {
-                w.reap(true);
-                return Err(GpuError::Worker(format!(
-                    "cannot send a job to the GPU worker: {e}"
-                )));
-            }
-            w
-        }
-    };
-    let mut bytes = Vec::new();
-    match read_frame(
-        &mut worker.from_child,
-        &mut bytes,
-        Instant::now() + deadline,
-    ) {
-        Err(None) => {
-            worker.reap(true);
-            return Err(GpuError::Worker(format!(
-                "the GPU run did not finish within {} s (a hung kernel, or the worker stuck before reaching the GPU); the worker was killed and will be replaced",
-                deadline.as_secs_f64()
-            )));
-        }
-        Err(Some(e)) => {
-            let status = worker.reap(false);
-            return Err(GpuError::Worker(format!(
-                "the GPU worker {status} before it answered ({e})"
-            )));
-        }
-        Ok(()) => {}
-    }
-    let answer = Result::<Answer, GpuError>::get(&mut bytes.as_slice());
-    match answer {
-        Some(Err(e @ GpuError::Fault { .. })) => {
-            // The worker exits after a fault; the next job starts another.
-            worker.reap(false);
-            Err(e)
-        }
-        Some(answer) => {
-            *slot = Some(worker);
-            answer
-        }
-        None => {
-            worker.reap(true);
-            Err(GpuError::Worker(
-                "the GPU worker's answer could not be read".into(),
-            ))
-        }
-    }
-}
-
-/// A message with its length in front.
-fn framed(body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len() + 8);
-    (body.len() as u64).put(&mut out);
-    out.extend_from_slice(body);
-    out
-}
-
-impl Worker {
-    /// Forks the worker of physical device `device`. The child serves
-    /// jobs until its request pipe closes (the parent exited or replaced
-    /// it), or a fault.
-    fn start(device: u32) -> Result<Worker, GpuError> {
-        let (req_read, req_write) = pipe()?;
-        let (ans_read, ans_write) = match pipe() {
-            Ok(p) => p,
-            Err(e) => {
-                close(&[req_read, req_write]);
-                return Err(e);
-            }
-        };
-        // SAFETY: as in `isolate::in_child`: the child runs only the job
-        // loop and `_exit`s; see there for what a fork of a multi-threaded
-        // process may meet.
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            let e = std::io::Error::last_os_error();
-            close(&[req_read, req_write, ans_read, ans_write]);
-            return Err(GpuError::Worker(format!("fork failed: {e}")));
-        }
-        if pid == 0 {
-            close_inherited(&[req_read, ans_write]);
-            // SAFETY: the child owns these ends from here on.
-            let (input, output) =
-                unsafe { (File::from_raw_fd(req_read), File::from_raw_fd(ans_write)) };
-            serve(device, input, output);
-            // SAFETY: leave without destructors or atexit handlers (see
-            // `isolate`).
-            unsafe { libc::_exit(0) };
-        }
-        close(&[req_read, ans_write]);
-        // SAFETY: the parent owns these ends from here on.
-        let (to_child, from_child) =
-            unsafe { (File::from_raw_fd(req_write), File::from_raw_fd(ans_read)) };
-        Ok(Worker {
-            pid,
-            to_child,
-            from_child,
-        })
-    }
-
-    /// Ends the worker (killing it first when `kill`) and says how it
-    /// ended.
-    fn reap(self, kill: bool) -> String {
-        drop(self.to_child);
-        let mut status = 0;
-        // SAFETY: signalling and reaping our own child.
-        unsafe {
-            if kill {
-                libc::kill(self.pid, libc::SIGKILL);
-            }
-            libc::waitpid(self.pid, &mut status, 0);
-        }
-        if libc::WIFSIGNALED(status) {
-            format!("was killed by signal {}", libc::WTERMSIG(status))
-        } else {
-            format!("exited (status {})", libc::WEXITSTATUS(status))
-        }
-    }
-}
-
-fn close(fds: &[i32]) {
-    for fd in fds {
-        // SAFETY: closing descriptors this process opened and no one else
-        // holds.
-        unsafe { libc::close(*fd) };
-    }
-}
-
-/// The worker's loop: one job at a time, answered in order, on a context
-/// of `device`'s (its primary one: a test's logical GPU 0 runs there).
-fn serve(device: u32, mut input: File, mut output: File) {
-    let mut ctx: Option<Arc<Context>> = None;
-    let cache = Arc::new(Mutex::new(Cache::default()));
-    loop {
-        let mut len = [0u8; 8];
-        if input.read_exact(&mut len).is_err() {
-            return;
-        }
-        let mut body = vec![0u8; u64::from_le_bytes(len) as usize];
-        if input.read_exact(&mut body).is_err() {
-            return;
-        }
-        let answer = caught(|| {
-            let job = Job::get(&mut body.as_slice()).ok_or_else(|| {
-                GpuError::Worker("the GPU worker got a job it cannot read".into())
-            })?;
-            handle(device, &job, &mut ctx, &cache)
-        });
-        let fault = matches!(answer, Err(GpuError::Fault { .. }));
-        let mut reply = Vec::new();
-        answer.put(&mut reply);
-        if output.write_all(&framed(&reply)).is_err() || fault {
-            return;
-        }
-    }
-}
-
 /// Runs one job on the worker's context, opening it on `device` on first
 /// use.
-fn handle(
+pub(crate) fn handle(
     device: u32,
     job: &Job,
     ctx: &mut Option<Arc<Context>>,
@@ -453,196 +259,23 @@ impl Wire for Answer {
     }
 }
 
+/// The knobs cross row by row of their table (`Knobs::table`), each
+/// whole, defaults included; the tuning file that set them stays with the
+/// parent, which keeps its own record of where they came from.
 impl Wire for Knobs {
     fn put(&self, w: &mut Vec<u8>) {
-        let e = &self.env;
-        for v in [
-            self.ctas,
-            self.threads,
-            self.stride,
-            self.spin,
-            self.stress_ctas,
-            self.stress_rounds,
-            self.loop_bound,
-            self.table,
-            match self.perm {
-                Perm::Fixed => 0,
-                Perm::Random => 1,
-                Perm::Identity => 2,
-                Perm::Auto => 3,
-            },
-            e.stress_pattern as u32,
-            e.stress_lines,
-            e.stress_line_words,
-            (e.stress_assign == Assign::Chunk) as u32,
-            e.stress_pct,
-            e.pre_stress,
-            e.pre_pattern as u32,
-            e.pre_pct,
-            e.spin_pct,
-            e.shuffle_pct,
-            self.host_instances,
-            self.host_threads,
-            e.interleave_pct,
-            self.ctas_per_sm,
-            match self.lanes {
-                Lanes::Permuted => 0,
-                Lanes::Aligned => 1,
-                Lanes::Auto => 2,
-            },
-            (self.loc_layout == LocLayout::Interleaved) as u32,
-            (e.spin_scope == SpinScope::Grid) as u32,
-            // 0: the device's own; else the target's number.
-            match self.ptx_target {
-                PtxTarget::Native => 0,
-                PtxTarget::Arch(a) => a.number(),
-            },
-            (self.addressing == Addressing::Generic) as u32,
-            (self.cta_spread == CtaSpread::ByLane) as u32,
-            (self.gpu_partners == GpuPartners::Permuted) as u32,
-            self.gpu_stagger as u32,
-            self.gpu_jitter,
-            self.gpu_start.wire(),
-            self.gpu_pace,
-            self.dependent_launch as u32,
-            self.gpu_flags,
-        ] {
-            v.put(w);
-        }
-        // No map and an empty one differ: an empty list means none.
-        self.gpu_map.clone().unwrap_or_default().put(w);
-        self.budget_ms.put(w);
-        self.seed.put(w);
-        self.launches.unwrap_or(0).put(w);
-        self.ptxas.clone().unwrap_or_default().put(w);
+        crate::knobs::table::put(Knobs::table(), self, w);
     }
     fn get(r: &mut &[u8]) -> Option<Knobs> {
-        use litmus_core::ptx::layout::StressPattern;
-        let mut u = [0u32; 36];
-        for x in &mut u {
-            *x = u32::get(r)?;
-        }
-        let gpu_map: Vec<u32> = Wire::get(r)?;
-        let pattern = |p: u32| StressPattern::ALL.get(p as usize).copied();
-        let (budget_ms, seed, launches) = (u64::get(r)?, u64::get(r)?, u64::get(r)?);
-        let ptxas = String::get(r)?;
-        Some(Knobs {
-            ctas: u[0],
-            threads: u[1],
-            stride: u[2],
-            spin: u[3],
-            stress_ctas: u[4],
-            stress_rounds: u[5],
-            loop_bound: u[6],
-            table: u[7],
-            perm: match u[8] {
-                1 => Perm::Random,
-                2 => Perm::Identity,
-                3 => Perm::Auto,
-                _ => Perm::Fixed,
-            },
-            env: Environment {
-                stress_pattern: pattern(u[9])?,
-                stress_lines: u[10],
-                stress_line_words: u[11],
-                stress_assign: if u[12] == 1 {
-                    Assign::Chunk
-                } else {
-                    Assign::RoundRobin
-                },
-                stress_pct: u[13],
-                pre_stress: u[14],
-                pre_pattern: pattern(u[15])?,
-                pre_pct: u[16],
-                spin_pct: u[17],
-                shuffle_pct: u[18],
-                interleave_pct: u[21],
-                spin_scope: if u[25] == 1 {
-                    SpinScope::Grid
-                } else {
-                    SpinScope::Instance
-                },
-            },
-            ctas_per_sm: u[22],
-            lanes: match u[23] {
-                0 => Lanes::Permuted,
-                1 => Lanes::Aligned,
-                _ => Lanes::Auto,
-            },
-            loc_layout: if u[24] == 1 {
-                LocLayout::Interleaved
-            } else {
-                LocLayout::Apart
-            },
-            ptx_target: match u[26] {
-                0 => PtxTarget::Native,
-                n => PtxTarget::Arch(litmus_core::ptx::isa::SmArch::new(n)),
-            },
-            cta_spread: if u[28] == 1 {
-                CtaSpread::ByLane
-            } else {
-                CtaSpread::Neighbours
-            },
-            gpu_partners: if u[29] == 1 {
-                GpuPartners::Permuted
-            } else {
-                GpuPartners::Aligned
-            },
-            gpu_stagger: u[30] as i32,
-            gpu_jitter: u[31],
-            gpu_start: GpuStart::from_wire(u[32]),
-            gpu_pace: u[33],
-            dependent_launch: u[34] == 1,
-            gpu_flags: u[35],
-            addressing: if u[27] == 1 {
-                Addressing::Generic
-            } else {
-                Addressing::Global
-            },
-            host_instances: u[19],
-            host_threads: u[20],
-            budget_ms,
-            seed,
-            launches: (launches > 0).then_some(launches),
-            // The parent keeps its own record of where the knobs came from.
-            tuning: None,
-            gpu_map: (!gpu_map.is_empty()).then_some(gpu_map),
-            ptxas: (!ptxas.is_empty()).then_some(ptxas),
-        })
+        let mut k = Knobs::default();
+        crate::knobs::table::get(Knobs::table(), &mut k, r)?;
+        Some(k)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The worker lives as long as the process: it must not hold a pipe
-    /// another thread made for a program it starts, or that thread waits
-    /// for end-of-file for ever (as `Command::output` did in a test binary
-    /// whose GPU tests started the worker at that moment).
-    #[test]
-    fn the_worker_holds_no_descriptor_but_its_own_pipes() {
-        let mut fds = [0; 2];
-        // SAFETY: room for two descriptors; a plain pipe, inheritable, as
-        // a pipe is between its creation and its program's start.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        let worker = Worker::start(0).unwrap();
-        close(&[fds[1]]);
-        // SAFETY: we own the read end.
-        let mut read_end = unsafe { File::from_raw_fd(fds[0]) };
-        let mut got = Vec::new();
-        let ended = crate::isolate::read_frame(
-            &mut read_end,
-            &mut got,
-            Instant::now() + Duration::from_secs(10),
-        );
-        worker.reap(true);
-        // End-of-file before a whole message: the only writer was ours.
-        assert!(
-            matches!(ended, Err(Some(ref e)) if e.kind() == std::io::ErrorKind::UnexpectedEof),
-            "the worker kept the pipe open: {ended:?}"
-        );
-    }
 
     #[test]
     fn knobs_cross_the_pipe_unchanged() {

@@ -730,6 +730,8 @@ fn a_cta_spread_by_lane_keeps_counts_and_placement() {
 
 /// The ptxas the GPU machine has: `LITMUS_PTXAS`'s, else the CUDA
 /// toolkit's, else one on `PATH`.
+// Its one user is the Unix-only test below.
+#[cfg(unix)]
 fn machine_ptxas() -> Option<String> {
     std::env::var("LITMUS_PTXAS")
         .ok()
@@ -750,6 +752,8 @@ fn machine_ptxas() -> Option<String> {
         })
 }
 
+// The stand-in ptxas is a shell script.
+#[cfg(unix)]
 #[test]
 fn a_chosen_ptxas_builds_the_module_and_a_bad_one_says_why_in_one_line() {
     if !hardware() {

@@ -20,7 +20,18 @@ pub struct Options {
     /// per outcome, which gives the same allowed outcomes and verdicts at a
     /// cost that follows the outcomes rather than the executions.
     pub all_executions: bool,
+    /// The most events (initial writes included) a candidate execution may
+    /// have. The search's relations grow with the square of the events and
+    /// its choices faster, so a larger test is refused with [`TooLarge`]
+    /// before anything is allocated for it, rather than exhausting memory
+    /// or time.
+    pub max_events: usize,
 }
+
+/// The default of [`Options::max_events`]: four times the largest test of
+/// the corpus, and small enough that no refused-or-decided test keeps a
+/// gate more than seconds.
+pub const DEFAULT_MAX_EVENTS: usize = 96;
 
 impl Default for Options {
     fn default() -> Options {
@@ -30,6 +41,7 @@ impl Default for Options {
             max_time: Some(Duration::from_secs(120)),
             max_paths: 4096,
             all_executions: false,
+            max_events: DEFAULT_MAX_EVENTS,
         }
     }
 }
@@ -50,6 +62,29 @@ pub struct BudgetExceeded {
     pub consistent: u64,
     /// Wall time spent.
     pub elapsed: Duration,
+}
+
+/// A test beyond what the search decides in bounded time and memory.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("too large to check: {count} {what}, more than the bound of {max} (max_events)")]
+pub struct TooLarge {
+    /// What is counted: `events` or `locations`.
+    pub what: &'static str,
+    /// How many the test has (for events: on its longest control paths).
+    pub count: usize,
+    /// The bound, [`Options::max_events`].
+    pub max: usize,
+}
+
+impl TooLarge {
+    /// Refuses `count` of `what` above `max`.
+    pub(crate) fn check(what: &'static str, count: usize, max: usize) -> Result<(), TooLarge> {
+        if count > max {
+            Err(TooLarge { what, count, max })
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// Counts search steps against the options' limits.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use litmus_core::ir::{Quantifier, Test, Verdict};
 use litmus_core::ValidationError;
 
-use crate::budget::{BudgetExceeded, Options};
+use crate::budget::{BudgetExceeded, Options, TooLarge};
 use crate::enumerate::{Search, SearchError};
 use crate::events::PathError;
 use crate::model::Model;
@@ -93,6 +93,9 @@ pub enum CheckError {
     /// The search ran out of budget.
     #[error(transparent)]
     Budget(#[from] BudgetExceeded),
+    /// The test is beyond [`Options::max_events`].
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
     /// The model name names no model.
     #[error(transparent)]
     UnknownModel(#[from] UnknownModel),
@@ -103,6 +106,7 @@ impl From<SearchError> for CheckError {
         match e {
             SearchError::Paths(p) => CheckError::Paths(p),
             SearchError::Budget(b) => CheckError::Budget(b),
+            SearchError::TooLarge(t) => CheckError::TooLarge(t),
         }
     }
 }

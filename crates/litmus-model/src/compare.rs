@@ -230,9 +230,11 @@ pub fn diff_by_name(
                 path: path.to_string(),
                 source,
             })?;
-            batch.add(std::path::Path::new(path), &src, &mut |p| {
-                std::fs::read_to_string(p).map_err(|e| e.to_string())
-            })?;
+            batch.add(
+                std::path::Path::new(path),
+                &src,
+                &mut crate::cat::read_from_disk,
+            )?;
         }
         batch.verdicts(tests, opts, threads)
     } else {

@@ -36,7 +36,7 @@ use litmus_core::instr::BranchCond;
 use litmus_core::ir::Test;
 
 use crate::barrier::{sync_options, BarrierStatics};
-use crate::budget::{Budget, BudgetExceeded, Options};
+use crate::budget::{Budget, BudgetExceeded, Options, TooLarge};
 use crate::events::{
     eval, sym_reads, thread_paths, EventId, EventKind, PathError, Structure, SymId,
 };
@@ -66,6 +66,7 @@ pub(crate) struct Counts {
 pub(crate) enum SearchError {
     Paths(PathError),
     Budget(BudgetExceeded),
+    TooLarge(TooLarge),
 }
 
 pub(crate) struct Search<'t, 'f> {
@@ -152,6 +153,10 @@ impl<'t, 'f> Search<'t, 'f> {
         {
             return Err(SearchError::Paths(e));
         }
+        // Every location has an initial write: refused before a path is
+        // unrolled or a relation allocated.
+        TooLarge::check("locations", self.test.locations.len(), opts.max_events)
+            .map_err(SearchError::TooLarge)?;
         let mut per_thread = Vec::new();
         for t in 0..self.test.threads.len() {
             let p = thread_paths(self.test, t, opts.loop_bound.max(1), opts.max_paths)
@@ -162,6 +167,16 @@ impl<'t, 'f> Search<'t, 'f> {
         if per_thread.iter().any(Vec::is_empty) {
             return Ok(());
         }
+        let longest: usize = per_thread
+            .iter()
+            .map(|ps| ps.iter().map(|p| p.events.len()).max().unwrap_or(0))
+            .sum();
+        TooLarge::check(
+            "events",
+            self.test.locations.len() + longest,
+            opts.max_events,
+        )
+        .map_err(SearchError::TooLarge)?;
         let mut choice = vec![0usize; per_thread.len()];
         loop {
             let paths: Vec<_> = choice
@@ -303,7 +318,7 @@ impl<'t, 'f> Search<'t, 'f> {
                 sc: fence.fixed.clone(),
                 bar,
             };
-            self.fence_order(&mut x, &fence.free, 0, &values)?;
+            self.fence_order(&mut x, &fence.free, &values)?;
         }
         Ok(())
     }
@@ -312,31 +327,9 @@ impl<'t, 'f> Search<'t, 'f> {
         &mut self,
         x: &mut Execution,
         free: &[(EventId, EventId)],
-        i: usize,
         values: &[u32],
     ) -> Result<(), BudgetExceeded> {
-        if self.nothing_new(x, values) {
-            return Ok(());
-        }
-        let Some(k) = (i..free.len()).find(|&k| {
-            let (a, b) = free[k];
-            !x.sc.contains(a, b) && !x.sc.contains(b, a)
-        }) else {
-            return self.coherence(x, values);
-        };
-        let (a, b) = free[k];
-        for (p, q) in [(a, b), (b, a)] {
-            self.step()?;
-            let saved = x.sc.clone();
-            x.sc.insert_closed(p, q);
-            if self.prune && self.model.check(x).is_err() {
-                self.counts.candidates += 1;
-            } else {
-                self.fence_order(x, free, k + 1, values)?;
-            }
-            x.sc = saved;
-        }
-        Ok(())
+        self.orient(x, free, Orienting::FenceOrder, values)
     }
 
     fn coherence(&mut self, x: &mut Execution, values: &[u32]) -> Result<(), BudgetExceeded> {
@@ -378,7 +371,7 @@ impl<'t, 'f> Search<'t, 'f> {
                 self.first_guess(&y, &pairs, values)?;
             }
         }
-        self.orient(&mut y, &pairs, 0, values)
+        self.orient(&mut y, &pairs, Orienting::Coherence, values)
     }
 
     /// Tries one completion before searching: every pair still unordered
@@ -403,37 +396,64 @@ impl<'t, 'f> Search<'t, 'f> {
         self.leaf(&mut y, values)
     }
 
+    /// Orients each pair of `pairs` not yet ordered in the relation
+    /// `what` names, both ways, pruning on the axioms after each; a
+    /// complete choice goes on to coherence (after the Fence-SC order) or
+    /// is a leaf (after coherence).
+    ///
+    /// The choices live on an explicit stack, not the call stack: a test
+    /// has up to one level per pair, thousands within
+    /// [`Options::max_events`], more than a thread's stack holds.
     fn orient(
         &mut self,
         x: &mut Execution,
         pairs: &[(EventId, EventId)],
-        i: usize,
+        what: Orienting,
         values: &[u32],
     ) -> Result<(), BudgetExceeded> {
-        if self.nothing_new(x, values) {
-            return Ok(());
-        }
-        let Some(k) = (i..pairs.len()).find(|&k| {
-            let (a, b) = pairs[k];
-            !x.co.contains(a, b) && !x.co.contains(b, a)
-        }) else {
-            return self.leaf(x, values);
-        };
-        let (a, b) = pairs[k];
-        for (p, q) in [(a, b), (b, a)] {
+        let mut stack: Vec<Choice> = Vec::new();
+        let mut enter = Some(0);
+        loop {
+            if let Some(i) = enter.take() {
+                if !self.nothing_new(x, values) {
+                    let rel = what.relation(x);
+                    let open = (i..pairs.len()).find(|&k| {
+                        let (a, b) = pairs[k];
+                        !rel.contains(a, b) && !rel.contains(b, a)
+                    });
+                    match open {
+                        Some(k) => stack.push(Choice {
+                            k,
+                            tried: 0,
+                            saved: what.save(x),
+                        }),
+                        None if what == Orienting::FenceOrder => self.coherence(x, values)?,
+                        None => self.leaf(x, values)?,
+                    }
+                }
+            }
+            let Some(top) = stack.last_mut() else {
+                return Ok(());
+            };
+            if top.tried > 0 {
+                what.restore(x, &top.saved);
+            }
+            if top.tried == 2 {
+                stack.pop();
+                continue;
+            }
+            let (a, b) = pairs[top.k];
+            let (p, q) = if top.tried == 0 { (a, b) } else { (b, a) };
+            top.tried += 1;
+            let next = top.k + 1;
             self.step()?;
-            let (saved_co, saved_fr) = (x.co.clone(), x.fr.clone());
-            x.co.insert_closed(p, q);
-            x.fr = x.rf.inverse().compose(&x.co);
+            what.insert(x, p, q);
             if self.prune && self.model.check(x).is_err() {
                 self.counts.candidates += 1;
             } else {
-                self.orient(x, pairs, k + 1, values)?;
+                enter = Some(next);
             }
-            x.co = saved_co;
-            x.fr = saved_fr;
         }
-        Ok(())
     }
 
     fn leaf(&mut self, x: &mut Execution, values: &[u32]) -> Result<(), BudgetExceeded> {
@@ -526,6 +546,58 @@ impl<'t, 'f> Search<'t, 'f> {
                 .collect();
         }
         out
+    }
+}
+
+/// The relation a pairwise search ([`Search::orient`]) orients.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Orienting {
+    FenceOrder,
+    Coherence,
+}
+
+/// One pair on [`Search::orient`]'s stack: its index, how many of its two
+/// orientations were tried, and the relations as they were before the
+/// first (coherence: co and fr; the Fence-SC order: sc twice).
+struct Choice {
+    k: usize,
+    tried: u8,
+    saved: (Relation, Relation),
+}
+
+impl Orienting {
+    fn relation<'x>(self, x: &'x Execution) -> &'x Relation {
+        match self {
+            Orienting::FenceOrder => &x.sc,
+            Orienting::Coherence => &x.co,
+        }
+    }
+
+    fn save(self, x: &Execution) -> (Relation, Relation) {
+        match self {
+            Orienting::FenceOrder => (x.sc.clone(), Relation::new(0)),
+            Orienting::Coherence => (x.co.clone(), x.fr.clone()),
+        }
+    }
+
+    fn restore(self, x: &mut Execution, saved: &(Relation, Relation)) {
+        match self {
+            Orienting::FenceOrder => x.sc = saved.0.clone(),
+            Orienting::Coherence => {
+                x.co = saved.0.clone();
+                x.fr = saved.1.clone();
+            }
+        }
+    }
+
+    fn insert(self, x: &mut Execution, p: EventId, q: EventId) {
+        match self {
+            Orienting::FenceOrder => x.sc.insert_closed(p, q),
+            Orienting::Coherence => {
+                x.co.insert_closed(p, q);
+                x.fr = x.rf.inverse().compose(&x.co);
+            }
+        }
     }
 }
 

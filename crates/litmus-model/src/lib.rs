@@ -37,7 +37,7 @@ pub mod termination;
 pub mod twins;
 mod verdicts;
 
-pub use budget::{BudgetExceeded, Options};
+pub use budget::{BudgetExceeded, Options, TooLarge, DEFAULT_MAX_EVENTS};
 pub use check::{check, check_with, CheckError, CheckResult};
 pub use explain::{
     explain, explain_condition, explain_outcome, Explanation, Rejection, WitnessEdge, WitnessEvent,

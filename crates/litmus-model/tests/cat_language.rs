@@ -11,7 +11,7 @@ use litmus_model::{check, explain_condition, model_by_name, Model, Options};
 
 fn compile(src: &str) -> Result<CatModel, CatError> {
     CatModel::from_source(Path::new("t.cat"), src, &mut |p| {
-        Err(format!("no file {}", p.display()))
+        Err(format!("no file {}", p.display()).into())
     })
 }
 

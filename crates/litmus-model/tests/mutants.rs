@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use litmus_core::corpus;
 use litmus_core::ir::{Test, Verdict};
 use litmus_model::cat::mutate::{mutate, mutate_file, Direction, Operator};
-use litmus_model::cat::{CatError, CatModel};
+use litmus_model::cat::{CatError, CatModel, IncludeError};
 use litmus_model::compare::{classify, diff, Class, Verdicts};
 use litmus_model::{model_by_name, Model, Options};
 
@@ -15,8 +15,8 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn no_include(p: &Path) -> Result<String, String> {
-    Err(format!("no include expected, got {}", p.display()))
+fn no_include(p: &Path) -> Result<String, IncludeError> {
+    Err(format!("no include expected, got {}", p.display()).into())
 }
 
 fn parse(path: &Path) -> Test {
@@ -261,7 +261,7 @@ fn a_tiny_model_has_exactly_these_mutants_in_file_order() {
 #[test]
 fn mutants_of_an_included_file_say_which_file() {
     let main = "include \"lib.cat\"\nacyclic po | com as sc\n";
-    let mut read = |p: &Path| -> Result<String, String> {
+    let mut read = |p: &Path| -> Result<String, IncludeError> {
         assert_eq!(p, Path::new("dir/lib.cat"));
         Ok("(* lib *)\nlet com = rf | co | fr\n".to_string())
     };

@@ -100,7 +100,7 @@ impl Config {
             tuning: TuningFile::from_env()
                 .map_err(|e| GpuError::Tuning(e.to_string()))?
                 .map(Arc::new),
-            portfolio: Portfolio::from_var(std::env::var(PORTFOLIO_ENV).ok().as_deref())?,
+            portfolio: Portfolio::from_var(var(PORTFOLIO_ENV).as_deref())?,
         })
     }
 
@@ -112,7 +112,15 @@ impl Config {
     pub fn knobs_for(&self, name: &str, kind: &str) -> Result<Knobs, GpuError> {
         match &self.tuning {
             None => Ok(self.knobs.clone()),
-            Some(file) => file.knobs_for(name, kind, &self.knobs, |var| std::env::var(var).ok()),
+            Some(file) => file.knobs_for(name, kind, &self.knobs, var),
         }
     }
+}
+
+/// The variable `name`'s value; `None` where it is unset or not Unicode.
+/// The runner reads the process's environment in this module only
+/// (`docs/architecture.md`, "Reading the environment"), `LITMUS_TUNE=1`'s
+/// variables included.
+pub(crate) fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
 }

@@ -2,14 +2,13 @@
 //! default of a run without a tuning entry.
 //!
 //! Why: what one configuration shows depends on the compiler and the
-//! environment, and no single one shows a family's breadth. On an H200
-//! (driver 580) the defaults under the driver's JIT saw 251 of the 559
-//! variants a published campaign saw, and ptxas 12.4 at the same defaults
-//! 242, a different 242: CUDA 12's ptxas makes `fence.acq_rel.cta` the
-//! bare `MEMBAR.ALL.CTA` and shows what it allows between CTAs, the JIT
-//! shows the device-fenced and unfenced ones more often. Splitting the
-//! budget over configurations and compilers buys breadth for little depth
-//! (`docs/tuning-and-campaigns.md`, "Defaults chosen for breadth").
+//! environment, and no single one shows a family's breadth: CUDA 12's
+//! ptxas makes `fence.acq_rel.cta` the bare `MEMBAR.ALL.CTA` and shows what
+//! it allows between CTAs on Hopper, the driver's JIT does not, and small
+//! CTAs under store stress show what the defaults' shape hides. A few
+//! configurations at a share of the budget each see far more of a family
+//! than one at all of it (the figures: `docs/tuning-and-campaigns.md`,
+//! "Defaults chosen for breadth").
 //!
 //! `LITMUS_PORTFOLIO` names the slots: `off` (one configuration, the whole
 //! budget), `breadth` (the default), or slots separated by `;`, each a
@@ -76,7 +75,8 @@ impl Portfolio {
         }
     }
 
-    /// The default: [`BREADTH`].
+    /// The default: the knobs as they are, small CTAs under store stress
+    /// (JIT), and one CTA an SM under CUDA 12's ptxas (see the module).
     pub fn breadth() -> Portfolio {
         let mut p = Portfolio::parse(BREADTH).expect("the default portfolio reads");
         p.text = "breadth".into();

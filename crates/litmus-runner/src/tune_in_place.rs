@@ -11,6 +11,9 @@ use std::sync::{Arc, Mutex};
 use litmus_core::ir::Test;
 
 use crate::config::Config;
+
+mod error;
+pub use error::TuneInPlaceError;
 use litmus_hw as gpu;
 pub use litmus_tune::tuning::TUNE_ENV;
 use litmus_tune::tuning::{TuningFile, CONVENTIONAL_FILE, TUNING_ENV};
@@ -34,8 +37,8 @@ pub fn tune_from_env(
     test: &Test,
     ptx: Option<&str>,
     config: &mut Config,
-) -> Result<Option<String>, String> {
-    tune_from_vars(|name| std::env::var(name).ok(), test, ptx, config)
+) -> Result<Option<String>, TuneInPlaceError> {
+    tune_from_vars(crate::config::var, test, ptx, config)
 }
 
 /// [`tune_from_env`] over any source of variables.
@@ -44,22 +47,31 @@ pub fn tune_from_vars(
     test: &Test,
     ptx: Option<&str>,
     config: &mut Config,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, TuneInPlaceError> {
     match var(TUNE_ENV).as_deref().map(str::trim) {
         None | Some("") | Some("0") => return Ok(None),
         Some("1") => {}
         Some(other) => {
-            return Err(format!(
-                "bad value `{other}` for {TUNE_ENV}: expected 1 (tune each test) or 0"
-            ))
+            return Err(TuneInPlaceError::BadValue {
+                var: TUNE_ENV,
+                value: other.to_string(),
+                expected: "1 (tune each test) or 0",
+            })
         }
     }
-    let budget_ms = match var(TUNE_BUDGET_ENV) {
-        Some(v) if !v.trim().is_empty() => v.trim().parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(
-            || format!("bad value `{v}` for {TUNE_BUDGET_ENV}: expected a positive number of milliseconds"),
-        )?,
-        _ => DEFAULT_BUDGET_MS,
-    };
+    let budget_ms =
+        match var(TUNE_BUDGET_ENV) {
+            Some(v) if !v.trim().is_empty() => {
+                v.trim().parse::<u64>().ok().filter(|n| *n > 0).ok_or(
+                    TuneInPlaceError::BadValue {
+                        var: TUNE_BUDGET_ENV,
+                        value: v,
+                        expected: "a positive number of milliseconds",
+                    },
+                )?
+            }
+            _ => DEFAULT_BUDGET_MS,
+        };
     let name = &test.name.text;
     // `litmus!` embeds its PTX; a `.litmus` file's is generated here.
     let generated;
@@ -76,7 +88,7 @@ pub fn tune_from_vars(
     match gpu::hardware_wanted() {
         Ok(None) => {}
         Ok(Some(why)) => return Ok(Some(format!("tune: skipped, {why}"))),
-        Err(e) => return Err(format!("tune: {e}")),
+        Err(e) => return Err(TuneInPlaceError::Gpu(e)),
     }
     let base = config.knobs.clone();
     let path = var(TUNING_ENV)
@@ -97,10 +109,13 @@ pub fn tune_from_vars(
         CONFIGS,
         (tuned.as_deref(), &kind),
     )
-    .map_err(|e| format!("tune `{name}`: {e}"))?;
+    .map_err(|error| TuneInPlaceError::Search {
+        name: name.clone(),
+        error,
+    })?;
     let _file = FILE.lock().unwrap_or_else(|p| p.into_inner());
     let mut file = if Path::new(&path).exists() {
-        TuningFile::load(&path).map_err(|e| e.to_string())?
+        TuningFile::load(&path)?
     } else {
         TuningFile {
             path: path.clone(),
@@ -108,7 +123,7 @@ pub fn tune_from_vars(
         }
     };
     file.insert(name, entry);
-    file.write().map_err(|e| e.to_string())?;
+    file.write()?;
     config.tuning = Some(Arc::new(file));
     Ok(Some(format!("tune `{name}`: {line} -> {}", path.display())))
 }
@@ -136,12 +151,14 @@ mod tests {
     fn off_unless_asked_and_bad_values_say_what_is_accepted() {
         let mut config = Config::from_env().unwrap();
         for off in [&[][..], &[(TUNE_ENV, "0")], &[(TUNE_ENV, " ")]] {
-            assert_eq!(
+            assert!(matches!(
                 tune_from_vars(vars(off), &test(), None, &mut config),
                 Ok(None)
-            );
+            ));
         }
-        let e = tune_from_vars(vars(&[(TUNE_ENV, "yes")]), &test(), None, &mut config).unwrap_err();
+        let e = tune_from_vars(vars(&[(TUNE_ENV, "yes")]), &test(), None, &mut config)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "bad value `yes` for LITMUS_TUNE: expected 1 (tune each test) or 0"
@@ -153,7 +170,8 @@ mod tests {
                 None,
                 &mut config,
             )
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
             assert!(
                 e.contains(&format!("bad value `{bad}` for LITMUS_TUNE_BUDGET_MS")),
                 "{e}"

@@ -75,7 +75,7 @@ impl ModuleCache {
     /// `$HOME/.cache/gpu-litmus`. A value of `LITMUS_CACHE` other than `0`
     /// or `1` is an error that names it.
     pub fn from_env() -> Result<Option<ModuleCache>, ToolError> {
-        ModuleCache::from_vars(|v| std::env::var(v).ok())
+        ModuleCache::from_vars(crate::process_env::lookup)
     }
 
     /// [`ModuleCache::from_env`] with the variables read by `var`.

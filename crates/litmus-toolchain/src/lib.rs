@@ -37,6 +37,7 @@ pub mod installed;
 pub mod lineinfo;
 pub mod listing;
 pub mod nvdisasm;
+mod process_env;
 pub mod ptxas;
 pub mod sass;
 mod tool;

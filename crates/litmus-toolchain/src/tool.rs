@@ -90,10 +90,10 @@ pub(crate) fn find(
     if let Some(path) = explicit {
         return check(path, name, banner);
     }
-    if let Some(path) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+    if let Some(path) = crate::process_env::lookup_os(var).filter(|v| !v.is_empty()) {
         return check(Path::new(&path), name, banner);
     }
-    let on_path = std::env::var_os("PATH")
+    let on_path = crate::process_env::lookup_os("PATH")
         .map(|p| {
             std::env::split_paths(&p)
                 .map(|d| d.join(name))

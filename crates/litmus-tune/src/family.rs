@@ -655,6 +655,48 @@ mod tests {
         assert!(!small.contains(&crate::space::anchors(&base)[1]));
     }
 
+    #[test]
+    fn a_pool_over_two_compilers_runs_the_base_and_anchors_under_each() {
+        let base = Knobs::default();
+        let t = Some("ptxas-12.4".to_string());
+        let mut plan = FamilyPlan::within(100, 16, 1);
+        plan.toolchains = vec![None, t.clone()];
+        let pool = pool(&base, &plan);
+        assert_eq!(pool.len(), 16);
+        assert_eq!(
+            (pool[0].ptxas.clone(), pool[1].ptxas.clone()),
+            (None, t.clone())
+        );
+        assert_eq!(
+            Knobs {
+                ptxas: None,
+                ..pool[1].clone()
+            },
+            pool[0]
+        );
+        let anchor = &crate::space::anchors(&base)[0];
+        for under in [None, t.clone()] {
+            let k = Knobs {
+                ptxas: under,
+                ..anchor.clone()
+            };
+            assert!(pool.contains(&k), "{k}");
+        }
+        // The draws take the compilers in turn: both are well represented.
+        let drawn = &pool[8..];
+        let under_ptxas = drawn.iter().filter(|k| k.ptxas == t).count();
+        assert!(
+            (3..=5).contains(&under_ptxas),
+            "{under_ptxas} of {}",
+            drawn.len()
+        );
+        // One compiler (or none named): the pool is what it was.
+        plan.toolchains = vec![None];
+        let one = pool_for(&base, &plan, false);
+        plan.toolchains.clear();
+        assert_eq!(one, pool_for(&base, &plan, false));
+    }
+
     fn pool_of(base: &Knobs, n: usize) -> Vec<Knobs> {
         pool(base, &FamilyPlan::within(100, n, 1))
     }

@@ -11,6 +11,7 @@
 //! `LITMUS_TUNE=1` makes `litmus!` tests tune themselves (the runner's
 //! `tune_in_place`).
 
+mod error;
 pub mod family;
 pub mod prepare;
 pub mod search;
@@ -18,6 +19,7 @@ pub mod space;
 pub mod target;
 pub mod tuning;
 
+pub use error::{TargetError, TuneError};
 pub use search::{tune, Plan, Trial};
 pub use target::Target;
 
@@ -46,12 +48,12 @@ pub fn tune_test(
     budget_ms: u64,
     configs: usize,
     (tuned, kind): (Option<&TuningFile>, &str),
-) -> Result<(Entry, String), String> {
-    let target = Target::of(test, model, options).map_err(|e| format!("model: {e}"))?;
+) -> Result<(Entry, String), TuneError> {
+    let target = Target::of(test, model, options)?;
     // Each test its own draws, the same for a given seed.
     let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
     plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS, kind));
-    let trials = tune(test, ptx, &target, base, &plan, |_, _| {}).map_err(|e| e.to_string())?;
+    let trials = tune(test, ptx, &target, base, &plan, |_, _| {})?;
     let base_trial = trials.iter().find(|t| same_environment(&t.knobs, base));
     let instances = trials.iter().map(|t| t.instances).sum();
     Ok(entry_of(

@@ -10,6 +10,8 @@ use litmus_core::ir::Test;
 use litmus_core::outcome::{eval, observables, Observable};
 use litmus_model::{check, model_by_name, CheckResult, Model, Options, Outcome};
 
+use crate::error::TargetError;
+
 /// The outcomes a tuning search tries to make the GPU show.
 #[derive(Clone, Debug)]
 pub enum Target {
@@ -23,8 +25,8 @@ pub enum Target {
 impl Target {
     /// The target of `test` under `model`; an error when a model cannot
     /// check the test.
-    pub fn of(test: &Test, model: &dyn Model, options: &Options) -> Result<Target, String> {
-        let result = check(test, model, options).map_err(|e| e.to_string())?;
+    pub fn of(test: &Test, model: &dyn Model, options: &Options) -> Result<Target, TargetError> {
+        let result = check(test, model, options)?;
         Target::from_check(test, &result, options)
     }
 
@@ -35,12 +37,12 @@ impl Target {
         test: &Test,
         result: &CheckResult,
         options: &Options,
-    ) -> Result<Target, String> {
+    ) -> Result<Target, TargetError> {
         if result.condition_reachable {
             return Ok(Target::Condition(observables(test)));
         }
-        let sc = model_by_name("sc").map_err(|e| e.to_string())?;
-        let sc = check(test, sc, options).map_err(|e| e.to_string())?;
+        let sc = model_by_name("sc")?;
+        let sc = check(test, sc, options)?;
         Ok(Target::NonSc(sc.allowed))
     }
 

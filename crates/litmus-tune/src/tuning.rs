@@ -43,6 +43,7 @@ mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use litmus_hw::{GpuError, Knobs, LANES_ENV, PTXAS_ENV, TOOLCHAIN_ENV};
 
@@ -122,35 +123,8 @@ pub enum TuningError {
 }
 
 /// The knobs a tuning entry may set: the environment knobs, not the run's
-/// seed, budget or launches.
-const TUNABLE: &[&str] = &[
-    "LITMUS_CTAS",
-    "LITMUS_THREADS",
-    "LITMUS_STRIDE",
-    "LITMUS_PERM",
-    "LITMUS_SPIN",
-    "LITMUS_STRESS",
-    "LITMUS_STRESS_PATTERN",
-    "LITMUS_STRESS_LINES",
-    "LITMUS_STRESS_LINE_WORDS",
-    "LITMUS_STRESS_ASSIGN",
-    "LITMUS_STRESS_PCT",
-    "LITMUS_PRE_STRESS",
-    "LITMUS_PRE_STRESS_PCT",
-    "LITMUS_SPIN_PCT",
-    "LITMUS_SHUFFLE_PCT",
-    "LITMUS_INTERLEAVE_PCT",
-    "LITMUS_CTAS_PER_SM",
-    "LITMUS_LANES",
-    "LITMUS_CTA_SPREAD",
-    "LITMUS_LOC_LAYOUT",
-    "LITMUS_PTX_TARGET",
-    "LITMUS_ADDRESSING",
-    "LITMUS_SPIN_SCOPE",
-    "LITMUS_HOST_INSTANCES",
-    "LITMUS_HOST_THREADS",
-    "LITMUS_TOOLCHAIN",
-];
+/// seed, budget or launches (the tuned rows of [`Knobs::table`]).
+static TUNABLE: LazyLock<Vec<&'static str>> = LazyLock::new(Knobs::tunable);
 
 impl TuningFile {
     /// The tuning file this process should use: `LITMUS_TUNING`'s (an
@@ -212,9 +186,12 @@ impl TuningFile {
 
     /// Writes the file to its path.
     pub fn write(&self) -> Result<(), TuningError> {
-        std::fs::write(&self.path, self.to_toml()).map_err(|e| TuningError::Io {
-            path: self.path.clone(),
-            message: format!("cannot write: {e}"),
+        // Whole or not at all: a killed tune keeps the file it had.
+        litmus_core::files::write_atomic(&self.path, self.to_toml().as_bytes()).map_err(|e| {
+            TuningError::Io {
+                path: self.path.clone(),
+                message: format!("cannot write: {e}"),
+            }
         })
     }
 
@@ -492,6 +469,45 @@ LITMUS_SHUFFLE_PCT = 30
                 lanes
             );
         }
+    }
+
+    #[test]
+    fn an_entry_names_its_toolchain_and_one_not_installed_runs_under_the_base() {
+        // An entry won under an installed release names it by name...
+        let k = Knobs {
+            ptxas: Some("ptxas-1.2.3".into()),
+            stride: 8,
+            ..base()
+        };
+        let entry = Entry::new(&k, H100, "", 1.0, 1, 1);
+        assert_eq!(
+            entry.knobs.get(TOOLCHAIN_ENV).map(String::as_str),
+            Some("ptxas-1.2.3")
+        );
+        let mut file = TuningFile::parse(Path::new("t.toml"), FILE).unwrap();
+        file.insert("SB", entry);
+        // ... which is not installed here: the run keeps the entry's other
+        // knobs and the base's compiler (the JIT).
+        let run = file.knobs_for("SB", H100, &base(), |_| None).unwrap();
+        assert_eq!((run.stride, run.ptxas.clone()), (8, None));
+        // A compiler the environment names wins over the entry's.
+        let jit_entry = Entry::new(
+            &Knobs {
+                ptxas: None,
+                ..k.clone()
+            },
+            H100,
+            "",
+            1.0,
+            1,
+            1,
+        );
+        assert_eq!(jit_entry.knobs.get(TOOLCHAIN_ENV), None);
+        let env = |v: &str| (v == TOOLCHAIN_ENV).then(|| "jit".to_string());
+        assert_eq!(
+            file.knobs_for("SB", H100, &base(), env).unwrap().ptxas,
+            None
+        );
     }
 
     /// A file with an H100 entry for MP and A100 entry for MP, and an

@@ -1,96 +1,54 @@
-//! The command-line scanner every subcommand uses: `--flag value`,
-//! `--flag=value`, `--` ending the options, numbers checked with the flag's
-//! name in the error, and the `--format` of the subcommands that have one.
+//! What the subcommands' command lines share: clap's value parsers for
+//! numbers and formats (their messages name the flag and the value), the
+//! `--model` option with the registry's names, and a usage error written
+//! as one line with the nearest name when there is one.
 
-/// One item of a command line.
-pub enum Arg {
-    /// An option, with its value when written `--flag=value`.
-    Flag(String, Option<String>),
-    /// Anything else: a file.
-    Positional(String),
-}
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
-/// Walks a subcommand's arguments.
-pub struct Args<'a> {
-    args: &'a [String],
-    next: usize,
-    only_positional: bool,
-}
-
-impl<'a> Args<'a> {
-    /// Scans `args` (after the subcommand's name).
-    pub fn new(args: &'a [String]) -> Args<'a> {
-        Args {
-            args,
-            next: 0,
-            only_positional: false,
-        }
-    }
-
-    /// The next option, with its value when written `--flag=value`; the
-    /// positional arguments before it go to `files`.
-    pub fn next_flag(&mut self, files: &mut Vec<String>) -> Option<(String, Option<String>)> {
-        for arg in self.by_ref() {
-            match arg {
-                Arg::Positional(file) => files.push(file),
-                Arg::Flag(flag, inline) => return Some((flag, inline)),
-            }
-        }
-        None
-    }
-
-    /// The value of `flag`: the text after `=` when there was one, else the
-    /// next argument.
-    pub fn value(&mut self, flag: &str, inline: Option<String>) -> Result<String, String> {
-        if let Some(v) = inline {
-            return Ok(v);
-        }
-        let v = self
-            .args
-            .get(self.next)
-            .cloned()
-            .ok_or(format!("`{flag}` needs a value"))?;
-        self.next += 1;
-        Ok(v)
-    }
-}
-
-impl Iterator for Args<'_> {
-    type Item = Arg;
-
-    fn next(&mut self) -> Option<Arg> {
-        loop {
-            let arg = self.args.get(self.next)?.clone();
-            self.next += 1;
-            if self.only_positional || !arg.starts_with('-') || arg == "-" {
-                return Some(Arg::Positional(arg));
-            }
-            if arg == "--" {
-                self.only_positional = true;
-                continue;
-            }
-            return Some(match arg.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => {
-                    Arg::Flag(f.to_string(), Some(v.to_string()))
-                }
-                _ => Arg::Flag(arg, None),
-            });
-        }
-    }
-}
-
-/// Reads `text` as a whole number of at least `min` for `flag`.
-pub fn number<T>(flag: &str, text: &str, min: T) -> Result<T, String>
+/// clap's value parser of a whole number of at least `min`: its message
+/// starts with `takes`, which [`usage_error`] puts the flag's name before.
+pub fn whole<T>(min: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
 where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
 {
-    text.trim()
-        .parse()
-        .ok()
-        .filter(|n| *n >= min)
-        .ok_or(format!(
-            "`{flag}` takes a whole number of at least {min}, not `{text}`"
-        ))
+    move |text: &str| {
+        text.trim()
+            .parse()
+            .ok()
+            .filter(|n| *n >= min)
+            .ok_or(format!(
+                "takes a whole number of at least {min}, not `{text}`"
+            ))
+    }
+}
+
+/// `--model NAME`, as every command that checks tests takes it; its help
+/// lists the registry's models, so that a new model is in every help.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelArg {
+    #[arg(long, value_name = "NAME", help = model_help())]
+    pub model: Option<String>,
+}
+
+impl ModelArg {
+    /// The model named, else the environment's (`LITMUS_MODEL`, else the
+    /// default).
+    pub fn model(&self) -> Result<&'static dyn litmus_model::Model, Refusal> {
+        Ok(match &self.model {
+            Some(name) => litmus_model::model_by_name(name),
+            None => litmus_model::model_from_env(),
+        }?)
+    }
+}
+
+/// The help of `--model`: the registry's names, then the default.
+pub fn model_help() -> String {
+    format!(
+        "the memory model: {}, or the path of a .cat file (default: ${}, else {})",
+        litmus_model::model_names(),
+        litmus_model::MODEL_ENV,
+        litmus_model::DEFAULT_MODEL
+    )
 }
 
 /// Reads the value of `--shard` (`campaign`, `tune`).
@@ -134,6 +92,14 @@ impl Format {
         }
     }
 
+    /// clap's value parser of `--format` for a command that prints the
+    /// `allowed` formats.
+    pub fn of(
+        allowed: &'static [Format],
+    ) -> impl Fn(&str) -> Result<Format, String> + Clone + Send + Sync + 'static {
+        move |text: &str| Format::parse(text, allowed)
+    }
+
     /// The format's name, as `--format` takes it.
     pub fn name(self) -> &'static str {
         match self {
@@ -145,72 +111,149 @@ impl Format {
     }
 }
 
-/// What a subcommand's command line asks for: the work, or its help.
-pub enum Parsed<T> {
-    Work(T),
-    Help,
+/// Why a command cannot start.
+pub enum Refusal {
+    /// A mistake in the command line: its usage follows the message.
+    Usage(String),
+    /// A mistake in a file or variable the line names (a tuning file, say):
+    /// the message alone, which says where; the usage would not help.
+    Content(String),
 }
 
-/// The request a command line makes, or the exit status once its help or
-/// its usage error is printed.
-pub fn request<T>(
-    parsed: Result<Parsed<T>, String>,
-    help: &str,
-    usage: &str,
-    out: &mut dyn std::io::Write,
-    err: &mut dyn std::io::Write,
-) -> Result<T, u8> {
-    match parsed {
-        Ok(Parsed::Work(r)) => Ok(r),
-        Ok(Parsed::Help) => {
-            let _ = write!(out, "{help}");
-            Err(super::EXIT_OK)
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{usage}");
-            Err(super::EXIT_USAGE)
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal::Usage(message)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(message: &str) -> Refusal {
+        Refusal::Usage(message.to_string())
+    }
+}
+
+impl From<litmus_model::models::UnknownModel> for Refusal {
+    /// A name that names no model is the command line's mistake; a cat
+    /// file that does not compile is the file's, and its message says
+    /// where.
+    fn from(e: litmus_model::models::UnknownModel) -> Refusal {
+        if e.cat.is_some() {
+            Refusal::Content(e.to_string())
+        } else {
+            Refusal::Usage(e.to_string())
         }
     }
+}
+
+impl Refusal {
+    /// Writes the refusal of `command`'s line to `err` (a usage mistake
+    /// with the usage and where the help is) and gives the exit status.
+    pub fn print(self, command: &str, err: &mut dyn std::io::Write) -> u8 {
+        let _ = match self {
+            Refusal::Usage(msg) => writeln!(
+                err,
+                "error: {msg}\n\n{}\n\nFor more, try `gpu-litmus {command} --help`.",
+                super::usage_of(command)
+            ),
+            Refusal::Content(msg) => writeln!(err, "error: {msg}"),
+        };
+        super::EXIT_USAGE
+    }
+}
+
+/// Writes clap's error `e` to `err` the CLI's way and gives the exit
+/// status: help and version go to `out` (0); a usage error is `error: `
+/// and one line, naming the flag and the value and, when clap found one,
+/// the nearest command or option; then the usage of `command` (empty: the
+/// tool's) and where the help is (2).
+pub fn usage_error(
+    e: &clap::Error,
+    command: &str,
+    out: &mut dyn std::io::Write,
+    err: &mut dyn std::io::Write,
+) -> u8 {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = write!(out, "{e}");
+        return super::EXIT_OK;
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = write!(err, "{e}");
+        return super::EXIT_USAGE;
+    }
+    let text = |kind| e.get(kind).map(ContextValue::to_string).unwrap_or_default();
+    // `--loop-bound <N>` names the flag `--loop-bound`.
+    let arg = text(ContextKind::InvalidArg);
+    let flag = arg.split([' ', '=']).next().unwrap_or_default().to_string();
+    let value = text(ContextKind::InvalidValue);
+    let mut line = match e.kind() {
+        ErrorKind::InvalidSubcommand => {
+            format!("unknown command `{}`", text(ContextKind::InvalidSubcommand))
+        }
+        ErrorKind::UnknownArgument => format!("unknown option `{arg}`"),
+        ErrorKind::ValueValidation => {
+            let why = std::error::Error::source(e)
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            // A parser's message that starts with `takes` is about the flag.
+            if why.starts_with("takes") || why.starts_with("needs") {
+                format!("`{flag}` {why}")
+            } else {
+                why
+            }
+        }
+        ErrorKind::InvalidValue if value.is_empty() => format!("`{flag}` needs a value"),
+        ErrorKind::InvalidValue => format!(
+            "`{flag}` takes {}, not `{value}`",
+            text(ContextKind::ValidValue)
+        ),
+        ErrorKind::TooManyValues
+            if !value.is_empty() && arg.starts_with('-') && !arg.contains('<') =>
+        {
+            format!("`{flag}` takes no value")
+        }
+        // clap's own sentence, less its `error: ` and its tips.
+        _ => e
+            .render()
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_string(),
+    };
+    let suggested = [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg]
+        .into_iter()
+        .find_map(|kind| match e.get(kind) {
+            Some(ContextValue::String(s)) => Some(s.clone()),
+            // clap lists the candidates from the least likely to the most.
+            Some(ContextValue::Strings(s)) => s.last().cloned(),
+            _ => None,
+        });
+    if let Some(near) = suggested {
+        line.push_str(&format!("; did you mean `{near}`?"));
+    }
+    let _ = writeln!(
+        err,
+        "error: {line}\n\n{}\n\nFor more, try `gpu-litmus{}{command} --help`.",
+        super::usage_of(command),
+        if command.is_empty() { "" } else { " " },
+    );
+    super::EXIT_USAGE
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn scan(line: &[&str]) -> Vec<String> {
-        let args: Vec<String> = line.iter().map(|s| s.to_string()).collect();
-        let mut it = Args::new(&args);
-        let mut out = Vec::new();
-        while let Some(a) = it.next() {
-            out.push(match a {
-                Arg::Positional(p) => format!("file {p}"),
-                Arg::Flag(f, inline) => {
-                    let v = it.value(&f, inline).unwrap_or_else(|e| e);
-                    format!("{f}={v}")
-                }
-            });
-        }
-        out
-    }
-
     #[test]
-    fn flags_values_and_files() {
+    fn numbers_name_the_bound_and_the_value() {
+        assert_eq!(whole(0u64)("12"), Ok(12));
         assert_eq!(
-            scan(&["a", "--seed", "3", "--model=sc", "--", "--b", "-"]),
-            ["file a", "--seed=3", "--model=sc", "file --b", "file -"]
+            whole(1u64)("0"),
+            Err("takes a whole number of at least 1, not `0`".to_string())
         );
-        assert_eq!(scan(&["--seed"]), ["--seed=`--seed` needs a value"]);
-    }
-
-    #[test]
-    fn numbers_name_the_flag() {
-        assert_eq!(number("--seed", "12", 0u64), Ok(12));
-        assert_eq!(
-            number("--launches", "0", 1u64),
-            Err("`--launches` takes a whole number of at least 1, not `0`".to_string())
-        );
-        assert!(number("--seed", "-1", 0u64).is_err());
-        assert!(number("--seed", "x", 0u64).is_err());
+        assert!(whole(0u64)("-1").is_err());
+        assert!(whole(0u64)("x").is_err());
     }
 
     #[test]

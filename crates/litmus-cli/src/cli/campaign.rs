@@ -5,7 +5,7 @@
 //! forbids was seen; then one summary. It is `run` for families: one line a
 //! test instead of an outcome table.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -17,73 +17,71 @@ use litmus_runner::runner::{self, TestReport};
 use litmus_runner::shard::{Selection, Shard};
 use serde_json::json;
 
-use super::args::{number, shard_of};
-use super::args::{request, Format};
+use super::args::{shard_of, Format, Refusal};
 use super::load::{litmus_files, load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
-use super::run::{parse_args, Options};
-use super::tune::{tune_set, Search};
-use super::{EXIT_FAILED, EXIT_OK};
+use super::run::{Options, RunArgs};
+use super::tune::{tune_set, Search, SearchArgs};
+use super::{Globals, EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus campaign: run a set of tests on the GPU, one line a test
+/// run a set of tests on the GPU: weak outcomes seen, rates, a summary
+///
+/// Runs every .litmus file given, and every .litmus file under each folder
+/// given (sorted by path), with the model and on the GPU, as `run` does,
+/// and prints one line per test, `FILE: weak K/N (RATE [LOW, HIGH])
+/// PER_S/s; forbidden seen F; passed|FAILED ...`, where K counts the instances whose outcome satisfies the test's
+/// condition (its weak outcome, for the classic shapes), N the instances
+/// run, RATE = K/N with its 95% Wilson interval, PER_S weak outcomes per
+/// second of GPU time, and F the instances whose outcome the model forbids
+/// (any F > 0 fails the test). A last line sums up: tests, passed and
+/// failed, in how many of the tests whose condition the model allows the
+/// weak outcome was seen, in how many a forbidden outcome was seen, GPU
+/// time and wall time. A test that fails for any reason `run` knows (a
+/// verdict mismatch, a fault) fails here too, and the campaign goes on
+/// with the next test.
+///
+/// With --tune, the campaign first searches the GPU's environment for the
+/// whole set as `gpu-litmus tune` does (one pool of configurations shared
+/// by the family, breadth first, the budget flowing to the tests still
+/// unseen), writes the winners to the tuning file, then runs every test
+/// with its entry: the best discovery for a GPU budget without knowing the
+/// knobs. A summary per family (the name up to its first `+`) closes the
+/// campaign.
+///
+/// Every option of `gpu-litmus run` is taken; with --format json, one JSON
+/// object per test and line, then {"summary": {...}}. The tests are spread
+/// over every device LITMUS_DEVICES selects (default: all), one at a time
+/// on each, a test on k GPUs on k devices; while they run, each device's
+/// worker compiles the next tests' modules.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct CampaignArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// search the environment first (see above); it writes --tuning FILE
+    /// (which need not exist yet), else $LITMUS_TUNING, else
+    /// litmus-tuning.toml
+    #[arg(long)]
+    tune: bool,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// run part K of N (1 <= K <= N): the tests whose name hashes to K, so
+    /// N jobs (a Slurm array, a CI matrix) run disjoint parts, each test in
+    /// one; the summary says `shard K/N: M of T tests`. Join the jobs'
+    /// evidence with `gpu-litmus evidence merge`
+    #[arg(long, value_name = "K/N", value_parser = shard_of)]
+    shard: Option<Shard>,
+    /// skip the tests that already have a campaign record in the evidence
+    /// folder (--evidence DIR, else $LITMUS_EVIDENCE; required) and run the
+    /// others: a campaign killed at any point goes on where it stopped. A
+    /// test edited since (another IR hash) runs again; a search trial is
+    /// not a campaign record
+    #[arg(long)]
+    resume: bool,
+}
 
-USAGE:
-    gpu-litmus campaign [OPTIONS] DIR|FILE...
-
-Runs every .litmus file given, and every .litmus file under each folder
-given (sorted by path), with the model and on the GPU, as `run` does, and
-prints one line per test:
-
-    FILE: weak K/N (RATE [LOW, HIGH]) PER_S/s; forbidden seen F; passed|FAILED ...
-
-where K counts the instances whose outcome satisfies the test's condition
-(its weak outcome, for the classic shapes), N the instances run, RATE =
-K/N with its 95% Wilson interval, PER_S weak outcomes per second of GPU
-time, and F the instances whose outcome the model forbids (any F > 0 fails
-the test). A last line sums up: tests, passed and failed, in how many of
-the tests whose condition the model allows the weak outcome was seen, in
-how many a forbidden outcome was seen, GPU time and wall time. A test that
-fails for any reason `run` knows (a verdict mismatch, a fault) fails here
-too, and the campaign goes on with the next test.
-
-With --tune, the campaign first searches the GPU's environment for the
-whole set as `gpu-litmus tune` does (one pool of configurations shared by
-the family, breadth first, the budget flowing to the tests still unseen),
-writes the winners to the tuning file, then runs every test with its
-entry: the best discovery for a GPU budget without knowing the knobs. A
-summary per family (the name up to its first `+`) closes the campaign.
-
-OPTIONS:
-    Every option of `gpu-litmus run` (--model, --budget-ms, --launches,
-    --seed, --report, --format, --loop-bound, --tuning, --ptxas); with
-    --format json, one JSON object per test and line, then
-    {\"summary\": {...}}. The tests are spread over every device
-    LITMUS_DEVICES selects (default: all), one at a time on each, a test
-    on k GPUs on k devices; while they run, each device's worker compiles
-    the next tests' modules.
-    --tune              search the environment first (see above); it
-                        writes --tuning FILE (which need not exist yet),
-                        else $LITMUS_TUNING, else litmus-tuning.toml
-    --tune-budget-ms N  the search's GPU time per test, on average (default 2000)
-    --tune-configs N    configurations in the search's pool (default 64)
-    --toolchains LIST   the compilers the search spreads its pool over (see
-                        `gpu-litmus tune --help`; default: jit and every
-                        installed ptxas release)
-    --shard K/N         run part K of N (1 <= K <= N): the tests whose name
-                        hashes to K, so N jobs (a Slurm array, a CI matrix)
-                        run disjoint parts, each test in one; the summary
-                        says `shard K/N: M of T tests`. Join the jobs'
-                        evidence with `gpu-litmus evidence merge`.
-    --resume            skip the tests that already have a campaign record
-                        in the evidence folder (--evidence DIR, else
-                        $LITMUS_EVIDENCE; required) and run the others: a
-                        campaign killed at any point goes on where it
-                        stopped. A test edited since (another IR hash)
-                        runs again; a search trial is not a campaign record
-    -h, --help          print this help
-
-ENVIRONMENT:
+const AFTER_HELP: &str = "ENVIRONMENT:
     As for `gpu-litmus run` (LITMUS_* knobs, LITMUS_REQUIRE_GPU, ...).
 
 EXIT STATUS:
@@ -91,32 +89,38 @@ EXIT STATUS:
     2  the command line is wrong
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus campaign [--model NAME] [--budget-ms N | --launches N] [--seed N]
-                        [--report DIR] [--format text|json] [--loop-bound N]
-                        [--tune [--tune-budget-ms N] [--tune-configs N] [--toolchains LIST]]
-                        [--shard K/N] [--evidence DIR [--resume]] DIR|FILE...
-
-For more, try `gpu-litmus campaign --help`.";
-
-/// Runs `gpu-litmus campaign` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (tune, shard, resume, args) = match own_flags(args) {
-        Ok(t) => t,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
-            return super::EXIT_USAGE;
-        }
-    };
-    let mut opts = match request(parse_args(&args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus campaign` as `args` ask.
+pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let CampaignArgs {
+        mut run,
+        tune,
+        search,
+        shard,
+        resume,
+    } = args;
+    if !tune && search.given() {
+        return Refusal::from(
+            "`--tune-budget-ms`, `--tune-configs` and `--toolchains` go with `--tune`",
+        )
+        .print("campaign", err);
+    }
+    // With --tune, --tuning is the file the search writes, which need not
+    // exist yet; without, it is run's to read.
+    let tune = tune.then(|| Tune {
+        budget_ms: search.tune_budget_ms.unwrap_or(2000),
+        configs: search.tune_configs.unwrap_or(64),
+        toolchains: search.toolchains.map(|t| t.0),
+        path: run.tuning.take(),
+    });
+    let mut opts = match run.options() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("campaign", err),
     };
     // One line a test: litmus7's histogram blocks are `run`'s.
     if !matches!(opts.format, Format::Text | Format::Json) {
         let _ = writeln!(
             err,
-            "error: campaign prints text or json; for litmus7's blocks use `gpu-litmus run --format litmus7`\n\n{USAGE}"
+            "error: campaign prints text or json; for litmus7's blocks use `gpu-litmus run --format litmus7`"
         );
         return super::EXIT_USAGE;
     }
@@ -140,11 +144,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         // Without the folder there is nothing to resume from: running the
         // whole set again would look like a resume and duplicate it.
         let Some(dir) = opts.config.evidence_dir.clone() else {
-            let _ = writeln!(
-                err,
-                "error: `--resume` needs `--evidence DIR` (or LITMUS_EVIDENCE): the evidence says which tests already ran\n\n{USAGE}"
-            );
-            return super::EXIT_USAGE;
+            return Refusal::from("`--resume` needs `--evidence DIR` (or LITMUS_EVIDENCE): the evidence says which tests already ran").print("campaign", err);
         };
         match remaining(&files, &dir, err) {
             Ok(rest) => {
@@ -173,7 +173,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let start = Instant::now();
     let mut tally = Tally::default();
     let ahead = Prefetch::new(files, &devices);
-    let mut progress = Progress::new(files.len(), std::io::stderr().is_terminal());
+    let mut progress = Progress::of(files.len(), g);
     let mut stdout_gone = false;
     if let Some(first) = files.first() {
         progress.start(err, 0, first);
@@ -229,69 +229,6 @@ struct Tune {
     /// `--tuning FILE` beside `--tune`: where the search writes, which
     /// need not exist yet (without `--tune` it is `run`'s file to read).
     path: Option<PathBuf>,
-}
-
-/// The command line's own options, taken out (the rest is `run`'s):
-/// `--shard K/N`, `--resume`, and `--tune` with `--tune-budget-ms N` and
-/// `--tune-configs N` (`None` without `--tune`), and with `--tune` the
-/// `--tuning FILE` it writes.
-type Own = (Option<Tune>, Option<Shard>, bool, Vec<String>);
-
-fn own_flags(args: &[String]) -> Result<Own, String> {
-    let (mut on, mut budget_ms, mut configs, mut shard, mut knobs) = (false, 2000, 64, None, false);
-    let mut resume = false;
-    let mut rest = Vec::new();
-    let mut tuning = None;
-    let mut toolchains = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--tun") || f == "--shard" || f == "--toolchains" => {
-                (f, Some(v.to_string()))
-            }
-            _ => (a.as_str(), None),
-        };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| format!("`{name}` needs a value"))
-        };
-        match flag {
-            "--tune" => on = true,
-            "--tune-budget-ms" => (budget_ms, knobs) = (number(flag, &value(flag)?, 1u64)?, true),
-            "--tune-configs" => (configs, knobs) = (number(flag, &value(flag)?, 2usize)?, true),
-            "--shard" => shard = Some(shard_of(&value(flag)?)?),
-            "--resume" => resume = true,
-            "--toolchains" => {
-                let list = value(flag)?;
-                let parsed =
-                    litmus_hw::parse_toolchains(&list).map_err(|e| format!("`{flag}` {e}"))?;
-                (toolchains, knobs) = (Some(parsed), true);
-            }
-            "--tuning" => tuning = Some(value(flag)?),
-            _ => rest.push(a.clone()),
-        }
-    }
-    if !on && knobs {
-        return Err(
-            "`--tune-budget-ms`, `--tune-configs` and `--toolchains` go with `--tune`".into(),
-        );
-    }
-    if let (false, Some(file)) = (on, &tuning) {
-        rest.extend(["--tuning".to_string(), file.clone()]);
-    }
-    Ok((
-        on.then(|| Tune {
-            budget_ms,
-            configs,
-            toolchains,
-            path: tuning.map(PathBuf::from),
-        }),
-        shard,
-        resume,
-        rest,
-    ))
 }
 
 /// Runs the family-wide search of `tune` over the campaign's files, writes

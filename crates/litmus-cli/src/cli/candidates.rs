@@ -14,11 +14,9 @@ use litmus_gen::candidates::generate;
 use litmus_gen::enumerate::{enumerate, Bound, Enumeration, DEFAULT_EDGES, DEFAULT_MAX_CYCLES};
 use litmus_gen::{shape, FamilySpec, Skeleton, SHAPES};
 
-use super::args::Args;
 use super::gen::message;
 
 /// What the candidate options of a command line ask for.
-#[derive(Default)]
 pub struct Candidates {
     /// `--shapes`; `None`: every shape of [`SHAPES`].
     shapes: Option<Vec<String>>,
@@ -57,56 +55,156 @@ pub struct Generated {
     pub enumerated_unfit: usize,
 }
 
-/// The options [`Candidates::take`] reads, for the commands' `--help`
-/// (the first line's indent written out: a `\` at the end of a line would
-/// eat it).
-pub const HELP: &str = "    --shapes LIST          the shapes whose families are candidates, comma-
-                           separated (default: every shape gen knows: MP SB LB S
-                           R 2+2W WRC RWC ISA2 IRIW WWC Z6.3 WRW+2W 3.2W CoRR
-                           CoRW CoWR CoWW); none: only the --cycle ones and the
-                           enumerated ones
-    --cycle TEXT           a diy7 cycle whose family is a candidate too
-                           (repeatable; the syntax of `gpu-litmus gen`)
-    --cycles-up-to N       every diy7 cycle of 2 to N edges (N up to 8) over
-                           --edges is a candidate too, once up to rotation,
-                           shortest first, as diy7 -size N enumerates; a cycle
-                           of a named shape is named after it (MP+fence.sc.gpu+po)
-    --edges LIST           the edges enumerated, comma-separated diy7 names; `*`
-                           stands for R|W, s|d, e|i, sc|acq_rel, cta|gpu|sys
-                           (default: Rfe,Fre,Wse,Pod**,Fence.*.*d**, 31 edges:
-                           plain po and fence.sc/fence.acq_rel at cta, gpu and
-                           sys scope, each thread's fence chosen on its own)
-    --max-threads N        threads of an enumerated cycle, at most (default 4)
-    --max-accesses N       memory accesses of a thread of an enumerated cycle,
-                           at most (default 2, as in every named shape)
-    --max-cycles N         refuse a bound with more enumerated cycles than this
-                           (default 20000), rather than run for hours
-    --placements LIST      as `gpu-litmus gen`: all, inter-cta (default),
-                           intra-cta, inter-gpu, or partitions like cta01_2
-    --scopes LIST          cta, cluster, gpu (default), sys
-    --fences LIST          none (default), sc, acq_rel, acquire, release
-    --fence-scopes LIST    same (default), cta, cluster, gpu, sys
-    --fence-threads SETS   all (default), each, or sets like 1,3
-    --sem LIST             relaxed (default), acq_rel, weak
-    --memory LIST          global (default), shared
-";
+/// The family options of `gpu-litmus gen`, which `diff` and `mutants
+/// --kill-tests` take for their candidates too.
+#[derive(clap::Args, Default)]
+pub struct FamilyArgs {
+    /// all (every set partition of the threads into CTAs), inter-cta
+    /// (default), intra-cta, inter-gpu, or partitions like cta01_2_3
+    /// (threads 0,1 share a CTA)
+    #[arg(long, value_name = "LIST")]
+    placements: Option<String>,
+    /// cta, cluster, gpu (default), sys: the scope of the accesses and of
+    /// the fences; cluster also puts the CTAs in one cluster
+    #[arg(long, value_name = "LIST")]
+    scopes: Option<String>,
+    /// none (default), sc, acq_rel, acquire, release: fence.<sem>.<scope>
+    /// between consecutive accesses
+    #[arg(long, value_name = "LIST")]
+    fences: Option<String>,
+    /// same (default: the accesses' scope), cta, cluster, gpu, sys: the
+    /// scope of the added fences
+    #[arg(long, value_name = "LIST")]
+    fence_scopes: Option<String>,
+    /// all (default: every thread with two accesses), each (every non-empty
+    /// subset of them), or sets like 1,3 (several separated by /)
+    #[arg(long, value_name = "SETS")]
+    fence_threads: Option<String>,
+    /// relaxed (default), acq_rel (release stores, acquire loads), weak
+    /// (plain ld/st)
+    #[arg(long, value_name = "LIST")]
+    sem: Option<String>,
+    /// global (default), shared (only placements with every thread in one
+    /// CTA)
+    #[arg(long, value_name = "LIST")]
+    memory: Option<String>,
+}
+
+impl FamilyArgs {
+    /// Each option by its name in `litmus_gen::spec::OPTIONS`, with its
+    /// value when given.
+    fn given(&self) -> [(&'static str, &Option<String>); 7] {
+        [
+            ("placements", &self.placements),
+            ("scopes", &self.scopes),
+            ("fences", &self.fences),
+            ("fence-scopes", &self.fence_scopes),
+            ("fence-threads", &self.fence_threads),
+            ("sem", &self.sem),
+            ("memory", &self.memory),
+        ]
+    }
+
+    /// The family the options describe, and the options as written
+    /// (`--placements all`).
+    pub fn spec(&self) -> Result<(FamilySpec, Vec<String>), String> {
+        let mut spec = FamilySpec::default();
+        let mut written = Vec::new();
+        for (option, value) in self.given() {
+            if let Some(value) = value {
+                spec.set(option, value).map_err(message)?;
+                written.push(format!("--{option} {value}"));
+            }
+        }
+        Ok((spec, written))
+    }
+
+    /// The first family option given, as written without its `--`.
+    fn first_given(&self) -> Option<&'static str> {
+        self.given()
+            .into_iter()
+            .find_map(|(option, value)| value.as_ref().map(|_| option))
+    }
+}
+
+/// The candidate options of `diff` and `mutants --kill-tests`.
+#[derive(clap::Args, Default)]
+pub struct CandidateArgs {
+    /// the shapes whose families are candidates, comma-separated (default:
+    /// every shape gen knows); none: only the --cycle ones and the
+    /// enumerated ones
+    #[arg(long, value_name = "LIST")]
+    shapes: Option<String>,
+    /// a diy7 cycle whose family is a candidate too (repeatable; the syntax
+    /// of `gpu-litmus gen`)
+    #[arg(long, value_name = "TEXT")]
+    cycle: Vec<String>,
+    /// every diy7 cycle of 2 to N edges (N up to 8) over --edges is a
+    /// candidate too, once up to rotation, shortest first, as diy7 -size N
+    /// enumerates; a cycle of a named shape is named after it
+    /// (MP+fence.sc.gpu+po)
+    #[arg(long, value_name = "N", value_parser = count)]
+    cycles_up_to: Option<usize>,
+    /// the edges enumerated, comma-separated diy7 names; `*` stands for
+    /// R|W, s|d, e|i, sc|acq_rel, cta|gpu|sys (default:
+    /// Rfe,Fre,Wse,Pod**,Fence.*.*d**, 31 edges: plain po and
+    /// fence.sc/fence.acq_rel at cta, gpu and sys scope, each thread's
+    /// fence chosen on its own)
+    #[arg(long, value_name = "LIST")]
+    edges: Option<String>,
+    /// threads of an enumerated cycle, at most (default 4)
+    #[arg(long, value_name = "N", value_parser = count)]
+    max_threads: Option<usize>,
+    /// memory accesses of a thread of an enumerated cycle, at most (default
+    /// 2, as in every named shape)
+    #[arg(long, value_name = "N", value_parser = count)]
+    max_accesses: Option<usize>,
+    /// refuse a bound with more enumerated cycles than this (default
+    /// 20000), rather than run for hours
+    #[arg(long, value_name = "N", value_parser = count)]
+    max_cycles: Option<usize>,
+    #[command(flatten)]
+    family: FamilyArgs,
+}
+
+/// clap's value parser of the enumeration's numbers (their range is the
+/// enumeration's to check, with the whole bound in view).
+fn count(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("needs a number, not `{text}`"))
+}
 
 /// The flags that shape the enumeration, meaningless without
 /// `--cycles-up-to`.
 const ENUMERATION_FLAGS: &[&str] = &["--edges", "--max-threads", "--max-accesses", "--max-cycles"];
 
-impl Candidates {
-    /// Reads `flag` when it is a candidate option (its value from `scan`);
-    /// `Ok(false)` when it is not one.
-    pub fn take(
-        &mut self,
-        flag: &str,
-        inline: Option<String>,
-        scan: &mut Args,
-    ) -> Result<bool, String> {
-        match flag {
-            "--shapes" => {
-                let value = scan.value(flag, inline)?;
+impl CandidateArgs {
+    /// The first candidate option given, as written: `mutants` takes them
+    /// only with `--kill-tests`.
+    pub fn first_given(&self) -> Option<String> {
+        let given = [
+            ("--shapes", self.shapes.is_some()),
+            ("--cycle", !self.cycle.is_empty()),
+            ("--cycles-up-to", self.cycles_up_to.is_some()),
+            ("--edges", self.edges.is_some()),
+            ("--max-threads", self.max_threads.is_some()),
+            ("--max-accesses", self.max_accesses.is_some()),
+            ("--max-cycles", self.max_cycles.is_some()),
+        ];
+        given
+            .into_iter()
+            .find(|(_, g)| *g)
+            .map(|(f, _)| f.to_string())
+            .or_else(|| self.family.first_given().map(|o| format!("--{o}")))
+    }
+
+    /// The candidates the options ask for, every name and cycle checked,
+    /// the cycles enumerated ([`Candidates::validate`]).
+    pub fn candidates(self) -> Result<Candidates, String> {
+        let shapes = match self.shapes {
+            None => None,
+            Some(value) => {
                 let names: Vec<String> = value
                     .split(',')
                     .map(|s| s.trim().to_string())
@@ -116,34 +214,21 @@ impl Candidates {
                     return Err(format!("`--shapes` needs shape names, not `{value}`"));
                 }
                 if names == ["none"] {
-                    self.shapes = Some(Vec::new());
-                    return Ok(true);
+                    Some(Vec::new())
+                } else {
+                    for n in &names {
+                        shape(n).map_err(message)?;
+                    }
+                    Some(names)
                 }
-                for n in &names {
-                    shape(n).map_err(message)?;
-                }
-                self.shapes = Some(names);
             }
-            "--cycle" => {
-                let cycle = scan.value(flag, inline)?;
-                litmus_gen::cycle::skeleton(&cycle).map_err(message)?;
-                self.cycles.push(cycle);
-            }
-            "--cycles-up-to" | "--max-threads" | "--max-accesses" | "--max-cycles" => {
-                let value = scan.value(flag, inline)?;
-                let n: usize = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("`{flag}` needs a number, not `{value}`"))?;
-                *match flag {
-                    "--cycles-up-to" => &mut self.up_to,
-                    "--max-threads" => &mut self.max_threads,
-                    "--max-accesses" => &mut self.max_accesses,
-                    _ => &mut self.max_cycles,
-                } = Some(n);
-            }
-            "--edges" => {
-                let value = scan.value(flag, inline)?;
+        };
+        for cycle in &self.cycle {
+            litmus_gen::cycle::skeleton(cycle).map_err(message)?;
+        }
+        let edges = match self.edges {
+            None => None,
+            Some(value) => {
                 let edges: Vec<String> = value
                     .split(',')
                     .map(|e| e.trim().to_string())
@@ -154,23 +239,28 @@ impl Candidates {
                         "`--edges` needs diy7 edge names such as Rfe,Fre,PodWR, not `{value}`"
                     ));
                 }
-                self.edges = Some(edges);
+                Some(edges)
             }
-            _ => match flag
-                .strip_prefix("--")
-                .filter(|o| litmus_gen::spec::OPTIONS.contains(o))
-            {
-                Some(option) => {
-                    let value = scan.value(flag, inline)?;
-                    self.spec.set(option, &value).map_err(message)?;
-                    self.written.push(format!("{flag} {value}"));
-                }
-                None => return Ok(false),
-            },
-        }
-        Ok(true)
+        };
+        let (spec, written) = self.family.spec()?;
+        let mut c = Candidates {
+            shapes,
+            cycles: self.cycle,
+            up_to: self.cycles_up_to,
+            edges,
+            max_threads: self.max_threads,
+            max_accesses: self.max_accesses,
+            max_cycles: self.max_cycles,
+            enumerated: None,
+            spec,
+            written,
+        };
+        c.validate()?;
+        Ok(c)
     }
+}
 
+impl Candidates {
     /// The skeletons of the shapes and cycles named on the command line.
     fn named(&self) -> Vec<(Skeleton, bool)> {
         let mut out: Vec<(Skeleton, bool)> = match &self.shapes {
@@ -229,7 +319,7 @@ impl Candidates {
     /// Fails when a shape or cycle named on the command line does not fit
     /// the family options, or the enumeration's bound is wrong: a
     /// command-line error, found before any work. Enumerates the cycles.
-    pub fn validate(&mut self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), String> {
         for (skeleton, named) in self.named() {
             if named {
                 litmus_gen::variants(&skeleton, &self.spec).map_err(message)?;

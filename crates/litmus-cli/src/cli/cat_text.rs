@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use litmus_model::cat::mutate::{mutate, mutate_file, Mutation};
+use litmus_model::cat::IncludeError;
 use litmus_model::model_by_name;
 use litmus_model::twins::{twin, TWINS};
 
@@ -17,11 +18,12 @@ pub fn mutation(name: &str) -> Result<Mutation, String> {
     }
     match twin(name) {
         Some((path, text)) => {
-            let mut no_include = |p: &Path| -> Result<String, String> {
+            let mut no_include = |p: &Path| -> Result<String, IncludeError> {
                 Err(format!(
                     "the built-in twins include nothing, but `{}` was asked for",
                     p.display()
-                ))
+                )
+                .into())
             };
             mutate(&PathBuf::from(path), text, &mut no_include).map_err(|e| e.to_string())
         }

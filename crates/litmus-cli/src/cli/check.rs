@@ -6,64 +6,74 @@ use std::io::Write;
 use std::time::Instant;
 
 use litmus_core::ir::Test;
-use litmus_model::{check, model_by_name, model_from_env, CheckResult, Model, Options};
+use litmus_model::{check, CheckResult, Model, Options};
 use litmus_runner::report;
 use serde_json::{json, Map, Value};
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{whole, Format, ModelArg, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus check: check .litmus files with a memory model alone (no GPU)
+/// check .litmus files with a memory model alone (no GPU)
+///
+/// For each file, and each .litmus file under each folder given, enumerates
+/// the candidate executions of the test, keeps those the model allows, and
+/// reports the allowed outcomes and whether the test's claim holds (exists:
+/// the condition is reachable; ~exists: it is not; forall: every allowed
+/// outcome satisfies it). A verdict declared in the file (`=> allowed` /
+/// `=> forbidden`) that the model contradicts fails the file.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    model: ModelArg,
+    /// text (default), json or herd. json: one JSON object per file and
+    /// line, with the fields file, name, model, quantifier,
+    /// condition_reachable, claim_holds, verdict, bounded, allowed_outcomes,
+    /// consistent_executions, candidate_executions, micros (and
+    /// declared_verdict when the file declares one); a file that cannot be
+    /// read, parsed or checked gives {"file", "error"}. herd: herd7's result
+    /// block per test, to compare with herd7's output line by line
+    /// (mcompare7 reads it); see HERD FORMAT below
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json, Format::Herd]))]
+    format: Format,
+    /// the model's loop bound: how many times a loop body may run in an
+    /// execution the model considers (default 1: an execution that takes a
+    /// backward jump is dropped, and the result says it was bounded). Not
+    /// LITMUS_LOOP_BOUND, which bounds how long a role may spin on the GPU
+    /// (default 1000)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// search budget per file (default 20000000); a test over budget is an
+    /// error saying how far it got
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_steps: Option<u64>,
+    /// the most events (initial writes included) a test may have to be
+    /// checked (default 96); a larger test is an error, one line, not a
+    /// search without end
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    max_events: Option<usize>,
+    /// check termination instead (Dat3M's TERMINATION): per file
+    /// `terminates`, or `may hang:` and where a thread spins forever on
+    /// final values or waits forever at a barrier. json: file, name, model,
+    /// terminates, stuck (null, or per thread: thread, kind spin|barrier,
+    /// instruction, label and reads, or barrier), bounded,
+    /// consistent_executions, micros (and declared_termination). A declared
+    /// `=> terminates` or `=> may hang` that the model contradicts fails the
+    /// file
+    #[arg(long)]
+    termination: bool,
+    /// enumerate every consistent execution, so that the execution counts
+    /// are complete (by default the search stops at one consistent
+    /// execution per outcome: the same outcomes and verdicts, much faster)
+    #[arg(long)]
+    all_executions: bool,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    files: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus check [OPTIONS] FILE...
-
-For each file, enumerates the candidate executions of the test, keeps those
-the model allows, and reports the allowed outcomes and whether the test's
-claim holds (exists: the condition is reachable; ~exists: it is not;
-forall: every allowed outcome satisfies it). A verdict declared in the file
-(`=> allowed` / `=> forbidden`) that the model contradicts fails the file.
-
-OPTIONS:
-    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
-                        (default: $LITMUS_MODEL, else ptx)
-    --format FORMAT     text (default), json or herd.
-                        json: one JSON object per file and line, with the
-                        fields file, name, model, quantifier,
-                        condition_reachable, claim_holds, verdict, bounded,
-                        allowed_outcomes, consistent_executions,
-                        candidate_executions, micros (and declared_verdict
-                        when the file declares one); a file that cannot be
-                        read, parsed or checked gives {\"file\", \"error\"}.
-                        herd: herd7's result block per test, to compare
-                        with herd7's output line by line (mcompare7 reads
-                        it); see HERD FORMAT below
-    --loop-bound N      the model's loop bound: how many times a loop body
-                        may run in an execution the model considers
-                        (default 1: an execution that takes a backward jump
-                        is dropped, and the result says it was bounded).
-                        Not LITMUS_LOOP_BOUND, which bounds how long a role
-                        may spin on the GPU (default 1000)
-    --max-steps N       search budget per file (default 20000000); a test
-                        over budget is an error saying how far it got
-    --termination       check termination instead (Dat3M's TERMINATION):
-                        per file `terminates`, or `may hang:` and where a
-                        thread spins forever on final values or waits
-                        forever at a barrier. json: file, name, model,
-                        terminates, stuck (null, or per thread: thread,
-                        kind spin|barrier, instruction, label and reads, or
-                        barrier), bounded, consistent_executions, micros
-                        (and declared_termination). A declared `=> terminates`
-                        or `=> may hang` that the model contradicts fails the
-                        file
-    --all-executions    enumerate every consistent execution, so that the
-                        execution counts are complete (by default the search
-                        stops at one consistent execution per outcome: the
-                        same outcomes and verdicts, much faster)
-    -h, --help          print this help
-
-HERD FORMAT (--format herd), one block per file, as herd7 prints it:
+const AFTER_HELP: &str = "HERD FORMAT (--format herd), one block per file, as herd7 prints it:
     Test MP Allowed
     States 3
     1:r0=0; 1:r1=0;
@@ -85,18 +95,15 @@ HERD FORMAT (--format herd), one block per file, as herd7 prints it:
     that cannot be read or checked, or whose declared verdict the model
     contradicts, is said on stderr.
 
+ENVIRONMENT:
+    LITMUS_MODEL        the model when --model is not given
+
 EXIT STATUS:
     0  every file was checked and no declared verdict was contradicted
     1  some file failed (unreadable, invalid, over budget, or its declared
        verdict disagrees with the model); the other files are still checked
     2  the command line is wrong
 ";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus check [--model NAME] [--format text|json|herd] [--loop-bound N]
-                     [--max-steps N] [--all-executions] [--termination] FILE...
-
-For more, try `gpu-litmus check --help`.";
 
 struct Request {
     model: &'static dyn Model,
@@ -106,71 +113,58 @@ struct Request {
     termination: bool,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
-    let mut model_name: Option<String> = None;
-    let mut format = Format::Text;
-    let mut options = Options::default();
-    let mut files = Vec::new();
-    let mut termination = false;
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--model" => model_name = Some(scan.value(&flag, inline)?),
-            "--format" => {
-                let formats = [Format::Text, Format::Json, Format::Herd];
-                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
-            }
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
-            "--all-executions" if inline.is_some() => {
-                return Err("`--all-executions` takes no value".into())
-            }
-            "--all-executions" => options.all_executions = true,
-            "--termination" if inline.is_some() => {
-                return Err("`--termination` takes no value".into())
-            }
-            "--termination" => termination = true,
-            other => return Err(format!("unknown option `{other}`")),
+impl CheckArgs {
+    /// The request, or why the command line cannot be one.
+    fn request(self) -> Result<Request, Refusal> {
+        let model = self.model.model()?;
+        if self.files.is_empty() {
+            return Err("no files to check".into());
         }
+        if self.termination && self.format == Format::Herd {
+            return Err("`--termination` has no herd format; use text or json".into());
+        }
+        let d = Options::default();
+        let options = Options {
+            loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+            max_steps: self.max_steps.unwrap_or(d.max_steps),
+            max_events: self.max_events.unwrap_or(d.max_events),
+            // herd7's Positive and Negative count every consistent
+            // execution: only the full enumeration has them all.
+            all_executions: self.all_executions || self.format == Format::Herd,
+            ..d
+        };
+        Ok(Request {
+            model,
+            format: self.format,
+            options,
+            files: self.files,
+            termination: self.termination,
+        })
     }
-    let model = match model_name {
-        Some(name) => model_by_name(&name),
-        None => model_from_env(),
-    }
-    .map_err(|e| e.to_string())?;
-    if files.is_empty() {
-        return Err("no files to check".to_string());
-    }
-    if termination && format == Format::Herd {
-        return Err("`--termination` has no herd format; use text or json".into());
-    }
-    // herd7's Positive and Negative count every consistent execution: only
-    // the full enumeration has them all.
-    if format == Format::Herd {
-        options.all_executions = true;
-    }
-    Ok(Parsed::Work(Request {
-        model,
-        format,
-        options,
-        files,
-        termination,
-    }))
 }
 
-/// Runs `gpu-litmus check` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let req = match request(parse_args(args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus check` as `args` ask.
+pub fn run(args: CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let mut req = match args.request() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("check", err),
+    };
+    // A folder stands for the tests under it; one that cannot be read is
+    // a failed file, and the others are still checked.
+    let (files, refused) = super::load::expand(&req.files);
+    req.files = files;
+    for why in &refused {
+        let _ = writeln!(err, "{why}");
+    }
+    let mut status = if refused.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
     };
     if req.termination {
-        return termination::run(&req.files, req.model, &req.options, req.format, out);
+        let checked = termination::run(&req.files, req.model, &req.options, req.format, out);
+        return status.max(checked);
     }
-    let mut status = EXIT_OK;
     // Files are independent: check them on every core, report in order.
     let check_one = |i: usize| {
         let start = Instant::now();
@@ -196,7 +190,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     }
                     write!(out, "{}", report.herd())
                 }
-                _ => write!(out, "{}", report.text(file, req.model, micros)),
+                // Names come from files anyone writes: never raw to a
+                // terminal.
+                _ => write!(
+                    out,
+                    "{}",
+                    litmus_core::printable::escaped_lines(&report.text(file, req.model, micros))
+                ),
             };
             // stdout gone (a closed pipe): nothing more can be reported.
             written.is_ok() || {

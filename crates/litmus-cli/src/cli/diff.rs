@@ -13,45 +13,53 @@ use litmus_model::compare::{default_threads, diff_by_name, Difference};
 use litmus_model::{model_by_name, Options};
 use serde_json::json;
 
-use super::args::{number, request, Args, Format, Parsed};
-use super::candidates::{self, Candidates};
-use super::gate::non_empty;
+use super::args::{whole, Format, Refusal};
+use super::candidates::{CandidateArgs, Candidates};
 use super::gen::file_of;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP_HEAD: &str = "gpu-litmus diff: the generated tests on which two memory models differ
+/// list the generated tests on which two models differ, smallest first
+///
+/// OLD and NEW are models, by name or .cat file. The
+/// candidate tests are `gpu-litmus gen` families (below), each test once up
+/// to renaming; both models check every one (two .cat files share one search
+/// per test). The tests on which they allow different outcomes are listed
+/// smallest first (fewest threads, then fewest instructions): the first is
+/// the shortest witness of the change. Each line gives both verdicts on the
+/// test's condition and the outcomes only one model allows (a difference can
+/// lie outside the condition, with both verdicts equal).
+///
+/// With --out DIR, each of them is written to DIR/<name>.litmus with a
+/// comment giving both verdicts and the outcomes that differ, and NEW's
+/// verdict declared (`=> allowed|forbidden`): ready for
+/// `gpu-litmus run --model NEW DIR`. When none differ, says
+/// `no difference among N tests (bound: ...)`: the bound is the shapes,
+/// cycles and options searched; with --cycles-up-to, every diy7 cycle up to
+/// that many edges over --edges, the vocabulary's size and edges, and how
+/// many cycles each length gave.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct DiffArgs {
+    /// write the tests that differ there (created if missing)
+    #[arg(long, value_name = "DIR", value_parser = super::run::folder)]
+    out: Option<PathBuf>,
+    /// text (default) or json: one JSON object
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json]))]
+    format: Format,
+    /// threads checking tests (default: the cores)
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    threads: Option<usize>,
+    /// the models' loop bound (default 1)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    #[command(flatten)]
+    candidates: CandidateArgs,
+    // Its help lists the registry's models.
+    #[arg(value_name = "OLD NEW", help = format!("the two models, OLD and NEW: {}, or .cat files", litmus_model::model_names()))]
+    models: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus diff OLD NEW [OPTIONS]
-
-OLD and NEW are models: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or .cat files. The
-candidate tests are `gpu-litmus gen` families (below), each test once up
-to renaming; both models check every one (two .cat files share one search
-per test). The tests on which they allow different outcomes are listed
-smallest first (fewest threads, then fewest instructions): the first is
-the shortest witness of the change. Each line gives both verdicts on the
-test's condition and the outcomes only one model allows (a difference can
-lie outside the condition, with both verdicts equal).
-
-With --out DIR, each of them is written to DIR/<name>.litmus with a
-comment giving both verdicts and the outcomes that differ, and NEW's
-verdict declared (`=> allowed|forbidden`): ready for
-`gpu-litmus run --model NEW DIR`. When none differ, says
-`no difference among N tests (bound: ...)`: the bound is the shapes,
-cycles and options searched; with --cycles-up-to, every diy7 cycle up to
-that many edges over --edges, the vocabulary's size and edges, and how
-many cycles each length gave.
-
-OPTIONS:
-    --out DIR              write the tests that differ there (created if missing)
-    --format FORMAT        text (default) or json: one JSON object
-    --threads N            threads checking tests (default: the cores)
-    --loop-bound N         the models' loop bound (default 1)
-";
-
-const HELP_TAIL: &str = "    -h, --help             print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  no candidate test tells the models apart
     1  some test does (listed), or a test could not be checked, or the
        output could not be written
@@ -67,17 +75,6 @@ EXAMPLES:
     gpu-litmus diff old.cat new.cat --placements all --fences none,sc --out diffs/
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus diff OLD NEW [--shapes LIST] [--cycle TEXT]...
-                    [--cycles-up-to N [--edges LIST] [--max-threads N]
-                     [--max-accesses N] [--max-cycles N]]
-                    [--placements LIST] [--scopes LIST] [--fences LIST]
-                    [--fence-scopes LIST] [--fence-threads SETS] [--sem LIST]
-                    [--memory LIST] [--out DIR] [--format text|json]
-                    [--threads N] [--loop-bound N]
-
-For more, try `gpu-litmus diff --help`.";
-
 struct Request {
     old: String,
     new: String,
@@ -88,66 +85,47 @@ struct Request {
     options: Options,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
-    let mut positional = Vec::new();
-    let mut candidates = Candidates::default();
-    let mut out = None;
-    let mut format = Format::Text;
-    let mut threads = default_threads();
-    let mut options = Options::default();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut positional) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--out" => out = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?)),
-            "--format" => {
-                format = Format::parse(&scan.value(&flag, inline)?, &[Format::Text, Format::Json])?
-            }
-            "--threads" => threads = number(&flag, &scan.value(&flag, inline)?, 1usize)?,
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            _ => {
-                if !candidates.take(&flag, inline, &mut scan)? {
-                    return Err(format!("unknown option `{flag}`"));
-                }
+impl DiffArgs {
+    /// The comparison to make, or why the command line cannot give it.
+    fn request(self) -> Result<Request, String> {
+        let p = self.models;
+        let [old, new] = <[String; 2]>::try_from(p).map_err(|p| match p.len() {
+            0 => "two models are required: OLD and NEW".to_string(),
+            1 => format!("a second model is required: `{}` and which other?", p[0]),
+            _ => format!(
+                "two models are expected, not {}: `{}`",
+                p.len(),
+                p.join("`, `")
+            ),
+        })?;
+        // An unknown name is a command-line mistake; a .cat file that does
+        // not compile is the file's (checked in `run`, exit 1).
+        for name in [&old, &new] {
+            if !name.ends_with(".cat") {
+                model_by_name(name).map_err(|e| e.to_string())?;
             }
         }
+        let d = Options::default();
+        Ok(Request {
+            old,
+            new,
+            candidates: self.candidates.candidates()?,
+            out: self.out,
+            format: self.format,
+            threads: self.threads.unwrap_or_else(default_threads),
+            options: Options {
+                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+                ..d
+            },
+        })
     }
-    let [old, new] = <[String; 2]>::try_from(positional).map_err(|p| match p.len() {
-        0 => "two models are required: OLD and NEW".to_string(),
-        1 => format!("a second model is required: `{}` and which other?", p[0]),
-        _ => format!(
-            "two models are expected, not {}: `{}`",
-            p.len(),
-            p.join("`, `")
-        ),
-    })?;
-    // An unknown name is a command-line mistake; a .cat file that does
-    // not compile is the file's (checked in `run`, exit 1).
-    for name in [&old, &new] {
-        if !name.ends_with(".cat") {
-            model_by_name(name).map_err(|e| e.to_string())?;
-        }
-    }
-    candidates.validate()?;
-    Ok(Parsed::Work(Request {
-        old,
-        new,
-        candidates,
-        out,
-        format,
-        threads,
-        options,
-    }))
 }
 
-/// Runs `gpu-litmus diff` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let help = format!("{HELP_HEAD}{}{HELP_TAIL}", candidates::HELP);
-    let req = match request(parse_args(args), &help, USAGE, out, err) {
+/// Runs `gpu-litmus diff` as `args` ask.
+pub fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let req = match args.request() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(msg) => return Refusal::from(msg).print("diff", err),
     };
     for name in [&req.old, &req.new] {
         if let Err(e) = model_by_name(name) {
@@ -330,7 +308,7 @@ pub fn write_test(
         origin: Origin::NONE,
     });
     let path = file_of(dir, &test);
-    std::fs::write(&path, text::print(&test))
+    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }

@@ -6,68 +6,54 @@ use std::path::PathBuf;
 
 use litmus_evidence::merge::merge;
 
-use super::args::{request, Args, Parsed};
+use super::args::Refusal;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus evidence merge: join evidence folders into one
+/// join evidence folders into one
+///
+/// Reads every evidence file (*.jsonl, at any depth) of each DIR and writes
+/// each record it holds once into one new file in OUT (created if missing):
+/// a record is its run and number, so a record found in two inputs, or
+/// already in OUT, is written once. Records keep their run and number, so the
+/// merged folder and the inputs read together still count each record once.
+/// `gate --evidence OUT` and `report --evidence OUT` then read the union.
+///
+/// A line that is not a record is skipped and named (file and line), and so
+/// is a record whose run and number OUT already holds with other contents,
+/// and an input that does not exist (a job that never wrote); the merge goes
+/// on. The last line says:
+///
+/// `merged N records from M files (K duplicates, J unreadable lines)`
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct MergeArgs {
+    /// the folder to write into (created if missing); without it, the
+    /// first path given is
+    #[arg(long, value_name = "OUT", value_parser = super::run::folder)]
+    out: Option<PathBuf>,
+    /// the evidence folders and files to read (after OUT, without --out)
+    #[arg(value_name = "[OUT] DIR|FILE")]
+    paths: Vec<PathBuf>,
+}
 
-USAGE:
-    gpu-litmus evidence merge OUT DIR|FILE...
-
-Reads every evidence file (*.jsonl, at any depth) of each DIR and writes
-each record it holds once into one new file in OUT (created if missing):
-a record is its run and number, so a record found in two inputs, or
-already in OUT, is written once. Records keep their run and number, so the
-merged folder and the inputs read together still count each record once.
-`gate --evidence OUT` and `report --evidence OUT` then read the union.
-
-A line that is not a record is skipped and named (file and line), and so
-is a record whose run and number OUT already holds with other contents,
-and an input that does not exist (a job that never wrote); the merge goes
-on. The last line says:
-
-    merged N records from M files (K duplicates, J unreadable lines)
-
-OPTIONS:
-    -h, --help          print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  every line read (a truncated last line, as a crash leaves, is no error)
     1  some line, record or input was skipped, or OUT could not be written
     2  the command line is wrong
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus evidence merge OUT DIR|FILE...
-
-For more, try `gpu-litmus evidence merge --help`.";
-
-fn parse_args(args: &[String]) -> Result<Parsed<(PathBuf, Vec<PathBuf>)>, String> {
-    let mut paths = Vec::new();
-    let mut scan = Args::new(args);
-    if let Some((flag, _)) = scan.next_flag(&mut paths) {
-        return match flag.as_str() {
-            "-h" | "--help" => Ok(Parsed::Help),
-            other => Err(format!("unknown option `{other}`")),
-        };
-    }
-    let mut paths = paths.into_iter().map(PathBuf::from);
-    let out = paths
-        .next()
-        .ok_or("no OUT folder: `evidence merge OUT DIR...`")?;
+/// Runs `gpu-litmus evidence merge` as `args` ask.
+pub fn run(args: MergeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let mut paths = args.paths.into_iter();
+    let Some(into) = args.out.or_else(|| paths.next()) else {
+        return Refusal::from("no OUT folder: `evidence merge OUT DIR...`")
+            .print("evidence merge", err);
+    };
     let inputs: Vec<PathBuf> = paths.collect();
     if inputs.is_empty() {
-        return Err("no evidence to merge: `evidence merge OUT DIR...`".into());
+        return Refusal::from("no evidence to merge: `evidence merge OUT DIR...`")
+            .print("evidence merge", err);
     }
-    Ok(Parsed::Work((out, inputs)))
-}
-
-/// Runs `gpu-litmus evidence merge` with `args` (after `merge`).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (into, inputs) = match request(parse_args(args), HELP, USAGE, out, err) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
     let merged = match merge(&into, &inputs) {
         Ok(m) => m,
         Err(e) => {

@@ -3,133 +3,113 @@
 
 use std::io::Write;
 
-use litmus_model::{
-    explain_condition, explain_outcome, model_by_name, model_from_env, Model, Options,
-};
+use litmus_model::{explain_condition, explain_outcome, Model, Options};
 
-use super::args::{number, request, Args, Parsed};
+use super::args::{whole, ModelArg, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use litmus_core::outcome::parse_written;
 
-const HELP: &str = "gpu-litmus explain: why a memory model forbids an outcome
+/// say why the model forbids an outcome (axiom and witness; --dot for Graphviz)
+///
+/// Enumerates the candidate executions of the test that give the outcome
+/// and says, for each distinct reason, which axiom of the model rejects
+/// them and the witness: events joined by labelled edges (po, rf, co, fr,
+/// sw, ...), e.g. `P1#1 R.weak x=0 -fr-> P0#0 W.weak x=1`. When some
+/// consistent execution gives the outcome, it says that the model allows
+/// it. A folder stands for each .litmus file under it, explained in turn.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct ExplainArgs {
+    /// the outcome to explain, every observable of the test given a value,
+    /// as the outcome table writes it: "P1:r0=1; P1:r1=0"; pairs may also
+    /// be separated by `,` or `/\` and written `NAME == VALUE`; values as a
+    /// test writes them (decimal, 0x hexadecimal, negative: -1 is
+    /// 0xffffffff). Without it, the outcomes the condition describes are
+    /// explained (for `forall`, those that break it)
+    #[arg(long, value_name = "TEXT")]
+    outcome: Option<String>,
+    #[command(flatten)]
+    model: ModelArg,
+    /// print a Graphviz graph instead of text: one cluster per reason
+    /// (`gpu-litmus explain ... --dot | dot -Tsvg`)
+    #[arg(long)]
+    dot: bool,
+    /// how many distinct reasons to show
+    #[arg(long, value_name = "N", default_value = "4", value_parser = whole(1usize))]
+    reasons: usize,
+    /// the model's loop bound: how many times a loop body may run in an
+    /// execution the model considers (default 1: an execution that takes a
+    /// backward jump is dropped). Not LITMUS_LOOP_BOUND, which bounds how
+    /// long a role may spin on the GPU (default 1000)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// search budget (default 20000000)
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_steps: Option<u64>,
+    /// the most events (initial writes included) a test may have to be
+    /// checked (default 96); a larger test is an error, one line, not a
+    /// search without end
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    max_events: Option<usize>,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    files: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus explain [OPTIONS] FILE
-
-Enumerates the candidate executions of the test that give the outcome and
-says, for each distinct reason, which axiom of the model rejects them and
-the witness: events joined by labelled edges (po, rf, co, fr, sw, ...),
-e.g. `P1#1 R.weak x=0 -fr-> P0#0 W.weak x=1`. When some consistent
-execution gives the outcome, it says that the model allows it.
-
-OPTIONS:
-    --outcome TEXT      the outcome to explain, every observable of the test
-                        given a value, as the outcome table writes it:
-                        \"P1:r0=1; P1:r1=0\"; pairs may also be separated by
-                        `,` or `/\\` and written `NAME == VALUE`; values as a
-                        test writes them (decimal, 0x hexadecimal, negative:
-                        -1 is 0xffffffff). Without it, the outcomes the
-                        condition describes are explained (for `forall`,
-                        those that break it)
-    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
-                        (default: $LITMUS_MODEL, else ptx)
-    --dot               print a Graphviz graph instead of text: one cluster
-                        per reason (`gpu-litmus explain ... --dot | dot -Tsvg`)
-    --reasons N         how many distinct reasons to show (default 4)
-    --loop-bound N      the model's loop bound: how many times a loop body
-                        may run in an execution the model considers
-                        (default 1: an execution that takes a backward jump
-                        is dropped). Not LITMUS_LOOP_BOUND, which bounds how
-                        long a role may spin on the GPU (default 1000)
-    --max-steps N       search budget (default 20000000)
-    -h, --help          print this help
-
-ENVIRONMENT:
+const AFTER_HELP: &str = "ENVIRONMENT:
     LITMUS_MODEL        the model when --model is not given
 
 EXIT STATUS:
     0  the explanation was printed (whether the model forbids the outcome
        or allows it)
-    1  the file cannot be read or parsed, or the search ran over budget
+    1  a file cannot be read or parsed, or the search ran over budget
     2  the command line is wrong (including an outcome that does not fit
        the test)
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus explain [--outcome \"P1:r0=1; P1:r1=0\"] [--model NAME] [--dot] FILE
+/// Runs `gpu-litmus explain` as `args` ask.
+pub fn run(args: ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let model = match args.model.model() {
+        Ok(m) => m,
+        Err(refusal) => return refusal.print("explain", err),
+    };
+    if args.files.is_empty() {
+        return Refusal::from("no file to explain").print("explain", err);
+    }
+    let d = Options::default();
+    let options = Options {
+        loop_bound: args.loop_bound.unwrap_or(d.loop_bound),
+        max_steps: args.max_steps.unwrap_or(d.max_steps),
+        max_events: args.max_events.unwrap_or(d.max_events),
+        ..d
+    };
+    let (files, refused) = super::load::expand(&args.files);
+    let mut status = EXIT_OK;
+    for why in &refused {
+        let _ = writeln!(err, "{why}");
+        status = EXIT_FAILED;
+    }
+    for file in &files {
+        match explain_file(file, &args, model, &options, out, err) {
+            EXIT_OK => {}
+            EXIT_USAGE => return EXIT_USAGE,
+            _ => status = EXIT_FAILED,
+        }
+    }
+    status
+}
 
-For more, try `gpu-litmus explain --help`.";
-
-struct Request {
-    file: String,
-    outcome: Option<String>,
+/// Explains the test of `file`; the exit status of that file alone.
+fn explain_file(
+    file: &str,
+    args: &ExplainArgs,
     model: &'static dyn Model,
-    dot: bool,
-    reasons: usize,
-    options: Options,
-}
-
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
-    let mut files = Vec::new();
-    let mut outcome = None;
-    let mut model = None;
-    let mut dot = false;
-    let mut reasons = 4;
-    let mut options = Options::default();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--outcome" => outcome = Some(scan.value(&flag, inline)?),
-            "--model" => model = Some(scan.value(&flag, inline)?),
-            "--dot" => {
-                if inline.is_some() {
-                    return Err("`--dot` takes no value".into());
-                }
-                dot = true;
-            }
-            "--reasons" => reasons = number(&flag, &scan.value(&flag, inline)?, 1usize)?,
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
-            other => return Err(format!("unknown option `{other}`")),
-        }
-    }
-    let model = match model {
-        Some(name) => model_by_name(&name),
-        None => model_from_env(),
-    }
-    .map_err(|e| e.to_string())?;
-    let file = match <[String; 1]>::try_from(files) {
-        Ok([file]) => file,
-        Err(files) if files.is_empty() => return Err("no file to explain".into()),
-        Err(files) => {
-            return Err(format!(
-                "one file at a time, not {} ({})",
-                files.len(),
-                files.join(", ")
-            ))
-        }
-    };
-    Ok(Parsed::Work(Request {
-        file,
-        outcome,
-        model,
-        dot,
-        reasons,
-        options,
-    }))
-}
-
-/// Runs `gpu-litmus explain` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let req = match request(parse_args(args), HELP, USAGE, out, err) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let loaded = match load(&req.file) {
+    options: &Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let loaded = match load(file) {
         Ok(l) => l,
         Err(msg) => {
             let _ = writeln!(err, "{msg}");
@@ -137,31 +117,28 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     };
     let test = &loaded.test;
-    let explained = match &req.outcome {
+    let explained = match &args.outcome {
         Some(text) => match parse_written(test, text) {
-            Ok(values) => explain_outcome(test, req.model, &req.options, &values),
-            Err(msg) => {
-                let _ = writeln!(err, "error: --outcome: {msg}\n\n{USAGE}");
-                return EXIT_USAGE;
-            }
+            Ok(values) => explain_outcome(test, model, options, &values),
+            Err(msg) => return Refusal::from(format!("--outcome: {msg}")).print("explain", err),
         },
-        None => explain_condition(test, req.model, &req.options),
+        None => explain_condition(test, model, options),
     };
     let explanation = match explained {
         Ok(e) => e,
         Err(e) => {
-            let _ = writeln!(err, "{}:{}: {e}", req.file, loaded.header());
+            let _ = writeln!(err, "{file}:{}: {e}", loaded.header());
             return EXIT_FAILED;
         }
     };
-    let text = if req.dot {
+    let text = if args.dot {
         if !explanation.forbidden() {
             // The graph of an allowed outcome is empty: say why on the side.
-            let _ = write!(err, "{}", explanation.to_text(req.reasons));
+            let _ = write!(err, "{}", explanation.to_text(args.reasons));
         }
-        explanation.to_dot(req.reasons)
+        explanation.to_dot(args.reasons)
     } else {
-        explanation.to_text(req.reasons)
+        explanation.to_text(args.reasons)
     };
     match out.write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,

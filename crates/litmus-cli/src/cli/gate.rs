@@ -10,67 +10,88 @@ use litmus_model::{model_by_name, Model, Options};
 use litmus_runner::report::junit;
 use serde_json::json;
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{whole, Format, Refusal};
+use super::run::folder;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str =
-    "gpu-litmus gate: judge a memory model against recorded hardware evidence (no GPU)
+/// judge a model against recorded hardware evidence (no GPU)
+///
+/// Reads every evidence file (*.jsonl, written by `run --evidence`, by cargo
+/// tests with LITMUS_EVIDENCE, or by `evidence import`) under each --evidence
+/// path, and the tests in FILE|DIR (a folder: every .litmus file below it).
+/// Evidence belongs to a test when its name and IR hash match, so evidence
+/// recorded before a test was edited is not used for the edited test.
+///
+/// For every test with evidence, each outcome the hardware ever showed that
+/// NEW forbids is a failure (the model is unsound for that hardware), printed
+/// with the test, the outcome, the devices and counts that showed it, and
+/// NEW's reason (axiom and witness, as `explain` gives it). Outcomes NEW
+/// allows only with more loop iterations than --loop-bound are no failure.
+///
+/// With --baseline, also lists every outcome whose verdict differs between
+/// OLD and NEW (newly allowed, newly forbidden), marked with how often the
+/// hardware showed it, `never observed`, or `no evidence` for the test.
+///
+/// With --recorded (or with no FILE|DIR at all), every test of the evidence
+/// that no FILE|DIR gives is judged too, read from the `.litmus` text recorded
+/// with it: the IR the hardware ran (the `litmus!` catalogue's tests, older
+/// versions of edited tests). Without it, evidence that matches no test given
+/// is reported (`stale` when a test of that name was given with another IR),
+/// as is every line of the evidence that is not a record; neither is dropped
+/// silently.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct GateArgs {
+    // Its help lists the registry's models.
+    #[arg(long, value_name = "NEW", help = format!("the model judged (required): {}, or a .cat file", litmus_model::model_names()))]
+    model: Option<String>,
+    /// the model it replaces: list the verdict flips
+    #[arg(long, value_name = "OLD")]
+    baseline: Option<String>,
+    /// an evidence folder or file (repeatable; required)
+    #[arg(long, value_name = "PATH", value_parser = folder)]
+    evidence: Vec<PathBuf>,
+    /// text (default) or json: one JSON object per line, {"kind":
+    /// "failure"|"flip"|"unmatched"|"problem"|"error", ...}, then {"kind":
+    /// "summary", ...}
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json]))]
+    format: Format,
+    /// write DIR/junit-gpu-litmus-gate.xml: one case per test, failed when
+    /// the hardware showed an outcome NEW forbids
+    #[arg(long, value_name = "DIR", value_parser = folder)]
+    report: Option<PathBuf>,
+    /// also judge the evidence's tests that no FILE|DIR gives, from their
+    /// recorded text (implied without FILE|DIR)
+    #[arg(long)]
+    recorded: bool,
+    /// the model's loop bound (default 1)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// the most events (initial writes included) a test may have to be
+    /// judged (default 96); a larger test or record is a failure, one line,
+    /// not a pass
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    max_events: Option<usize>,
+    /// the longest the model may take over one test (default 5; the
+    /// repository's take milliseconds); a test that takes longer is a
+    /// failure, one line
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_seconds: Option<u64>,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    paths: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR [OPTIONS] [FILE|DIR...]
-
-Reads every evidence file (*.jsonl, written by `run --evidence`, by cargo
-tests with LITMUS_EVIDENCE, or by `evidence import`) under each --evidence
-path, and the tests in FILE|DIR (a folder: every .litmus file below it).
-Evidence belongs to a test when its name and IR hash match, so evidence
-recorded before a test was edited is not used for the edited test.
-
-For every test with evidence, each outcome the hardware ever showed that
-NEW forbids is a failure (the model is unsound for that hardware), printed
-with the test, the outcome, the devices and counts that showed it, and
-NEW's reason (axiom and witness, as `explain` gives it). Outcomes NEW
-allows only with more loop iterations than --loop-bound are no failure.
-
-With --baseline, also lists every outcome whose verdict differs between
-OLD and NEW (newly allowed, newly forbidden), marked with how often the
-hardware showed it, `never observed`, or `no evidence` for the test.
-
-With --recorded (or with no FILE|DIR at all), every test of the evidence
-that no FILE|DIR gives is judged too, read from the `.litmus` text recorded
-with it: the IR the hardware ran (the `litmus!` catalogue's tests, older
-versions of edited tests). Without it, evidence that matches no test given
-is reported (`stale` when a test of that name was given with another IR),
-as is every line of the evidence that is not a record; neither is dropped
-silently.
-
-OPTIONS:
-    --model NAME        the model judged: ptx, sc, ptx-2015 (required)
-    --baseline NAME     the model it replaces: list the verdict flips
-    --evidence PATH     an evidence folder or file (repeatable; required)
-    --format FORMAT     text (default) or json: one JSON object per line,
-                        {\"kind\": \"failure\"|\"flip\"|\"unmatched\"|\"problem\"|
-                        \"error\", ...}, then {\"kind\": \"summary\", ...}
-    --report DIR        write DIR/junit-gpu-litmus-gate.xml: one case per test,
-                        failed when the hardware showed an outcome NEW forbids
-    --recorded          also judge the evidence's tests that no FILE|DIR gives,
-                        from their recorded text (implied without FILE|DIR)
-    --loop-bound N      the model's loop bound (default 1)
-    -h, --help          print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  no observed outcome is forbidden by NEW
     1  some observed outcome is forbidden, a test could not be read or checked,
        or a line of the evidence is corrupt
     2  the command line is wrong
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus gate --model NEW [--baseline OLD] --evidence DIR
-                    [--format text|json] [--report DIR] [--recorded]
-                    [--loop-bound N] [FILE|DIR...]
-
-For more, try `gpu-litmus gate --help`.";
+/// The default of `--max-seconds`.
+const GATE_SECONDS: u64 = 5;
 
 struct GateOptions {
     model: &'static dyn Model,
@@ -83,69 +104,53 @@ struct GateOptions {
     paths: Vec<String>,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<GateOptions>, String> {
-    let mut model = None;
-    let mut baseline = None;
-    let mut evidence = Vec::new();
-    let mut format = Format::Text;
-    let mut report = None;
-    let mut recorded = false;
-    let mut options = Options::default();
-    let mut paths = Vec::new();
-    let mut scan = Args::new(args);
-    let by_name = |name: String| model_by_name(&name).map_err(|e| e.to_string());
-    while let Some((flag, inline)) = scan.next_flag(&mut paths) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--model" => model = Some(by_name(scan.value(&flag, inline)?)?),
-            "--baseline" => baseline = Some(by_name(scan.value(&flag, inline)?)?),
-            "--evidence" => {
-                evidence.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
-            }
-            "--format" => {
-                format = Format::parse(&scan.value(&flag, inline)?, &[Format::Text, Format::Json])?
-            }
-            "--report" => {
-                report = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
-            }
-            "--recorded" => recorded = true,
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            other => return Err(format!("unknown option `{other}`")),
+impl GateArgs {
+    /// The gate's options, or why the command line cannot give them.
+    fn options(self) -> Result<GateOptions, Refusal> {
+        let model = self
+            .model
+            .ok_or("`--model` is required: the model to judge")?;
+        let model = model_by_name(&model)?;
+        let baseline = self.baseline.map(|b| model_by_name(&b)).transpose()?;
+        if self.evidence.is_empty() {
+            return Err("`--evidence` is required: a folder of recorded evidence".into());
+        }
+        let d = Options::default();
+        // A record is judged in milliseconds; one that keeps the model
+        // longer is refused well before it keeps a CI job (check's 120 s is
+        // for a person who asked for that test).
+        let seconds = self.max_seconds.unwrap_or(GATE_SECONDS);
+        let options = Options {
+            max_time: Some(Duration::from_secs(seconds)),
+            max_events: self.max_events.unwrap_or(d.max_events),
+            loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+            ..d
+        };
+        Ok(GateOptions {
+            model,
+            baseline,
+            evidence: self.evidence,
+            format: self.format,
+            report: self.report,
+            recorded: self.recorded || self.paths.is_empty(),
+            options,
+            paths: self.paths,
+        })
+    }
+}
+
+/// Runs `gpu-litmus gate` as `args` ask.
+pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match args.options() {
+        Ok(r) => r,
+        Err(refusal) => return refusal.print("gate", err),
+    };
+    if let Some(dir) = &opts.report {
+        let inputs: Vec<&std::path::Path> = opts.evidence.iter().map(PathBuf::as_path).collect();
+        if !super::outputs::clear(dir, &inputs, err) {
+            return EXIT_FAILED;
         }
     }
-    let model = model.ok_or("`--model` is required: the model to judge")?;
-    if evidence.is_empty() {
-        return Err("`--evidence` is required: a folder of recorded evidence".into());
-    }
-    Ok(Parsed::Work(GateOptions {
-        model,
-        baseline,
-        evidence,
-        format,
-        report,
-        recorded: recorded || paths.is_empty(),
-        options,
-        paths,
-    }))
-}
-
-/// `flag`'s value, refused when empty.
-pub fn non_empty(flag: &str, value: String) -> Result<String, String> {
-    if value.is_empty() {
-        Err(format!("`{flag}` needs a path"))
-    } else {
-        Ok(value)
-    }
-}
-
-/// Runs `gpu-litmus gate` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
@@ -161,10 +166,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         options: &opts.options,
     };
     let report = gate(&subjects, &evidence, &question);
-    // `--format` takes text or json only (see parse_args).
+    // `--format` takes text or json only (see GateArgs).
     let text = match opts.format {
         Format::Json => json_lines(&report, &evidence, &unreadable),
-        _ => text(&report, &evidence, &unreadable, &opts),
+        // Names come from files anyone writes: never raw to a terminal.
+        _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
+            .into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
         return EXIT_FAILED;
@@ -389,8 +396,8 @@ fn write_junit(
         })
         .collect();
     std::fs::create_dir_all(dir)?;
-    std::fs::write(
-        dir.join("junit-gpu-litmus-gate.xml"),
-        junit::render("gpu-litmus-gate", &cases),
+    litmus_core::files::write_atomic(
+        &dir.join("junit-gpu-litmus-gate.xml"),
+        junit::render("gpu-litmus-gate", &cases).as_bytes(),
     )
 }

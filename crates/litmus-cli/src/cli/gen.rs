@@ -9,61 +9,57 @@ use std::time::Instant;
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
 use litmus_core::text;
 use litmus_gen::{family, shape, FamilySpec, GenError, Skeleton};
-use litmus_model::{check, model_by_name, model_from_env, Model, Options};
+use litmus_model::{check, Model, Options};
 
-use super::args::{number, request, Args, Parsed};
+use super::args::{whole, ModelArg, Refusal};
+use super::candidates::FamilyArgs;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str =
-    "gpu-litmus gen: write families of litmus tests, from shapes and from diy7 cycles
+/// write families of .litmus files from shapes or diy7 cycles, verdicts included
+///
+/// Writes one .litmus file per test, DIR/<name>.litmus, with the verdict of
+/// the model written in (`=> allowed|forbidden`), so that the folder is ready
+/// for `litmus_files!` and `gpu-litmus check|run`. Each option is a
+/// comma-separated list, and the family is every combination; a test equal to
+/// an earlier one up to renaming of threads, CTAs, locations, registers and
+/// values is written once. Names say what was chosen:
+/// IRIW+cta01_2_3+rel_acq.gpu+fence.sc.gpu@1,3+shared.
+#[derive(clap::Args)]
+#[command(
+    override_usage = "gpu-litmus gen [OPTIONS] --out DIR SHAPE...\n       gpu-litmus gen [OPTIONS] --out DIR --cycle \"PodWW Rfe PodRR Fre\"",
+    after_long_help = after_help()
+)]
+pub struct GenArgs {
+    /// where the files go (created if missing)
+    #[arg(long, value_name = "DIR", value_parser = super::run::folder)]
+    out: Option<PathBuf>,
+    /// a diy7 cycle, edges separated by spaces (repeatable): Pos/Pod +
+    /// RR|RW|WR|WW; Rfe Rfi Fre Fri Wse Wsi (Coe Coi); Fence.<sem>.<scope> +
+    /// s|d + two of R,W (Fence.sc.gpudWW); DpData + s|d + W; DpCtrl + s|d +
+    /// R|W. DpAddr has no form in the IR and is refused. Each external edge
+    /// starts a thread; the condition is the outcome that closes the cycle
+    #[arg(long, value_name = "TEXT")]
+    cycle: Vec<String>,
+    #[command(flatten)]
+    family: FamilyArgs,
+    #[command(flatten)]
+    model: ModelArg,
+    /// search budget per test (default 20000000)
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_steps: Option<u64>,
+    /// the shapes whose families are written (SHAPES below)
+    #[arg(value_name = "SHAPE")]
+    shapes: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus gen [OPTIONS] --out DIR SHAPE...
-    gpu-litmus gen [OPTIONS] --out DIR --cycle \"PodWW Rfe PodRR Fre\"
+/// The end of gen's help: the shapes (the generator's own list), the exit
+/// status, an example.
+fn after_help() -> String {
+    let shapes: Vec<&str> = litmus_gen::SHAPES.iter().map(|(n, _)| *n).collect();
+    format!("SHAPES:\n    {}\n\n{}", shapes.join(" "), AFTER_HELP)
+}
 
-Writes one .litmus file per test, DIR/<name>.litmus, with the verdict of
-the model written in (`=> allowed|forbidden`), so that the folder is ready
-for `litmus_files!` and `gpu-litmus check|run`. Each option is a
-comma-separated list, and the family is every combination; a test equal to
-an earlier one up to renaming of threads, CTAs, locations, registers and
-values is written once. Names say what was chosen:
-IRIW+cta01_2_3+rel_acq.gpu+fence.sc.gpu@1,3+shared.
-
-SHAPES:
-    MP SB LB S R 2+2W WRC RWC ISA2 IRIW WWC Z6.3 WRW+2W 3.2W CoRR CoRW CoWR CoWW
-
-OPTIONS:
-    --out DIR              where the files go (created if missing)
-    --cycle TEXT           a diy7 cycle, edges separated by spaces (repeatable):
-                           Pos/Pod + RR|RW|WR|WW; Rfe Rfi Fre Fri Wse Wsi
-                           (Coe Coi); Fence.<sem>.<scope> + s|d + two of R,W
-                           (Fence.sc.gpudWW); DpData + s|d + W; DpCtrl + s|d
-                           + R|W. DpAddr has no form in the IR and is refused.
-                           Each external edge starts a thread; the condition
-                           is the outcome that closes the cycle
-    --placements LIST      all (every set partition of the threads into CTAs),
-                           inter-cta (default), intra-cta, inter-gpu, or
-                           partitions like cta01_2_3 (threads 0,1 share a CTA)
-    --scopes LIST          cta, cluster, gpu (default), sys: the scope of the
-                           accesses and of the fences; cluster also puts the
-                           CTAs in one cluster
-    --fences LIST          none (default), sc, acq_rel, acquire, release:
-                           fence.<sem>.<scope> between consecutive accesses
-    --fence-scopes LIST    same (default: the accesses' scope), cta, cluster,
-                           gpu, sys: the scope of the added fences
-    --fence-threads SETS   all (default: every thread with two accesses),
-                           each (every non-empty subset of them), or sets
-                           like 1,3 (several separated by /)
-    --sem LIST             relaxed (default), acq_rel (release stores, acquire
-                           loads), weak (plain ld/st)
-    --memory LIST          global (default), shared (only placements with
-                           every thread in one CTA)
-    --model NAME           the model whose verdicts are written: ptx
-                           (default), sc, ptx-2015, ptx-7.5, ptx-async (default: $LITMUS_MODEL)
-    --max-steps N          search budget per test (default 20000000)
-    -h, --help             print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  every test was written with its verdict
     1  some test could not be checked or written (the others are)
     2  the command line is wrong (an unknown shape, a malformed cycle or
@@ -75,13 +71,6 @@ EXAMPLE:
     gpu-litmus check gen/*.litmus
 ";
 
-const USAGE: &str = "USAGE:
-    gpu-litmus gen [--placements LIST] [--scopes LIST] [--fences LIST] [--fence-scopes LIST]
-                   [--fence-threads SETS] [--sem LIST] [--memory LIST]
-                   [--model NAME] [--cycle TEXT]... --out DIR [SHAPE...]
-
-For more, try `gpu-litmus gen --help`.";
-
 struct Request {
     skeletons: Vec<Skeleton>,
     spec: FamilySpec,
@@ -90,61 +79,41 @@ struct Request {
     out: PathBuf,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
-    let mut spec = FamilySpec::default();
-    let mut model_name = None;
-    let mut options = Options::default();
-    let mut out = None;
-    let mut shapes = Vec::new();
-    let mut skeletons = Vec::new();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut shapes) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--out" => out = Some(PathBuf::from(scan.value(&flag, inline)?)),
-            "--model" => model_name = Some(scan.value(&flag, inline)?),
-            "--max-steps" => options.max_steps = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
-            "--cycle" => {
-                let cycle = scan.value(&flag, inline)?;
-                skeletons.push(litmus_gen::cycle::skeleton(&cycle).map_err(message)?);
-            }
-            _ => match flag
-                .strip_prefix("--")
-                .filter(|o| litmus_gen::spec::OPTIONS.contains(o))
-            {
-                Some(option) => {
-                    let value = scan.value(&flag, inline)?;
-                    spec.set(option, &value).map_err(message)?;
-                }
-                None => return Err(format!("unknown option `{flag}`")),
-            },
+impl GenArgs {
+    /// The families to write, or why the command line cannot give them.
+    fn request(self) -> Result<Request, Refusal> {
+        let (spec, _) = self.family.spec()?;
+        let mut skeletons = Vec::new();
+        for cycle in &self.cycle {
+            skeletons.push(litmus_gen::cycle::skeleton(cycle).map_err(message)?);
         }
+        for name in &self.shapes {
+            skeletons.push(shape(name).map_err(message)?);
+        }
+        if skeletons.is_empty() {
+            return Err("no shape and no --cycle: nothing to generate".into());
+        }
+        // Options that do not fit a shape (a fence on a thread with one
+        // access, a placement naming a thread it lacks) are usage errors,
+        // found before anything is written.
+        for skeleton in &skeletons {
+            litmus_gen::variants(skeleton, &spec).map_err(message)?;
+        }
+        let out = self
+            .out
+            .ok_or("`--out DIR` is required: where the files go")?;
+        let d = Options::default();
+        Ok(Request {
+            skeletons,
+            spec,
+            model: self.model.model()?,
+            options: Options {
+                max_steps: self.max_steps.unwrap_or(d.max_steps),
+                ..d
+            },
+            out,
+        })
     }
-    for name in &shapes {
-        skeletons.push(shape(name).map_err(message)?);
-    }
-    if skeletons.is_empty() {
-        return Err("no shape and no --cycle: nothing to generate".to_string());
-    }
-    // Options that do not fit a shape (a fence on a thread with one
-    // access, a placement naming a thread it lacks) are usage errors, found
-    // before anything is written.
-    for skeleton in &skeletons {
-        litmus_gen::variants(skeleton, &spec).map_err(message)?;
-    }
-    let out = out.ok_or("`--out DIR` is required: where the files go")?;
-    let model = match model_name {
-        Some(name) => model_by_name(&name),
-        None => model_from_env(),
-    }
-    .map_err(|e| e.to_string())?;
-    Ok(Parsed::Work(Request {
-        skeletons,
-        spec,
-        model,
-        options,
-        out,
-    }))
 }
 
 /// A generator error in the command line's terms: an option value's
@@ -156,11 +125,11 @@ pub fn message(e: GenError) -> String {
     }
 }
 
-/// Runs `gpu-litmus gen` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let req = match request(parse_args(args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus gen` as `args` ask.
+pub fn run(args: GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let req = match args.request() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("gen", err),
     };
     if let Err(e) = std::fs::create_dir_all(&req.out) {
         let _ = writeln!(err, "error: cannot create {}: {e}", req.out.display());
@@ -227,7 +196,7 @@ fn write_checked(mut test: Test, req: &Request) -> Result<Verdict, String> {
         origin: Origin::NONE,
     });
     let path = file_of(&req.out, &test);
-    std::fs::write(&path, text::print(&test))
+    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(verdict)
 }

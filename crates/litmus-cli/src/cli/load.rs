@@ -1,7 +1,7 @@
 //! Reading a `.litmus` file into a test, with errors the way compilers
 //! write them: `file:line:col: message`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use litmus_core::ir::Test;
 use litmus_core::text;
@@ -23,10 +23,17 @@ impl Loaded {
     }
 }
 
+/// The largest `.litmus` file read: a hundred times the largest test of
+/// the repository, so that no file makes the reader exhaust memory.
+const MAX_TEST_BYTES: u64 = 16 << 20;
+
 /// Reads and parses `file`; the error is every problem, one
 /// `file:line:col: message` per line (no trailing newline).
 pub fn load(file: &str) -> Result<Loaded, String> {
-    let src = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let bytes = litmus_core::files::read_regular(Path::new(file), MAX_TEST_BYTES)
+        .map_err(|e| e.to_string())?;
+    let src =
+        String::from_utf8(bytes).map_err(|_| format!("{file}: cannot read: not UTF-8 text"))?;
     match text::parse(&src) {
         Ok(test) => Ok(Loaded { test, src }),
         Err(e) => Err(e.render(file).trim_end().to_string()),
@@ -48,6 +55,29 @@ pub fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, St
     (need, loaded)
 }
 
+/// The files `paths` name: each file as given (whether or not it can be
+/// read: its reader says why not), and the `.litmus` files under each
+/// folder, sorted; then what could not be searched (a folder that cannot
+/// be read, a link loop, a folder with no test), one line each.
+pub fn expand(paths: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut refused = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if !path.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let found = litmus_core::files::walk(path, "litmus");
+        refused.extend(found.refused.iter().map(|e| e.to_string()));
+        if found.files.is_empty() && found.refused.is_empty() {
+            refused.push(format!("{p}: no .litmus file in this folder"));
+        }
+        files.extend(found.files.iter().map(|f| f.display().to_string()));
+    }
+    (files, refused)
+}
+
 /// The files a command over a set of tests runs: each file given, and the
 /// `.litmus` files under each folder given, sorted; a path that does not
 /// exist, or a folder with none, is an error that names it.
@@ -56,13 +86,14 @@ pub fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
     for p in paths {
         let path = Path::new(p);
         if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("{p}: cannot read the folder: {e}"))?;
-            if found.is_empty() {
+            let found = litmus_core::files::walk(path, "litmus");
+            if let Some(refused) = found.refused.first() {
+                return Err(refused.to_string());
+            }
+            if found.files.is_empty() {
                 return Err(format!("{p}: no .litmus file in this folder"));
             }
-            found.sort();
-            files.extend(found.into_iter().map(|f| f.display().to_string()));
+            files.extend(found.files.into_iter().map(|f| f.display().to_string()));
         } else if path.exists() {
             files.push(p.clone());
         } else {
@@ -70,16 +101,4 @@ pub fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
         }
     }
     Ok(files)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }

@@ -1,6 +1,6 @@
-//! Subcommand dispatch and the pieces every subcommand shares. Argument
-//! parsing is written by hand (no dependency), each subcommand with its own
-//! complete `--help`.
+//! Subcommand dispatch and the pieces every subcommand shares. The command
+//! line is clap's (derive): each command's options, their help and their
+//! errors come from one definition in the command's file.
 
 mod args;
 mod campaign;
@@ -16,6 +16,7 @@ mod gen;
 mod load;
 mod mutants;
 mod mutants_report;
+mod outputs;
 mod parallel;
 mod prefetch;
 mod progress;
@@ -30,6 +31,8 @@ mod tune;
 
 use std::io::Write;
 
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
 /// Exit status: everything checked and agreed.
 pub const EXIT_OK: u8 = 0;
 /// Some file failed: unreadable, invalid, over budget, or its declared
@@ -38,105 +41,112 @@ pub const EXIT_FAILED: u8 = 1;
 /// The command line itself is wrong.
 pub const EXIT_USAGE: u8 = 2;
 
-/// One subcommand: its name, a one-line summary, and its entry point.
-struct Subcommand {
-    name: &'static str,
-    summary: &'static str,
-    run: fn(&[String], &mut dyn Write, &mut dyn Write) -> u8,
+/// The command line: the global flags and one command.
+#[derive(Parser)]
+#[command(
+    name = "gpu-litmus",
+    version,
+    about = "gpu-litmus: GPU memory-model litmus tests",
+    after_long_help = overview(),
+    arg_required_else_help = true,
+    disable_help_subcommand = true,
+    max_term_width = 100
+)]
+struct Cli {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: Command,
 }
 
-const SUBCOMMANDS: &[Subcommand] = &[
-    Subcommand {
-        name: "check",
-        summary: "check .litmus files with a memory model alone (no GPU)",
-        run: check::run,
-    },
-    Subcommand {
-        name: "run",
-        summary: "run .litmus files with the model and on the GPU: outcome tables, verdicts",
-        run: run::run,
-    },
-    Subcommand {
-        name: "campaign",
-        summary: "run a set of tests on the GPU: weak outcomes seen, rates, a summary",
-        run: campaign::run,
-    },
-    Subcommand {
-        name: "tune",
-        summary: "search the GPU's environment per test; write a tuning file",
-        run: tune::run,
-    },
-    Subcommand {
-        name: "explain",
-        summary: "say why the model forbids an outcome (axiom and witness; --dot for Graphviz)",
-        run: explain::run,
-    },
-    Subcommand {
-        name: "gen",
-        summary: "write families of .litmus files from shapes or diy7 cycles, verdicts included",
-        run: gen::run,
-    },
-    Subcommand {
-        name: "gate",
-        summary: "judge a model against recorded hardware evidence (no GPU)",
-        run: gate::run,
-    },
-    Subcommand {
-        name: "mutants",
-        summary: "score a cat model's mutants against the evidence and the tests' verdicts",
-        run: mutants::run,
-    },
-    Subcommand {
-        name: "diff",
-        summary: "list the generated tests on which two models differ, smallest first",
-        run: diff::run,
-    },
-    Subcommand {
-        name: "evidence",
-        summary: "import litmus7 logs and `run --format json` output as evidence; merge folders",
-        run: evidence::run,
-    },
-    Subcommand {
-        name: "report",
-        summary: "write recorded evidence as one HTML page",
-        run: report::run,
-    },
-    Subcommand {
-        name: "ptx",
-        summary: "print the PTX generated for a .litmus file (--arch: for a target)",
-        run: ptx::run,
-    },
-    Subcommand {
-        name: "toolchains",
-        summary: "list the compilers a run can use: the driver's JIT, installed ptxas releases",
-        run: toolchains::run,
-    },
-    Subcommand {
-        name: "sass",
-        summary: "list the SASS ptxas makes of each role (--check: dropped, reordered, folded)",
-        run: sass::run,
-    },
-];
+/// `-q` and `-v`, which every command takes, before or after its name.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Globals {
+    /// print results and errors only: no progress bar (run, campaign), no
+    /// notes
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        display_order = 900
+    )]
+    pub quiet: bool,
+    /// say more: each file as it starts (run, campaign), as a line of its
+    /// own where stderr is not a terminal
+    #[arg(short, long, global = true, display_order = 901)]
+    pub verbose: bool,
+}
 
-const OVERVIEW: &str = "\
-COMMON OPTIONS (see each command's --help for all of them):
-    --model NAME        the memory model: ptx (default), sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
-                        (check, run, explain)
-    --format FORMAT     text or json (check, run); herd: herd7's result
+#[derive(Subcommand)]
+enum Command {
+    Check(check::CheckArgs),
+    Run(run::RunArgs),
+    Campaign(campaign::CampaignArgs),
+    Tune(tune::TuneArgs),
+    Explain(explain::ExplainArgs),
+    Gen(gen::GenArgs),
+    Gate(gate::GateArgs),
+    Mutants(mutants::MutantsArgs),
+    Diff(diff::DiffArgs),
+    Evidence(evidence::EvidenceArgs),
+    Report(report::ReportArgs),
+    Ptx(ptx::PtxArgs),
+    Toolchains(toolchains::ToolchainsArgs),
+    Sass(sass::SassArgs),
+    /// print a completion script for SHELL (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// print a command's help: `gpu-litmus help run` is `gpu-litmus run --help`
+    Help {
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
+}
+
+/// The usage line of `command` (`Usage: gpu-litmus check ...`).
+fn usage_of(command: &str) -> String {
+    let mut found = self::command();
+    // `evidence import`: a command of a command.
+    for word in command.split_whitespace() {
+        match found.find_subcommand(word) {
+            Some(c) => found = c.clone(),
+            None => break,
+        }
+    }
+    let name = format!("gpu-litmus {command}");
+    let usage = found.bin_name(name.trim_end()).render_usage();
+    usage.to_string().trim_end().to_string()
+}
+
+/// The long help's end: the options most commands share, the
+/// environment, the exit status, examples.
+fn overview() -> String {
+    format!(
+        "COMMON OPTIONS (see each command's --help for all of them):
+    --model NAME        the memory model: {}, or a .cat file
+                        (check, run, explain, gate, ...)
+",
+        litmus_model::model_names()
+    ) + OVERVIEW
+}
+
+const OVERVIEW: &str = "    --format FORMAT     text or json (check, run); herd: herd7's result
                         blocks (check); litmus7: litmus7's (run)
     --budget-ms N       GPU time per test in milliseconds (run)
     --launches N        GPU kernel launches per test instead (run)
     --seed N            the seed of the GPU's permutations (run)
     --report DIR        JSON and JUnit reports (run, gate)
+    --tuning FILE       the tuning file: read (run, campaign), written
+                        (tune, campaign --tune)
+    --tune-configs N    the search's pool, also --configs (tune, campaign)
     --evidence DIR      record hardware runs (run); read them (gate, report)
     --outcome TEXT      the outcome to explain, \"P1:r0=1; P1:r1=0\" (explain)
     --dot               Graphviz output (explain)
     --loop-bound N      the model's loop bound: how many times a loop body
                         may run (default 1) (check, run, explain)
-
-OPTIONS:
-    -h, --help          print this help
-    -V, --version       print the version
 
 ENVIRONMENT:
     LITMUS_MODEL        the model when --model is not given (default: ptx)
@@ -177,49 +187,86 @@ EXAMPLES:
     gpu-litmus diff ptx sc --shapes MP,SB,LB,IRIW --out diffs/
 ";
 
-fn usage() -> String {
-    let mut s = String::from(
-        "gpu-litmus: GPU memory-model litmus tests\n\nUSAGE:\n    gpu-litmus <COMMAND> [OPTIONS] [ARGS]\n    gpu-litmus <COMMAND> --help    (or: gpu-litmus help <COMMAND>)\n\nCOMMANDS:\n",
-    );
-    for c in SUBCOMMANDS {
-        s.push_str(&format!("    {:<10}{}\n", c.name, c.summary));
-    }
-    s.push('\n');
-    s.push_str(OVERVIEW);
-    s
+/// The command line's definition, every command's options included: an
+/// option given twice takes its last value, as a script that appends a
+/// flag to a line expects; a value such as `-5` is the option's to refuse
+/// with its own message, not an unknown option.
+fn command() -> clap::Command {
+    let negative = |a: clap::Arg| {
+        let takes_value = a.get_action().takes_values();
+        a.allow_negative_numbers(takes_value)
+    };
+    Cli::command()
+        .args_override_self(true)
+        .mut_subcommands(move |c| {
+            c.args_override_self(true)
+                .mut_args(negative)
+                .mut_subcommands(|c| c.mut_args(negative))
+        })
 }
 
 /// Runs the command line `args` (without the program name), writing to
 /// `out` and `err`; returns the exit status.
 pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(first) = args.first() else {
-        let _ = write!(err, "{}", usage());
-        return EXIT_USAGE;
+    let line = std::iter::once("gpu-litmus".to_string()).chain(args.iter().cloned());
+    let parsed = command()
+        .try_get_matches_from(line)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            // The command the mistake is in: the first word that names
+            // one, and the next that names one of its own (`evidence
+            // import`).
+            let mut found = command();
+            let mut command = Vec::new();
+            for a in args {
+                if let Some(sub) = found.find_subcommand(a).cloned() {
+                    command.push(a.as_str());
+                    found = sub;
+                }
+            }
+            return args::usage_error(&e, &command.join(" "), out, err);
+        }
     };
-    match first.as_str() {
-        "help" if args.len() > 1 => match SUBCOMMANDS.iter().find(|c| c.name == args[1]) {
-            Some(c) => (c.run)(&["--help".to_string()], out, err),
-            None => {
-                let _ = writeln!(err, "error: unknown command `{}`\n", args[1]);
-                let _ = write!(err, "{}", usage());
-                EXIT_USAGE
-            }
-        },
-        "-h" | "--help" | "help" => {
-            let _ = write!(out, "{}", usage());
+    let g = cli.globals;
+    match cli.command {
+        Command::Check(a) => check::run(a, out, err),
+        Command::Run(a) => run::run(a, g, out, err),
+        Command::Campaign(a) => campaign::run(a, g, out, err),
+        Command::Tune(a) => tune::run(a, g, out, err),
+        Command::Explain(a) => explain::run(a, out, err),
+        Command::Gen(a) => gen::run(a, out, err),
+        Command::Gate(a) => gate::run(a, out, err),
+        Command::Mutants(a) => mutants::run(a, out, err),
+        Command::Diff(a) => diff::run(a, out, err),
+        Command::Evidence(a) => evidence::run(a, out, err),
+        Command::Report(a) => report::run(a, out, err),
+        Command::Ptx(a) => ptx::run(a, out, err),
+        Command::Toolchains(a) => toolchains::run(a, out),
+        Command::Sass(a) => sass::run(a, out, err),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut command(), "gpu-litmus", out);
             EXIT_OK
         }
-        "-V" | "--version" => {
-            let _ = writeln!(out, "gpu-litmus {}", env!("CARGO_PKG_VERSION"));
+        Command::Help { command: None } => {
+            let _ = write!(out, "{}", command().render_long_help());
             EXIT_OK
         }
-        name => match SUBCOMMANDS.iter().find(|c| c.name == name) {
-            Some(c) => (c.run)(&args[1..], out, err),
-            None => {
-                let _ = writeln!(err, "error: unknown command `{name}`\n");
-                let _ = write!(err, "{}", usage());
-                EXIT_USAGE
-            }
-        },
+        // The command's own `--help`, so that both say the same.
+        Command::Help {
+            command: Some(name),
+        } => dispatch(&[name, "--help".to_string()], out, err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of every command's definition (two options of
+    /// one name, a setting an option cannot take), which it otherwise
+    /// makes only when that command's line is read.
+    #[test]
+    fn every_command_is_well_defined() {
+        super::command().debug_assert();
     }
 }

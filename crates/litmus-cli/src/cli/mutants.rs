@@ -12,71 +12,84 @@ use litmus_model::cat::mutate::Mutation;
 use litmus_model::compare::default_threads;
 use litmus_model::Options;
 
-use super::args::{number, request, Args, Format, Parsed};
-use super::candidates::{self, Candidates};
+use super::args::{whole, Format, Refusal};
+use super::candidates::{CandidateArgs, Candidates};
 use super::cat_text::mutation;
 use super::diff::write_test;
-use super::gate::{non_empty, read_evidence};
+use super::gate::read_evidence;
 use super::mutants_report::{KillSearch, KillTests, Report};
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
-const HELP_HEAD: &str =
-    "gpu-litmus mutants: how much of a cat model the hardware evidence and the tests pin down
+/// score a cat model's mutants against the evidence and the tests' verdicts
+///
+/// MODEL is a .cat file, or a built-in model with a cat twin in the
+/// repository's models/ folder: ptx, sc, ptx-2015 (ptx-7.5 has none). Its
+/// mutants are every model one small edit of the file makes (a check dropped,
+/// a term dropped from a union, a base relation made empty or full, ...:
+/// see litmus_model::cat::mutate).
+///
+/// The tests are the .litmus files given (a folder: every .litmus file below
+/// it) and every test the evidence holds, read from the text recorded with
+/// it; with no FILE|DIR, only the evidence's tests. The model and all its
+/// mutants check every test over one shared search per test. Each mutant is
+/// then, against the model:
+///
+///   classified    stronger, weaker, equivalent or incomparable on these tests
+///   killed by evidence
+///                 the hardware showed an outcome that the mutant forbids and
+///                 the model allows (outcomes the mutant allows with more loop
+///                 iterations than --loop-bound are no kill, as in `gate`);
+///                 the first such test (those without loops first) is named,
+///                 with the instances that showed the forbidden outcomes
+///   killed by a verdict
+///                 a test's declared `=> allowed|forbidden` agrees with the
+///                 model's verdict and not with the mutant's
+///   survived      neither
+///
+/// and the score is killed / (mutants - equivalent): an equivalent mutant
+/// cannot be killed by these tests. The model itself must pass the gate (no
+/// observed outcome forbidden); if it does not, one line says so, with its
+/// failure count, and the mutants are still scored.
+///
+/// With --kill-tests DIR, for every surviving mutant that is stronger or
+/// incomparable, the `gpu-litmus gen` candidate tests (the options below) on
+/// which the model allows an outcome the mutant forbids are written to
+/// DIR/<mutant number>/, with the model's verdict declared: running them on a
+/// GPU (`gpu-litmus run --model MODEL --evidence ...`) can kill the mutant
+/// if the hardware shows that outcome.
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment, after_long_help = AFTER_HELP)]
+pub struct MutantsArgs {
+    /// an evidence folder or file (repeatable; required)
+    #[arg(long, value_name = "PATH", value_parser = super::run::folder)]
+    evidence: Vec<PathBuf>,
+    /// text (default): a table and the score; json: one JSON object with
+    /// every mutant and the summary
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json]))]
+    format: Format,
+    /// also write the JSON object to FILE
+    #[arg(long, value_name = "FILE", value_parser = super::run::folder)]
+    out: Option<PathBuf>,
+    /// threads checking tests (default: the cores)
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    threads: Option<usize>,
+    /// the models' loop bound (default 1)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// write tests that could kill the surviving stronger mutants there
+    /// (the candidate options choose them)
+    #[arg(long, value_name = "DIR", value_parser = super::run::folder)]
+    kill_tests: Option<PathBuf>,
+    #[command(flatten)]
+    candidates: CandidateArgs,
+    /// the model (a .cat file, or a built-in model with a cat twin), then
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "MODEL [FILE|DIR]")]
+    paths: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus mutants MODEL --evidence DIR [--evidence DIR...] [OPTIONS] [FILE|DIR...]
-
-MODEL is a .cat file, or a built-in model with a cat twin in the
-repository's models/ folder: ptx, sc, ptx-2015 (ptx-7.5 has none). Its
-mutants are every model one small edit of the file makes (a check dropped,
-a term dropped from a union, a base relation made empty or full, ...:
-see litmus_model::cat::mutate).
-
-The tests are the .litmus files given (a folder: every .litmus file below
-it) and every test the evidence holds, read from the text recorded with
-it; with no FILE|DIR, only the evidence's tests. The model and all its
-mutants check every test over one shared search per test. Each mutant is
-then, against the model:
-
-  classified    stronger, weaker, equivalent or incomparable on these tests
-  killed by evidence
-                the hardware showed an outcome that the mutant forbids and
-                the model allows (outcomes the mutant allows with more loop
-                iterations than --loop-bound are no kill, as in `gate`);
-                the first such test (those without loops first) is named,
-                with the instances that showed the forbidden outcomes
-  killed by a verdict
-                a test's declared `=> allowed|forbidden` agrees with the
-                model's verdict and not with the mutant's
-  survived      neither
-
-and the score is killed / (mutants - equivalent): an equivalent mutant
-cannot be killed by these tests. The model itself must pass the gate (no
-observed outcome forbidden); if it does not, one line says so, with its
-failure count, and the mutants are still scored.
-
-With --kill-tests DIR, for every surviving mutant that is stronger or
-incomparable, the `gpu-litmus gen` candidate tests (the options below) on
-which the model allows an outcome the mutant forbids are written to
-DIR/<mutant number>/, with the model's verdict declared: running them on a
-GPU (`gpu-litmus run --model MODEL --evidence ...`) can kill the mutant
-if the hardware shows that outcome.
-
-OPTIONS:
-    --evidence PATH        an evidence folder or file (repeatable; required)
-    --format FORMAT        text (default): a table and the score; json: one
-                           JSON object with every mutant and the summary
-    --out FILE             also write the JSON object to FILE
-    --threads N            threads checking tests (default: the cores)
-    --loop-bound N         the models' loop bound (default 1)
-    --kill-tests DIR       write tests that could kill the surviving
-                           stronger mutants there (options below)
-";
-
-const HELP_TAIL: &str = "    -h, --help             print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  every mutant was judged and the model passes the gate
     1  the model fails the gate, a test or evidence file could not be read
        (one line each), the model cannot be read (bad cat text: its
@@ -88,13 +101,6 @@ EXAMPLES:
     gpu-litmus mutants ptx --evidence evidence/ tests/litmus
     gpu-litmus mutants my.cat --evidence evidence/ --kill-tests kill/ --placements all
 ";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus mutants MODEL --evidence DIR [--evidence DIR...] [--format text|json]
-                       [--out FILE.json] [--threads N] [--loop-bound N]
-                       [--kill-tests DIR [gen options]] [FILE|DIR...]
-
-For more, try `gpu-litmus mutants --help`.";
 
 struct Request {
     model: String,
@@ -108,74 +114,66 @@ struct Request {
     candidates: Candidates,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Request>, String> {
-    let mut positional = Vec::new();
-    let mut evidence = Vec::new();
-    let mut format = Format::Text;
-    let mut json_out = None;
-    let mut threads = default_threads();
-    let mut options = Options::default();
-    let mut kill_tests = None;
-    let mut candidates = Candidates::default();
-    let mut candidate_option = None;
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut positional) {
-        let path = |scan: &mut Args, flag: &str, inline| -> Result<PathBuf, String> {
-            Ok(PathBuf::from(non_empty(flag, scan.value(flag, inline)?)?))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--evidence" => evidence.push(path(&mut scan, &flag, inline)?),
-            "--format" => {
-                format = Format::parse(&scan.value(&flag, inline)?, &[Format::Text, Format::Json])?
-            }
-            "--out" => json_out = Some(path(&mut scan, &flag, inline)?),
-            "--threads" => threads = number(&flag, &scan.value(&flag, inline)?, 1usize)?,
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            "--kill-tests" => kill_tests = Some(path(&mut scan, &flag, inline)?),
-            _ => {
-                if !candidates.take(&flag, inline, &mut scan)? {
-                    return Err(format!("unknown option `{flag}`"));
-                }
-                candidate_option.get_or_insert(flag);
-            }
+impl MutantsArgs {
+    /// The scoring to do, or why the command line cannot give it.
+    fn request(self) -> Result<Request, String> {
+        let mut positional = self.paths.into_iter();
+        let model = positional
+            .next()
+            .ok_or("a model is required: a .cat file, or ptx, sc, ptx-2015")?;
+        if self.evidence.is_empty() {
+            return Err("`--evidence` is required: a folder of recorded evidence".into());
         }
+        if let (Some(flag), None) = (self.candidates.first_given(), &self.kill_tests) {
+            return Err(format!(
+                "`{flag}` chooses the candidates of --kill-tests, which is not given"
+            ));
+        }
+        let candidates = self.candidates.candidates()?;
+        let d = Options::default();
+        Ok(Request {
+            model,
+            evidence: self.evidence,
+            paths: positional.collect(),
+            format: self.format,
+            json_out: self.out,
+            threads: self.threads.unwrap_or_else(default_threads),
+            options: Options {
+                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+                ..d
+            },
+            kill_tests: self.kill_tests,
+            candidates,
+        })
     }
-    let mut positional = positional.into_iter();
-    let model = positional
-        .next()
-        .ok_or("a model is required: a .cat file, or ptx, sc, ptx-2015")?;
-    if evidence.is_empty() {
-        return Err("`--evidence` is required: a folder of recorded evidence".into());
-    }
-    if let (Some(flag), None) = (&candidate_option, &kill_tests) {
-        return Err(format!(
-            "`{flag}` chooses the candidates of --kill-tests, which is not given"
-        ));
-    }
-    candidates.validate()?;
-    Ok(Parsed::Work(Request {
-        model,
-        evidence,
-        paths: positional.collect(),
-        format,
-        json_out,
-        threads,
-        options,
-        kill_tests,
-        candidates,
-    }))
 }
 
-/// Runs `gpu-litmus mutants` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let help = format!("{HELP_HEAD}{}{HELP_TAIL}", candidates::HELP);
-    let req = match request(parse_args(args), &help, USAGE, out, err) {
+/// Runs `gpu-litmus mutants` as `args` ask.
+pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let req = match args.request() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(msg) => return Refusal::from(msg).print("mutants", err),
     };
+    if let Some(path) = &req.json_out {
+        let model = std::path::Path::new(&req.model);
+        let inputs: Vec<&std::path::Path> = req
+            .evidence
+            .iter()
+            .map(PathBuf::as_path)
+            // A test folder is no evidence: only a test file itself is
+            // refused as the output.
+            .chain(
+                req.paths
+                    .iter()
+                    .map(std::path::Path::new)
+                    .filter(|p| p.is_file()),
+            )
+            .chain(model.exists().then_some(model))
+            .collect();
+        if !super::outputs::clear(path, &inputs, err) {
+            return EXIT_FAILED;
+        }
+    }
     let m = match mutation(&req.model) {
         Ok(m) => m,
         Err(e) => {
@@ -280,8 +278,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let object = report.json();
     if let Some(path) = &req.json_out {
         let text = serde_json::to_string_pretty(&object).expect("JSON values print");
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            let _ = writeln!(err, "error: cannot write {}: {e}", path.display());
+        if !super::outputs::write(path, (text + "\n").as_bytes(), err) {
             status = EXIT_FAILED;
         }
     }

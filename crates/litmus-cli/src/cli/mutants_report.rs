@@ -94,7 +94,7 @@ impl Report<'_> {
             n => format!(
                 "the model FAILS the gate: {n} observed outcome{} forbidden (see `gpu-litmus gate --model {}`); mutants scored anyway",
                 if n == 1 { " is" } else { "s are" },
-                self.m.path.display()
+                litmus_core::shell::quote(&self.m.path.display().to_string())
             ),
         }
     }

@@ -1,7 +1,9 @@
 //! The progress bar of runs over several files: one line on stderr,
 //! `[12/60] file`, rewritten in place. It is drawn only on a terminal, so
 //! logs and pipes never see it, and it is wiped before each result is
-//! printed so that results and bar do not mix.
+//! printed so that results and bar do not mix. `--quiet` turns it off;
+//! `--verbose` off a terminal writes each `[12/60] file` as a line of its
+//! own, for logs.
 
 use std::io::Write;
 
@@ -13,9 +15,20 @@ pub struct Progress {
     total: usize,
     enabled: bool,
     shown: bool,
+    /// A line a file, never rewritten (`--verbose` off a terminal).
+    lines: bool,
 }
 
 impl Progress {
+    /// The bar of a command over `total` files, as the global flags and
+    /// stderr have it.
+    pub fn of(total: usize, g: super::Globals) -> Progress {
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let mut bar = Progress::new(total, !g.quiet && (terminal || g.verbose));
+        bar.lines = !terminal;
+        bar
+    }
+
     /// A bar over `total` items, drawn when `enabled` (stderr is a
     /// terminal and there is more than one item).
     pub fn new(total: usize, enabled: bool) -> Progress {
@@ -23,12 +36,17 @@ impl Progress {
             total,
             enabled: enabled && total > 1,
             shown: false,
+            lines: false,
         }
     }
 
     /// Shows that item `index` (from 0), called `name`, is running.
     pub fn start(&mut self, err: &mut dyn Write, index: usize, name: &str) {
         if !self.enabled {
+            return;
+        }
+        if self.lines {
+            let _ = writeln!(err, "[{}/{}] {name}", index + 1, self.total);
             return;
         }
         let _ = write!(err, "{WIPE}[{}/{}] {name}", index + 1, self.total);

@@ -4,49 +4,51 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use litmus_evidence::html;
-use litmus_model::{model_by_name, Model, Options};
+use litmus_model::{Model, Options};
 
-use super::args::{number, request, Args, Parsed};
-use super::gate::{non_empty, read_evidence};
+use super::args::{whole, ModelArg, Refusal};
+use super::gate::read_evidence;
+use super::outputs;
+use super::run::folder;
 use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus report: recorded hardware evidence as one HTML page
+/// write recorded evidence as one HTML page
+///
+/// Writes one self-contained page (no network needed to open it), summary
+/// first: the observed outcomes the model forbids, in red, at the top; then,
+/// per family (a generated name's shape, else the name up to its first `_`,
+/// `+`, `-` or `.`), a grid of placement x fences (read from the test's IR)
+/// saying how many tests showed the outcome their condition names, shaded by
+/// that share. Then one line per test: that outcome, the model's verdict,
+/// its count and rate, the devices; every outcome seen (count, per device,
+/// whether the model allows it) folded under the line. A search box and
+/// filters (family, seen or not, device) narrow the lines. Lines of the
+/// evidence that are not records are listed near the top.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct ReportArgs {
+    /// an evidence folder or file (repeatable; required)
+    #[arg(long, value_name = "PATH", value_parser = folder)]
+    evidence: Vec<PathBuf>,
+    /// the page to write (required; `--html` is the same)
+    #[arg(long, visible_alias = "html", value_name = "FILE", value_parser = folder)]
+    out: Option<PathBuf>,
+    /// a `gpu-litmus mutants --out FILE` report: its score, survivors and
+    /// mutants become a section (repeatable)
+    #[arg(long, value_name = "FILE", value_parser = folder)]
+    mutants: Vec<PathBuf>,
+    #[command(flatten)]
+    model: ModelArg,
+    /// the model's loop bound (default 1)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+}
 
-USAGE:
-    gpu-litmus report --evidence DIR --html OUT.html [--model NAME]
-
-Writes one self-contained page (no network needed to open it), summary
-first: the observed outcomes the model forbids, in red, at the top; then,
-per family (a generated name's shape, else the name up to its first `_`,
-`+`, `-` or `.`), a grid of placement x fences (read from the test's IR)
-saying how many tests showed the outcome their condition names, shaded by
-that share. Then one line per test: that outcome, the model's verdict,
-its count and rate, the devices; every outcome seen (count, per device,
-whether the model allows it) folded under the line. A search box and
-filters (family, seen or not, device) narrow the lines. Lines of the
-evidence that are not records are listed near the top.
-
-OPTIONS:
-    --evidence PATH     an evidence folder or file (repeatable; required)
-    --html FILE         the page to write (required)
-    --mutants FILE      a `gpu-litmus mutants --out FILE` report: its score,
-                        survivors and mutants become a section (repeatable)
-    --model NAME        the model whose verdicts are shown: ptx (default),
-                        sc, ptx-2015
-    --loop-bound N      the model's loop bound (default 1)
-    -h, --help          print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  the page was written
     1  the evidence could not be read or the page not written
     2  the command line is wrong
 ";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus report --evidence DIR --html OUT.html [--model NAME] [--loop-bound N]
-                      [--mutants FILE]...
-
-For more, try `gpu-litmus report --help`.";
 
 struct ReportOptions {
     evidence: Vec<PathBuf>,
@@ -57,57 +59,42 @@ struct ReportOptions {
     options: Options,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<ReportOptions>, String> {
-    let mut evidence = Vec::new();
-    let mut mutants = Vec::new();
-    let mut html = None;
-    let mut model = model_by_name("ptx").map_err(|e| e.to_string())?;
-    let mut options = Options::default();
-    let mut rest = Vec::new();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut rest) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--evidence" => {
-                evidence.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
-            }
-            "--mutants" => {
-                mutants.push(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?))
-            }
-            "--html" => html = Some(PathBuf::from(non_empty(&flag, scan.value(&flag, inline)?)?)),
-            "--model" => {
-                model = model_by_name(&scan.value(&flag, inline)?).map_err(|e| e.to_string())?
-            }
-            "--loop-bound" => {
-                options.loop_bound = number(&flag, &scan.value(&flag, inline)?, 1u32)?
-            }
-            other => return Err(format!("unknown option `{other}`")),
+impl ReportArgs {
+    /// The page's options, or why the command line cannot give them.
+    fn options(self) -> Result<ReportOptions, Refusal> {
+        if self.evidence.is_empty() {
+            return Err("`--evidence` is required: a folder of recorded evidence".into());
         }
+        let html = self.out.ok_or("`--out` is required: the page to write")?;
+        let d = Options::default();
+        Ok(ReportOptions {
+            evidence: self.evidence,
+            mutants: self.mutants,
+            html,
+            model: self.model.model()?,
+            options: Options {
+                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+                ..d
+            },
+        })
     }
-    if let Some(extra) = rest.first() {
-        return Err(format!(
-            "unexpected argument `{extra}`: evidence is given with --evidence"
-        ));
-    }
-    if evidence.is_empty() {
-        return Err("`--evidence` is required: a folder of recorded evidence".into());
-    }
-    let html = html.ok_or("`--html` is required: the page to write")?;
-    Ok(Parsed::Work(ReportOptions {
-        evidence,
-        mutants,
-        html,
-        model,
-        options,
-    }))
 }
 
-/// Runs `gpu-litmus report` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus report` as `args` ask.
+pub fn run(args: ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match args.options() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("report", err),
     };
+    let inputs: Vec<&std::path::Path> = opts
+        .evidence
+        .iter()
+        .chain(&opts.mutants)
+        .map(PathBuf::as_path)
+        .collect();
+    if !outputs::clear(&opts.html, &inputs, err) {
+        return EXIT_FAILED;
+    }
     let Some(evidence) = read_evidence(&opts.evidence, err) else {
         return EXIT_FAILED;
     };
@@ -126,8 +113,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     }
     let page = html::page_with_mutants(&evidence, opts.model, &opts.options, &reports);
-    if let Err(e) = std::fs::write(&opts.html, page) {
-        let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
+    if !outputs::write(&opts.html, page.as_bytes(), err) {
         return EXIT_FAILED;
     }
     let _ = writeln!(

@@ -2,13 +2,12 @@
 //! side by side, and prints each outcome table with the model's verdict
 //! beside the hardware's count.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
 use litmus_evidence::Kind;
-use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_runner::device_pool;
 use litmus_runner::report;
@@ -16,15 +15,100 @@ use litmus_runner::runner::{self, TestReport};
 use litmus_tune::tuning::TuningFile;
 use serde_json::json;
 
-use super::args::{number, request, Args, Format, Parsed};
+use super::args::{whole, Format, ModelArg, Refusal};
 use super::load::{load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
-use super::run_help::{HELP, USAGE};
-use super::{EXIT_FAILED, EXIT_OK};
+use super::run_help::AFTER_HELP;
+use super::{Globals, EXIT_FAILED, EXIT_OK};
 
 /// A file's report, the time it took and its test; or why it did not load.
 type RunResult = Result<(TestReport, Duration, Test), String>;
+
+/// run .litmus files with the model and on the GPU: outcome tables, verdicts
+///
+/// For each file, and each .litmus file under each folder given: the
+/// model's allowed outcomes, the declared verdict against the model's, and
+/// the GPU's histogram against the allowed set. Prints one summary line
+/// (the verdicts, the hardware's figures and knobs) and the outcome table:
+/// each outcome the model allows or the hardware showed, with the
+/// hardware's count and the model's verdict; `*` marks the outcomes the
+/// condition describes. Without a GPU the model half still runs and the
+/// summary says `hardware: skipped, ...`.
+///
+/// A test fails when its declared verdict (`=> allowed` / `=> forbidden`)
+/// is not the model's, when the hardware shows an outcome the model
+/// forbids, or when the hardware half breaks (a kernel fault, a JIT error,
+/// lost instances, a GPU required by LITMUS_REQUIRE_GPU=1 but missing). A
+/// failing test prints what failed, the table, why each forbidden outcome
+/// seen is forbidden (axiom and witness), and a line to reproduce it.
+/// Allowed outcomes never seen, and whether the condition's outcome was
+/// seen, are said but never fail a test.
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct RunArgs {
+    #[command(flatten)]
+    model: ModelArg,
+    /// GPU time per test, in milliseconds (default: $LITMUS_BUDGET_MS, else
+    /// 1000)
+    #[arg(long, value_name = "N", value_parser = whole(0u64))]
+    budget_ms: Option<u64>,
+    /// stop after N kernel launches instead of a time budget (default:
+    /// $LITMUS_LAUNCHES)
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    launches: Option<u64>,
+    /// seeds the permutations of roles and locations (default:
+    /// $LITMUS_SEED, else from the clock); every result prints it
+    #[arg(long, value_name = "N", value_parser = whole(0u64))]
+    seed: Option<u64>,
+    /// write a JSON record per test (TEST.json: test, model,
+    /// declared_verdict, computed_verdict, allowed, histogram, device, seed,
+    /// budget, passed, ...) and one JUnit file, junit-gpu-litmus.xml, into
+    /// DIR (default: $LITMUS_REPORT_DIR)
+    #[arg(long, value_name = "DIR", value_parser = folder)]
+    report: Option<PathBuf>,
+    /// record each hardware run's histogram, device, knobs and the test's
+    /// IR hash as evidence in DIR (one .jsonl file per process) for
+    /// `gpu-litmus gate` (default: $LITMUS_EVIDENCE)
+    #[arg(long, value_name = "DIR", value_parser = folder)]
+    pub(super) evidence: Option<PathBuf>,
+    /// text (default), json or litmus7. json: one JSON object per file and
+    /// line, the report's record plus `file`; a file that cannot be read or
+    /// parsed gives {"file", "error"}; either has `report_error` when
+    /// --report could not write its files. litmus7: litmus7's result block
+    /// per test, to compare with litmus7's output line by line (mcompare7
+    /// reads it); see LITMUS7 FORMAT below
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json, Format::Litmus7]))]
+    pub(super) format: Format,
+    /// the model's loop bound: how many times a loop body may run in an
+    /// execution the model considers (default 1: an execution that takes a
+    /// backward jump is dropped). Not LITMUS_LOOP_BOUND, which bounds how
+    /// long a role may spin on the GPU (default 1000)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// compile each test's module with this ptxas for the GPU instead of
+    /// the driver's JIT (default: $LITMUS_PTXAS); a path that is not ptxas
+    /// is an error before anything runs
+    #[arg(long, value_name = "PATH")]
+    ptxas: Option<String>,
+    /// per-test knobs from a tuning file (`gpu-litmus tune` writes one); a
+    /// test with no entry runs the defaults (default: $LITMUS_TUNING, else
+    /// litmus-tuning.toml in the current folder if there is one)
+    #[arg(long, value_name = "FILE")]
+    pub(super) tuning: Option<PathBuf>,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    pub(super) files: Vec<String>,
+}
+
+/// clap's value parser of a folder to write into: an empty name would
+/// write into the current folder unasked.
+pub(super) fn folder(text: &str) -> Result<PathBuf, String> {
+    if text.is_empty() {
+        return Err("needs a path".into());
+    }
+    Ok(text.into())
+}
 
 /// What `run` (and `campaign`, which takes the same options) is asked.
 pub(super) struct Options {
@@ -33,113 +117,41 @@ pub(super) struct Options {
     pub(super) files: Vec<String>,
 }
 
-/// Reads `run`'s options; `campaign` shares them.
-pub(super) fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
-    let Some(Flags {
-        model,
-        format,
-        files,
-        overrides,
-    }) = read_flags(args)?
-    else {
-        return Ok(Parsed::Help);
-    };
-    if overrides.budget_ms.is_some() && overrides.launches.is_some() {
-        return Err("give `--budget-ms` or `--launches`, not both".into());
-    }
-    // Every variable is checked here, before any file runs and whether or
-    // not there is a GPU.
-    let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?,
-        None => Config::from_env().map_err(|e| e.to_string())?,
-    };
-    if files.is_empty() {
-        return Err("no files to run".into());
-    }
-    overrides.apply(&mut config)?;
-    Ok(Parsed::Work(Box::new(Options {
-        config,
-        format,
-        files,
-    })))
-}
-
-/// The command line's flags, as given.
-struct Flags {
-    model: Option<String>,
-    format: Format,
-    files: Vec<String>,
-    overrides: Overrides,
-}
-
-/// The flags that override the environment's configuration.
-#[derive(Default)]
-struct Overrides {
-    budget_ms: Option<u64>,
-    launches: Option<u64>,
-    seed: Option<u64>,
-    report_dir: Option<PathBuf>,
-    evidence_dir: Option<PathBuf>,
-    loop_bound: Option<u32>,
-    tuning: Option<PathBuf>,
-    ptxas: Option<String>,
-}
-
-/// Reads the flags and the files; `None` when help is asked for.
-fn read_flags(args: &[String]) -> Result<Option<Flags>, String> {
-    let mut model = None;
-    let mut format = Format::Text;
-    let mut files = Vec::new();
-    let mut o = Overrides::default();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--model" => model = Some(scan.value(&flag, inline)?),
-            "--budget-ms" => o.budget_ms = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
-            "--launches" => o.launches = Some(number(&flag, &scan.value(&flag, inline)?, 1u64)?),
-            "--seed" => o.seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
-            "--report" => {
-                let dir = scan.value(&flag, inline)?;
-                if dir.is_empty() {
-                    return Err("`--report` needs a folder".into());
-                }
-                o.report_dir = Some(PathBuf::from(dir));
-            }
-            "--evidence" => {
-                let dir = super::gate::non_empty(&flag, scan.value(&flag, inline)?)?;
-                o.evidence_dir = Some(PathBuf::from(dir));
-            }
-            "--format" => {
-                let formats = [Format::Text, Format::Json, Format::Litmus7];
-                format = Format::parse(&scan.value(&flag, inline)?, &formats)?
-            }
-            "--loop-bound" => {
-                o.loop_bound = Some(number(&flag, &scan.value(&flag, inline)?, 1u32)?)
-            }
-            "--tuning" => o.tuning = Some(PathBuf::from(scan.value(&flag, inline)?)),
-            "--ptxas" => {
-                let path = scan.value(&flag, inline)?;
-                litmus_hw::check_ptxas(&path).map_err(|e| format!("`--ptxas`: {e}"))?;
-                o.ptxas = Some(path);
-            }
-            other => return Err(format!("unknown option `{other}`")),
+impl RunArgs {
+    /// The run's configuration: the environment's, and the flags over it;
+    /// every variable is checked here, before any file runs and whether or
+    /// not there is a GPU.
+    pub(super) fn options(self) -> Result<Box<Options>, Refusal> {
+        if self.budget_ms.is_some() && self.launches.is_some() {
+            return Err("give `--budget-ms` or `--launches`, not both".into());
         }
+        let mut config = match &self.model.model {
+            Some(_) => Config::with_model(self.model.model()?).map_err(|e| e.to_string())?,
+            // A variable's value (a tuning file's content included), not
+            // the command line.
+            None => Config::from_env().map_err(|e| Refusal::Content(e.to_string()))?,
+        };
+        if self.files.is_empty() {
+            return Err("no files to run".into());
+        }
+        if let Some(path) = &self.ptxas {
+            litmus_hw::check_ptxas(path).map_err(|e| format!("`--ptxas`: {e}"))?;
+        }
+        let format = self.format;
+        let files = self.files.clone();
+        self.apply(&mut config)?;
+        Ok(Box::new(Options {
+            config,
+            format,
+            files,
+        }))
     }
-    Ok(Some(Flags {
-        model,
-        format,
-        files,
-        overrides: o,
-    }))
-}
 
-impl Overrides {
     /// Applies the flags over the configuration: the flags win over the
     /// environment's knobs.
-    fn apply(self, config: &mut Config) -> Result<(), String> {
+    fn apply(self, config: &mut Config) -> Result<(), Refusal> {
         let knobs = &mut config.knobs;
+        // `--budget-ms` after `--launches` in the environment: the budget.
         if let Some(ms) = self.budget_ms {
             knobs.budget_ms = ms;
             knobs.launches = None;
@@ -153,30 +165,40 @@ impl Overrides {
         if self.ptxas.is_some() {
             knobs.ptxas = self.ptxas;
         }
-        if self.report_dir.is_some() {
-            config.report_dir = self.report_dir;
+        if self.report.is_some() {
+            config.report_dir = self.report;
         }
-        if self.evidence_dir.is_some() {
-            config.evidence_dir = self.evidence_dir;
+        if self.evidence.is_some() {
+            config.evidence_dir = self.evidence;
         }
         if let Some(bound) = self.loop_bound {
             config.options.loop_bound = bound;
         }
         if let Some(path) = self.tuning {
             config.tuning = Some(std::sync::Arc::new(
-                TuningFile::load(&path).map_err(|e| e.to_string())?,
+                TuningFile::load(&path).map_err(|e| Refusal::Content(e.to_string()))?,
             ));
         }
         Ok(())
     }
 }
 
-/// Runs `gpu-litmus run` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus run` as `args` ask.
+pub fn run(args: RunArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let mut opts = match args.options() {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("run", err),
     };
+    // A folder stands for its tests; one that cannot be searched fails
+    // like a file that cannot be read, and the others still run.
+    let (files, refused) = super::load::expand(&opts.files);
+    opts.files = files;
+    for why in &refused {
+        let _ = writeln!(err, "{why}");
+    }
+    if opts.files.is_empty() {
+        return EXIT_FAILED;
+    }
     let devices = match device_pool::devices_for(&opts.config) {
         Ok(d) => d,
         Err(e) => {
@@ -184,8 +206,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return super::EXIT_USAGE;
         }
     };
-    let mut progress = Progress::new(opts.files.len(), std::io::stderr().is_terminal());
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut progress = Progress::of(opts.files.len(), g);
+    let (mut passed, mut failed) = (0usize, refused.len());
     let ahead = Prefetch::new(&opts.files, &devices);
     let run_one = |i: usize, loaded: Result<Loaded, String>, claim: &[u32]| {
         let file = &opts.files[i];
@@ -214,6 +236,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             failed += 1;
         }
         progress.clear(err);
+        // Names come from files anyone writes: never raw to a terminal
+        // (JSON escapes its own).
+        let (text, note) = match opts.format {
+            Format::Json => (text, note),
+            _ => (
+                litmus_core::printable::escaped_lines(&text).into_owned(),
+                litmus_core::printable::escaped_lines(&note).into_owned(),
+            ),
+        };
         let _ = err.write_all(note.as_bytes());
         if out.write_all(text.as_bytes()).is_err() {
             // stdout is gone (a closed pipe): nothing more can be reported.

@@ -1,72 +1,8 @@
-//! `gpu-litmus run --help`: the manual of `run` (and of the options
-//! `campaign` shares), kept apart from the code that reads them.
+//! The end of `gpu-litmus run --help` (the environment, litmus7's format,
+//! the exit status): the part of `run`'s manual that no option carries,
+//! kept apart from the code.
 
-pub(super) const HELP: &str =
-    "gpu-litmus run: run .litmus files with the memory model and on the GPU
-
-USAGE:
-    gpu-litmus run [OPTIONS] FILE...
-
-For each file: the model's allowed outcomes, the declared verdict against
-the model's, and the GPU's histogram against the allowed set. Prints one
-summary line (the verdicts, the hardware's figures and knobs) and the
-outcome table: each outcome the model allows or the hardware showed, with
-the hardware's count and the model's verdict; `*` marks the outcomes the
-condition describes. Without a GPU the model half still runs and the
-summary says `hardware: skipped, ...`.
-
-A test fails when its declared verdict (`=> allowed` / `=> forbidden`) is
-not the model's, when the hardware shows an outcome the model forbids, or
-when the hardware half breaks (a kernel fault, a JIT error, lost instances,
-a GPU required by LITMUS_REQUIRE_GPU=1 but missing). A failing test prints
-what failed, the table, why each forbidden outcome seen is forbidden (axiom
-and witness), and a line to reproduce it. Allowed outcomes never seen, and
-whether the condition's outcome was seen, are said but never fail a test.
-
-OPTIONS:
-    --model NAME        the memory model: ptx, sc, ptx-2015, ptx-7.5, ptx-async, or a .cat file
-                        (default: $LITMUS_MODEL, else ptx)
-    --budget-ms N       GPU time per test, in milliseconds
-                        (default: $LITMUS_BUDGET_MS, else 1000)
-    --launches N        stop after N kernel launches instead of a time
-                        budget (default: $LITMUS_LAUNCHES)
-    --seed N            seeds the permutations of roles and locations
-                        (default: $LITMUS_SEED, else from the clock); every
-                        result prints it
-    --report DIR        write a JSON record per test (TEST.json: test, model,
-                        declared_verdict, computed_verdict, allowed,
-                        histogram, device, seed, budget, passed, ...) and
-                        one JUnit file, junit-gpu-litmus.xml, into DIR
-                        (default: $LITMUS_REPORT_DIR)
-    --evidence DIR      record each hardware run's histogram, device, knobs
-                        and the test's IR hash as evidence in DIR (one
-                        .jsonl file per process) for `gpu-litmus gate`
-                        (default: $LITMUS_EVIDENCE)
-    --format FORMAT     text (default), json or litmus7.
-                        json: one JSON object per file and line, the
-                        report's record plus `file`; a file that cannot be
-                        read or parsed gives {\"file\", \"error\"}; either has
-                        `report_error` when --report could not write its
-                        files.
-                        litmus7: litmus7's result block per test, to
-                        compare with litmus7's output line by line
-                        (mcompare7 reads it); see LITMUS7 FORMAT below
-    --loop-bound N      the model's loop bound: how many times a loop body
-                        may run in an execution the model considers
-                        (default 1: an execution that takes a backward jump
-                        is dropped). Not LITMUS_LOOP_BOUND, which bounds how
-                        long a role may spin on the GPU (default 1000)
-    --ptxas PATH        compile each test's module with this ptxas for the
-                        GPU instead of the driver's JIT (default:
-                        $LITMUS_PTXAS); a path that is not ptxas is an
-                        error before anything runs
-    --tuning FILE       per-test knobs from a tuning file (`gpu-litmus tune`
-                        writes one); a test with no entry runs the defaults
-                        (default: $LITMUS_TUNING, else litmus-tuning.toml in
-                        the current folder if there is one)
-    -h, --help          print this help
-
-ENVIRONMENT:
+pub(super) const AFTER_HELP: &str = "ENVIRONMENT:
     LITMUS_MODEL        as --model
     LITMUS_BUDGET_MS    as --budget-ms
     LITMUS_LAUNCHES     as --launches
@@ -194,10 +130,3 @@ EXIT STATUS:
        files still run)
     2  the command line, or a LITMUS_* variable, is wrong
 ";
-
-pub(super) const USAGE: &str = "USAGE:
-    gpu-litmus run [--model NAME] [--budget-ms N] [--launches N] [--seed N]
-                   [--report DIR] [--evidence DIR] [--format text|json|litmus7]
-                   [--loop-bound N] [--tuning FILE] [--ptxas PATH] FILE...
-
-For more, try `gpu-litmus run --help`.";

@@ -12,80 +12,79 @@ use litmus_hw::{GpuError, PtxTarget};
 use litmus_toolchain::check::check_role;
 use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas};
 
-use super::args::Args;
+use super::args::Refusal as Usage;
 use super::load::{litmus_files, load};
-use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus sass: the SASS a test's PTX becomes, beside each PTX line
+/// list the SASS ptxas makes of each role (--check: dropped, reordered, folded)
+///
+/// For each .litmus file (or each one under a folder), generates the PTX
+/// module the GPU harness loads, sets its target to --arch, compiles it with
+/// ptxas (with line information) and disassembles it with nvdisasm. Prints,
+/// for each role of the test kernel, each test instruction, its PTX accesses,
+/// fences, barriers and branches (with their line in `gpu-litmus ptx --arch`'s
+/// output), and under each the SASS instructions made from that line. No GPU
+/// is needed, except with --jit: then the GPU's driver compiles the module
+/// (the code a run of it runs, --arch naming the module's target) instead of
+/// ptxas.
+///
+/// A test whose instructions do not exist on the target (a cluster test on
+/// sm_80), or need a PTX ISA newer than the ptxas reads, or that the GPU
+/// harness cannot run at all, is not compiled: one line says why, and it does
+/// not fail the command (like a skip).
+///
+/// With --check, each role is followed by its findings, one line each:
+///     dropped    a PTX access, fence or barrier with no SASS memory, fence or
+///                barrier instruction made from it (not a weak or relaxed load
+///                whose value nothing reads: no outcome can tell);
+///     reordered  an access or fence whose SASS comes before that of an earlier
+///                one of the role;
+///     folded     a conditional branch on a loaded value, with an access after
+///                it, that left no conditional branch or predicated access
+///                (herd7's LB+ctrls branches to the very next instruction, and
+///                ptxas removes the branch);
+/// and a summary line ends the output.
+///
+/// Compiled images are kept in the module cache (LITMUS_CACHE_DIR, else
+/// $XDG_CACHE_HOME/gpu-litmus, else ~/.cache/gpu-litmus; LITMUS_CACHE=0 turns
+/// it off). A cache that cannot be used is one warning, and the command goes
+/// on without it.
+#[derive(clap::Args)]
+#[command(
+    verbatim_doc_comment,
+    override_usage = "gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH | --jit] [--nvdisasm PATH] [--check]",
+    after_long_help = AFTER_HELP
+)]
+pub struct SassArgs {
+    /// the target to compile for (default sm_90)
+    #[arg(long, value_name = "sm_XX", value_parser = parse_arch)]
+    arch: Option<SmArch>,
+    /// the ptxas to use (default: LITMUS_PTXAS, else PATH)
+    #[arg(long, value_name = "PATH")]
+    ptxas: Option<PathBuf>,
+    /// compile with GPU 0's driver, as a run does, for the GPU's own
+    /// architecture (--arch: the module's target, default the GPU's)
+    #[arg(long)]
+    jit: bool,
+    /// the nvdisasm to use (default: LITMUS_NVDISASM, else PATH; CUDA 13's
+    /// does not read sm_70)
+    #[arg(long, value_name = "PATH")]
+    nvdisasm: Option<PathBuf>,
+    /// report what the compiler dropped, reordered or folded
+    #[arg(long)]
+    check: bool,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    files: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH | --jit] [--nvdisasm PATH] [--check]
-
-For each .litmus file (or each one under a folder), generates the PTX
-module the GPU harness loads, sets its target to --arch, compiles it with
-ptxas (with line information) and disassembles it with nvdisasm. Prints,
-for each role of the test kernel, each test instruction, its PTX accesses,
-fences, barriers and branches (with their line in `gpu-litmus ptx --arch`'s
-output), and under each the SASS instructions made from that line. No GPU
-is needed, except with --jit: then the GPU's driver compiles the module
-(the code a run of it runs, --arch naming the module's target) instead of
-ptxas.
-
-A test whose instructions do not exist on the target (a cluster test on
-sm_80), or need a PTX ISA newer than the ptxas reads, or that the GPU
-harness cannot run at all, is not compiled: one line says why, and it does
-not fail the command (like a skip).
-
-With --check, each role is followed by its findings, one line each:
-    dropped    a PTX access, fence or barrier with no SASS memory, fence or
-               barrier instruction made from it (not a weak or relaxed load
-               whose value nothing reads: no outcome can tell);
-    reordered  an access or fence whose SASS comes before that of an earlier
-               one of the role;
-    folded     a conditional branch on a loaded value, with an access after
-               it, that left no conditional branch or predicated access
-               (herd7's LB+ctrls branches to the very next instruction, and
-               ptxas removes the branch);
-and a summary line ends the output.
-
-Compiled images are kept in the module cache (LITMUS_CACHE_DIR, else
-$XDG_CACHE_HOME/gpu-litmus, else ~/.cache/gpu-litmus; LITMUS_CACHE=0 turns
-it off). A cache that cannot be used is one warning, and the command goes
-on without it.
-
-OPTIONS:
-    --arch sm_XX        the target to compile for (default sm_90)
-    --ptxas PATH        the ptxas to use (default: LITMUS_PTXAS, else PATH)
-    --jit               compile with GPU 0's driver, as a run does, for
-                        the GPU's own architecture (--arch: the module's
-                        target, default the GPU's)
-    --nvdisasm PATH     the nvdisasm to use (default: LITMUS_NVDISASM, else
-                        PATH; CUDA 13's does not read sm_70)
-    --check             report what the compiler dropped, reordered or folded
-    -h, --help          print this help
-
-EXIT STATUS:
+const AFTER_HELP: &str = "EXIT STATUS:
     0  every file was listed (with --check: and none was flagged); tests not
        compiled for the target do not count
     1  a file could not be read or compiled, a tool is missing or
        is not what it claims, or (with --check) a file was flagged
     2  the command line is wrong
 ";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus sass FILE... [--arch sm_XX] [--ptxas PATH | --jit] [--nvdisasm PATH] [--check]
-
-For more, try `gpu-litmus sass --help`.";
-
-struct Options {
-    files: Vec<String>,
-    /// `None`: sm_90 for ptxas, the GPU's own under `--jit`.
-    arch: Option<SmArch>,
-    ptxas: Option<PathBuf>,
-    jit: bool,
-    nvdisasm: Option<PathBuf>,
-    check: bool,
-}
 
 /// Reads `--arch`'s value; the error lists the known architectures.
 pub(super) fn parse_arch(text: &str) -> Result<SmArch, String> {
@@ -95,38 +94,6 @@ pub(super) fn parse_arch(text: &str) -> Result<SmArch, String> {
             SmArch::known()
         )
     })
-}
-
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut o = Options {
-        files: Vec::new(),
-        arch: None,
-        ptxas: None,
-        jit: false,
-        nvdisasm: None,
-        check: false,
-    };
-    let mut a = Args::new(args);
-    while let Some((flag, inline)) = a.next_flag(&mut o.files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--arch" => o.arch = Some(parse_arch(&a.value(&flag, inline)?)?),
-            "--jit" if inline.is_none() => o.jit = true,
-            "--jit" => return Err("`--jit` takes no value".into()),
-            "--ptxas" => o.ptxas = Some(a.value(&flag, inline)?.into()),
-            "--nvdisasm" => o.nvdisasm = Some(a.value(&flag, inline)?.into()),
-            "--check" if inline.is_none() => o.check = true,
-            "--check" => return Err("`--check` takes no value".into()),
-            _ => return Err(format!("unknown option `{flag}`")),
-        }
-    }
-    if o.files.is_empty() {
-        return Err("no file given".into());
-    }
-    if o.jit && o.ptxas.is_some() {
-        return Err("`--jit` and `--ptxas` name two compilers: give one".into());
-    }
-    Ok(Some(o))
 }
 
 /// What became of one file.
@@ -151,19 +118,15 @@ struct Tools {
     cache: Option<ModuleCache>,
 }
 
-/// Runs `gpu-litmus sass` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match parse_args(args) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            let _ = write!(out, "{HELP}");
-            return EXIT_OK;
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}\n\n{USAGE}");
-            return EXIT_USAGE;
-        }
-    };
+/// Runs `gpu-litmus sass` as `args` ask.
+pub fn run(opts: SassArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if opts.files.is_empty() {
+        return Usage::from("no file given").print("sass", err);
+    }
+    if opts.jit && opts.ptxas.is_some() {
+        return Usage::from("`--jit` and `--ptxas` name two compilers: give one")
+            .print("sass", err);
+    }
     let compiler = match opts.jit {
         true => Ok(Compiler::Jit),
         false => Ptxas::find(opts.ptxas.as_deref()).map(Compiler::Ptxas),
@@ -224,7 +187,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 /// Lists (and checks) one file; what went wrong is one line on `err`.
 fn one_file(
     file: &str,
-    opts: &Options,
+    opts: &SassArgs,
     tools: &Tools,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -289,7 +252,7 @@ enum Refusal {
 /// what compiled it.
 fn with_ptxas(
     module: &str,
-    opts: &Options,
+    opts: &SassArgs,
     ptxas: &Ptxas,
     tools: &Tools,
     err: &mut dyn Write,
@@ -311,7 +274,7 @@ fn with_ptxas(
 fn with_driver(
     test: &litmus_core::ir::Test,
     module: &str,
-    opts: &Options,
+    opts: &SassArgs,
     tools: &Tools,
 ) -> Result<(Listing, String), Refusal> {
     let knobs = litmus_hw::Knobs {

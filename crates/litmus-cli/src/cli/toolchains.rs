@@ -4,67 +4,34 @@
 
 use std::io::Write;
 
-use super::args::Args;
-use super::{EXIT_OK, EXIT_USAGE};
+use super::EXIT_OK;
 
-const HELP: &str = "gpu-litmus toolchains: list the compilers a run can use
+/// list the compilers a run can use: the driver's JIT, installed ptxas releases
+///
+/// Prints one line a toolchain, by the name that LITMUS_TOOLCHAIN, `tune
+/// --toolchains`, `campaign --toolchains` and tuning entries take: `jit`,
+/// the driver's JIT (the default), with the driver's version; and
+/// `ptxas-VERSION`, a ptxas release installed in the toolchain folder, with
+/// the PTX ISA it reads.
+///
+/// What the hardware shows depends on the compiler: on Hopper, CUDA 12's
+/// ptxas makes `fence.acq_rel.cta` a bare MEMBAR.ALL.CTA and shows the weak
+/// outcomes that fence allows between CTAs, where the 580 driver's JIT and
+/// ptxas 13 do not (docs/running-on-gpus.md). Install releases, without a
+/// CUDA toolkit, from PyPI's wheels: `bash scripts/install-toolchain.sh
+/// 12.4.131`.
+///
+/// The folder is $LITMUS_TOOLCHAINS, else
+/// $XDG_CACHE_HOME/gpu-litmus/toolchains, else
+/// ~/.cache/gpu-litmus/toolchains. A release that is there but does not run
+/// is listed with what is wrong. No GPU is needed; without a driver the jit
+/// line says why.
+#[derive(clap::Args)]
+#[command(after_long_help = "EXIT STATUS:\n    0  listed; 2  the command line is wrong\n")]
+pub struct ToolchainsArgs {}
 
-USAGE:
-    gpu-litmus toolchains
-
-Prints one line a toolchain, by the name that LITMUS_TOOLCHAIN, `tune
---toolchains`, `campaign --toolchains` and tuning entries take:
-
-    jit              the driver's JIT (the default), with the driver's version
-    ptxas-VERSION    a ptxas release installed in the toolchain folder, with
-                     the PTX ISA it reads
-
-What the hardware shows depends on the compiler: on Hopper, CUDA 12's
-ptxas makes `fence.acq_rel.cta` a bare MEMBAR.ALL.CTA and shows the weak
-outcomes that fence allows between CTAs, where the 580 driver's JIT and
-ptxas 13 do not (docs/running-on-gpus.md). Install releases, without a
-CUDA toolkit, from PyPI's wheels:
-
-    bash scripts/install-toolchain.sh 12.4.131
-
-The folder is $LITMUS_TOOLCHAINS, else $XDG_CACHE_HOME/gpu-litmus/toolchains,
-else ~/.cache/gpu-litmus/toolchains. A release that is there but does not
-run is listed with what is wrong. No GPU is needed; without a driver the
-jit line says why.
-
-EXIT STATUS:
-    0  listed; 2  the command line is wrong
-";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus toolchains
-
-For more, try `gpu-litmus toolchains --help`.";
-
-/// Runs `gpu-litmus toolchains` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let mut rest = Vec::new();
-    let mut a = Args::new(args);
-    // Every flag ends the run: the first one decides.
-    if let Some((flag, _)) = a.next_flag(&mut rest) {
-        match flag.as_str() {
-            "-h" | "--help" => {
-                let _ = write!(out, "{HELP}");
-                return EXIT_OK;
-            }
-            other => {
-                let _ = writeln!(err, "error: unknown option `{other}`\n\n{USAGE}");
-                return EXIT_USAGE;
-            }
-        }
-    }
-    if let Some(extra) = rest.first() {
-        let _ = writeln!(
-            err,
-            "error: `toolchains` takes no arguments, not `{extra}`\n\n{USAGE}"
-        );
-        return EXIT_USAGE;
-    }
+/// Runs `gpu-litmus toolchains`.
+pub fn run(_: ToolchainsArgs, out: &mut dyn Write) -> u8 {
     let _ = match litmus_hw::jit_toolchain() {
         Ok(name) => writeln!(out, "jit              {name}"),
         Err(why) => writeln!(out, "jit              not here: {why}"),

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use litmus_hw::{self as gpu, Knobs};
-use litmus_model::model_by_name;
 use litmus_runner::config::Config;
 use litmus_runner::device_pool;
 use litmus_runner::kind_search::{search_kinds, search_on_lanes, KindLanes};
@@ -17,77 +16,126 @@ use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
 
-use super::args::{number, request, shard_of, Args, Parsed};
+use super::args::{shard_of, whole, ModelArg, Refusal};
 use super::load::{litmus_files, load};
-use super::{EXIT_FAILED, EXIT_OK};
+use super::{Globals, EXIT_FAILED, EXIT_OK};
 
-const HELP: &str = "gpu-litmus tune: search the GPU's environment for a set of tests' weak outcomes
+/// search the GPU's environment per test; write a tuning file
+///
+/// Treats the tests given (folders are searched for .litmus files) as one
+/// problem, as a family's variants share their good environments. One pool
+/// of --configs configurations of the environment is drawn for the whole set
+/// (CTAs and threads, stride, permutation, memory stress by extra CTAs with
+/// its pattern, lines, line size and assignment, pre-stress by the testing
+/// threads, the spin barrier and the CTA shuffle in a share of launches): the
+/// current knobs first, then the winners already in the tuning file, then
+/// draws from the seed. The search runs in waves: in each, every test whose
+/// weak outcome has not shown yet runs one short trial (--budget-ms over
+/// --configs, at least 5 ms of GPU time) of the configuration it has not tried
+/// that has shown the most other tests' weak outcomes (each test counting one
+/// over the number of configurations that showed it), so a configuration that
+/// shows one variant is tried next on the others. A test whose weak outcome
+/// shows spends a quarter of its budget refining its best configurations
+/// (again, twice as long) and stops; what it did not spend goes to the tests
+/// still unseen. A test that has tried the whole pool goes round again with
+/// slices twice as long. The set's budget is --budget-ms times the tests.
+///
+/// The search runs on every device of the GPU's kind at once (in groups as
+/// wide as the widest test). On a node with GPUs of several kinds each kind
+/// is searched in turn, with a pool of its own (started from that kind's
+/// winners) and the whole budget; the lines then say which kind, and each
+/// kind's winners are kept under its name in the tuning file.
+///
+/// A configuration scores the lower 95% Wilson bound of the fraction of
+/// instances that showed the test's weak outcome, times its instances per
+/// second. The weak outcome is the condition's outcome when the model allows
+/// it, else every outcome SC forbids.
+///
+/// The best configuration of each test is written to the tuning file (merged
+/// with the entries already there), after the waves at most once a second and
+/// at the end, so an interrupted search keeps what it found. A test whose weak
+/// outcome no configuration showed gets an entry with the defaults and a zero
+/// rate, so the file records that it was searched. `run`, `campaign`,
+/// `litmus!` and `litmus_files!` tests pick up the entry of the kind of GPU
+/// they run on (none: the defaults).
+#[derive(clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct TuneArgs {
+    /// GPU time per test, on average over the set (default 2000; campaign
+    /// --tune calls it --tune-budget-ms)
+    #[arg(long, value_name = "N", value_parser = whole(1u64), conflicts_with = "tune_budget_ms")]
+    budget_ms: Option<u64>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// seeds the pool, each test's order and each trial (default:
+    /// $LITMUS_SEED, else the clock)
+    #[arg(long, value_name = "N", value_parser = whole(0u64))]
+    seed: Option<u64>,
+    /// the tuning file it writes (default: $LITMUS_TUNING, else
+    /// litmus-tuning.toml), the file `run` and `campaign` read with the
+    /// same flag
+    #[arg(long, value_name = "FILE")]
+    tuning: Option<PathBuf>,
+    /// the old name of --tuning: it still works, with a note
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "tuning")]
+    out: Option<PathBuf>,
+    // The model decides each test's weak outcome.
+    #[command(flatten)]
+    model: ModelArg,
+    /// tune part K of N, split by test name as `campaign --shard` splits
+    /// (see its help); the last line says `shard K/N: M of T tests`
+    #[arg(long, value_name = "K/N", value_parser = shard_of)]
+    shard: Option<Shard>,
+    /// record every trial as evidence in DIR (default: $LITMUS_EVIDENCE),
+    /// marked as a trial with its knobs
+    #[arg(long, value_name = "DIR", value_parser = super::run::folder)]
+    evidence: Option<PathBuf>,
+    /// the tests: .litmus files, and folders searched for them
+    #[arg(value_name = "FILE|DIR")]
+    files: Vec<String>,
+}
 
-USAGE:
-    gpu-litmus tune [OPTIONS] DIR|FILE...
+/// The search's options that `tune` and `campaign --tune` share, each
+/// under one name on both (`--configs` is the same as `--tune-configs`).
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// the search's GPU time per test, on average (default 2000; tune's
+    /// --budget-ms)
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    pub(super) tune_budget_ms: Option<u64>,
+    /// configurations in the search's shared pool, at least 2 (default 64)
+    #[arg(long, visible_alias = "configs", value_name = "N", value_parser = whole(2usize))]
+    pub(super) tune_configs: Option<usize>,
+    /// the compilers the pool spreads over, comma-separated: `jit` (the
+    /// driver's), installed releases (`ptxas-12.4`) or ptxas paths
+    /// (default: the one LITMUS_TOOLCHAIN names, else jit and every release
+    /// in the toolchain folder, see `gpu-litmus toolchains`); the current
+    /// knobs and the anchors run under each, the draws take them in turn,
+    /// and an entry names the one its configuration won under
+    #[arg(long, value_name = "LIST", value_parser = toolchain_list)]
+    pub(super) toolchains: Option<Toolchains>,
+}
 
-Treats the tests given (folders are searched for .litmus files) as one
-problem, as a family's variants share their good environments. One pool
-of --configs configurations of the environment is drawn for the whole set
-(CTAs and threads, stride, permutation, memory stress by extra CTAs with
-its pattern, lines, line size and assignment, pre-stress by the testing
-threads, the spin barrier and the CTA shuffle in a share of launches): the
-current knobs first, then the winners already in the tuning file, then
-draws from the seed. The search runs in waves: in each, every test whose
-weak outcome has not shown yet runs one short trial (--budget-ms over
---configs, at least 5 ms of GPU time) of the configuration it has not tried
-that has shown the most other tests' weak outcomes (each test counting one
-over the number of configurations that showed it), so a configuration that
-shows one variant is tried next on the others. A test whose weak outcome
-shows spends a quarter of its budget refining its best configurations
-(again, twice as long) and stops; what it did not spend goes to the tests
-still unseen. A test that has tried the whole pool goes round again with
-slices twice as long. The set's budget is --budget-ms times the tests.
+impl SearchArgs {
+    /// Whether any of the search's options was given.
+    pub(super) fn given(&self) -> bool {
+        self.tune_budget_ms.is_some() || self.tune_configs.is_some() || self.toolchains.is_some()
+    }
+}
 
-The search runs on every device of the GPU's kind at once (in groups as
-wide as the widest test). On a node with GPUs of several kinds each kind
-is searched in turn, with a pool of its own (started from that kind's
-winners) and the whole budget; the lines then say which kind, and each
-kind's winners are kept under its name in the tuning file.
+/// `--toolchains LIST`: each compiler, `None` for the driver's JIT.
+#[derive(Clone)]
+pub struct Toolchains(pub Vec<Option<String>>);
 
-A configuration scores the lower 95% Wilson bound of the fraction of
-instances that showed the test's weak outcome, times its instances per
-second. The weak outcome is the condition's outcome when the model allows
-it, else every outcome SC forbids.
+/// clap's value parser of `--toolchains`: every entry checked, the bad one
+/// named.
+fn toolchain_list(text: &str) -> Result<Toolchains, String> {
+    litmus_hw::parse_toolchains(text)
+        .map(Toolchains)
+        .map_err(|e| format!("`--toolchains` {e}"))
+}
 
-The best configuration of each test is written to the tuning file (merged
-with the entries already there), after the waves at most once a second and
-at the end, so an interrupted search keeps what it found. A test whose weak
-outcome no configuration showed gets an entry with the defaults and a zero
-rate, so the file records that it was searched. `run`, `campaign`,
-`litmus!` and `litmus_files!` tests pick up the entry of the kind of GPU
-they run on (none: the defaults).
-
-OPTIONS:
-    --budget-ms N       GPU time per test, on average over the set (default 2000)
-    --configs N         configurations in the shared pool, at least 2 (default 64)
-    --seed N            seeds the pool, each test's order and each trial
-                        (default: $LITMUS_SEED, else the clock)
-    --out FILE          the tuning file (default: $LITMUS_TUNING, else
-                        litmus-tuning.toml)
-    --model NAME        the model that decides the weak outcome (default:
-                        $LITMUS_MODEL, else ptx)
-    --shard K/N         tune part K of N, split by test name as `campaign
-                        --shard` splits (see its help); the last line says
-                        `shard K/N: M of T tests`
-    --evidence DIR      record every trial as evidence in DIR (default:
-                        $LITMUS_EVIDENCE), marked as a trial with its knobs
-    --toolchains LIST   the compilers the pool spreads over, comma-separated:
-                        `jit` (the driver's), installed releases
-                        (`ptxas-12.4`) or ptxas paths (default: the one
-                        LITMUS_TOOLCHAIN names, else jit and every release
-                        in the toolchain folder, see `gpu-litmus toolchains`);
-                        the current knobs and the anchors run under each, the
-                        draws take them in turn, and an entry names the one
-                        its configuration won under
-    -h, --help          print this help
-
-Without a GPU it says so in one line and exits 0 (1 with
+const AFTER_HELP: &str = "Without a GPU it says so in one line and exits 0 (1 with
 LITMUS_REQUIRE_GPU=1).
 
 EXIT STATUS:
@@ -95,13 +143,6 @@ EXIT STATUS:
     a test could not be run, or the tuning file could not be written;
     2  the command line is wrong
 ";
-
-const USAGE: &str = "USAGE:
-    gpu-litmus tune [--budget-ms N] [--configs N] [--seed N] [--out FILE]
-                    [--model NAME] [--shard K/N] [--evidence DIR]
-                    [--toolchains LIST] DIR|FILE...
-
-For more, try `gpu-litmus tune --help`.";
 
 struct Options {
     config: Config,
@@ -114,63 +155,63 @@ struct Options {
     toolchains: Option<Vec<Option<String>>>,
 }
 
-fn parse_args(args: &[String]) -> Result<Parsed<Box<Options>>, String> {
-    let (mut budget_ms, mut configs, mut seed, mut out, mut model) = (2000, 64, None, None, None);
-    let (mut shard, mut evidence, mut toolchains) = (None, None, None);
-    let mut files = Vec::new();
-    let mut scan = Args::new(args);
-    while let Some((flag, inline)) = scan.next_flag(&mut files) {
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "--budget-ms" => budget_ms = number(&flag, &scan.value(&flag, inline)?, 1u64)?,
-            "--configs" => configs = number(&flag, &scan.value(&flag, inline)?, 2usize)?,
-            "--seed" => seed = Some(number(&flag, &scan.value(&flag, inline)?, 0u64)?),
-            "--out" => out = Some(PathBuf::from(scan.value(&flag, inline)?)),
-            "--model" => model = Some(scan.value(&flag, inline)?),
-            "--shard" => shard = Some(shard_of(&scan.value(&flag, inline)?)?),
-            "--evidence" => evidence = Some(PathBuf::from(scan.value(&flag, inline)?)),
-            "--toolchains" => {
-                let list = scan.value(&flag, inline)?;
-                toolchains =
-                    Some(litmus_hw::parse_toolchains(&list).map_err(|e| format!("`{flag}` {e}"))?);
-            }
-            other => return Err(format!("unknown option `{other}`")),
+impl TuneArgs {
+    /// The search's options, or why the command line cannot give them;
+    /// `--out`, the old name of `--tuning`, gets a note on `err`.
+    fn options(self, g: Globals, err: &mut dyn Write) -> Result<Box<Options>, Refusal> {
+        if self.files.is_empty() {
+            return Err("no files to tune".into());
         }
+        let mut config = match &self.model.model {
+            Some(_) => Config::with_model(self.model.model()?).map_err(|e| e.to_string())?,
+            None => Config::from_env().map_err(|e| e.to_string())?,
+        };
+        if self.evidence.is_some() {
+            config.evidence_dir = self.evidence;
+        }
+        let mut base = config.knobs.clone();
+        if let Some(s) = self.seed {
+            base.seed = s;
+        }
+        if self.out.is_some() && !g.quiet {
+            let _ = writeln!(
+                err,
+                "note: `--out` is now `--tuning` (the same flag as run's and campaign's)"
+            );
+        }
+        let out = self.tuning.or(self.out).unwrap_or_else(default_path);
+        Ok(Box::new(Options {
+            config,
+            base,
+            budget_ms: self
+                .budget_ms
+                .or(self.search.tune_budget_ms)
+                .unwrap_or(2000),
+            configs: self.search.tune_configs.unwrap_or(64),
+            out,
+            files: self.files,
+            shard: self.shard,
+            toolchains: self.search.toolchains.map(|t| t.0),
+        }))
     }
-    if files.is_empty() {
-        return Err("no files to tune".into());
-    }
-    let mut config = match model {
-        Some(name) => Config::with_model(model_by_name(&name).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?,
-        None => Config::from_env().map_err(|e| e.to_string())?,
-    };
-    if evidence.is_some() {
-        config.evidence_dir = evidence;
-    }
-    let mut base = config.knobs.clone();
-    if let Some(s) = seed {
-        base.seed = s;
-    }
-    let out = out.unwrap_or_else(default_path);
-    Ok(Parsed::Work(Box::new(Options {
-        config,
-        base,
-        budget_ms,
-        configs,
-        out,
-        files,
-        shard,
-        toolchains,
-    })))
 }
 
-/// Runs `gpu-litmus tune` with `args` (after the subcommand name).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let opts = match request(parse_args(args), HELP, USAGE, out, err) {
+/// Runs `gpu-litmus tune` as `args` ask.
+pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let opts = match args.options(g, err) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(refusal) => return refusal.print("tune", err),
     };
+    // A test folder may hold the tuning file; a test file may not be it.
+    let tests: Vec<&std::path::Path> = opts
+        .files
+        .iter()
+        .map(std::path::Path::new)
+        .filter(|p| p.is_file())
+        .collect();
+    if !super::outputs::clear(&opts.out, &tests, err) {
+        return EXIT_FAILED;
+    }
     let selection = match litmus_files(&opts.files) {
         Ok(f) => Selection::of(opts.shard, f),
         Err(msg) => {

@@ -14,7 +14,7 @@ use std::process::{Command, Output};
 /// variable but the corpus's is removed, LITMUS_REQUIRE_GPU too (tests that
 /// want it set it themselves).
 pub fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-litmus"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_litmus-cli"));
     for (var, _) in std::env::vars_os() {
         let name = var.to_string_lossy();
         if name.starts_with("LITMUS_") && name != "LITMUS_CONFORMANCE_DIR" {

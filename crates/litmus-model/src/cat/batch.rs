@@ -22,6 +22,7 @@
 //! out of budget. The allowed outcomes are therefore exactly those of
 //! [`crate::check()`] for each model.
 
+use crate::cat::ReadInclude;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
@@ -60,7 +61,7 @@ struct Member {
 /// ```
 /// use litmus_model::cat::batch::Batch;
 /// let mut b = Batch::default();
-/// let mut no_include = |_: &std::path::Path| Err("no includes".to_string());
+/// let mut no_include = |_: &std::path::Path| Err("no includes".into());
 /// b.add("sc.cat".as_ref(), "acyclic po | rf | co | fr as sc\n", &mut no_include).unwrap();
 /// b.add("none.cat".as_ref(), "empty 0 as nothing\n", &mut no_include).unwrap();
 /// assert_eq!(b.len(), 2);
@@ -93,7 +94,7 @@ impl Batch {
         &mut self,
         path: &Path,
         src: &str,
-        read: &mut dyn FnMut(&Path) -> Result<String, String>,
+        read: &mut ReadInclude<'_>,
     ) -> Result<usize, CatError> {
         let alone = CatModel::from_source(path, src, read)?;
         let range = self.shared.add(path, src, read)?;

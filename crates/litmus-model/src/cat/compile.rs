@@ -5,6 +5,7 @@
 //! base sets and relations it depends on and whether it only grows as the
 //! candidate execution grows (what makes early pruning sound).
 
+use crate::cat::ReadInclude;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -66,6 +67,26 @@ pub(crate) struct Info {
 /// these chains, and a malformed or hostile file must get an error rather
 /// than overflow the stack.
 const MAX_HEIGHT: usize = 400;
+
+/// The operands of an expression, left to right.
+fn expr_operands(kind: &ExprKind) -> Vec<&Expr> {
+    match kind {
+        ExprKind::Name(_) => Vec::new(),
+        ExprKind::Union(a, b)
+        | ExprKind::Inter(a, b)
+        | ExprKind::Diff(a, b)
+        | ExprKind::Seq(a, b)
+        | ExprKind::Product(a, b) => vec![a, b],
+        ExprKind::Inverse(a)
+        | ExprKind::Plus(a)
+        | ExprKind::Star(a)
+        | ExprKind::Opt(a)
+        | ExprKind::Compl(a)
+        | ExprKind::Bracket(a)
+        | ExprKind::Domain(a)
+        | ExprKind::Range(a) => vec![a],
+    }
+}
 
 /// A `let rec ... and ...` group: its variables' bodies.
 #[derive(Clone, Debug)]
@@ -146,7 +167,7 @@ struct Compiler<'r> {
     env: HashMap<String, NodeId>,
     /// Files being included, to refuse cycles.
     stack: Vec<PathBuf>,
-    read: &'r mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &'r mut ReadInclude<'r>,
     memo: HashMap<Node, NodeId>,
 }
 
@@ -289,12 +310,47 @@ impl Compiler<'_> {
         Ok(id)
     }
 
-    fn expr(&mut self, e: &Expr, file: &str) -> Result<NodeId, CatError> {
-        let pos = e.pos;
+    /// Compiles `root` operands first, left to right, each node once.
+    ///
+    /// The walk keeps its own stack rather than recursing: an expression
+    /// may nest thousands deep (`po | po | ...` is a chain as deep as it is
+    /// long), and a debug build's frame here is kilobytes, so recursion
+    /// would overflow a test thread's stack long before [`MAX_HEIGHT`]
+    /// refuses the result.
+    fn expr(&mut self, root: &Expr, file: &str) -> Result<NodeId, CatError> {
+        // (expression, whether its operands are compiled), and the ids of
+        // the operands compiled so far, in order.
+        let mut work: Vec<(&Expr, bool)> = vec![(root, false)];
+        let mut done: Vec<NodeId> = Vec::new();
+        while let Some((e, ready)) = work.pop() {
+            let operands = expr_operands(&e.kind);
+            if !ready && !operands.is_empty() {
+                work.push((e, true));
+                work.extend(operands.into_iter().rev().map(|o| (o, false)));
+                continue;
+            }
+            let id = match self.node_of(e, &mut done, file)? {
+                Ok(node) => self.add(node, e.pos, file)?,
+                Err(bound) => bound,
+            };
+            done.push(id);
+        }
+        Ok(done.pop().expect("the root's id"))
+    }
+
+    /// The node of `e`, its operands' ids taken from the end of `done`; or
+    /// the id a name is bound to already.
+    fn node_of(
+        &self,
+        e: &Expr,
+        done: &mut Vec<NodeId>,
+        file: &str,
+    ) -> Result<Result<Node, NodeId>, CatError> {
+        let mut pop = || done.pop().expect("an operand's id");
         let node = match &e.kind {
             ExprKind::Name(n) => {
                 if let Some(&id) = self.env.get(n) {
-                    return Ok(id);
+                    return Ok(Err(id));
                 }
                 match n.as_str() {
                     "_" => Node::Universe,
@@ -305,28 +361,37 @@ impl Compiler<'_> {
                         None => {
                             return Err(CatError::at(
                                 file,
-                                pos,
+                                e.pos,
                                 CatErrorKind::UnknownName(n.clone(), Base::names()),
                             ))
                         }
                     },
                 }
             }
-            ExprKind::Union(a, b) => Node::Union(self.expr(a, file)?, self.expr(b, file)?),
-            ExprKind::Inter(a, b) => Node::Inter(self.expr(a, file)?, self.expr(b, file)?),
-            ExprKind::Diff(a, b) => Node::Diff(self.expr(a, file)?, self.expr(b, file)?),
-            ExprKind::Seq(a, b) => Node::Seq(self.expr(a, file)?, self.expr(b, file)?),
-            ExprKind::Product(a, b) => Node::Product(self.expr(a, file)?, self.expr(b, file)?),
-            ExprKind::Inverse(a) => Node::Inverse(self.expr(a, file)?),
-            ExprKind::Plus(a) => Node::Plus(self.expr(a, file)?),
-            ExprKind::Star(a) => Node::Star(self.expr(a, file)?),
-            ExprKind::Opt(a) => Node::Opt(self.expr(a, file)?),
-            ExprKind::Compl(a) => Node::Compl(self.expr(a, file)?),
-            ExprKind::Bracket(a) => Node::Bracket(self.expr(a, file)?),
-            ExprKind::Domain(a) => Node::Domain(self.expr(a, file)?),
-            ExprKind::Range(a) => Node::Range(self.expr(a, file)?),
+            ExprKind::Union(..)
+            | ExprKind::Inter(..)
+            | ExprKind::Diff(..)
+            | ExprKind::Seq(..)
+            | ExprKind::Product(..) => {
+                let (b, a) = (pop(), pop());
+                match e.kind {
+                    ExprKind::Union(..) => Node::Union(a, b),
+                    ExprKind::Inter(..) => Node::Inter(a, b),
+                    ExprKind::Diff(..) => Node::Diff(a, b),
+                    ExprKind::Seq(..) => Node::Seq(a, b),
+                    _ => Node::Product(a, b),
+                }
+            }
+            ExprKind::Inverse(_) => Node::Inverse(pop()),
+            ExprKind::Plus(_) => Node::Plus(pop()),
+            ExprKind::Star(_) => Node::Star(pop()),
+            ExprKind::Opt(_) => Node::Opt(pop()),
+            ExprKind::Compl(_) => Node::Compl(pop()),
+            ExprKind::Bracket(_) => Node::Bracket(pop()),
+            ExprKind::Domain(_) => Node::Domain(pop()),
+            ExprKind::Range(_) => Node::Range(pop()),
         };
-        self.add(node, pos, file)
+        Ok(Ok(node))
     }
 
     fn bind(&mut self, name: &str, id: NodeId) {
@@ -647,7 +712,7 @@ impl Compiler<'_> {
 pub(crate) fn compile(
     path: &Path,
     src: &str,
-    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &mut ReadInclude<'_>,
 ) -> Result<Program, CatError> {
     let mut shared = Shared::default();
     shared.add(path, src, read)?;
@@ -671,7 +736,7 @@ impl Shared {
         &mut self,
         path: &Path,
         src: &str,
-        read: &mut dyn FnMut(&Path) -> Result<String, String>,
+        read: &mut ReadInclude<'_>,
     ) -> Result<std::ops::Range<usize>, CatError> {
         let lens = (
             self.prog.nodes.len(),

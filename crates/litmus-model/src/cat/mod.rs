@@ -34,7 +34,7 @@
 //! let src = "SC\nlet com = rf | co | fr\nacyclic po | com as sc\n";
 //! let m = CatModel::from_source("sc.cat".as_ref(), src, &mut |_| Err("no includes".into())).unwrap();
 //! assert_eq!(m.check_names(), ["sc"]);
-//! let err = CatModel::from_source("bad.cat".as_ref(), "acyclic po | R", &mut |_| Err(String::new())).unwrap_err();
+//! let err = CatModel::from_source("bad.cat".as_ref(), "acyclic po | R", &mut |_| Err("".into())).unwrap_err();
 //! assert_eq!(err.to_string().split(": ").next(), Some("bad.cat:1:9"));
 //! ```
 
@@ -44,6 +44,7 @@ pub mod batch;
 mod compile;
 mod error;
 mod eval;
+mod include;
 mod lexer;
 mod model;
 pub mod mutate;
@@ -53,5 +54,6 @@ mod print;
 mod source;
 
 pub use error::{CatError, CatErrorKind, Pos};
+pub use include::{read_from_disk, IncludeError, ReadInclude};
 pub use model::{load, CatModel};
 pub use parser::CheckKind;

@@ -28,6 +28,7 @@
 //! `flag` checks never reject: when one holds of a consistent execution,
 //! its name is recorded ([`CatModel::raised_flags`]).
 
+use crate::cat::{read_from_disk, IncludeError, ReadInclude};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -166,7 +167,7 @@ impl CatModel {
     pub fn from_source(
         path: &Path,
         src: &str,
-        read: &mut dyn FnMut(&Path) -> Result<String, String>,
+        read: &mut ReadInclude<'_>,
     ) -> Result<CatModel, CatError> {
         let prog = compile(path, src, read)?;
         let SearchNeeds {
@@ -300,8 +301,8 @@ type Sources = Vec<(PathBuf, String)>;
 /// (and again only when it or a file it includes changes).
 static LOADED: Mutex<Vec<(Sources, &'static CatModel)>> = Mutex::new(Vec::new());
 
-fn read_file(p: &Path) -> Result<String, String> {
-    std::fs::read_to_string(p).map_err(|e| e.to_string())
+fn read_file(p: &Path) -> Result<String, IncludeError> {
+    read_from_disk(p)
 }
 
 /// Loads the cat file at `path` (its `include`s resolved relative to it).

@@ -33,6 +33,7 @@
 //! assert!(m.mutants.iter().any(|x| x.description == "drop `fr` from the union `rf | co | fr`"));
 //! ```
 
+use crate::cat::{read_from_disk, IncludeError, ReadInclude};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -849,11 +850,7 @@ fn positions_of_names(e: &Expr, out: &mut Vec<Pos>) {
 /// Every single-edit mutant of the cat model `src` (the file `path`;
 /// `read` reads its includes). Fails only when the model itself does not
 /// load, with the compiler's error (file, line and column).
-pub fn mutate(
-    path: &Path,
-    src: &str,
-    read: &mut dyn FnMut(&Path) -> Result<String, String>,
-) -> Result<Mutation, CatError> {
+pub fn mutate(path: &Path, src: &str, read: &mut ReadInclude<'_>) -> Result<Mutation, CatError> {
     // The model must compile as written: its errors are the user's, and
     // point into their files rather than into a printed copy.
     CatModel::from_source(path, src, read)?;
@@ -870,11 +867,12 @@ pub fn mutate(
         skipped: Vec::new(),
         duplicates: 0,
     };
-    let mut no_include = |p: &Path| -> Result<String, String> {
+    let mut no_include = |p: &Path| -> Result<String, IncludeError> {
         Err(format!(
             "a mutant has its includes read in place; `{}` was not",
             p.display()
-        ))
+        )
+        .into())
     };
     // The end of the model's own file (not of an include): where an
     // author would add an axiom.
@@ -923,9 +921,7 @@ pub fn mutate_file(path: &Path) -> Result<Mutation, CatError> {
         file: path.display().to_string(),
         message: e.to_string(),
     })?;
-    mutate(path, &src, &mut |p| {
-        std::fs::read_to_string(p).map_err(|e| e.to_string())
-    })
+    mutate(path, &src, &mut read_from_disk)
 }
 
 impl Mutation {
@@ -933,8 +929,8 @@ impl Mutation {
     /// one [`Batch`], for judging them all over one search per test.
     pub fn batch(&self) -> Batch {
         let mut batch = Batch::default();
-        let mut no_include = |p: &Path| -> Result<String, String> {
-            Err(format!("unexpected include of `{}`", p.display()))
+        let mut no_include = |p: &Path| -> Result<String, IncludeError> {
+            Err(format!("unexpected include of `{}`", p.display()).into())
         };
         let sources = std::iter::once((self.path.display().to_string(), &self.base_source)).chain(
             self.mutants

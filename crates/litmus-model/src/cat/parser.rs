@@ -72,10 +72,19 @@ pub(crate) enum Stmt {
 /// the stack.
 const MAX_NESTING: usize = 100;
 
+/// How many operators one top-level expression may hold. A chain such as
+/// `po | po | ...` is read by a loop but builds a tree as deep as it is
+/// long, and everything that walks the tree afterwards (dropping it
+/// included) recurses: this keeps that depth far below a thread's stack.
+const MAX_OPERATORS: usize = 4000;
+
 struct Parser<'t> {
     toks: &'t [Token],
     i: usize,
     depth: usize,
+    /// Operators of the current top-level expression (see
+    /// [`MAX_OPERATORS`]).
+    ops: usize,
 }
 
 type PResult<T> = Result<T, (Pos, CatErrorKind)>;
@@ -262,7 +271,27 @@ impl<'t> Parser<'t> {
     }
 
     fn expr(&mut self) -> PResult<Expr> {
+        // Nested expressions (in parentheses) count toward their top-level
+        // one.
+        if self.depth == 0 {
+            self.ops = 0;
+        }
         self.binary(0)
+    }
+
+    /// Counts one operator of the current expression, or fails past
+    /// [`MAX_OPERATORS`].
+    fn operator(&mut self) -> PResult<()> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATORS {
+            return Err((
+                self.pos(),
+                CatErrorKind::Limit(format!(
+                    "an expression holds more than {MAX_OPERATORS} operators"
+                )),
+            ));
+        }
+        Ok(())
     }
 
     /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`].
@@ -287,6 +316,7 @@ impl<'t> Parser<'t> {
         };
         let mut left = self.binary(level + 1)?;
         while self.peek() == op {
+            self.operator()?;
             self.bump();
             let right = self.binary(level + 1)?;
             let pos = left.pos;
@@ -304,6 +334,7 @@ impl<'t> Parser<'t> {
 
     fn unary(&mut self) -> PResult<Expr> {
         if *self.peek() == Tok::Tilde {
+            self.operator()?;
             let pos = self.pos();
             self.bump();
             let e = self.nested(Self::unary)?;
@@ -339,6 +370,7 @@ impl<'t> Parser<'t> {
                 Tok::Inv => ExprKind::Inverse,
                 _ => return Ok(e),
             };
+            self.operator()?;
             self.bump();
             let pos = e.pos;
             e = Expr {
@@ -351,6 +383,7 @@ impl<'t> Parser<'t> {
     fn product(&mut self) -> PResult<Expr> {
         let mut left = self.primary()?;
         while *self.peek() == Tok::Star && Self::starts_operand(self.peek_at(1)) {
+            self.operator()?;
             self.bump();
             let right = self.primary()?;
             let pos = left.pos;
@@ -409,6 +442,7 @@ pub(crate) fn parse(toks: &[Token]) -> Result<Vec<Stmt>, (Pos, CatErrorKind)> {
         toks,
         i: 0,
         depth: 0,
+        ops: 0,
     }
     .file()
 }

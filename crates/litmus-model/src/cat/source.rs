@@ -2,6 +2,7 @@
 //! the form that mutation works on, where every statement remembers the
 //! file it came from so that a mutant can say where it is.
 
+use crate::cat::ReadInclude;
 use std::path::Path;
 
 use super::error::{CatError, CatErrorKind, Pos};
@@ -25,7 +26,7 @@ pub(crate) struct Located {
 pub(crate) fn flatten(
     path: &Path,
     src: &str,
-    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &mut ReadInclude<'_>,
 ) -> Result<Vec<Located>, CatError> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
@@ -36,7 +37,7 @@ pub(crate) fn flatten(
 fn file(
     path: &Path,
     src: &str,
-    read: &mut dyn FnMut(&Path) -> Result<String, String>,
+    read: &mut ReadInclude<'_>,
     stack: &mut Vec<std::path::PathBuf>,
     out: &mut Vec<Located>,
 ) -> Result<(), CatError> {

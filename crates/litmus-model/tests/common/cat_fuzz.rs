@@ -90,7 +90,7 @@ pub enum Fate {
 pub fn run_one(bytes: &[u8], tests: &[litmus_core::ir::Test]) -> Fate {
     let src = String::from_utf8_lossy(bytes);
     let model = match CatModel::from_source(Path::new("fuzz.cat"), &src, &mut |p| {
-        Err(format!("{} is not available while fuzzing", p.display()))
+        Err(format!("{} is not available while fuzzing", p.display()).into())
     }) {
         Ok(m) => m,
         Err(e) => {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// One finished test, as JUnit needs it.
@@ -27,8 +27,23 @@ pub struct Case {
 /// The cases recorded so far, per report directory.
 static CASES: Mutex<BTreeMap<PathBuf, Vec<Case>>> = Mutex::new(BTreeMap::new());
 
-/// The suite's name: the test binary's name without cargo's hash.
+/// The name [`name_suite`] gave, if any.
+static NAMED: OnceLock<String> = OnceLock::new();
+
+/// Names this process's suite `name` instead of after its executable's
+/// file: for a program whose file name is not its name (the CLI is
+/// `gpu-litmus`, and writes `junit-gpu-litmus.xml`, also when its tests
+/// run it as `litmus-cli`). The first name given holds.
+pub fn name_suite(name: &str) {
+    let _ = NAMED.set(name.to_string());
+}
+
+/// The suite's name: the one [`name_suite`] gave, else the test binary's
+/// name without cargo's hash.
 pub fn suite_name() -> String {
+    if let Some(name) = NAMED.get() {
+        return name.clone();
+    }
     let exe = std::env::current_exe().ok();
     let stem = exe
         .as_deref()

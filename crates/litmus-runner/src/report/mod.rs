@@ -23,9 +23,9 @@ pub fn write(dir: &Path, report: &TestReport, time: Duration) -> std::io::Result
     std::fs::create_dir_all(dir)?;
     let json =
         serde_json::to_string_pretty(&json::record(report)).map_err(std::io::Error::other)?;
-    std::fs::write(
-        dir.join(format!("{}.json", file_stem(report.id()))),
-        json + "\n",
+    litmus_core::files::write_atomic(
+        &dir.join(format!("{}.json", file_stem(report.id()))),
+        (json + "\n").as_bytes(),
     )?;
     let skipped = match &report.hardware {
         Hardware::Skipped(why) | Hardware::NotRun(why) => Some(why.clone()),

@@ -74,18 +74,23 @@ fn condition_words(report: &TestReport) -> Option<&'static str> {
 }
 
 /// How to run the test again the same way: the seed and every knob that
-/// differs from its default, as environment variables, then the command.
+/// differs from its default, as environment variables, then the command,
+/// every value and path shell-quoted ([`litmus_core::shell::quote`]) so
+/// that pasted into `sh` it runs that command and nothing else.
 pub fn reproduce(report: &TestReport) -> String {
+    use litmus_core::shell::{assignment, quote};
     let mut env = String::new();
     if let Some(k) = &report.knobs {
         for (var, value) in k.env_assignments() {
-            env.push_str(&format!("{var}={value} "));
+            env.push_str(&assignment(var, &value));
+            env.push(' ');
         }
     }
     match &report.source {
         Source::CargoTest(path) => format!(
-            "{env}LITMUS_MODEL={} cargo test {path} -- --exact",
-            report.model
+            "{env}{} cargo test {} -- --exact",
+            assignment("LITMUS_MODEL", report.model),
+            quote(path)
         ),
         Source::File(file) => {
             let bound = if report.loop_bound == litmus_model::Options::default().loop_bound {
@@ -93,7 +98,11 @@ pub fn reproduce(report: &TestReport) -> String {
             } else {
                 format!(" --loop-bound {}", report.loop_bound)
             };
-            format!("{env}gpu-litmus run --model {}{bound} {file}", report.model)
+            format!(
+                "{env}gpu-litmus run --model {}{bound} {}",
+                quote(report.model),
+                quote(file)
+            )
         }
     }
 }

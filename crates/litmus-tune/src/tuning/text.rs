@@ -54,11 +54,43 @@ pub(super) fn parse(path: &Path, text: &str) -> Result<TuningFile, TuningError> 
             let entries = entries
                 .as_table()
                 .ok_or_else(|| bad(format!("test `{name}`: must be a table")))?;
-            let kinds = parse_test(entries).map_err(|m| bad(format!("test `{name}`: {m}")))?;
+            let kinds = parse_test(entries).map_err(|m| {
+                let at = line_of(text, name, &m).map_or(String::new(), |l| format!("line {l}: "));
+                bad(format!("{at}test `{name}`: {m}"))
+            })?;
             file.tests.insert(name.clone(), kinds);
         }
     }
     Ok(file)
+}
+
+/// The line (from 1) an error about test `name` points at: the first line
+/// after the test's first header that sets a key the message names in
+/// backticks, else that header. The TOML tables keep no positions, and a
+/// message without a line leaves a person searching a long file.
+fn line_of(text: &str, name: &str, message: &str) -> Option<usize> {
+    let quoted = toml::Value::String(name.to_string()).to_string();
+    let header = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with(&format!("[tests.{quoted}")) || line.starts_with(&format!("[tests.{name}"))
+    };
+    let start = text.lines().position(header)?;
+    let mut keys: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
+    keys.extend(
+        message
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with("LITMUS_")),
+    );
+    let set_here = text.lines().enumerate().skip(start + 1).find(|(_, line)| {
+        let key = line
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        line.contains('=') && keys.contains(&key)
+    });
+    Some(set_here.map_or(start, |(i, _)| i) + 1)
 }
 
 /// One `[tests.NAME]` table: its entries by device kind.
@@ -162,8 +194,8 @@ fn parse_entry(t: &toml::Table) -> Result<Entry, String> {
                 entry.weak_per_s_low = value
                     .as_float()
                     .or_else(|| value.as_integer().map(|i| i as f64))
-                    .filter(|f| *f >= 0.0)
-                    .ok_or("`weak_per_s_low` must be a non-negative number")?
+                    .filter(|f| f.is_finite() && *f >= 0.0)
+                    .ok_or("`weak_per_s_low` must be a finite non-negative number")?
             }
             "weak" | "instances" => {
                 let n = value
@@ -186,6 +218,11 @@ fn parse_entry(t: &toml::Table) -> Result<Entry, String> {
                         ));
                     }
                     let v = match v {
+                        // Empty, the environment would fall back to the
+                        // default: in a file it is a mistake to say so.
+                        toml::Value::String(s) if s.trim().is_empty() => {
+                            return Err(format!("knob `{var}` is empty"))
+                        }
                         toml::Value::String(s) => s.clone(),
                         toml::Value::Integer(i) => i.to_string(),
                         _ => return Err(format!("knob `{var}` must be a string or an integer")),

@@ -1,0 +1,66 @@
+//! Names as the terminal should show them: a test, device or file name
+//! comes from files anyone can write, and an ESC, a carriage return or a
+//! bidi override in it would move the cursor, recolour or reorder what
+//! the terminal shows. Printed through [`escaped`], such characters
+//! appear as `\u{1b}` and the like, so the line says what the file holds.
+
+use std::borrow::Cow;
+
+/// Whether `c` is left as it is: not a control character, and not one of
+/// the invisible formatting characters that reorder or hide text (bidi
+/// embeddings, overrides and isolates, zero-width characters, the BOM).
+fn shown(c: char) -> bool {
+    !c.is_control()
+        && !matches!(
+            c,
+            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
+        )
+}
+
+/// `text` with every character the terminal would act on rather than show
+/// written as Rust writes it in a string (`\u{1b}`, `\r`, `\u{202e}`);
+/// unchanged, and not copied, when there is none.
+///
+/// ```
+/// use litmus_core::printable::escaped;
+/// assert_eq!(escaped("MP+rel"), "MP+rel");
+/// assert_eq!(escaped("MP\u{1b}[2J\r\u{202e}"), "MP\\u{1b}[2J\\r\\u{202e}");
+/// ```
+pub fn escaped(text: &str) -> Cow<'_, str> {
+    if text.chars().all(shown) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if shown(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A report of several lines, each [`escaped`]: line breaks and tabs stay
+/// (they are the report's own), every other such character is written
+/// out.
+///
+/// ```
+/// use litmus_core::printable::escaped_lines;
+/// assert_eq!(escaped_lines("a\tb\nMP\u{1b}[31m\n"), "a\tb\nMP\\u{1b}[31m\n");
+/// ```
+pub fn escaped_lines(text: &str) -> Cow<'_, str> {
+    let own = |c: char| c == '\n' || c == '\t';
+    if text.chars().all(|c| own(c) || shown(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if own(c) || shown(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    Cow::Owned(out)
+}
