@@ -90,7 +90,7 @@ pub use knobs::{
 };
 pub use litmus_core::ptx::Addressing;
 pub use splitmix::splitmix;
-pub use toolchain::{Build, ToolchainError};
+pub use toolchain::{say_once, Build, ToolchainError};
 
 /// Why a GPU run did not give a histogram.
 #[derive(Clone, Debug, thiserror::Error)]

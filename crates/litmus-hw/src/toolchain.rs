@@ -192,7 +192,7 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Image, Gp
             Ok(Lookup::Corrupt(why)) => {
                 eprintln!("gpu-litmus: module cache: {why}; the module is compiled again")
             }
-            Err(e) => once(&format!(
+            Err(e) => say_once(&format!(
                 "gpu-litmus: module cache: {e}; going on without it"
             )),
         }
@@ -205,7 +205,7 @@ pub(crate) fn image(ctx: &Context, plan: &Plan, fresh: bool) -> Result<Image, Gp
     };
     if let Some(cache) = cache {
         if let Err(e) = cache.put(&key, &image) {
-            once(&format!(
+            say_once(&format!(
                 "gpu-litmus: module cache: {e}; going on without it"
             ));
         }
@@ -241,7 +241,7 @@ fn disk_cache() -> Option<&'static ModuleCache> {
         .get_or_init(|| match ModuleCache::from_env() {
             Ok(cache) => cache,
             Err(e) => {
-                once(&format!(
+                say_once(&format!(
                     "gpu-litmus: module cache: {e}; going on without it"
                 ));
                 None
@@ -250,9 +250,10 @@ fn disk_cache() -> Option<&'static ModuleCache> {
         .as_ref()
 }
 
-/// Prints a warning once per process: every run of a campaign would
-/// otherwise repeat it.
-fn once(message: &str) {
+/// Prints a warning once per process (standard error): every run of a
+/// campaign would otherwise repeat it. The tuning file's and the
+/// portfolio's lines about a compiler not installed use it too.
+pub fn say_once(message: &str) {
     static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
     if !said.iter().any(|m| m == message) {

@@ -218,7 +218,7 @@ pub fn run(
         false => (vec![knobs.clone()], Vec::new()),
     };
     for why in left_out {
-        say_once(&format!(
+        litmus_hw::say_once(&format!(
             "gpu-litmus: {PORTFOLIO_ENV}={}: a slot is left out, {why}",
             portfolio.text
         ));
@@ -229,7 +229,7 @@ pub fn run(
         match litmus_hw::run_on(claim, test, code, k) {
             Ok(r) => parts.push(r),
             Err(e @ (GpuError::Unfaithful(_) | GpuError::Toolchain(_))) if slots.len() > 1 => {
-                say_once(&format!(
+                litmus_hw::say_once(&format!(
                     "gpu-litmus: {PORTFOLIO_ENV}: a slot ({k}) is left out: {e}"
                 ));
                 first_error.get_or_insert(e);
@@ -280,16 +280,6 @@ pub fn join(parts: &[HwResult]) -> Option<HwResult> {
     histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     joined.histogram = histogram;
     Some(joined)
-}
-
-/// Prints a line once a process: every test of a campaign would repeat it.
-fn say_once(line: &str) {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
-    if !said.iter().any(|l| l == line) {
-        eprintln!("{line}");
-        said.push(line.to_string());
-    }
 }
 
 #[cfg(test)]

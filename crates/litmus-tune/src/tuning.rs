@@ -315,7 +315,7 @@ impl TuningFile {
             Err(why) => {
                 // Once per file and toolchain, not per test: a campaign's
                 // hundred entries share one missing install.
-                say_once(&format!(
+                litmus_hw::say_once(&format!(
                     "gpu-litmus: {}: its entries name {TOOLCHAIN_ENV}={wanted}: {why}; those tests run under {}",
                     self.path.display(),
                     base.ptxas.as_deref().unwrap_or("the driver's JIT")
@@ -323,17 +323,6 @@ impl TuningFile {
                 base.ptxas.clone()
             }
         }
-    }
-}
-
-/// Prints a line once per process: every test of a campaign under one
-/// tuning file would otherwise repeat it.
-fn say_once(line: &str) {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
-    if !said.iter().any(|l| l == line) {
-        eprintln!("{line}");
-        said.push(line.to_string());
     }
 }
 
