@@ -166,14 +166,27 @@ fn check_and_run_lines_fit_the_schema_with_one_shape_of_outcome() {
         .unwrap();
     validate("check", &stdout(&out));
 
+    let reports = dir.join("reports");
     let out = bin()
-        .args(["run", "--format", "json", "--launches", "1"])
+        .args(["run", "--format", "json", "--launches", "1", "--report"])
+        .arg(&reports)
         .arg(&mp)
         .arg(&missing)
         .output()
         .unwrap();
     let run_lines = validate("run", &stdout(&out));
     assert_eq!(run_lines.len(), 2, "{}{}", stdout(&out), stderr(&out));
+    // The report folder's file per test is a run record too (no `file`).
+    let written: Vec<_> = std::fs::read_dir(&reports)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert!(!written.is_empty());
+    for path in written {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        validate("run", &format!("{v}\n"));
+    }
     // One shape: the observables named once, each outcome an array.
     let (c, r) = (
         check_lines
