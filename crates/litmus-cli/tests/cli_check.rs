@@ -78,9 +78,11 @@ fn json_reports_each_file_and_errors_without_stopping() {
     assert_eq!(m["condition_reachable"], false);
     assert_eq!(m["claim_holds"], false);
     assert_eq!(m["verdict"], "forbidden");
+    assert_eq!(m["schema"], "gpu-litmus/1");
+    assert_eq!(m["observables"], serde_json::json!(["P1:r0", "P1:r1"]));
     let outcomes = m["allowed_outcomes"].as_array().unwrap();
     assert_eq!(outcomes.len(), 3);
-    assert!(!outcomes.iter().any(|o| o["P1:r0"] == 1 && o["P1:r1"] == 0));
+    assert!(!outcomes.contains(&serde_json::json!([1, 0])));
     assert!(m["consistent_executions"].as_u64().unwrap() >= 3);
     assert!(
         m["candidate_executions"].as_u64().unwrap() >= m["consistent_executions"].as_u64().unwrap()

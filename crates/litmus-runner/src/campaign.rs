@@ -9,7 +9,9 @@ use std::io::Write;
 use std::time::Duration;
 
 use litmus_evidence::stats::{wilson, Z95};
-use serde_json::json;
+use serde::Serialize;
+
+use crate::report::json::{knob_settings, SCHEMA};
 
 use crate::figures::{failures, Figures};
 use crate::runner::TestReport;
@@ -70,21 +72,27 @@ pub fn summary(
         writeln!(
             out,
             "{}",
-            json!({ "summary": {
-                "tests": tally.tests,
-                "shard": selection.shard.map(|s| s.to_string()),
-                "of": selection.total,
-                "passed": tally.tests - tally.failed,
-                "failed": tally.failed,
-                "allowed": tally.allowed,
-                "allowed_seen": tally.allowed_seen,
-                "forbidden_seen": tally.forbidden_seen,
-                "gpu_seconds": tally.gpu.as_secs_f64(),
-                "wall_seconds": wall.as_secs_f64(),
-                "families": tally.families.iter().map(|(f, (allowed, seen))| {
-                    (f.clone(), json!({"allowed": allowed, "seen": seen}))
-                }).collect::<serde_json::Map<String, serde_json::Value>>(),
-            }})
+            serde_json::to_string(&SummaryLine {
+                schema: SCHEMA,
+                summary: Summary {
+                    tests: tally.tests,
+                    shard: selection.shard.map(|s| s.to_string()),
+                    of: selection.total,
+                    passed: tally.tests - tally.failed,
+                    failed: tally.failed,
+                    allowed: tally.allowed,
+                    allowed_seen: tally.allowed_seen,
+                    forbidden_seen: tally.forbidden_seen,
+                    gpu_seconds: tally.gpu.as_secs_f64(),
+                    wall_seconds: wall.as_secs_f64(),
+                    families: tally
+                        .families
+                        .iter()
+                        .map(|(f, &(allowed, seen))| (f.clone(), FamilyCount { allowed, seen }))
+                        .collect(),
+                },
+            })
+            .expect("a summary serializes")
         )
     }
 }
@@ -169,6 +177,103 @@ impl Tally {
     }
 }
 
+/// The campaign's closing JSON line: `{"schema": ..., "summary": {...}}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryLine {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The counts.
+    pub summary: Summary,
+}
+
+/// What a campaign counted, as its closing JSON line says it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Tests counted.
+    pub tests: usize,
+    /// `K/N` under `--shard`.
+    pub shard: Option<String>,
+    /// The tests selected from.
+    pub of: usize,
+    /// Tests that passed.
+    pub passed: usize,
+    /// Tests that failed.
+    pub failed: usize,
+    /// Tests whose condition the model allows (and that ran).
+    pub allowed: usize,
+    /// Those of them in which the weak outcome was seen.
+    pub allowed_seen: usize,
+    /// Tests in which the GPU showed an outcome the model forbids.
+    pub forbidden_seen: usize,
+    /// GPU time.
+    pub gpu_seconds: f64,
+    /// Wall time.
+    pub wall_seconds: f64,
+    /// Per family: tests whose condition is allowed, and those seen.
+    pub families: BTreeMap<String, FamilyCount>,
+}
+
+/// A family's row of the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct FamilyCount {
+    /// Tests whose condition the model allows.
+    pub allowed: usize,
+    /// Those of them in which the weak outcome was seen.
+    pub seen: usize,
+}
+
+/// One test's campaign line in JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct CampaignLine<'a> {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The file as given.
+    pub file: &'a str,
+    /// The test's name.
+    pub test: &'a str,
+    /// Whether it passed.
+    pub passed: bool,
+    /// The model.
+    pub model: &'static str,
+    /// Whether the model allows the condition.
+    pub condition_allowed: bool,
+    /// Why it failed (empty when it passed).
+    pub failures: &'a str,
+    /// The hardware's figures, when it ran (flattened into the line).
+    #[serde(flatten)]
+    pub ran: Option<RanFigures<'a>>,
+    /// Why the hardware did not run, when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardware: Option<String>,
+}
+
+/// A campaign line's figures from the hardware.
+#[derive(Clone, Debug, Serialize)]
+pub struct RanFigures<'a> {
+    /// Instances that showed the weak outcome.
+    pub weak: u64,
+    /// Instances run.
+    pub instances: u64,
+    /// `weak / instances`.
+    pub rate: f64,
+    /// The rate's 95% Wilson interval, low end.
+    pub rate_low: f64,
+    /// And high end.
+    pub rate_high: f64,
+    /// Weak outcomes per GPU second.
+    pub weak_per_s: f64,
+    /// Instances that showed an outcome the model forbids.
+    pub forbidden_seen: u64,
+    /// GPU time.
+    pub gpu_seconds: f64,
+    /// The device.
+    pub device: &'a str,
+    /// The knobs as one line, as evidence records hold them.
+    pub knobs: String,
+    /// The same knobs as an object.
+    pub knob_settings: BTreeMap<String, serde_json::Value>,
+}
+
 /// One test's JSON record, as a line.
 pub fn json_line(
     file: &str,
@@ -177,29 +282,37 @@ pub fn json_line(
     f: &Figures,
     failures: &str,
 ) -> String {
-    let mut record = json!({
-        "file": file,
-        "test": report.test,
-        "passed": passed,
-        "model": report.model,
-        "condition_allowed": f.condition_allowed,
-        "failures": failures,
-    });
     let (weak, forbidden) = (f.weak, f.forbidden);
-    if let Some(r) = f.ran {
-        let (lo, hi) = wilson(weak, r.instances, Z95);
-        record["weak"] = json!(weak);
-        record["instances"] = json!(r.instances);
-        record["rate"] = json!(weak as f64 / r.instances.max(1) as f64);
-        record["rate_low"] = json!(lo);
-        record["rate_high"] = json!(hi);
-        record["weak_per_s"] = json!(weak as f64 / r.wall.as_secs_f64().max(1e-9));
-        record["forbidden_seen"] = json!(forbidden);
-        record["gpu_seconds"] = json!(r.wall.as_secs_f64());
-        record["device"] = json!(r.device);
-        record["knobs"] = json!(r.knobs.to_string());
-    } else {
-        record["hardware"] = json!(crate::report::text::summary(report));
-    }
-    format!("{record}\n")
+    let ran = f.ran.map(|r| {
+        let (rate_low, rate_high) = wilson(weak, r.instances, Z95);
+        let knobs = r.knobs.to_string();
+        RanFigures {
+            weak,
+            instances: r.instances,
+            rate: weak as f64 / r.instances.max(1) as f64,
+            rate_low,
+            rate_high,
+            weak_per_s: weak as f64 / r.wall.as_secs_f64().max(1e-9),
+            forbidden_seen: forbidden,
+            gpu_seconds: r.wall.as_secs_f64(),
+            device: &r.device,
+            knob_settings: knob_settings(&knobs),
+            knobs,
+        }
+    });
+    let line = CampaignLine {
+        schema: SCHEMA,
+        file,
+        test: &report.test,
+        passed,
+        model: report.model,
+        condition_allowed: f.condition_allowed,
+        failures,
+        hardware: ran.is_none().then(|| crate::report::text::summary(report)),
+        ran,
+    };
+    format!(
+        "{}\n",
+        serde_json::to_string(&line).expect("a campaign line serializes")
+    )
 }

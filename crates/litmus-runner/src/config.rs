@@ -20,6 +20,28 @@ pub use litmus_evidence::store::EVIDENCE_ENV;
 /// Where reports go (`LITMUS_REPORT_DIR`).
 pub const REPORT_DIR_ENV: &str = "LITMUS_REPORT_DIR";
 
+/// `LITMUS_QUIET=1`: a passing `litmus!` test prints no `litmus ...` line
+/// (a failing one still prints it, and its whole story).
+pub const QUIET_ENV: &str = "LITMUS_QUIET";
+
+/// Whether `LITMUS_QUIET` asks for quiet: unset, empty or `0` is no, `1`
+/// is yes, anything else an error naming the variable.
+pub fn quiet() -> Result<bool, String> {
+    quiet_from(var(QUIET_ENV).as_deref())
+}
+
+/// [`quiet`] over the variable's value.
+pub fn quiet_from(value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None | Some("") | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(v) => Err(format!(
+            "bad value `{}` for {QUIET_ENV}: expected 1 (quiet) or 0",
+            v.escape_debug()
+        )),
+    }
+}
+
 /// The configuration of one test run.
 pub struct Config {
     /// The memory model the model half checks against.

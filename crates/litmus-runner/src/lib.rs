@@ -73,6 +73,7 @@ pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
     let mut config =
         Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    let quiet = config::quiet().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
     // An async test with no model named is judged by `ptx-async`, the
     // default's extension, rather than refused by `ptx`.
     config.model = litmus_model::model_from_env_for(test)
@@ -93,8 +94,11 @@ pub fn run_litmus(test: &Test, ptx: Option<&str>) {
         .to_string();
     let report = run_test(test, ptx, &config, runner::Source::CargoTest(id));
     // Straight to the stream, past cargo's capture: the hardware line must
-    // show even when the test passes ("hardware: skipped, ...").
-    let _ = writeln!(std::io::stderr(), "{}", report::text::summary(&report));
+    // show even when the test passes ("hardware: skipped, ..."), unless
+    // `LITMUS_QUIET=1` asks a passing test to say nothing.
+    if !(quiet && report.passed()) {
+        let _ = writeln!(std::io::stderr(), "{}", report::text::summary(&report));
+    }
     if let Some(dir) = &config.report_dir {
         if let Err(e) = report::write(dir, &report, start.elapsed()) {
             panic!(

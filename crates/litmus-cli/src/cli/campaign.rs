@@ -15,7 +15,6 @@ use litmus_runner::campaign::{line, summary, Tally};
 use litmus_runner::device_pool;
 use litmus_runner::runner::{self, TestReport};
 use litmus_runner::shard::{Selection, Shard};
-use serde_json::json;
 
 use super::args::{shard_of, Format, Refusal};
 use super::load::{litmus_files, load, load_for_devices, Loaded};
@@ -307,7 +306,11 @@ fn test_line(file: &str, ran: Ran, json: bool, tally: &mut Tally) -> String {
         Err(msg) => {
             tally.count_unreadable();
             if json {
-                format!("{}\n", json!({ "file": file, "error": msg }))
+                let line = litmus_runner::report::json::ErrorLine::new(file, &msg);
+                format!(
+                    "{}\n",
+                    serde_json::to_string(&line).expect("an error line serializes")
+                )
             } else {
                 format!("{msg}\n")
             }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use litmus_core::ir::Test;
 use litmus_model::{check, CheckResult, Model, Options};
 use litmus_runner::report;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use super::args::{whole, Format, ModelArg, Refusal};
 use super::load::load;
@@ -226,40 +226,28 @@ impl Report {
         }
     }
 
-    fn json(&self, file: &str, model: &dyn Model, micros: u128) -> Value {
-        let (test, r) = match self {
-            Report::Failed(msg) => return json!({ "file": file, "error": msg }),
-            Report::Checked { test, result } => (test, result),
+    fn json(&self, file: &str, model: &dyn Model, micros: u128) -> String {
+        let line = match self {
+            Report::Failed(msg) => serde_json::to_string(&report::json::ErrorLine::new(file, msg)),
+            Report::Checked { test, result: r } => serde_json::to_string(&CheckRecord {
+                schema: report::json::SCHEMA,
+                file,
+                name: &test.name.text,
+                model: model.name(),
+                declared_verdict: test.verdict.map(|d| d.verdict.as_str()),
+                quantifier: r.quantifier.as_str(),
+                condition_reachable: r.condition_reachable,
+                claim_holds: r.claim_holds,
+                verdict: r.verdict().as_str(),
+                bounded: r.bounded,
+                observables: r.observables.iter().map(|o| o.display(test)).collect(),
+                allowed_outcomes: r.allowed.iter().map(Vec::as_slice).collect(),
+                consistent_executions: r.consistent_executions,
+                candidate_executions: r.candidate_executions,
+                micros: micros as u64,
+            }),
         };
-        let outcomes: Vec<Value> = r
-            .allowed
-            .iter()
-            .map(|o| {
-                let mut m = Map::new();
-                for (obs, v) in r.observables.iter().zip(o) {
-                    m.insert(obs.display(test), json!(v));
-                }
-                Value::Object(m)
-            })
-            .collect();
-        let mut v = json!({
-            "file": file,
-            "name": test.name.text,
-            "model": model.name(),
-            "quantifier": r.quantifier.as_str(),
-            "condition_reachable": r.condition_reachable,
-            "claim_holds": r.claim_holds,
-            "verdict": r.verdict().as_str(),
-            "bounded": r.bounded,
-            "allowed_outcomes": outcomes,
-            "consistent_executions": r.consistent_executions,
-            "candidate_executions": r.candidate_executions,
-            "micros": micros as u64,
-        });
-        if let Some(d) = test.verdict {
-            v["declared_verdict"] = json!(d.verdict.as_str());
-        }
-        v
+        line.expect("a check record serializes")
     }
 
     /// herd7's block; nothing for a file that could not be checked.
@@ -340,4 +328,27 @@ fn check_file(file: &str, req: &Request) -> Report {
         // The error is about the whole test: it points at the header.
         Err(e) => Report::Failed(format!("{file}:{}: {e}", loaded.header())),
     }
+}
+
+/// One file's line of `check --format json`. Outcomes have the shape of
+/// `run`'s: `observables` names them once, and each outcome is an array of
+/// values in that order.
+#[derive(Serialize)]
+struct CheckRecord<'a> {
+    schema: &'static str,
+    file: &'a str,
+    name: &'a str,
+    model: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declared_verdict: Option<&'static str>,
+    quantifier: &'static str,
+    condition_reachable: bool,
+    claim_holds: bool,
+    verdict: &'static str,
+    bounded: bool,
+    observables: Vec<String>,
+    allowed_outcomes: Vec<&'a [u32]>,
+    consistent_executions: u64,
+    candidate_executions: u64,
+    micros: u64,
 }

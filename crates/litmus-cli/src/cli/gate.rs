@@ -1,5 +1,7 @@
 //! `gpu-litmus gate`: a model against recorded hardware evidence, no GPU.
 
+mod json;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,7 +10,6 @@ use litmus_evidence::gate::{gate, recorded_subjects, GateReport, Question, Subje
 use litmus_evidence::Evidence;
 use litmus_model::{model_by_name, Model, Options};
 use litmus_runner::report::junit;
-use serde_json::json;
 
 use super::args::{whole, Format, Refusal};
 use super::run::folder;
@@ -168,7 +169,7 @@ pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let report = gate(&subjects, &evidence, &question);
     // `--format` takes text or json only (see GateArgs).
     let text = match opts.format {
-        Format::Json => json_lines(&report, &evidence, &unreadable),
+        Format::Json => json::lines(&report, &evidence, &unreadable),
         // Names come from files anyone writes: never raw to a terminal.
         _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
             .into_owned(),
@@ -293,69 +294,6 @@ fn indent(text: &str) -> String {
         .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn json_lines(report: &GateReport, evidence: &Evidence, unreadable: &[String]) -> String {
-    let mut lines = Vec::new();
-    for u in unreadable {
-        lines.push(json!({"kind": "error", "message": u}));
-    }
-    for p in &evidence.problems {
-        lines.push(json!({
-            "kind": "problem",
-            "file": p.file,
-            "line": p.line,
-            "error": p.is_error(),
-            "message": p.to_string(),
-        }));
-    }
-    for e in &report.errors {
-        lines.push(json!({"kind": "error", "file": e.file, "test": e.test, "message": e.message}));
-    }
-    for v in &report.violations {
-        lines.push(json!({
-            "kind": "failure",
-            "file": v.file,
-            "test": v.test,
-            "outcome": v.seen.values,
-            "text": v.seen.text,
-            "count": v.seen.count,
-            "devices": v.seen.devices,
-            "explanation": v.explanation,
-        }));
-    }
-    for f in &report.flips {
-        lines.push(json!({
-            "kind": "flip",
-            "file": f.file,
-            "test": f.test,
-            "text": f.text,
-            "flip": f.kind.as_str(),
-            "observed": f.observed,
-        }));
-    }
-    for u in &report.unmatched {
-        lines.push(json!({
-            "kind": "unmatched",
-            "test": u.test,
-            "ir_hash": u.ir_hash,
-            "records": u.records,
-            "stale": u.stale,
-        }));
-    }
-    lines.push(json!({
-        "kind": "summary",
-        "tests": report.tests,
-        "with_evidence": report.with_evidence,
-        "records": report.records,
-        "instances": report.instances,
-        "devices": report.devices,
-        "failures": report.violations.len() + report.errors.len(),
-        "flips": report.flips.len(),
-        "unmatched": report.unmatched.len(),
-        "passed": report.passed(),
-    }));
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 fn write_junit(

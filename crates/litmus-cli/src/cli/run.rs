@@ -13,7 +13,6 @@ use litmus_runner::device_pool;
 use litmus_runner::report;
 use litmus_runner::runner::{self, TestReport};
 use litmus_tune::tuning::TuningFile;
-use serde_json::json;
 
 use super::args::{whole, Format, ModelArg, Refusal};
 use super::load::{load, load_for_devices, Loaded};
@@ -333,11 +332,11 @@ fn unloadable(file: &str, msg: &str, took: Duration, opts: &Options) -> (bool, S
     }
     match opts.format {
         Format::Json => {
-            let mut record = json!({ "file": file, "error": msg });
-            if let Some(u) = unwritten {
-                record["report_error"] = json!(u);
-            }
-            (false, format!("{record}\n"), String::new())
+            let record = report::json::ErrorLine {
+                report_error: unwritten.as_deref(),
+                ..report::json::ErrorLine::new(file, msg)
+            };
+            (false, json_line(&record), String::new())
         }
         Format::Litmus7 => (false, String::new(), text),
         _ => (false, text, String::new()),
@@ -373,6 +372,14 @@ fn litmus7(
     (block.unwrap_or_default(), note)
 }
 
+/// One JSON line of a typed record.
+fn json_line(record: &impl serde::Serialize) -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string(record).expect("a record serializes")
+    )
+}
+
 /// Why the reports could not be written to `dir`.
 fn cannot_write(dir: &Path, e: std::io::Error) -> String {
     format!("cannot write reports to {}: {e}", dir.display())
@@ -383,12 +390,12 @@ fn cannot_write(dir: &Path, e: std::io::Error) -> String {
 fn render(file: &str, report: &TestReport, opts: &Options, unwritten: Option<&str>) -> String {
     let mut text = match opts.format {
         Format::Json => {
-            let mut record = report::json::record(report);
-            record["file"] = json!(file);
-            if let Some(u) = unwritten {
-                record["report_error"] = json!(u);
-            }
-            return format!("{record}\n");
+            let record = report::json::RunRecord {
+                file: Some(file),
+                report_error: unwritten,
+                ..report::json::record(report)
+            };
+            return json_line(&record);
         }
         _ if report.passed() => format!(
             "{file}: {}\n{}\n",

@@ -51,7 +51,11 @@ pub fn run(
                 Err(msg) => {
                     status = EXIT_FAILED;
                     match format {
-                        Format::Json => writeln!(out, "{}", json!({ "file": file, "error": msg })),
+                        Format::Json => writeln!(
+                            out,
+                            "{}",
+                            json!({ "schema": litmus_runner::report::json::SCHEMA, "file": file, "error": msg })
+                        ),
                         _ => writeln!(out, "{msg}"),
                     }
                 }
@@ -135,6 +139,7 @@ fn json(file: &str, test: &Test, t: &Termination, micros: u128) -> Value {
             .collect()
     });
     let mut v = json!({
+        "schema": litmus_runner::report::json::SCHEMA,
         "file": file,
         "name": test.name.text,
         "model": t.model,
