@@ -108,6 +108,11 @@ impl Config {
             };
             litmus_hw::check_ptxas(path).map_err(|e| GpuError::Toolchain(format!("{var}: {e}")))?;
         }
+        let portfolio = Portfolio::from_var(var(PORTFOLIO_ENV).as_deref())?;
+        // Each slot's values checked now, as every variable is, not at the
+        // first hardware run (a compiler not installed is no error: its
+        // slot is left out there, with a line).
+        portfolio.knobs(&knobs)?;
         Ok(Config {
             model,
             options: Options::default(),
@@ -122,7 +127,7 @@ impl Config {
             tuning: TuningFile::from_env()
                 .map_err(|e| GpuError::Tuning(e.to_string()))?
                 .map(Arc::new),
-            portfolio: Portfolio::from_var(var(PORTFOLIO_ENV).as_deref())?,
+            portfolio,
         })
     }
 

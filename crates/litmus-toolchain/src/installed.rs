@@ -29,6 +29,12 @@ pub const TOOLCHAIN_ENV: &str = "LITMUS_TOOLCHAIN";
 /// The variable naming the toolchain folder.
 pub const TOOLCHAINS_ENV: &str = "LITMUS_TOOLCHAINS";
 
+/// The releases the project's figures were measured with, offered when a
+/// name gives only part of a release (`ptxas-12`, the default portfolio's):
+/// ptxas 12.4.131 is the CUDA 12 compiler of `docs/tuning-and-campaigns.md`'s
+/// "Defaults chosen for breadth".
+const MEASURED: &[&str] = &["12.4.131"];
+
 /// How a toolchain is named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spec {
@@ -154,7 +160,10 @@ pub fn resolve(spec: &Spec, folder: Option<&Path>) -> Result<Option<Ptxas>, Tool
                 folder,
                 install: match wanted.len() {
                     3 => release.clone(),
-                    _ => format!("{release}.X"),
+                    _ => MEASURED
+                        .iter()
+                        .find(|m| parse_release(m).is_some_and(|m| m.starts_with(&wanted)))
+                        .map_or_else(|| format!("{release}.X"), |m| m.to_string()),
                 },
             };
             let Some(folder) = folder else {
@@ -248,8 +257,18 @@ mod tests {
                 dir.display()
             )
         );
+        // A part of a release offers the one the figures were measured with,
+        // else says where the rest goes.
         let e = resolve(&Spec::Release("12".into()), Some(&dir.join("none"))).unwrap_err();
-        assert!(e.to_string().contains("install-toolchain.sh 12.X`"), "{e}");
+        assert!(
+            e.to_string().contains("install-toolchain.sh 12.4.131`"),
+            "{e}"
+        );
+        let e = resolve(&Spec::Release("13.1".into()), Some(&dir.join("none"))).unwrap_err();
+        assert!(
+            e.to_string().contains("install-toolchain.sh 13.1.X`"),
+            "{e}"
+        );
         assert!(resolve(&Spec::Jit, None).unwrap().is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
