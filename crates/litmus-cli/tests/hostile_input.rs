@@ -257,6 +257,154 @@ fn no_output_overwrites_an_input() {
     assert!(std::fs::read_to_string(&link).unwrap().contains("<html"));
 }
 
+/// A command line and the variables it runs with.
+type Trial<'a> = (Vec<std::ffi::OsString>, Vec<(&'a str, &'a Path)>);
+
+/// Each `(args, environment)` of `trials` ends with `exit` and one line
+/// refusing the output.
+fn refused_as_clobber(trials: &[Trial], exit: i32) {
+    for (args, vars) in trials {
+        let mut cmd = bin();
+        cmd.args(args);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let o = within_limit(cmd);
+        let err = stderr(&o);
+        assert_eq!(code(&o), exit, "{args:?} {vars:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("the output is, or is inside, the input"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn import_diff_gen_and_report_folders_never_overwrite_inputs() {
+    let dir = scratch("hostile-clobber-2");
+    let ev = evidence_folder(&dir);
+    let test = write(&dir, "mp.litmus", MP_RELACQ);
+    let log = write(&dir, "run.jsonl", "{}\n");
+    let cat = dir.join("a.cat");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../litmus-model/models/sc.cat"),
+        &cat,
+    )
+    .unwrap();
+    let cat_link = dir.join("cat-link");
+    std::os::unix::fs::symlink(&cat, &cat_link).unwrap();
+    let keep = [&test, &log, &cat];
+    let before: Vec<Vec<u8>> = keep.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let os = |v: &[&dyn AsRef<std::ffi::OsStr>]| -> Vec<std::ffi::OsString> {
+        v.iter().map(|a| a.as_ref().to_os_string()).collect()
+    };
+    // Exit 1, as each command's other input errors.
+    refused_as_clobber(
+        &[
+            (
+                os(&[
+                    &"evidence",
+                    &"import",
+                    &"--into",
+                    &log,
+                    &"--tests",
+                    &test,
+                    &log,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"evidence",
+                    &"import",
+                    &"--out",
+                    &test,
+                    &"--tests",
+                    &test,
+                    &log,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"diff",
+                    &cat,
+                    &"sc",
+                    &"--cycles-up-to",
+                    &"3",
+                    &"--out",
+                    &cat,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"diff",
+                    &"sc",
+                    &cat,
+                    &"--cycles-up-to",
+                    &"3",
+                    &"--out",
+                    &cat_link,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[&"gen", &"--model", &cat, &"--out", &cat, &"MP"]),
+                vec![],
+            ),
+            (
+                os(&[&"gen", &"--model", &cat, &"--out", &cat_link, &"MP"]),
+                vec![],
+            ),
+        ],
+        1,
+    );
+    // The runner's report folder: a content error, exit 2 before anything
+    // runs.
+    let inside = ev.join("reports");
+    refused_as_clobber(
+        &[
+            (os(&[&"run", &"--report", &test, &test]), vec![]),
+            (
+                os(&[&"run", &"--evidence", &ev, &"--report", &ev, &test]),
+                vec![],
+            ),
+            (
+                os(&[&"run", &test]),
+                vec![("LITMUS_EVIDENCE", &ev), ("LITMUS_REPORT_DIR", &inside)],
+            ),
+            (
+                os(&[&"campaign", &"--evidence", &ev, &"--report", &inside, &test]),
+                vec![],
+            ),
+        ],
+        2,
+    );
+    for (p, b) in keep.iter().zip(&before) {
+        assert_eq!(&std::fs::read(p).unwrap(), b, "{}", p.display());
+    }
+    assert!(!inside.exists());
+    // Outputs elsewhere are written.
+    let mut cmd = bin();
+    cmd.args(["gen", "--model"])
+        .arg(&cat)
+        .arg("--out")
+        .arg(dir.join("gen"))
+        .arg("MP");
+    let o = within_limit(cmd);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut cmd = bin();
+    cmd.arg("run")
+        .arg("--report")
+        .arg(dir.join("rep"))
+        .arg(&test);
+    let o = within_limit(cmd);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("rep").join("junit-gpu-litmus.xml").exists());
+}
+
 #[test]
 fn link_loops_and_links_out_of_a_test_folder_are_refused_one_line_each() {
     let dir = scratch("hostile-loops");
