@@ -526,6 +526,105 @@ fn control_characters_in_names_are_printed_escaped() {
     assert!(all.contains(r"MP\u{1b}[2J"), "{all}");
 }
 
+/// Whether `text` holds a character a terminal would act on: a control
+/// character other than a line break or tab, or a bidi override or
+/// isolate.
+fn acts_on_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn control_and_bidi_characters_are_escaped_by_every_command_and_in_json() {
+    let dir = scratch("hostile-names-2");
+    // The name holds ESC, BEL; the file's name CR and every bidi override
+    // and isolate (a test name cannot hold those: the reader refuses them).
+    let src = MP_RELACQ.replace("PTX MP-relacq", "PTX MP\u{1b}[2J\u{1b}]0;owned\u{7}");
+    let bidi: String = ('\u{202a}'..='\u{202e}')
+        .chain('\u{2066}'..='\u{2069}')
+        .collect();
+    let file = write(&dir, &format!("mp\r{bidi}.litmus"), &src);
+    let ev = dir.join("ev");
+    std::fs::create_dir_all(&ev).unwrap();
+    let escaped_name = r"MP\u{1b}[2J\u{1b}]0;owned\u{7}";
+    let trials: Vec<(Vec<std::ffi::OsString>, Option<&str>)> = vec![
+        (
+            vec!["explain".into(), file.clone().into()],
+            Some(escaped_name),
+        ),
+        (
+            vec!["campaign".into(), file.clone().into()],
+            Some(r"\r\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\u{2066}"),
+        ),
+        (
+            vec![
+                "mutants".into(),
+                "sc".into(),
+                "--evidence".into(),
+                ev.clone().into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "tune".into(),
+                "--tuning".into(),
+                dir.join("t.toml").into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "check".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "run".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "campaign".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+    ];
+    for (args, says) in trials {
+        let mut cmd = bin();
+        cmd.args(&args);
+        let o = within_limit(cmd);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(!acts_on_terminal(&out), "{args:?}: {out:?}");
+        assert!(!acts_on_terminal(&err), "{args:?}: {err:?}");
+        if let Some(says) = says {
+            assert!(out.contains(says), "{args:?}: {out}");
+        }
+        if args[1] == "--format" {
+            // Still JSON, and the names read back as they are.
+            let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap())
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+            assert_eq!(first["file"], file.display().to_string(), "{out}");
+            assert!(out.contains(r"\u202e"), "{out}");
+        }
+    }
+}
+
 /// A fake `gpu-litmus` and a fake `id` in a folder of their own: each
 /// records how it was called in `log`, so that a pasted line shows what it
 /// ran.

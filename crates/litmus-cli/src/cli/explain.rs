@@ -127,19 +127,23 @@ fn explain_file(
     let explanation = match explained {
         Ok(e) => e,
         Err(e) => {
-            let _ = writeln!(err, "{file}:{}: {e}", loaded.header());
+            let line = format!("{file}:{}: {e}", loaded.header());
+            let _ = writeln!(err, "{}", litmus_core::printable::escaped(&line));
             return EXIT_FAILED;
         }
     };
     let text = if args.dot {
         if !explanation.forbidden() {
             // The graph of an allowed outcome is empty: say why on the side.
-            let _ = write!(err, "{}", explanation.to_text(args.reasons));
+            let why = explanation.to_text(args.reasons);
+            let _ = write!(err, "{}", litmus_core::printable::escaped_lines(&why));
         }
         explanation.to_dot(args.reasons)
     } else {
         explanation.to_text(args.reasons)
     };
+    // Names as the terminal should show them.
+    let text = litmus_core::printable::escaped_lines(&text);
     match out.write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(_) => EXIT_FAILED,
