@@ -877,21 +877,25 @@ fn bad_tuning_files_are_refused_with_the_line_and_no_usage_text() {
     }
 }
 
-#[test]
-fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
-    let dir = scratch("hostile-slow");
-    let ev = evidence_folder(&dir);
-    // Ten threads that each write and read `x`: 21 events, within the
-    // bound, but minutes of search.
+/// Ten threads that each write and read `x`: 21 events, within the
+/// bound, but minutes of search.
+fn ten_writers_and_readers() -> String {
     let heads: Vec<String> = (0..10).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
     let writes: Vec<String> = (0..10).map(|i| format!("st.weak x, {}", i + 1)).collect();
     let reads: Vec<String> = (0..10).map(|_| "ld.weak r0, x".to_string()).collect();
-    let slow = format!(
+    format!(
         "PTX RW10\n{{ x=0; }}\n {} ;\n {} ;\n {} ;\nexists (P0:r0 == 1)\n",
         heads.join(" | "),
         writes.join(" | "),
         reads.join(" | ")
-    );
+    )
+}
+
+#[test]
+fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
+    let dir = scratch("hostile-slow");
+    let ev = evidence_folder(&dir);
+    let slow = ten_writers_and_readers();
     let mut w = Writer::create(&ev).unwrap();
     w.append(record_of(&slow, &[(vec![0], 3)])).unwrap();
     let mut cmd = bin();
@@ -906,4 +910,34 @@ fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
         "{all}"
     );
     assert!(all.contains(", 1 failure,"), "{all}");
+}
+
+#[test]
+fn check_and_explain_end_a_search_that_would_take_minutes_in_one_line() {
+    let dir = scratch("hostile-slow-check");
+    let file = write(&dir, "rw10.litmus", &ten_writers_and_readers());
+    // By default (5 s), in text and JSON, and explain the same.
+    for args in [
+        vec!["check"],
+        vec!["check", "--format", "json"],
+        vec!["explain"],
+    ] {
+        let mut cmd = bin();
+        cmd.args(&args).arg(&file);
+        let o = within_limit(cmd);
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(code(&o), 1, "{args:?}: {all}");
+        assert_eq!(all.lines().count(), 1, "{args:?}: {all}");
+        assert!(
+            all.contains("rw10.litmus:1:5: budget exceeded: max_time = 5s"),
+            "{args:?}: {all}"
+        );
+    }
+    // `--max-seconds` sets it.
+    let mut cmd = bin();
+    cmd.args(["check", "--max-seconds", "1"]).arg(&file);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 1, "{all}");
+    assert!(all.contains("budget exceeded: max_time = 1s"), "{all}");
 }

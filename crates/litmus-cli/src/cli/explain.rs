@@ -52,6 +52,11 @@ pub struct ExplainArgs {
     /// search without end
     #[arg(long, value_name = "N", value_parser = whole(1usize))]
     max_events: Option<usize>,
+    /// the longest the model may take over one test (default 5; the
+    /// repository's tests and the conformance corpus take well under a
+    /// second); a test that takes longer is an error, one line
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_seconds: Option<u64>,
     /// the tests: .litmus files, and folders searched for them
     #[arg(value_name = "FILE|DIR")]
     files: Vec<String>,
@@ -82,6 +87,9 @@ pub fn run(args: ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         loop_bound: args.loop_bound.unwrap_or(d.loop_bound),
         max_steps: args.max_steps.unwrap_or(d.max_steps),
         max_events: args.max_events.unwrap_or(d.max_events),
+        max_time: Some(std::time::Duration::from_secs(
+            args.max_seconds.unwrap_or(super::check::MAX_SECONDS),
+        )),
         ..d
     };
     let (files, refused) = super::load::expand(&args.files);
