@@ -257,6 +257,154 @@ fn no_output_overwrites_an_input() {
     assert!(std::fs::read_to_string(&link).unwrap().contains("<html"));
 }
 
+/// A command line and the variables it runs with.
+type Trial<'a> = (Vec<std::ffi::OsString>, Vec<(&'a str, &'a Path)>);
+
+/// Each `(args, environment)` of `trials` ends with `exit` and one line
+/// refusing the output.
+fn refused_as_clobber(trials: &[Trial], exit: i32) {
+    for (args, vars) in trials {
+        let mut cmd = bin();
+        cmd.args(args);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let o = within_limit(cmd);
+        let err = stderr(&o);
+        assert_eq!(code(&o), exit, "{args:?} {vars:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("the output is, or is inside, the input"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn import_diff_gen_and_report_folders_never_overwrite_inputs() {
+    let dir = scratch("hostile-clobber-2");
+    let ev = evidence_folder(&dir);
+    let test = write(&dir, "mp.litmus", MP_RELACQ);
+    let log = write(&dir, "run.jsonl", "{}\n");
+    let cat = dir.join("a.cat");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../litmus-model/models/sc.cat"),
+        &cat,
+    )
+    .unwrap();
+    let cat_link = dir.join("cat-link");
+    std::os::unix::fs::symlink(&cat, &cat_link).unwrap();
+    let keep = [&test, &log, &cat];
+    let before: Vec<Vec<u8>> = keep.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let os = |v: &[&dyn AsRef<std::ffi::OsStr>]| -> Vec<std::ffi::OsString> {
+        v.iter().map(|a| a.as_ref().to_os_string()).collect()
+    };
+    // Exit 1, as each command's other input errors.
+    refused_as_clobber(
+        &[
+            (
+                os(&[
+                    &"evidence",
+                    &"import",
+                    &"--into",
+                    &log,
+                    &"--tests",
+                    &test,
+                    &log,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"evidence",
+                    &"import",
+                    &"--out",
+                    &test,
+                    &"--tests",
+                    &test,
+                    &log,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"diff",
+                    &cat,
+                    &"sc",
+                    &"--cycles-up-to",
+                    &"3",
+                    &"--out",
+                    &cat,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[
+                    &"diff",
+                    &"sc",
+                    &cat,
+                    &"--cycles-up-to",
+                    &"3",
+                    &"--out",
+                    &cat_link,
+                ]),
+                vec![],
+            ),
+            (
+                os(&[&"gen", &"--model", &cat, &"--out", &cat, &"MP"]),
+                vec![],
+            ),
+            (
+                os(&[&"gen", &"--model", &cat, &"--out", &cat_link, &"MP"]),
+                vec![],
+            ),
+        ],
+        1,
+    );
+    // The runner's report folder: a content error, exit 2 before anything
+    // runs.
+    let inside = ev.join("reports");
+    refused_as_clobber(
+        &[
+            (os(&[&"run", &"--report", &test, &test]), vec![]),
+            (
+                os(&[&"run", &"--evidence", &ev, &"--report", &ev, &test]),
+                vec![],
+            ),
+            (
+                os(&[&"run", &test]),
+                vec![("LITMUS_EVIDENCE", &ev), ("LITMUS_REPORT_DIR", &inside)],
+            ),
+            (
+                os(&[&"campaign", &"--evidence", &ev, &"--report", &inside, &test]),
+                vec![],
+            ),
+        ],
+        2,
+    );
+    for (p, b) in keep.iter().zip(&before) {
+        assert_eq!(&std::fs::read(p).unwrap(), b, "{}", p.display());
+    }
+    assert!(!inside.exists());
+    // Outputs elsewhere are written.
+    let mut cmd = bin();
+    cmd.args(["gen", "--model"])
+        .arg(&cat)
+        .arg("--out")
+        .arg(dir.join("gen"))
+        .arg("MP");
+    let o = within_limit(cmd);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut cmd = bin();
+    cmd.arg("run")
+        .arg("--report")
+        .arg(dir.join("rep"))
+        .arg(&test);
+    let o = within_limit(cmd);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("rep").join("junit-gpu-litmus.xml").exists());
+}
+
 #[test]
 fn link_loops_and_links_out_of_a_test_folder_are_refused_one_line_each() {
     let dir = scratch("hostile-loops");
@@ -376,6 +524,105 @@ fn control_characters_in_names_are_printed_escaped() {
     assert_eq!(code(&o), 1, "the weak outcome is forbidden: {all}");
     assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
     assert!(all.contains(r"MP\u{1b}[2J"), "{all}");
+}
+
+/// Whether `text` holds a character a terminal would act on: a control
+/// character other than a line break or tab, or a bidi override or
+/// isolate.
+fn acts_on_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn control_and_bidi_characters_are_escaped_by_every_command_and_in_json() {
+    let dir = scratch("hostile-names-2");
+    // The name holds ESC, BEL; the file's name CR and every bidi override
+    // and isolate (a test name cannot hold those: the reader refuses them).
+    let src = MP_RELACQ.replace("PTX MP-relacq", "PTX MP\u{1b}[2J\u{1b}]0;owned\u{7}");
+    let bidi: String = ('\u{202a}'..='\u{202e}')
+        .chain('\u{2066}'..='\u{2069}')
+        .collect();
+    let file = write(&dir, &format!("mp\r{bidi}.litmus"), &src);
+    let ev = dir.join("ev");
+    std::fs::create_dir_all(&ev).unwrap();
+    let escaped_name = r"MP\u{1b}[2J\u{1b}]0;owned\u{7}";
+    let trials: Vec<(Vec<std::ffi::OsString>, Option<&str>)> = vec![
+        (
+            vec!["explain".into(), file.clone().into()],
+            Some(escaped_name),
+        ),
+        (
+            vec!["campaign".into(), file.clone().into()],
+            Some(r"\r\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\u{2066}"),
+        ),
+        (
+            vec![
+                "mutants".into(),
+                "sc".into(),
+                "--evidence".into(),
+                ev.clone().into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "tune".into(),
+                "--tuning".into(),
+                dir.join("t.toml").into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "check".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "run".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+        (
+            vec![
+                "campaign".into(),
+                "--format".into(),
+                "json".into(),
+                file.clone().into(),
+            ],
+            None,
+        ),
+    ];
+    for (args, says) in trials {
+        let mut cmd = bin();
+        cmd.args(&args);
+        let o = within_limit(cmd);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(!acts_on_terminal(&out), "{args:?}: {out:?}");
+        assert!(!acts_on_terminal(&err), "{args:?}: {err:?}");
+        if let Some(says) = says {
+            assert!(out.contains(says), "{args:?}: {out}");
+        }
+        if args[1] == "--format" {
+            // Still JSON, and the names read back as they are.
+            let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap())
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+            assert_eq!(first["file"], file.display().to_string(), "{out}");
+            assert!(out.contains(r"\u202e"), "{out}");
+        }
+    }
 }
 
 /// A fake `gpu-litmus` and a fake `id` in a folder of their own: each
@@ -630,21 +877,25 @@ fn bad_tuning_files_are_refused_with_the_line_and_no_usage_text() {
     }
 }
 
-#[test]
-fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
-    let dir = scratch("hostile-slow");
-    let ev = evidence_folder(&dir);
-    // Ten threads that each write and read `x`: 21 events, within the
-    // bound, but minutes of search.
+/// Ten threads that each write and read `x`: 21 events, within the
+/// bound, but minutes of search.
+fn ten_writers_and_readers() -> String {
     let heads: Vec<String> = (0..10).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
     let writes: Vec<String> = (0..10).map(|i| format!("st.weak x, {}", i + 1)).collect();
     let reads: Vec<String> = (0..10).map(|_| "ld.weak r0, x".to_string()).collect();
-    let slow = format!(
+    format!(
         "PTX RW10\n{{ x=0; }}\n {} ;\n {} ;\n {} ;\nexists (P0:r0 == 1)\n",
         heads.join(" | "),
         writes.join(" | "),
         reads.join(" | ")
-    );
+    )
+}
+
+#[test]
+fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
+    let dir = scratch("hostile-slow");
+    let ev = evidence_folder(&dir);
+    let slow = ten_writers_and_readers();
     let mut w = Writer::create(&ev).unwrap();
     w.append(record_of(&slow, &[(vec![0], 3)])).unwrap();
     let mut cmd = bin();
@@ -659,4 +910,34 @@ fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
         "{all}"
     );
     assert!(all.contains(", 1 failure,"), "{all}");
+}
+
+#[test]
+fn check_and_explain_end_a_search_that_would_take_minutes_in_one_line() {
+    let dir = scratch("hostile-slow-check");
+    let file = write(&dir, "rw10.litmus", &ten_writers_and_readers());
+    // By default (5 s), in text and JSON, and explain the same.
+    for args in [
+        vec!["check"],
+        vec!["check", "--format", "json"],
+        vec!["explain"],
+    ] {
+        let mut cmd = bin();
+        cmd.args(&args).arg(&file);
+        let o = within_limit(cmd);
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(code(&o), 1, "{args:?}: {all}");
+        assert_eq!(all.lines().count(), 1, "{args:?}: {all}");
+        assert!(
+            all.contains("rw10.litmus:1:5: budget exceeded: max_time = 5s"),
+            "{args:?}: {all}"
+        );
+    }
+    // `--max-seconds` sets it.
+    let mut cmd = bin();
+    cmd.args(["check", "--max-seconds", "1"]).arg(&file);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 1, "{all}");
+    assert!(all.contains("budget exceeded: max_time = 1s"), "{all}");
 }

@@ -64,3 +64,56 @@ pub fn escaped_lines(text: &str) -> Cow<'_, str> {
     }
     Cow::Owned(out)
 }
+
+/// What a command prints on its standard output, made safe for a terminal
+/// whatever its format: a character the terminal would act on is written
+/// out. Below U+0020 (line breaks and tabs kept) as [`escaped`] writes it
+/// (`\r`, `\u{1b}`): JSON never holds those raw, serde_json escapes them.
+/// Every other one (DEL, the C1 controls, bidi embeddings, overrides and
+/// isolates, zero-width characters, the BOM), which serde_json leaves raw
+/// in a string, as a JSON escape (`\u202e`): still valid JSON, decoded to
+/// the same string, and readable text. Unchanged, and not copied, when
+/// there is none.
+///
+/// ```
+/// use litmus_core::printable::escaped_output;
+/// assert_eq!(escaped_output("{\"test\":\"MP\u{202e}\"}\n"), "{\"test\":\"MP\\u202e\"}\n");
+/// assert_eq!(escaped_output("MP\u{1b}[2J\t\r\n"), "MP\\u{1b}[2J\t\\r\n");
+/// ```
+pub fn escaped_output(text: &str) -> Cow<'_, str> {
+    let own = |c: char| c == '\n' || c == '\t';
+    if text.chars().all(|c| own(c) || shown(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if own(c) || shown(c) {
+            out.push(c);
+        } else if c < ' ' {
+            out.extend(c.escape_default());
+        } else {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A writer that passes what it is given through [`escaped_output`]: the
+/// CLI's standard output, so that no name from a file reaches the
+/// terminal raw, in text or JSON. Bytes that are not UTF-8 pass as they
+/// are.
+pub struct Shown<W: std::io::Write>(pub W);
+
+impl<W: std::io::Write> std::io::Write for Shown<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => self.0.write_all(escaped_output(text).as_bytes())?,
+            Err(_) => self.0.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}

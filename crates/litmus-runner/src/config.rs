@@ -5,7 +5,7 @@
 //! runner's settings fails on a laptop and in CI too, not only on the
 //! runner.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::portfolio::{Portfolio, PORTFOLIO_ENV};
@@ -129,6 +129,21 @@ impl Config {
                 .map(Arc::new),
             portfolio,
         })
+    }
+
+    /// Refuses a report folder that would overwrite an input: one of
+    /// `inputs` (the test files a command was given), the tuning file, or
+    /// the evidence folder or a folder inside it (links resolved; see
+    /// `litmus_core::files::refuse_clobber`). No report folder: nothing to
+    /// refuse.
+    pub fn refuse_clobber(&self, inputs: &[&Path]) -> Result<(), litmus_core::files::Clobber> {
+        let Some(dir) = &self.report_dir else {
+            return Ok(());
+        };
+        let mut all: Vec<&Path> = inputs.to_vec();
+        all.extend(self.evidence_dir.as_deref());
+        all.extend(self.tuning.as_deref().map(|t| t.path.as_path()));
+        litmus_core::files::refuse_clobber(dir, &all)
     }
 
     /// The knobs test `name` runs with on a device of kind `kind`

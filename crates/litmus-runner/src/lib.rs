@@ -73,6 +73,13 @@ pub fn run_litmus(test: &Test, ptx: Option<&str>) {
     let start = Instant::now();
     let mut config =
         Config::from_env().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
+    if let Err(e) = config.refuse_clobber(&[]) {
+        panic!(
+            "litmus test `{}`: {}: {e}",
+            test.name,
+            config::REPORT_DIR_ENV
+        );
+    }
     let quiet = config::quiet().unwrap_or_else(|e| panic!("litmus test `{}`: {e}", test.name));
     // An async test with no model named is judged by `ptx-async`, the
     // default's extension, rather than refused by `ptx`.

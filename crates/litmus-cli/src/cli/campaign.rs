@@ -189,6 +189,13 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
         },
         |i, report| {
             let line = test_line(&files[i], report, json, &mut tally);
+            // Names as the terminal should show them (JSON escapes its
+            // own, and stdout writes out the rest).
+            let line = if json {
+                line
+            } else {
+                litmus_core::printable::escaped_lines(&line).into_owned()
+            };
             progress.clear(err);
             if out.write_all(line.as_bytes()).is_err() {
                 stdout_gone = true;

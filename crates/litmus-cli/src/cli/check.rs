@@ -53,6 +53,11 @@ pub struct CheckArgs {
     /// search without end
     #[arg(long, value_name = "N", value_parser = whole(1usize))]
     max_events: Option<usize>,
+    /// the longest the model may take over one test (default 5; the
+    /// repository's tests and the conformance corpus take well under a
+    /// second); a test that takes longer is an error, one line
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_seconds: Option<u64>,
     /// check termination instead (Dat3M's TERMINATION): per file
     /// `terminates`, or `may hang:` and where a thread spins forever on
     /// final values or waits forever at a barrier. json: file, name, model,
@@ -105,6 +110,11 @@ EXIT STATUS:
     2  the command line is wrong
 ";
 
+/// The default of `--max-seconds` (check's and explain's): a test the
+/// model cannot decide in that time ends in one line rather than keeping
+/// the person waiting minutes (the model's own default is 120 s).
+pub const MAX_SECONDS: u64 = 5;
+
 struct Request {
     model: &'static dyn Model,
     format: Format,
@@ -128,6 +138,9 @@ impl CheckArgs {
             loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
             max_steps: self.max_steps.unwrap_or(d.max_steps),
             max_events: self.max_events.unwrap_or(d.max_events),
+            max_time: Some(std::time::Duration::from_secs(
+                self.max_seconds.unwrap_or(MAX_SECONDS),
+            )),
             // herd7's Positive and Negative count every consistent
             // execution: only the full enumeration has them all.
             all_executions: self.all_executions || self.format == Format::Herd,

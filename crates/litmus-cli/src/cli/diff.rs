@@ -133,6 +133,17 @@ pub fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             return EXIT_FAILED;
         }
     }
+    if let Some(dir) = &req.out {
+        // The folder written to may not be either .cat file.
+        let cats: Vec<&Path> = [&req.old, &req.new]
+            .into_iter()
+            .map(Path::new)
+            .filter(|p| p.is_file())
+            .collect();
+        if !super::outputs::clear(dir, &cats, err) {
+            return EXIT_FAILED;
+        }
+    }
     let generated = match req.candidates.generate(req.threads) {
         Ok(g) => g,
         Err(e) => {

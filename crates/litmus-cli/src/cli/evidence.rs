@@ -88,6 +88,22 @@ fn import(opts: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return Refusal::from(why).print("evidence import", err);
     }
     let into = opts.out.clone().unwrap_or_default();
+    // The folder written to may not be a log or a test file (a test
+    // folder may hold it).
+    let inputs: Vec<&std::path::Path> = opts
+        .logs
+        .iter()
+        .map(std::path::Path::new)
+        .chain(
+            opts.tests
+                .iter()
+                .map(PathBuf::as_path)
+                .filter(|p| p.is_file()),
+        )
+        .collect();
+    if !super::outputs::clear(&into, &inputs, err) {
+        return EXIT_FAILED;
+    }
     let tests: Vec<String> = opts.tests.iter().map(|t| t.display().to_string()).collect();
     let (subjects, unreadable) = subjects(&tests);
     let mut failed = !unreadable.is_empty();

@@ -52,6 +52,11 @@ pub struct ExplainArgs {
     /// search without end
     #[arg(long, value_name = "N", value_parser = whole(1usize))]
     max_events: Option<usize>,
+    /// the longest the model may take over one test (default 5; the
+    /// repository's tests and the conformance corpus take well under a
+    /// second); a test that takes longer is an error, one line
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_seconds: Option<u64>,
     /// the tests: .litmus files, and folders searched for them
     #[arg(value_name = "FILE|DIR")]
     files: Vec<String>,
@@ -82,6 +87,9 @@ pub fn run(args: ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         loop_bound: args.loop_bound.unwrap_or(d.loop_bound),
         max_steps: args.max_steps.unwrap_or(d.max_steps),
         max_events: args.max_events.unwrap_or(d.max_events),
+        max_time: Some(std::time::Duration::from_secs(
+            args.max_seconds.unwrap_or(super::check::MAX_SECONDS),
+        )),
         ..d
     };
     let (files, refused) = super::load::expand(&args.files);
@@ -127,19 +135,23 @@ fn explain_file(
     let explanation = match explained {
         Ok(e) => e,
         Err(e) => {
-            let _ = writeln!(err, "{file}:{}: {e}", loaded.header());
+            let line = format!("{file}:{}: {e}", loaded.header());
+            let _ = writeln!(err, "{}", litmus_core::printable::escaped(&line));
             return EXIT_FAILED;
         }
     };
     let text = if args.dot {
         if !explanation.forbidden() {
             // The graph of an allowed outcome is empty: say why on the side.
-            let _ = write!(err, "{}", explanation.to_text(args.reasons));
+            let why = explanation.to_text(args.reasons);
+            let _ = write!(err, "{}", litmus_core::printable::escaped_lines(&why));
         }
         explanation.to_dot(args.reasons)
     } else {
         explanation.to_text(args.reasons)
     };
+    // Names as the terminal should show them.
+    let text = litmus_core::printable::escaped_lines(&text);
     match out.write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(_) => EXIT_FAILED,

@@ -77,6 +77,8 @@ struct Request {
     model: &'static dyn Model,
     options: Options,
     out: PathBuf,
+    /// The model's .cat file, when `--model` names one.
+    cat: Option<PathBuf>,
 }
 
 impl GenArgs {
@@ -107,6 +109,12 @@ impl GenArgs {
             skeletons,
             spec,
             model: self.model.model()?,
+            cat: self
+                .model
+                .model
+                .as_ref()
+                .map(PathBuf::from)
+                .filter(|p| p.is_file()),
             options: Options {
                 max_steps: self.max_steps.unwrap_or(d.max_steps),
                 ..d
@@ -131,6 +139,11 @@ pub fn run(args: GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(r) => r,
         Err(refusal) => return refusal.print("gen", err),
     };
+    // The folder written to may not be the model's .cat file.
+    let cat: Vec<&Path> = req.cat.iter().map(PathBuf::as_path).collect();
+    if !super::outputs::clear(&req.out, &cat, err) {
+        return EXIT_FAILED;
+    }
     if let Err(e) = std::fs::create_dir_all(&req.out) {
         let _ = writeln!(err, "error: cannot create {}: {e}", req.out.display());
         return EXIT_FAILED;

@@ -230,6 +230,11 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         }
     };
     let g = cli.globals;
+    // Names come from files anyone writes: whatever a command prints, in
+    // text or JSON, reaches the terminal with its control and bidi
+    // characters written out (`litmus_core::printable::escaped_output`).
+    let mut shown = litmus_core::printable::Shown(out);
+    let out: &mut dyn Write = &mut shown;
     match cli.command {
         Command::Check(a) => check::run(a, out, err),
         Command::Run(a) => run::run(a, g, out, err),

@@ -284,7 +284,7 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     let text = match req.format {
         Format::Json => format!("{object}\n"),
-        _ => report.text(),
+        _ => litmus_core::printable::escaped_lines(&report.text()).into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
         return EXIT_FAILED;

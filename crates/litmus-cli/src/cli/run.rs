@@ -139,6 +139,16 @@ impl RunArgs {
         let format = self.format;
         let files = self.files.clone();
         self.apply(&mut config)?;
+        // The report folder may not be a test file, the tuning file or in
+        // the evidence folder (a test folder may hold it).
+        let tests: Vec<&std::path::Path> = files
+            .iter()
+            .map(std::path::Path::new)
+            .filter(|p| p.is_file())
+            .collect();
+        config
+            .refuse_clobber(&tests)
+            .map_err(|e| Refusal::Content(format!("--report / LITMUS_REPORT_DIR: {e}")))?;
         Ok(Box::new(Options {
             config,
             format,

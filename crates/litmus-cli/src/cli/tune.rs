@@ -298,7 +298,7 @@ pub(super) fn tune_set(
     let mut failed = false;
     for line in &prepared.lines {
         failed |= line.failed;
-        let _ = writeln!(out, "{}", line.text);
+        let _ = writeln!(out, "{}", litmus_core::printable::escaped_lines(&line.text));
     }
     failed |= self::search(&prepared, search, &mut tuning, out, err)?;
     Ok((tuning, failed))
