@@ -27,18 +27,7 @@ fn shown(c: char) -> bool {
 /// assert_eq!(escaped("MP\u{1b}[2J\r\u{202e}"), "MP\\u{1b}[2J\\r\\u{202e}");
 /// ```
 pub fn escaped(text: &str) -> Cow<'_, str> {
-    if text.chars().all(shown) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if shown(c) {
-            out.push(c);
-        } else {
-            out.extend(c.escape_default());
-        }
-    }
-    Cow::Owned(out)
+    escape_with(text, shown, |c, out| out.extend(c.escape_default()))
 }
 
 /// A report of several lines, each [`escaped`]: line breaks and tabs stay
@@ -50,19 +39,9 @@ pub fn escaped(text: &str) -> Cow<'_, str> {
 /// assert_eq!(escaped_lines("a\tb\nMP\u{1b}[31m\n"), "a\tb\nMP\\u{1b}[31m\n");
 /// ```
 pub fn escaped_lines(text: &str) -> Cow<'_, str> {
-    let own = |c: char| c == '\n' || c == '\t';
-    if text.chars().all(|c| own(c) || shown(c)) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if own(c) || shown(c) {
-            out.push(c);
-        } else {
-            out.extend(c.escape_default());
-        }
-    }
-    Cow::Owned(out)
+    escape_with(text, kept_in_a_report, |c, out| {
+        out.extend(c.escape_default())
+    })
 }
 
 /// What a command prints on its standard output, made safe for a terminal
@@ -81,18 +60,37 @@ pub fn escaped_lines(text: &str) -> Cow<'_, str> {
 /// assert_eq!(escaped_output("MP\u{1b}[2J\t\r\n"), "MP\\u{1b}[2J\t\\r\n");
 /// ```
 pub fn escaped_output(text: &str) -> Cow<'_, str> {
-    let own = |c: char| c == '\n' || c == '\t';
-    if text.chars().all(|c| own(c) || shown(c)) {
+    escape_with(text, kept_in_a_report, |c, out| {
+        if c < ' ' {
+            out.extend(c.escape_default());
+        } else {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        }
+    })
+}
+
+/// A report's own line breaks and tabs, and every character [`shown`].
+fn kept_in_a_report(c: char) -> bool {
+    c == '\n' || c == '\t' || shown(c)
+}
+
+/// `text` with each character `keep` refuses written out by `write`;
+/// borrowed, not copied, when there is none: the three escapers differ
+/// only in what they keep and how they write the rest.
+fn escape_with(
+    text: &str,
+    keep: impl Fn(char) -> bool,
+    write: impl Fn(char, &mut String),
+) -> Cow<'_, str> {
+    if text.chars().all(&keep) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if own(c) || shown(c) {
+        if keep(c) {
             out.push(c);
-        } else if c < ' ' {
-            out.extend(c.escape_default());
         } else {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            write(c, &mut out);
         }
     }
     Cow::Owned(out)
