@@ -41,6 +41,7 @@ pub mod family;
 pub mod naming;
 mod numbering;
 pub mod placement;
+pub mod relaxation;
 pub mod shapes;
 pub mod skeleton;
 pub mod spec;

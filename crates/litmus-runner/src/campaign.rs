@@ -35,6 +35,10 @@ pub struct Tally {
     /// Per family (`litmus_gen::naming::family`): the
     /// tests whose condition the model allows, and those seen.
     pub families: BTreeMap<String, (usize, usize)>,
+    /// With a search after the run (`campaign --tune`): the tests whose
+    /// weak outcome the run did not show and the search did (counted in
+    /// `allowed_seen` too); `None` without one.
+    pub seen_in_search: Option<usize>,
 }
 
 /// The closing lines: with `--tune`, one per family first; then the
@@ -58,12 +62,15 @@ pub fn summary(
         }
         writeln!(
             out,
-            "campaign: {}, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
+            "campaign: {}, {} passed, {} failed; weak outcome seen in {} of {} tests whose condition the model allows{}; forbidden outcome seen in {} tests; GPU time {:.1} s, wall {:.1} s",
             selection.describe(),
             tally.tests - tally.failed,
             tally.failed,
             tally.allowed_seen,
             tally.allowed,
+            tally
+                .seen_in_search
+                .map_or_else(String::new, |n| format!(" ({n} of them in the search)")),
             tally.forbidden_seen,
             tally.gpu.as_secs_f64(),
             wall.as_secs_f64()
@@ -82,6 +89,7 @@ pub fn summary(
                     failed: tally.failed,
                     allowed: tally.allowed,
                     allowed_seen: tally.allowed_seen,
+                    seen_in_search: tally.seen_in_search,
                     forbidden_seen: tally.forbidden_seen,
                     gpu_seconds: tally.gpu.as_secs_f64(),
                     wall_seconds: wall.as_secs_f64(),
@@ -150,6 +158,27 @@ impl Tally {
         row.1 += usize::from(f.weak > 0);
     }
 
+    /// Counts a test whose weak outcome the run missed and a search after
+    /// it showed (the test was counted by [`Tally::count`] already).
+    pub fn count_seen_in_search(&mut self, family: &str) {
+        self.allowed_seen += 1;
+        *self.seen_in_search.get_or_insert(0) += 1;
+        if let Some(row) = self.families.get_mut(family) {
+            row.1 += 1;
+        }
+    }
+
+    /// Counts a test in whose search the GPU showed an outcome the model
+    /// forbids: it failed (once, however many of its stages did).
+    pub fn count_forbidden_in_search(&mut self, failed_already: bool, forbidden_already: bool) {
+        if !failed_already {
+            self.failed += 1;
+        }
+        if !forbidden_already {
+            self.forbidden_seen += 1;
+        }
+    }
+
     /// Counts a test that could not be read: it failed.
     pub fn count_unreadable(&mut self) {
         self.tests += 1;
@@ -203,6 +232,9 @@ pub struct Summary {
     pub allowed: usize,
     /// Those of them in which the weak outcome was seen.
     pub allowed_seen: usize,
+    /// Those of them that only the search after the run showed
+    /// (`campaign --tune`; null without it).
+    pub seen_in_search: Option<usize>,
     /// Tests in which the GPU showed an outcome the model forbids.
     pub forbidden_seen: usize,
     /// GPU time.

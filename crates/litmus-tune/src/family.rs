@@ -125,6 +125,9 @@ pub struct Found {
     pub instances: u64,
     /// GPU time over all its trials.
     pub gpu: Duration,
+    /// Every outcome any trial showed, so a caller can hold them against
+    /// the model: a search is a run too, and what it shows counts.
+    pub outcomes: BTreeSet<Vec<u32>>,
     /// Why the test could not run at all (every trial failed), if so.
     pub error: Option<GpuError>,
 }
@@ -166,6 +169,8 @@ struct State {
     weak: u64,
     instances: u64,
     gpu: Duration,
+    /// Every outcome its trials showed.
+    outcomes: BTreeSet<Vec<u32>>,
     /// GPU time spent since the weak outcome first showed.
     refining: Duration,
     /// Set when the test is done: seen and refined, or every trial failed.
@@ -413,6 +418,7 @@ impl State {
             weak: 0,
             instances: 0,
             gpu: Duration::ZERO,
+            outcomes: BTreeSet::new(),
             refining: Duration::ZERO,
             done: false,
             failed: BTreeSet::new(),
@@ -490,6 +496,12 @@ impl State {
         self.runs += 1;
         self.weak += weak;
         self.instances += r.instances;
+        self.outcomes.extend(
+            r.histogram
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(v, _)| v.clone()),
+        );
         self.gpu += r.wall;
         if was_seen {
             self.refining += r.wall;
@@ -538,6 +550,7 @@ impl State {
             weak: self.weak,
             instances: self.instances,
             gpu: self.gpu,
+            outcomes: self.outcomes.clone(),
             error: if ran.is_empty() {
                 self.last_error.clone()
             } else {

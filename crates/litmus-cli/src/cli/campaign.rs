@@ -6,7 +6,7 @@
 //! test instead of an outcome table.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use litmus_evidence::resume::{already_recorded, TestId};
@@ -17,11 +17,12 @@ use litmus_runner::runner::{self, TestReport};
 use litmus_runner::shard::{Selection, Shard};
 
 use super::args::{shard_of, Format, Refusal};
+use super::campaign_search::{search_missed, Observed, Tune};
 use super::load::{litmus_files, load, load_for_devices, Loaded};
 use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run::{Options, RunArgs};
-use super::tune::{tune_set, Search, SearchArgs};
+use super::tune::SearchArgs;
 use super::{Globals, EXIT_FAILED, EXIT_OK};
 
 /// run a set of tests on the GPU: weak outcomes seen, rates, a summary
@@ -40,13 +41,16 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 /// verdict mismatch, a fault) fails here too, and the campaign goes on
 /// with the next test.
 ///
-/// With --tune, the campaign first searches the GPU's environment for the
-/// whole set as `gpu-litmus tune` does (one pool of configurations shared
-/// by the family, breadth first, the budget flowing to the tests still
-/// unseen), writes the winners to the tuning file, then runs every test
-/// with its entry: the best discovery for a GPU budget without knowing the
-/// knobs. A summary per family (the name up to its first `+`) closes the
-/// campaign.
+/// With --tune, the campaign runs every test first, then searches the
+/// GPU's environment for the tests whose weak outcome the run did not show,
+/// as `gpu-litmus tune` does (one pool of configurations shared by the
+/// family, breadth first, the budget flowing to the tests still unseen):
+/// first those with a variant of the same relaxation (fences out, accesses
+/// relaxed) whose weak outcome showed, at --tune-budget-ms each, then the
+/// others at an eighth of it. It writes the winners to the tuning file and
+/// counts what the search showed: a weak outcome the run missed is seen,
+/// an outcome the model forbids fails the test. A summary per family (the
+/// name up to its first `+`) closes the campaign.
 ///
 /// Every option of `gpu-litmus run` is taken; with --format json, one JSON
 /// object per test and line, then {"summary": {...}}. The tests are spread
@@ -58,9 +62,9 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 pub struct CampaignArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// search the environment first (see above); it writes --tuning FILE
-    /// (which need not exist yet), else $LITMUS_TUNING, else
-    /// litmus-tuning.toml
+    /// search the environment after the run, for the tests it did not show
+    /// (see above); it writes --tuning FILE (which need not exist yet), else
+    /// $LITMUS_TUNING, else litmus-tuning.toml
     #[arg(long)]
     tune: bool,
     #[command(flatten)]
@@ -111,7 +115,7 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
         toolchains: search.toolchains.map(|t| t.0),
         path: run.tuning.take(),
     });
-    let mut opts = match run.options() {
+    let opts = match run.options() {
         Ok(r) => r,
         Err(refusal) => return refusal.print("campaign", err),
     };
@@ -164,13 +168,23 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
         }
     }
     let files = &files;
-    if let Some(t) = &tune {
-        if let Err(code) = tune_first(files, t, &mut opts, out, err) {
-            return code;
+    // Without a GPU the search has nothing to run on: said first, in one
+    // line, and the campaign runs as without it.
+    let tune = match tune.map(|t| litmus_hw::hardware_wanted().map(|why| (t, why))) {
+        Some(Ok((t, None))) => Some(t),
+        Some(Ok((_, Some(why)))) => {
+            let _ = writeln!(out, "tune: skipped, {why}");
+            None
         }
-    }
+        Some(Err(e)) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_FAILED;
+        }
+        None => None,
+    };
     let start = Instant::now();
     let mut tally = Tally::default();
+    let mut observed: Vec<Option<Observed>> = vec![None; files.len()];
     let ahead = Prefetch::new(files, &devices);
     let mut progress = Progress::of(files.len(), g);
     let mut stdout_gone = false;
@@ -188,6 +202,7 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
             test_report(&files[i], loaded, claim, &opts)
         },
         |i, report| {
+            observed[i] = observation(&report);
             let line = test_line(&files[i], report, json, &mut tally);
             // Names as the terminal should show them (JSON escapes its
             // own, and stdout writes out the rest).
@@ -211,6 +226,12 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
     if stdout_gone {
         return EXIT_FAILED;
     }
+    if let Some(t) = &tune {
+        if let Err(e) = search_missed(files, &observed, t, &opts, &mut tally, out, err) {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_FAILED;
+        }
+    }
     let _ = summary(
         out,
         &tally,
@@ -223,65 +244,6 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
         EXIT_OK
     } else {
         EXIT_FAILED
-    }
-}
-
-/// `--tune`: search the set's environment first.
-struct Tune {
-    budget_ms: u64,
-    configs: usize,
-    /// `--toolchains LIST`; `None`: [`litmus_hw::toolchains_to_search`].
-    toolchains: Option<Vec<Option<String>>>,
-    /// `--tuning FILE` beside `--tune`: where the search writes, which
-    /// need not exist yet (without `--tune` it is `run`'s file to read).
-    path: Option<PathBuf>,
-}
-
-/// Runs the family-wide search of `tune` over the campaign's files, writes
-/// the tuning file (`--tuning FILE`, else `tune`'s default) and makes the
-/// campaign run with it. Without a GPU it says so and the campaign goes on
-/// (its hardware halves then say the same).
-fn tune_first(
-    files: &[String],
-    t: &Tune,
-    opts: &mut Options,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<(), u8> {
-    match litmus_hw::hardware_wanted() {
-        Ok(None) => {}
-        Ok(Some(why)) => {
-            let _ = writeln!(out, "tune: skipped, {why}");
-            return Ok(());
-        }
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return Err(EXIT_FAILED);
-        }
-    }
-    let path = t
-        .path
-        .clone()
-        .unwrap_or_else(litmus_tune::tuning::default_path);
-    let search = Search {
-        config: &opts.config,
-        base: opts.config.knobs.clone(),
-        budget_ms: t.budget_ms,
-        configs: t.configs,
-        toolchains: t
-            .toolchains
-            .clone()
-            .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
-    };
-    match tune_set(files, &search, &path, out, err) {
-        Ok((file, _)) => {
-            opts.config.tuning = Some(std::sync::Arc::new(file));
-            Ok(())
-        }
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            Err(EXIT_FAILED)
-        }
     }
 }
 
@@ -301,6 +263,20 @@ fn test_report(file: &str, loaded: Result<Loaded, String>, claim: &[u32], opts: 
             .map(|e| format!("cannot write reports to {}: {e}", dir.display()))
     });
     Ok((report, unwritten))
+}
+
+/// What the run showed of a test that ran on the GPU, for the search
+/// after it.
+fn observation(ran: &Ran) -> Option<Observed> {
+    let (report, unwritten) = ran.as_ref().ok()?;
+    let f = litmus_runner::figures::Figures::of(report);
+    f.ran?;
+    Some(Observed {
+        allowed: f.condition_allowed,
+        seen: f.weak > 0,
+        failed: !(report.passed() && unwritten.is_none()),
+        forbidden: f.forbidden > 0,
+    })
 }
 
 /// One file's line, counted into `tally`.

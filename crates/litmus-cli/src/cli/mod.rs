@@ -4,6 +4,7 @@
 
 mod args;
 mod campaign;
+mod campaign_search;
 mod candidates;
 mod cat_text;
 pub mod check;

@@ -246,13 +246,14 @@ pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write)
             .clone()
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.base)),
     };
-    let (tuning, failed) = match tune_set(&selection.files, &search, &opts.out, out, err) {
-        Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_FAILED;
-        }
-    };
+    let Searched { tuning, failed, .. } =
+        match tune_set(&selection.files, &search, &opts.out, out, err) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+                return EXIT_FAILED;
+            }
+        };
     let _ = writeln!(
         out,
         "tune: {}, {} entries in {}",
@@ -279,17 +280,36 @@ pub(super) struct Search<'a> {
     pub(super) toolchains: Vec<Option<String>>,
 }
 
+/// What a search over a set did: the tuning file it wrote, whether some
+/// test failed, and each searched test's findings.
+pub(super) struct Searched {
+    pub(super) tuning: TuningFile,
+    pub(super) failed: bool,
+    pub(super) tests: Vec<SearchedTest>,
+}
+
+/// One searched test: whether its weak outcome showed (on any device kind)
+/// and every outcome its trials showed, for the campaign to count and to
+/// hold against the model.
+pub(super) struct SearchedTest {
+    pub(super) file: String,
+    pub(super) test: litmus_core::ir::Test,
+    pub(super) seen: bool,
+    pub(super) gpu: Duration,
+    pub(super) outcomes: std::collections::BTreeSet<Vec<u32>>,
+}
+
 /// Searches `files` as one family and merges the winners into the tuning
 /// file at `path` (read first when it exists): the lines for tests that
-/// cannot be searched, then one line a test. Returns the file and whether
-/// some test failed; `Err` when the tuning file cannot be read or written.
+/// cannot be searched, then one line a test. `Err` when the tuning file
+/// cannot be read or written.
 pub(super) fn tune_set(
     files: &[String],
     search: &Search,
     path: &Path,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<(TuningFile, bool), String> {
+) -> Result<Searched, String> {
     let mut tuning = TuningFile::load_or_new(path)
         .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?;
     let prepared = prepare(files, search.config.model, &search.config.options, |f| {
@@ -300,8 +320,24 @@ pub(super) fn tune_set(
         failed |= line.failed;
         let _ = writeln!(out, "{}", litmus_core::printable::escaped_lines(&line.text));
     }
-    failed |= self::search(&prepared, search, &mut tuning, out, err)?;
-    Ok((tuning, failed))
+    let (search_failed, found) = self::search(&prepared, search, &mut tuning, out, err)?;
+    let tests = prepared
+        .ready
+        .into_iter()
+        .zip(found)
+        .map(|(r, f)| SearchedTest {
+            file: r.file,
+            test: r.test,
+            seen: f.iter().any(Found::seen),
+            gpu: f.iter().map(|f| f.gpu).sum(),
+            outcomes: f.into_iter().flat_map(|f| f.outcomes).collect(),
+        })
+        .collect();
+    Ok(Searched {
+        tuning,
+        failed: failed || search_failed,
+        tests,
+    })
 }
 
 /// Runs the family-wide search over the prepared tests once per device
@@ -313,14 +349,15 @@ pub(super) fn tune_set(
 /// earlier winners, and the whole budget, so that each kind's entries
 /// are as good as a node of that kind alone would make them. Writes the
 /// tuning file as it goes and one line per test and kind at the end;
-/// says whether some test could not run at all.
+/// says whether some test could not run at all, and what each test's
+/// search found on each kind.
 fn search(
     prepared: &Prepared,
     opts: &Search,
     tuning: &mut TuningFile,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<bool, String> {
+) -> Result<(bool, Vec<Vec<Found>>), String> {
     let tests = prepared.ready.iter().map(|r| &r.test);
     let mut kinds = search_kinds(opts.config, tests).map_err(|e| e.to_string())?;
     if kinds.is_empty() {
@@ -329,11 +366,16 @@ fn search(
         kinds.push(KindLanes::default());
     }
     let mut failed = false;
+    let mut found = vec![Vec::new(); prepared.ready.len()];
     for kind in &kinds {
         let named = (kinds.len() > 1).then_some(kind.kind.as_str());
-        failed |= search_kind(prepared, opts, kind, named, tuning, out, err)?;
+        let (kind_failed, on_kind) = search_kind(prepared, opts, kind, named, tuning, out, err)?;
+        failed |= kind_failed;
+        for (all, f) in found.iter_mut().zip(on_kind) {
+            all.push(f);
+        }
     }
-    Ok(failed)
+    Ok((failed, found))
 }
 
 /// [`search`] on one kind's lanes; `named` is the kind when the lines
@@ -346,9 +388,11 @@ fn search_kind(
     tuning: &mut TuningFile,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<bool, String> {
+) -> Result<(bool, Vec<Found>), String> {
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
-    plan.starts = tuning.winners(&opts.base, opts.configs / 4, &kind.kind);
+    plan.starts = portfolio_starts(opts);
+    plan.starts
+        .extend(tuning.winners(&opts.base, opts.configs / 4, &kind.kind));
     plan.toolchains = opts.toolchains.clone();
     let bar = std::io::stderr().is_terminal();
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
@@ -433,5 +477,17 @@ fn search_kind(
         gpu / found.len().max(1) as f64,
         plan.pool
     );
-    Ok(failed)
+    Ok((failed, found))
+}
+
+/// The default portfolio's slots beyond the knobs as they are: the
+/// configurations measured to show most of what the defaults' first slot
+/// misses, so the search starts from them rather than finding them again.
+fn portfolio_starts(opts: &Search) -> Vec<Knobs> {
+    match opts.config.portfolio.knobs(&opts.base) {
+        Ok((slots, _)) => slots.into_iter().skip(1).collect(),
+        // The portfolio was checked when the configuration was read; a
+        // search without its starts is still a search.
+        Err(_) => Vec::new(),
+    }
 }
