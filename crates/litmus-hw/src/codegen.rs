@@ -22,8 +22,8 @@
 use std::borrow::Cow;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::isa::SmArch;
-use litmus_core::ptx::{generate_with, Addressing, Codegen, Layout};
+use litmus_ptx::isa::SmArch;
+use litmus_ptx::{generate_with, Addressing, Codegen, Layout};
 
 use super::arrangement::CtaSpread;
 use super::{GpuError, Knobs};
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn kernels_wait_for_the_grid_before_them_only_where_launches_may_depend() {
         let test = litmus_core::text::parse(MP).unwrap();
-        let ptx = litmus_core::ptx::generate(&test).unwrap();
+        let ptx = litmus_ptx::generate(&test).unwrap();
         let k = Knobs::default();
         let hopper = SmArch::new(90);
         let m = for_device(&test, &ptx, &k, hopper).unwrap();
@@ -211,21 +211,21 @@ mod tests {
         // A test on two GPUs, or with a host thread, waits for the host.
         let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
         let two = litmus_core::text::parse(&two).unwrap();
-        let two_ptx = litmus_core::ptx::generate(&two).unwrap();
+        let two_ptx = litmus_ptx::generate(&two).unwrap();
         assert!(unchanged(&two, &two_ptx, &k, hopper));
         let host = MP
             .replace("P1@cta 1,gpu 0", "P1@host")
             .replace(".gpu", ".sys")
             .replace("{ x=0; y=0; }", "{ host x=0; host y=0; }");
         let host = litmus_core::text::parse(&host).unwrap();
-        let host_ptx = litmus_core::ptx::generate(&host).unwrap();
+        let host_ptx = litmus_ptx::generate(&host).unwrap();
         assert!(unchanged(&host, &host_ptx, &k, hopper));
     }
 
     #[test]
     fn the_module_follows_both_knobs() {
         let test = litmus_core::text::parse(MP).unwrap();
-        let ptx = litmus_core::ptx::generate(&test).unwrap();
+        let ptx = litmus_ptx::generate(&test).unwrap();
         let k = Knobs::default();
         assert!(matches!(
             module_for(&test, &ptx, &k).unwrap(),
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn every_target_reads_back_and_a_bad_one_says_what_is_accepted() {
-        for (a, _) in litmus_core::ptx::isa::ARCHES {
+        for (a, _) in litmus_ptx::isa::ARCHES {
             let t = PtxTarget::parse(&a.to_string()).unwrap();
             assert_eq!((t, t.on(SmArch::new(90))), (PtxTarget::Arch(a), a));
         }

@@ -13,7 +13,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::sys;
-use litmus_core::ptx::isa::SmArch;
+use litmus_ptx::isa::SmArch;
 
 use super::GpuError;
 
@@ -73,7 +73,7 @@ pub fn driver_present() -> bool {
 
 /// The CUDA release of the driver (`12040` for 12.4), which sets the
 /// highest PTX ISA its JIT reads
-/// ([`PtxIsa::of_cuda`](litmus_core::ptx::isa::PtxIsa::of_cuda)).
+/// ([`PtxIsa::of_cuda`](litmus_ptx::isa::PtxIsa::of_cuda)).
 pub fn cuda_version() -> Result<u32, GpuError> {
     let mut v = 0;
     // SAFETY: valid out-pointer; answers without cuInit.

@@ -6,9 +6,9 @@ use cudarc::driver::sys;
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob, start_mode, START_FLAG_COPIES, START_FLAG_SPACING};
-use litmus_core::ptx::{layout, Layout};
+use litmus_ptx::layout::Mode;
+use litmus_ptx::layout::{counter, knob, start_mode, START_FLAG_COPIES, START_FLAG_SPACING};
+use litmus_ptx::{layout, Layout};
 
 use super::aliasing::Texture;
 use super::arrangement::LocLayout;

@@ -12,7 +12,7 @@
 //! ```no_run
 //! use litmus_hw::{self as gpu, Knobs};
 //! # let test = litmus_core::ir::Test::new("t");
-//! let ptx = litmus_core::ptx::generate(&test).unwrap();
+//! let ptx = litmus_ptx::generate(&test).unwrap();
 //! match gpu::run(&test, &ptx, &Knobs::from_env().unwrap()) {
 //!     Ok(result) => println!("{} outcomes", result.histogram.len()),
 //!     Err(gpu::GpuError::NoDriver | gpu::GpuError::NoDevice) => println!("hardware: skipped"),
@@ -65,7 +65,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::PtxError;
+use litmus_ptx::PtxError;
 
 pub use arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -88,7 +88,7 @@ pub use knobs::table::{About, Knob, Lookup};
 pub use knobs::{
     Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
 };
-pub use litmus_core::ptx::Addressing;
+pub use litmus_ptx::Addressing;
 pub use splitmix::splitmix;
 pub use toolchain::{say_once, Build, ToolchainError};
 
@@ -293,7 +293,7 @@ fn first_device() -> Result<u32, GpuError> {
 
 /// Asks the GPU worker of `device` (without one, the first of
 /// [`devices`]) to compile in the background the modules that runs of
-/// these tests (each with its PTX from [`litmus_core::ptx::generate`])
+/// these tests (each with its PTX from [`litmus_ptx::generate`])
 /// with `knobs` will load there: [`module_on`]'s, which on `sm_90` and
 /// later are not the generated PTX itself. A test whose module cannot be
 /// made is left to its run, which says why. See [`prefetch_on`].
@@ -329,7 +329,7 @@ pub fn prefetch_on(device: u32, modules: Vec<String>) -> Result<usize, GpuError>
 }
 
 /// The module a run of `test` (its PTX from
-/// [`litmus_core::ptx::generate`]) with `knobs` loads on device `device`:
+/// [`litmus_ptx::generate`]) with `knobs` loads on device `device`:
 /// regenerated where the knobs ask for generic addressing or a CTA spread
 /// by lane, and on a device with programmatic dependent launches
 /// (`sm_90` and later), for a test on one GPU without host threads, with
@@ -345,7 +345,7 @@ pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<S
     })
 }
 
-/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
+/// Runs a test's PTX (from [`litmus_ptx::generate`]) on the GPU, in
 /// the persistent worker (see `worker`).
 ///
 /// Without a driver or a device the error says so
@@ -359,7 +359,7 @@ pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<S
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
-/// let ptx = litmus_core::ptx::generate(&test).unwrap();
+/// let ptx = litmus_ptx::generate(&test).unwrap();
 /// match run(&test, &ptx, &Knobs::default()) {
 ///     Ok(result) => {
 ///         for (outcome, count) in &result.histogram {
@@ -450,9 +450,9 @@ pub fn device_listing(
     })?;
     // The listing reads the module that was compiled: the same lines, its
     // header set for the build's target.
-    let target = litmus_core::ptx::isa::SmArch::parse(&build.target)
+    let target = litmus_ptx::isa::SmArch::parse(&build.target)
         .ok_or_else(|| GpuError::Toolchain(format!("a build for `{}`", build.target)))?;
-    let module = litmus_core::ptx::isa::retarget(&module, target)
+    let module = litmus_ptx::isa::retarget(&module, target)
         .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
     let listing = litmus_toolchain::Listing::of_cubin(&module, &image.0, nvdisasm)
         .map_err(|e| GpuError::Toolchain(e.to_string()))?;

@@ -12,8 +12,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::Layout;
 use litmus_hw::{self as gpu, GpuError, Knobs};
+use litmus_ptx::Layout;
 use litmus_tune::family::{search_family_on, FamilyPlan, Found, Progress, Subject};
 use litmus_tune::prepare::Prepared;
 

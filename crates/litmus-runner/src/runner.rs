@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use litmus_core::ir::{Test, Verdict};
 use litmus_core::outcome::eval;
-use litmus_core::ptx::{self, PtxError};
 use litmus_model::outcome::format_outcome;
 use litmus_model::{check, CheckResult};
+use litmus_ptx::{self as ptx, PtxError};
 
 use crate::config::Config;
 use litmus_evidence::judge::forbidden_reasons;

@@ -10,9 +10,9 @@
 mod gpu_support;
 
 use gpu_support::{hardware, parse};
-use litmus_core::ptx;
 use litmus_hw::Knobs;
 use litmus_model::{model_by_name, Options};
+use litmus_ptx as ptx;
 use litmus_runner::compiler_check;
 use litmus_runner::report;
 use litmus_runner::runner::{run_test, Failure, Source};

@@ -6,9 +6,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use litmus_core::ptx;
-use litmus_core::ptx::isa::{Needs, SmArch};
 use litmus_hw::{GpuError, PtxTarget};
+use litmus_ptx as ptx;
+use litmus_ptx::isa::{Needs, SmArch};
 use litmus_toolchain::check::check_role;
 use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas};
 

@@ -7,12 +7,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Space, Test, Thread};
-use crate::outcome::{observables, Observable};
+use litmus_core::ir::{Space, Test, Thread};
+use litmus_core::outcome::{observables, Observable};
 
-use super::barriers::mode;
-pub use super::proxies::{AliasLoc, Reach, TextureAlias};
-use super::PtxError;
+use crate::barriers::mode;
+pub use crate::proxies::{AliasLoc, Reach, TextureAlias};
+use crate::PtxError;
 
 /// Name of the kernel that runs the test instances.
 pub const TEST_KERNEL: &str = "litmus_test";
@@ -283,7 +283,7 @@ pub fn gpu_memory_param(g: u32) -> String {
     format!("p_mem{g}")
 }
 
-pub use super::plan::{Mode, Role, HARNESS_BARRIER};
+pub use crate::plan::{Mode, Role, HARNESS_BARRIER};
 
 /// The most GPUs a test may place threads on: the largest machine the
 /// project is lent has eight.
@@ -335,7 +335,7 @@ pub struct Layout {
     pub textures: Vec<TextureAlias>,
     /// The shared locations, in `Test::locations` order.
     pub shared_locs: Vec<SharedLoc>,
-    /// The outcome's components, in order (see [`crate::outcome`]).
+    /// The outcome's components, in order (see [`litmus_core::outcome`]).
     pub observables: Vec<Observable>,
     /// The registers each instance stores for the classifier:
     /// `(thread, register)`, in the order of the registers buffer.
@@ -361,7 +361,7 @@ pub struct Layout {
     /// the others reach it by peer access.
     pub gpus: u32,
     /// Per slot (index into `global_locs`): the logical GPU whose memory
-    /// holds it ([`crate::ir::Location::gpu`]); 0 for a slot in host
+    /// holds it ([`litmus_core::ir::Location::gpu`]); 0 for a slot in host
     /// memory. Each GPU's location buffer is laid out like logical GPU
     /// 0's, as the host one is, so a slot keeps its index and only the
     /// base differs.
@@ -381,7 +381,7 @@ impl Layout {
             .collect();
         let roles = place_roles(test, &grid, !warps.is_empty());
         let (global_locs, shared_locs) = split_locations(test, &roles);
-        let plan = super::proxies::plan(test, &global_locs)?;
+        let plan = crate::proxies::plan(test, &global_locs)?;
         let slot_of = slots_of(test, &global_locs);
         let mode = mode(test, &roles)?;
         let host_slots = host_slots(test, &global_locs);
@@ -766,7 +766,7 @@ fn split_locations(test: &Test, roles: &[Role]) -> (Vec<usize>, Vec<SharedLoc>) 
 fn slots_of(test: &Test, global_locs: &[usize]) -> Vec<Option<usize>> {
     (0..test.locations.len())
         .map(|i| {
-            let (root, _) = super::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
+            let (root, _) = crate::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
             global_locs.iter().position(|g| *g == root)
         })
         .collect()
@@ -855,7 +855,7 @@ fn refuse_host_with(
     mode: &Mode,
     cluster_size: u32,
     host_slots: &[usize],
-    plan: &super::proxies::Plan,
+    plan: &crate::proxies::Plan,
 ) -> Result<(), PtxError> {
     if let Some(t) = test.threads.iter().find(|t| t.placement.host) {
         if *mode != Mode::EveryRole {
@@ -907,7 +907,7 @@ fn refuse_homes(
 fn refuse_gpus(
     gpus: u32,
     shared_locs: &[SharedLoc],
-    plan: &super::proxies::Plan,
+    plan: &crate::proxies::Plan,
 ) -> Result<(), PtxError> {
     if gpus == 1 {
         return Ok(());

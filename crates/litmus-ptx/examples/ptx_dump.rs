@@ -3,7 +3,7 @@
 //! byte for byte with `diff -r` against the folder of the commit before:
 //!
 //! ```text
-//! cargo run -p litmus-core --example ptx_dump -- OUT_DIR $(git ls-files '*.litmus')
+//! cargo run -p litmus-ptx --example ptx_dump -- OUT_DIR $(git ls-files '*.litmus')
 //! ```
 //!
 //! `OUT_DIR/<file>.ptx` is the module under the default options
@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use litmus_core::ptx::{self, Addressing, Codegen};
+use litmus_ptx::{self as ptx, Addressing, Codegen};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
