@@ -120,7 +120,7 @@ struct Setup {
     shape: Shape,
     n: usize,
     /// Whether each launch's kernels go in as programmatic dependents of
-    /// the kernel before them (`codegen::for_device`): where the module's
+    /// the kernel before them (`codegen::on_device`): where the module's
     /// kernels wait for it, and nothing but kernels runs between launches
     /// (one GPU, no start flag, no fills).
     dependent: bool,

@@ -140,7 +140,7 @@ pub struct Knobs {
     /// Whether a test on one GPU without host threads launches each
     /// kernel as a programmatic dependent of the one before it, where the
     /// device is `sm_90` or later (`LITMUS_DEPENDENT_LAUNCH`, `auto` or
-    /// `off`; see `codegen::for_device`).
+    /// `off`; see `codegen::on_device`).
     pub dependent_launch: bool,
 }
 

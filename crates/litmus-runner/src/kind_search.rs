@@ -162,7 +162,7 @@ pub fn search_on_lanes(
                 let runs = next.map(|x| (x.test, x.ptx));
                 let _ = gpu::prefetch(claim.first().copied(), runs, k);
             }
-            let r = gpu::run_on(claim, s.test, s.ptx, k);
+            let r = gpu::run_on(claim, &gpu::Modules::with_default(s.test, s.ptx), k);
             if let Ok(hw) = &r {
                 let file = &prepared.ready[i].file;
                 let mut trials = trials.lock().unwrap_or_else(|p| p.into_inner());
