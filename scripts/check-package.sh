@@ -28,7 +28,8 @@ verify=--no-verify
 [ "${CHECK_PACKAGE_VERIFY:-0}" = 1 ] && verify=
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 crates=(gpu-litmus litmus-core litmus-model litmus-gen litmus-macros litmus-hw
-        litmus-evidence litmus-tune litmus-runner litmus-cli litmus-toolchain)
+        litmus-evidence litmus-tune litmus-runner litmus-cli litmus-toolchain
+        litmus-ptx)
 
 # 1. Package. cargo ≥ 1.89 packages the siblings together, resolving each
 #    one's dependencies on the others through a temporary registry.

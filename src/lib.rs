@@ -28,6 +28,9 @@ pub use litmus_gen as gen;
 pub use litmus_hw as hw;
 pub use litmus_macros::{litmus, litmus_family, litmus_files, litmus_ir};
 pub use litmus_model as model;
+/// The PTX generator: a test's module (`generate`), what a module needs
+/// of the ISA and its retargeting (`isa`).
+pub use litmus_ptx as ptx;
 pub use litmus_runner as runner;
 /// The runner under the name it had before the runtime floor was split
 /// into crates (`gpu_litmus::runtime::gpu::Knobs` still names the knobs).

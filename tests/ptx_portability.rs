@@ -1,6 +1,6 @@
 //! Every generated module against a real ptxas, on every target since
 //! Volta that the project's GPUs span (sm_70 to sm_90): what
-//! `litmus_core::ptx::isa` says a module needs must be what ptxas demands.
+//! `litmus_ptx::isa` says a module needs must be what ptxas demands.
 //! A module that `retarget` accepts for a target and that ptxas refuses is
 //! a wrong row of `FEATURES` (or a generator bug); a refused one must say
 //! why in one line. A module whose `.version` (set by an instruction) ptxas
@@ -44,8 +44,8 @@ use std::time::Instant;
 
 use library::core::corpus;
 use library::core::ir::Test;
-use library::core::ptx::isa::{Needs, PtxIsa, SmArch, Unfit};
-use library::core::ptx::{generate, PtxError};
+use library::ptx::isa::{Needs, PtxIsa, SmArch, Unfit};
+use library::ptx::{generate, PtxError};
 use library::toolchain::error::first_error;
 use library::toolchain::{check, lineinfo, Finding, Listing, Nvdisasm, Ptxas, ToolError};
 
@@ -1072,7 +1072,7 @@ fn the_classifier_counts_in_shared_memory_with_a_native_add() {
             .unwrap_or_else(|e| panic!("{target}: {e}"));
         let sass = library::toolchain::Sass::parse(&listing);
         let classify = sass
-            .kernel(library::core::ptx::layout::CLASSIFY_KERNEL)
+            .kernel(library::ptx::layout::CLASSIFY_KERNEL)
             .unwrap_or_else(|| panic!("{target}: no classifier in the listing"));
         let atoms: Vec<&str> = classify
             .instrs

@@ -5,8 +5,9 @@
 use std::process::ExitCode;
 
 use gpu_litmus::core::ir::Test;
-use gpu_litmus::core::{outcome, ptx, text};
+use gpu_litmus::core::{outcome, text};
 use gpu_litmus::hw::{HwResult, Knobs};
+use gpu_litmus::ptx;
 use gpu_litmus::runner::Config;
 
 /// The command line every benchmark reads: `[--budget-ms N] [NAME_FILTER]`.

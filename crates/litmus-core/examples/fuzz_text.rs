@@ -45,7 +45,7 @@ fn main() -> ExitCode {
     for n in 0..count {
         let src = fuzz_input::input(&mut rng, &seeds);
         match catch_unwind(AssertUnwindSafe(|| fuzz_input::check(&src))) {
-            Ok(fuzz_input::Outcome::Parsed) => parsed += 1,
+            Ok(fuzz_input::Outcome::Parsed(_)) => parsed += 1,
             Ok(fuzz_input::Outcome::Rejected) => rejected += 1,
             Err(_) => {
                 eprintln!("fuzz_text: input {n} failed (panic above):\n{src:?}");

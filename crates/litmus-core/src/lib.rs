@@ -1,9 +1,9 @@
 //! The core of gpu-litmus: the litmus-test IR ([`ir`], [`instr`]), its
-//! validation ([`validate()`]), the `.litmus` text format and PTX generation.
+//! validation ([`validate()`]) and the `.litmus` text format.
 //!
 //! Every front end (the `litmus!` macro, `.litmus` files) produces a
-//! [`ir::Test`]; every back end (the model checker, the PTX generator)
-//! consumes one. None of them re-parses another's output.
+//! [`ir::Test`]; every back end (the model checker, the PTX generator of
+//! `litmus-ptx`) consumes one. None of them re-parses another's output.
 
 #![warn(missing_docs)]
 
@@ -17,7 +17,6 @@ pub mod outcome;
 pub mod parallel;
 pub mod printable;
 pub mod proxy;
-pub mod ptx;
 pub mod shell;
 pub mod text;
 pub mod validate;

@@ -1,6 +1,7 @@
 //! The async proxy in the text format: bulk copies, bulk groups,
-//! mbarriers and the async proxy fences read, print back, are refused by
-//! the PTX generator, and every misuse is an error at its `line:column`.
+//! mbarriers and the async proxy fences read and print back, and every
+//! misuse is an error at its `line:column`. That the PTX generator refuses
+//! them is litmus-ptx's `tests/ptx_front_ends.rs`.
 
 use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
 use litmus_core::instr::{InstrKind, Scope, Sem};
@@ -88,17 +89,6 @@ fn every_form_reads_and_prints_back() {
     );
     assert!(printed.contains("shared::cluster b=0;"), "{printed}");
     assert_eq!(text::parse(&printed).unwrap(), t);
-}
-
-#[test]
-fn the_ptx_generator_refuses_the_async_proxy() {
-    let t = text::parse(&test(EVERY_FORM)).unwrap();
-    let e = litmus_core::ptx::generate(&t).unwrap_err().to_string();
-    assert!(
-        e.contains("the harness does not run the async proxy yet")
-            && e.contains("`mbarrier.init.shared::cta.b64` in thread `P0`"),
-        "{e}"
-    );
 }
 
 #[test]

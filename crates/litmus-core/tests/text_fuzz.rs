@@ -31,7 +31,7 @@ fn fuzz_text_reader() {
     for n in 0..INPUTS {
         let src = fuzz_input::input(&mut rng, &seeds);
         match catch_unwind(AssertUnwindSafe(|| fuzz_input::check(&src))) {
-            Ok(fuzz_input::Outcome::Parsed) => parsed += 1,
+            Ok(fuzz_input::Outcome::Parsed(_)) => parsed += 1,
             Ok(fuzz_input::Outcome::Rejected) => rejected += 1,
             Err(_) => panic!("input {n} failed (see the panic above):\n{src:?}"),
         }

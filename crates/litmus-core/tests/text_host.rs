@@ -1,11 +1,10 @@
 //! Host threads (`P1@host`) and host memory (`host x=0;`) in the text
 //! format: what the reader makes of them, that the writer writes them back,
-//! every mistake with its `line:column`, and what the PTX back end makes of
-//! them (and refuses).
+//! and every mistake with its `line:column`. What the PTX back end makes of
+//! them (and refuses) is litmus-ptx's `tests/ptx_front_ends.rs`.
 
 use litmus_core::instr::{InstrKind, Scope, Sem};
 use litmus_core::ir::{Placement, Space, Test};
-use litmus_core::ptx::{self, PtxError};
 use litmus_core::text;
 
 #[path = "text_support/errors.rs"]
@@ -113,58 +112,6 @@ fn gpu_coordinates_on_a_built_host_thread_are_refused() {
 fn generic_alias_of_host_memory_is_allowed() {
     let t = parse("PTX t\n{ host x=0; y @ generic aliases x; }\n P0@host ;\n st.relaxed y, 1 ;\nexists (x == 1)");
     assert_eq!(t.locations[1].alias.as_ref().unwrap().target.text, "x");
-}
-
-#[test]
-fn the_harness_refuses_a_host_thread_that_reaches_gpu_memory() {
-    // MP's host thread exchanges `g`, which lives in GPU memory.
-    let e = ptx::generate(&parse(MP)).unwrap_err();
-    assert_eq!(
-        e,
-        PtxError::Unsupported(
-            "host thread `P1` reaches `g`, which is not in host memory: the CPU cannot address GPU memory (declare it `host`)".into()
-        )
-    );
-    let only_host = parse("PTX t\n{ host x=0; }\n P0@host ;\n st.relaxed x, 1 ;\nexists (x == 1)");
-    assert!(
-        matches!(ptx::generate(&only_host), Err(PtxError::Unsupported(why)) if why.starts_with("every thread runs on the host")),
-        "{:?}",
-        ptx::generate(&only_host)
-    );
-}
-
-#[test]
-fn host_memory_and_host_threads_get_their_buffers_and_no_gpu_role() {
-    let mp = MP.replace("g=0", "host g=0");
-    let code = ptx::generate(&parse(&mp)).unwrap();
-    let (test_kernel, classify) = code.split_once(".entry litmus_classify").unwrap();
-    // The test kernel takes the host buffer, the start flag and its
-    // target, polls the flag with `.sys` loads, and plays only P0: the
-    // host's acquire load and exchange have no PTX.
-    assert!(test_kernel
-        .contains(".param .u64 p_host,\n\t.param .u64 p_go,\n\t.param .u64 p_go_target,\n\t.param .align 4 .b8 p_knobw["));
-    assert!(test_kernel.contains("ld.relaxed.sys.global.u32"));
-    assert!(test_kernel.contains("st.release.sys.global.u32"));
-    assert!(!test_kernel.contains("ld.acquire"));
-    assert!(!test_kernel.contains("atom."));
-    assert!(!test_kernel.contains("role 1"));
-    // The classifier reads (and resets) host locations through the host
-    // buffer, and the host thread's registers from the host's registers
-    // buffer (P1's r0 and r1), the GPU role's from `p_regs`; it has no
-    // start flag to wait on.
-    assert!(classify.contains(
-        ".param .u64 p_host,\n\t.param .u64 p_host_regs,\n\t.param .align 4 .b8 p_knobw["
-    ));
-    assert!(!test_kernel.contains("p_host_regs"));
-    assert!(!classify.contains("p_go"));
-    // Host memory alone: the buffer, no flag.
-    let only_memory =
-        parse("PTX t\n{ host x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 ;\nexists (x == 1)");
-    let code = ptx::generate(&only_memory).unwrap();
-    assert!(code.contains("p_host") && !code.contains("p_go"));
-    let layout = ptx::Layout::of(&only_memory).unwrap();
-    assert_eq!(layout.host_slots, vec![0]);
-    assert!(!layout.has_host_roles());
 }
 
 #[test]

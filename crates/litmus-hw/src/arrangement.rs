@@ -16,7 +16,7 @@
 //!   strides: [`LocLayout::Interleaved`]), where ours gave each location
 //!   a region of its own.
 
-use litmus_core::ptx::Layout;
+use litmus_ptx::Layout;
 
 use super::GpuError;
 
@@ -176,7 +176,8 @@ impl Lanes {
     /// several GPUs, whose profile was measured with them.
     ///
     /// ```
-    /// use litmus_core::{ptx::Layout, text};
+    /// use litmus_core::text;
+    /// use litmus_ptx::Layout;
     /// use litmus_hw::Lanes;
     /// let layout = |src: &str| Layout::of(&text::parse(src).unwrap()).unwrap();
     /// let one_gpu = layout(
@@ -264,7 +265,7 @@ impl LocLayout {
     }
 
     /// The knob words `SLOT_SCALE` and `LOC_SPAN` (see
-    /// `litmus_core::ptx::layout::knob`) for `locations` global locations
+    /// `litmus_ptx::layout::knob`) for `locations` global locations
     /// and `n` instances: slot `j` of instance `i` is
     /// `perm_j(i)·scale + j·span`.
     pub fn words(self, locations: usize, n: u32) -> (u32, u32) {
@@ -321,7 +322,7 @@ mod tests {
         assert_eq!(LocLayout::Apart.words(2, 1024), (1, 1024));
     }
 
-    /// The kernel's map, spread by lane (`litmus_core::ptx::Codegen`'s
+    /// The kernel's map, spread by lane (`litmus_ptx::Codegen`'s
     /// `spread_by_lane`): for each role (declared offset
     /// `c`) every (unit, lane) plays exactly one instance, and the roles
     /// of one instance declared in different CTAs sit in different units.

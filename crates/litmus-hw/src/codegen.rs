@@ -2,9 +2,11 @@
 //! target it is compiled for (`LITMUS_PTX_TARGET`), how its roles
 //! address global memory (`LITMUS_ADDRESSING`), and (for
 //! `LITMUS_CTA_SPREAD=by-lane`, see `arrangement.rs`) how far apart an
-//! instance's CTAs lie. A knob at its default leaves the caller's module
-//! as it is. The first two are where the
-//! published harness (cuda-litmus) differs from ours: it builds its
+//! instance's CTAs lie: what a run asks of the generator (a
+//! `litmus_ptx::Codegen`; `modules.rs` makes each module once a run). The
+//! knobs at their defaults ask for the generator's default module. The
+//! first two are where the published harness (cuda-litmus) differs from
+//! ours: it builds its
 //! kernels with `nvcc -arch sm_80`, so on a Hopper GPU the driver
 //! JIT-compiles PTX for `sm_80`, and its `cuda::atomic` accesses go
 //! through generic addresses, where ours are generated for `sm_90` with
@@ -19,11 +21,9 @@
 //! the module and refuses, in one line, a target without an instruction
 //! the module uses (`.cluster` scope needs `sm_90`).
 
-use std::borrow::Cow;
-
 use litmus_core::ir::Test;
-use litmus_core::ptx::isa::SmArch;
-use litmus_core::ptx::{generate_with, Addressing, Codegen, Layout};
+use litmus_ptx::isa::SmArch;
+use litmus_ptx::{Addressing, Codegen, Layout};
 
 use super::arrangement::CtaSpread;
 use super::{GpuError, Knobs};
@@ -33,24 +33,8 @@ pub const PTX_TARGET_ENV: &str = "LITMUS_PTX_TARGET";
 /// The variable of the roles' [`Addressing`].
 pub const ADDRESSING_ENV: &str = "LITMUS_ADDRESSING";
 
-/// The module a run loads: `ptx` (the test's, as its caller generated it)
-/// regenerated from `test` when the knobs ask for generic addressing or a
-/// CTA spread by lane. The target comes later, from the device
-/// (`toolchain`).
-pub(crate) fn module_for<'a>(
-    test: &Test,
-    ptx: &'a str,
-    k: &Knobs,
-) -> Result<Cow<'a, str>, GpuError> {
-    let codegen = of_knobs(k);
-    Ok(match codegen == Codegen::default() {
-        true => Cow::Borrowed(ptx),
-        false => Cow::Owned(generate_with(test, codegen).map_err(GpuError::Ptx)?),
-    })
-}
-
-/// What the knobs ask of the generator.
-fn of_knobs(k: &Knobs) -> Codegen {
+/// What the knobs ask of the generator, the device aside.
+pub(crate) fn of_knobs(k: &Knobs) -> Codegen {
     Codegen {
         addressing: k.addressing,
         spread_by_lane: k.cta_spread == CtaSpread::ByLane,
@@ -64,43 +48,27 @@ pub const DEPENDENT_LAUNCH_ENV: &str = "LITMUS_DEPENDENT_LAUNCH";
 /// The first target with programmatic dependent launches.
 const DEPENDENT_LAUNCH_ARCH: SmArch = SmArch::new(90);
 
-/// The module a run on a device of `arch` loads: [`module_for`]'s
-/// (`ptx`), or where the target the knobs build for (the device's own
-/// unless `LITMUS_PTX_TARGET` names one) has dependent launches, the same
-/// module whose kernels wait for the grid before them
+/// What a run with `k` on a device of `arch` asks of the generator: the
+/// knobs' codegen ([`of_knobs`]), and where the target the knobs build
+/// for (the device's own unless `LITMUS_PTX_TARGET` names one) has
+/// dependent launches, kernels that wait for the grid before them
 /// ([`Codegen::dependent_launch`]), so that the harness may queue each
 /// launch while the one before it drains: on an H200 at 2,048 × 64
 /// stride 4, with a kernel and a classifier like ours, that took a launch
 /// from 16.4 µs to 14.3 µs and raised no weak fraction less (MP 8.9e-3 to
 /// 1.3e-2, WRC 3.1e-3 to 3.0e-3; `scripts/probes/dependent_launch.cu`).
 /// Only a test on one GPU without host threads: the launches of the
-/// others wait for the host between them anyway. A module that is not
-/// what the generator makes of the test and knobs (a fault injected on
-/// purpose) runs as it is.
-pub(crate) fn for_device<'a>(
-    test: &Test,
-    ptx: &'a str,
-    k: &Knobs,
-    arch: SmArch,
-) -> Result<Cow<'a, str>, GpuError> {
+/// others wait for the host between them anyway.
+pub(crate) fn on_device(test: &Test, k: &Knobs, arch: SmArch) -> Result<Codegen, GpuError> {
+    let plain = of_knobs(k);
     if !k.dependent_launch || k.ptx_target.on(arch) < DEPENDENT_LAUNCH_ARCH {
-        return Ok(Cow::Borrowed(ptx));
+        return Ok(plain);
     }
     let layout = Layout::of(test).map_err(GpuError::Ptx)?;
-    if layout.multi_gpu() || layout.has_start_flag() {
-        return Ok(Cow::Borrowed(ptx));
-    }
-    let plain = of_knobs(k);
-    if generate_with(test, plain).map_err(GpuError::Ptx)? != ptx {
-        return Ok(Cow::Borrowed(ptx));
-    }
-    let dependent = Codegen {
-        dependent_launch: true,
+    Ok(Codegen {
+        dependent_launch: !layout.multi_gpu() && !layout.has_start_flag(),
         ..plain
-    };
-    Ok(Cow::Owned(
-        generate_with(test, dependent).map_err(GpuError::Ptx)?,
-    ))
+    })
 }
 
 /// `global` or `generic`.
@@ -178,64 +146,58 @@ mod tests {
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
     /// Dependent launches: only where the target has them, the knob
-    /// leaves them on, the test runs on one GPU without host threads, and
-    /// the module is the generator's own.
+    /// leaves them on, and the test runs on one GPU without host threads.
     #[test]
     fn kernels_wait_for_the_grid_before_them_only_where_launches_may_depend() {
         let test = litmus_core::text::parse(MP).unwrap();
-        let ptx = litmus_core::ptx::generate(&test).unwrap();
         let k = Knobs::default();
         let hopper = SmArch::new(90);
-        let m = for_device(&test, &ptx, &k, hopper).unwrap();
+        let waits = |test: &Test, k: &Knobs, arch: SmArch| {
+            on_device(test, k, arch).unwrap().dependent_launch
+        };
+        assert!(waits(&test, &k, hopper));
         // Both kernels wait, and the module now needs sm_90 and PTX 7.8.
+        let m = crate::Modules::of(&test).for_device(&k, hopper).unwrap();
         assert_eq!(m.matches("\tgriddepcontrol.wait;").count(), 2, "{m}");
         assert!(m.contains(".version 7.8\n.target sm_90\n"), "{m}");
-        assert!(!ptx.contains("griddepcontrol"));
-        let unchanged = |test: &Test, ptx: &str, k: &Knobs, arch: SmArch| {
-            matches!(for_device(test, ptx, k, arch).unwrap(), Cow::Borrowed(_))
-        };
-        assert!(unchanged(&test, &ptx, &k, SmArch::new(80)));
+        assert!(!waits(&test, &k, SmArch::new(80)));
         let off = Knobs {
             dependent_launch: false,
             ..Knobs::default()
         };
-        assert!(unchanged(&test, &ptx, &off, hopper));
+        assert!(!waits(&test, &off, hopper));
         let ampere_target = Knobs {
             ptx_target: PtxTarget::Arch(SmArch::new(80)),
             ..Knobs::default()
         };
-        assert!(unchanged(&test, &ptx, &ampere_target, hopper));
-        // A module changed after generation runs as it is.
-        let injected = ptx.replace("ret;", "ret;\n");
-        assert!(unchanged(&test, &injected, &k, hopper));
+        assert!(!waits(&test, &ampere_target, hopper));
         // A test on two GPUs, or with a host thread, waits for the host.
         let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
         let two = litmus_core::text::parse(&two).unwrap();
-        let two_ptx = litmus_core::ptx::generate(&two).unwrap();
-        assert!(unchanged(&two, &two_ptx, &k, hopper));
+        assert!(!waits(&two, &k, hopper));
         let host = MP
             .replace("P1@cta 1,gpu 0", "P1@host")
             .replace(".gpu", ".sys")
             .replace("{ x=0; y=0; }", "{ host x=0; host y=0; }");
         let host = litmus_core::text::parse(&host).unwrap();
-        let host_ptx = litmus_core::ptx::generate(&host).unwrap();
-        assert!(unchanged(&host, &host_ptx, &k, hopper));
+        assert!(!waits(&host, &k, hopper));
     }
 
     #[test]
     fn the_module_follows_both_knobs() {
         let test = litmus_core::text::parse(MP).unwrap();
-        let ptx = litmus_core::ptx::generate(&test).unwrap();
-        let k = Knobs::default();
-        assert!(matches!(
-            module_for(&test, &ptx, &k).unwrap(),
-            Cow::Borrowed(_)
-        ));
+        let ptx = litmus_ptx::generate(&test).unwrap();
+        assert_eq!(of_knobs(&Knobs::default()), Codegen::default());
+        let module = |k: &Knobs| {
+            crate::Modules::with_default(&test, &ptx)
+                .for_knobs(k)
+                .unwrap()
+        };
         let k = Knobs {
             addressing: Addressing::Generic,
             ..Knobs::default()
         };
-        let m = module_for(&test, &ptx, &k).unwrap();
+        let m = module(&k);
         assert!(
             m.contains("ld.relaxed.gpu.u32 %t1r0")
                 && !m.contains("ld.relaxed.gpu.global.u32 %t1r0")
@@ -246,7 +208,7 @@ mod tests {
             cta_spread: CtaSpread::ByLane,
             ..Knobs::default()
         };
-        let m = module_for(&test, &ptx, &k).unwrap();
+        let m = module(&k);
         let ors = |t: &str| {
             t.lines()
                 .filter(|l| l.trim().starts_with("or.b32") && l.ends_with(", 1;"))
@@ -265,7 +227,7 @@ mod tests {
 
     #[test]
     fn every_target_reads_back_and_a_bad_one_says_what_is_accepted() {
-        for (a, _) in litmus_core::ptx::isa::ARCHES {
+        for (a, _) in litmus_ptx::isa::ARCHES {
             let t = PtxTarget::parse(&a.to_string()).unwrap();
             assert_eq!((t, t.on(SmArch::new(90))), (PtxTarget::Arch(a), a));
         }

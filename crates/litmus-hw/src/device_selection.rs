@@ -7,8 +7,8 @@
 use std::sync::OnceLock;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::isa::SmArch;
-use litmus_core::ptx::Layout;
+use litmus_ptx::isa::SmArch;
+use litmus_ptx::Layout;
 
 use super::devices::kind_of;
 use super::driver;

@@ -11,7 +11,7 @@
 //! one context, so that the kernels can overlap: the way to exercise a
 //! test on several GPUs on a machine with one.
 
-use litmus_core::ptx::Layout;
+use litmus_ptx::Layout;
 
 use super::driver::{device_count, Context, Event, Function, Stream};
 use super::kernels::Kernels;

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use litmus_core::ptx::layout::StressPattern;
+use litmus_ptx::layout::StressPattern;
 
 use super::GpuError;
 use crate::knobs::table;

@@ -1,8 +1,8 @@
 //! How the roles of a test on several GPUs leave the start
 //! (`LITMUS_GPU_START`). The kernel's side is `wait_for_host` in
-//! `litmus-core`'s `ptx/start.rs`.
+//! `litmus-ptx`'s `start.rs`.
 
-use litmus_core::ptx::layout::start_mode;
+use litmus_ptx::layout::start_mode;
 
 use super::GpuError;
 
@@ -130,7 +130,7 @@ impl GpuStart {
     }
 
     /// The knob word the kernel of a test that `gpus` logical GPUs launch
-    /// reads (`litmus_core::ptx::layout::start_mode`).
+    /// reads (`litmus_ptx::layout::start_mode`).
     pub fn word(self, gpus: u32) -> u32 {
         match self.resolve(gpus) {
             GpuStart::Cta => start_mode::CTA,

@@ -3,15 +3,14 @@
 //! check that placement held.
 
 use cudarc::driver::sys;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::layout::Mode;
-use litmus_core::ptx::layout::{counter, knob, start_mode, START_FLAG_COPIES, START_FLAG_SPACING};
-use litmus_core::ptx::{layout, Layout};
+use litmus_ptx::layout::Mode;
+use litmus_ptx::layout::{counter, knob, START_FLAG_SPACING};
+use litmus_ptx::{layout, Layout};
 
 use super::aliasing::Texture;
-use super::arrangement::LocLayout;
 use super::devices::Devices;
 use super::driver::{Buffer, Context, Function};
 use super::host_threads::{self, Crew, HostRoles, Muster, Play};
@@ -21,12 +20,19 @@ use super::splitmix::splitmix;
 use super::GpuError;
 
 mod knob_words;
+mod launches;
+mod memory;
 mod placement;
 mod slots;
 mod start;
 
 use knob_words::{check_knobs, grid_spin_count, knob_words, permutation_words, stress_ctas};
 
+use launches::{launch_until_done, Tally};
+use memory::{
+    flag_copies, host_words, raise, refills, shared_for_occupancy, Locations,
+    STATUS_WORDS_PER_INSTANCE,
+};
 use start::{gpu_knobs, start_count, GpuKnobs, KNOBS_PARAM};
 
 pub(crate) use placement::check_placement;
@@ -120,7 +126,7 @@ struct Setup {
     shape: Shape,
     n: usize,
     /// Whether each launch's kernels go in as programmatic dependents of
-    /// the kernel before them (`codegen::for_device`): where the module's
+    /// the kernel before them (`codegen::on_device`): where the module's
     /// kernels wait for it, and nothing but kernels runs between launches
     /// (one GPU, no start flag, no fills).
     dependent: bool,
@@ -563,159 +569,6 @@ impl Setup {
     }
 }
 
-/// The buffers that hold the test's locations, and the textures over them.
-struct Locations {
-    mem: Buffer,
-    remote_mem: Vec<Buffer>,
-    textures: Vec<Texture>,
-    host_mem: Option<Buffer>,
-}
-
-impl Locations {
-    /// Allocates logical GPU 0's location buffer (aliased when the test has
-    /// aliases), the other GPUs' ones, the textures and the host one.
-    fn alloc(devices: &Devices, layout: &Layout, mem_words: usize) -> Result<Locations, GpuError> {
-        let ctx = devices.ctx(0);
-        let mem = if layout.has_aliases() {
-            ctx.alloc_aliased(mem_words, layout.views.len())?
-        } else {
-            ctx.alloc(mem_words)?
-        };
-        // Each texture spans the whole buffer, seen through its view, so
-        // that its base is the mapping's (aligned) base and a slot's word
-        // index is its texel.
-        // Each in its GPU's context (which `alloc` makes current); the rest
-        // of the set-up allocates in logical GPU 0's again.
-        let remote_mem = layout
-            .remote_homes()
-            .into_iter()
-            .map(|g| devices.ctx(g as usize).alloc(mem_words))
-            .collect::<Result<Vec<_>, _>>()?;
-        ctx.bind()?;
-        let textures = layout
-            .textures
-            .iter()
-            .map(|t| {
-                let base = mem.view(t.view).ok_or_else(|| {
-                    GpuError::Worker(format!("no view {} of the location buffer", t.view))
-                })?;
-                ctx.texture(base, mem_words)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let host_mem = match layout.host_slots.is_empty() {
-            true => None,
-            false => Some(ctx.alloc_host(mem_words)?),
-        };
-        Ok(Locations {
-            mem,
-            remote_mem,
-            textures,
-            host_mem,
-        })
-    }
-}
-
-/// How many copies of the start flag the test kernel reads, and so the
-/// host keeps, lowers and raises: the CTA start's `LITMUS_GPU_FLAGS`
-/// (clamped as the kernel clamps it), one for the other starts. Read
-/// from the knob words the kernel gets, so that the two cannot disagree;
-/// keeping all [`START_FLAG_COPIES`] cost each launch a fill of 1,024
-/// words of host memory where it read one or two copies.
-fn flag_copies(layout: &Layout, words: &[u32]) -> usize {
-    // One GPU has no start words: its launch always takes the relay start.
-    if !layout.multi_gpu() {
-        return 1;
-    }
-    match words[layout.gpu_start_knob()] {
-        start_mode::RELAY | start_mode::PACED => 1,
-        _ => (words[layout.gpu_flags_knob()] as usize).clamp(1, START_FLAG_COPIES),
-    }
-}
-
-/// Raises every copy of the start flag the buffer holds (see
-/// [`flag_copies`]).
-fn raise(go: &Buffer) -> Result<(), GpuError> {
-    host_threads::raise(host_words(go)?);
-    Ok(())
-}
-
-/// The host's view of page-locked memory; an error for device memory
-/// (a buffer the set-up should have put in host memory).
-fn host_words(b: &Buffer) -> Result<&[std::sync::atomic::AtomicU32], GpuError> {
-    b.host_words()
-        .ok_or_else(|| GpuError::Host("a host buffer is not in host memory".into()))
-}
-
-/// The largest stride at which the harness may reset the locations' GPU
-/// memory with a fill before each launch instead of the classifier's
-/// scattered store per instance and location: a fill writes `stride`
-/// words a slot in whole lines, a scattered store a 32-byte sector.
-const FILL_STRIDE: u32 = 8;
-
-/// The fewest instances per launch at which a fill pays for its own launch.
-/// On an H100 at stride 1 and 2M instances the fills made MP 13% and SB,
-/// IRIW and WRC 11–14% faster; at 131,072 instances (the defaults) they
-/// made every shape 2–13% slower.
-const FILL_MIN_INSTANCES: usize = 1 << 20;
-
-/// The fills that reset the locations in GPU memory before each launch
-/// (word offset, words, value), neighbouring locations with one initial
-/// value in one fill. None past [`FILL_STRIDE`] or below
-/// [`FILL_MIN_INSTANCES`], and none for slots in host memory, in another
-/// GPU's memory (the fills run on logical GPU 0's stream, into its buffer)
-/// or in the final condition, which the classifier resets as it reads
-/// them.
-fn refills(layout: &Layout, test: &Test, n: usize, k: &Knobs) -> Vec<(usize, usize, u32)> {
-    let mut fills: Vec<(usize, usize, u32)> = Vec::new();
-    // Interleaved slots are no run of words a fill could reset apart
-    // from the observed ones: the classifier resets them all.
-    let interleaved = slots::effective(layout, test, k) == LocLayout::Interleaved;
-    if k.stride > FILL_STRIDE || n < FILL_MIN_INSTANCES || interleaved {
-        return fills;
-    }
-    let span = n * k.stride as usize;
-    for (j, loc) in layout.global_locs.iter().enumerate() {
-        if !layout.refillable(j) {
-            continue;
-        }
-        let value = test.locations[*loc].init.value as u32;
-        match fills.last_mut() {
-            Some((offset, words, v)) if *v == value && *offset + *words == j * span => {
-                *words += span;
-            }
-            _ => fills.push((j * span, span, value)),
-        }
-    }
-    fills
-}
-
-/// Status words per instance: whether a role gave up on a loop, and the
-/// instance's spin barrier. One word more follows them all: the grid-wide
-/// spin barrier's ([`knob::SPIN_GRID`]).
-const STATUS_WORDS_PER_INSTANCE: usize = 2;
-
-/// The dynamic shared memory each CTA of the test kernel asks for: what
-/// its shared locations `need`, or, with a cap of `per_sm` CTAs an SM,
-/// enough that no more than that fit (each resident CTA also holds the
-/// driver's reserved share).
-fn shared_for_occupancy(ctx: &Context, need: u32, per_sm: u32) -> Result<u32, GpuError> {
-    if per_sm == 0 {
-        return Ok(need);
-    }
-    let attribute = |a| -> Result<u32, GpuError> { Ok(ctx.attribute(a)?.max(0) as u32) };
-    let per_sm_bytes = attribute(
-        sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-    )?;
-    let block_max =
-        attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
-    let reserved =
-        attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?;
-    let pad = (per_sm_bytes / per_sm)
-        .saturating_sub(reserved)
-        .min(block_max);
-    Ok(need.max(pad))
-}
-
 /// The knobs a test runs with: on several GPUs the multi-GPU profile
 /// ([`Knobs::resolve_for_gpus`]), on one the lanes its layout takes
 /// ([`super::arrangement::Lanes::resolve`]). The result names them, so
@@ -813,145 +666,11 @@ fn refuse_racing_host_atomics(devices: &Devices, test: &Test) -> Result<(), GpuE
     Ok(())
 }
 
-/// Launches for the knobs' launches or time budget; returns the launches
-/// made and the wall time they took, the queue drained.
-fn launch_until_done(
-    devices: &Devices,
-    setup: &Setup,
-    k: &Knobs,
-    crew: Option<&Crew>,
-) -> Result<(u64, Duration), GpuError> {
-    let start = Instant::now();
-    let budget = Duration::from_millis(k.budget_ms);
-    let mut launches = 0u64;
-    let mut check_at = 1u64;
-    loop {
-        let done = match k.launches {
-            Some(n) => launches >= n,
-            // The clock is read only with the queue drained, so that a
-            // deep queue does not overrun the budget.
-            None => {
-                launches >= check_at && {
-                    devices.synchronize()?;
-                    let elapsed = start.elapsed();
-                    check_at = launches + launches_before_next_check(launches, elapsed, budget);
-                    elapsed >= budget
-                }
-            }
-        };
-        if done {
-            break;
-        }
-        setup.launch(devices, k, launches, None, crew)?;
-        launches += 1;
-    }
-    devices.synchronize()?;
-    Ok((launches, start.elapsed()))
-}
-
-/// The most work queued between two readings of the clock. Each reading
-/// drains the queue, and the GPU idles while the next launch reaches it:
-/// on an H100, reading every 64 launches of 17 µs cost SB 1.3% of its
-/// instances a second against a run of a fixed count; every 10 ms it
-/// costs a tenth of that (`docs/running-on-gpus.md`). (Launches with a start flag drain the
-/// queue after each one anyway.)
-const QUEUED_BETWEEN_READINGS: Duration = Duration::from_millis(10);
-
-/// The most launches queued between two readings, whatever their pace: a
-/// queue the driver holds without blocking.
-const MAX_LAUNCHES_BETWEEN_READINGS: u64 = 1024;
-
-/// How many launches to queue before the clock is read again: those that
-/// fit in the time left, and in [`QUEUED_BETWEEN_READINGS`], at the pace
-/// so far; at least one. A search's trials are a few milliseconds of
-/// heavy launches: a fixed count between readings made each of them
-/// hundreds of milliseconds.
-fn launches_before_next_check(launches: u64, elapsed: Duration, budget: Duration) -> u64 {
-    let left = budget
-        .saturating_sub(elapsed)
-        .min(QUEUED_BETWEEN_READINGS)
-        .as_secs_f64();
-    let pace = elapsed.as_secs_f64() / launches.max(1) as f64;
-    if pace <= 0.0 {
-        return 64;
-    }
-    ((left / pace).ceil() as u64).clamp(1, MAX_LAUNCHES_BETWEEN_READINGS)
-}
-
-/// What the classifier counted over the whole run.
-struct Tally {
-    /// Outcome → count, most frequent first.
-    histogram: Vec<(Vec<u32>, u64)>,
-    /// Instances in which some role gave up on a loop.
-    unfinished: u64,
-    /// Instances whose outcome found no free table entry.
-    overflow: u64,
-}
-
-impl Tally {
-    /// Reads the histogram table and the counters back from the GPU.
-    fn read(setup: &Setup) -> Result<Tally, GpuError> {
-        let words = setup.layout.entry_words();
-        let v = setup.layout.observables.len();
-        let table = setup.table.read()?;
-        let counters = setup.counters.read()?;
-        let c64 = |i: usize| u64::from(counters[2 * i]) | (u64::from(counters[2 * i + 1]) << 32);
-        let mut histogram = Vec::new();
-        for entry in table.chunks(words) {
-            if entry[0] == 0 && entry[1] == 0 {
-                continue;
-            }
-            let count = u64::from(entry[2]) | (u64::from(entry[3]) << 32);
-            histogram.push((entry[4..4 + v].to_vec(), count));
-        }
-        histogram.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        Ok(Tally {
-            histogram,
-            unfinished: c64(counter::UNFINISHED),
-            overflow: c64(counter::OVERFLOW),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use litmus_core::text;
-
-    #[test]
-    fn the_clock_is_read_as_often_as_a_short_budget_needs() {
-        let ms = Duration::from_millis;
-        // 2 ms launches, 30 ms budget, 24 ms gone: 3 more fit.
-        assert_eq!(launches_before_next_check(12, ms(24), ms(30)), 3);
-        // 6 ms gone: 12 more fit the budget, 5 the time between readings.
-        assert_eq!(launches_before_next_check(3, ms(6), ms(30)), 5);
-        // Slow launches: read again after every one.
-        assert_eq!(launches_before_next_check(1, ms(20), ms(30)), 1);
-        // Past the budget: one more at most (the caller stops anyway).
-        assert_eq!(launches_before_next_check(10, ms(40), ms(30)), 1);
-        // Fast launches on a long budget: 10 ms of them (625 of 16 µs),
-        // and never more than the driver queues without blocking.
-        assert_eq!(
-            launches_before_next_check(64, Duration::from_micros(1024), ms(1000)),
-            625
-        );
-        assert_eq!(
-            launches_before_next_check(1000, Duration::from_micros(1000), ms(1000)),
-            1024
-        );
-        // No pace yet: 64, to learn it.
-        assert_eq!(launches_before_next_check(1, Duration::ZERO, ms(1000)), 64);
-    }
-
-    fn fills_of(src: &str, n: usize, stride: u32) -> Vec<(usize, usize, u32)> {
-        let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
-        let layout = Layout::of(&test).unwrap();
-        let k = Knobs {
-            stride,
-            ..Knobs::default()
-        };
-        refills(&layout, &test, n, &k)
-    }
+    use litmus_ptx::layout::START_FLAG_COPIES;
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
@@ -1026,28 +745,5 @@ mod tests {
             ..Knobs::default()
         };
         assert_eq!(knobs_ran(&one, &asked).unwrap(), asked);
-    }
-
-    #[test]
-    fn large_launches_at_small_strides_refill_unobserved_locations_in_one_fill() {
-        let n = FILL_MIN_INSTANCES;
-        // x and y start at 0 and lie side by side: one fill of both.
-        assert_eq!(fills_of(MP, n, 1), vec![(0, 2 * n, 0)]);
-        let mp_init = MP.replace("y=0;", "y=7;");
-        assert_eq!(
-            fills_of(&mp_init, n, 2),
-            vec![(0, 2 * n, 0), (2 * n, 2 * n, 7)]
-        );
-        // Too few instances, or too wide a stride: the classifier resets.
-        assert!(fills_of(MP, n / 2, 1).is_empty());
-        assert!(fills_of(MP, n, FILL_STRIDE + 1).is_empty());
-    }
-
-    #[test]
-    fn locations_in_the_final_condition_are_not_refilled() {
-        let two_plus_two_w = "PTX 2+2W\n{ x=0; y=0; z=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n st.relaxed.gpu y, 2 | st.relaxed.gpu x, 2 ;\n st.relaxed.gpu z, 1 | ;\nexists (x == 1 /\\ y == 1)\n";
-        let n = FILL_MIN_INSTANCES;
-        // Only z, the third location, is refilled.
-        assert_eq!(fills_of(two_plus_two_w, n, 1), vec![(2 * n, n, 0)]);
     }
 }

@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 
 use litmus_core::instr::{AtomOp, BinOp, BranchCond, InstrKind, Sem};
 use litmus_core::ir::Test;
-use litmus_core::ptx::layout::{knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS, START_FLAG_SPACING};
-use litmus_core::ptx::Layout;
+use litmus_ptx::layout::{knob, HOST_PLACEMENT_TAG, PLACEMENT_WORDS, START_FLAG_SPACING};
+use litmus_ptx::Layout;
 
 use super::GpuError;
 

@@ -1,7 +1,7 @@
 //! A test's compiled module and its two kernels, shared by the worker's
 //! cache, the contexts of the devices a test runs on, and the harness.
 
-use litmus_core::ptx::layout;
+use litmus_ptx::layout;
 
 use super::driver::{Context, Function, Module};
 use super::toolchain::{self, Build, Plan};
@@ -16,7 +16,7 @@ pub(crate) struct Kernels {
     pub(super) build: Build,
     /// Whether both kernels wait for the grid before them, so that each
     /// may be launched as a programmatic dependent of it
-    /// ([`litmus_core::ptx::Codegen::dependent_launch`]).
+    /// ([`litmus_ptx::Codegen::dependent_launch`]).
     pub(super) waits: bool,
     _module: Module,
 }
@@ -46,7 +46,7 @@ impl Kernels {
             test_fn: module.function(layout::TEST_KERNEL)?,
             classify_fn: module.function(layout::CLASSIFY_KERNEL)?,
             build: plan.build.clone(),
-            waits: plan.text.contains(litmus_core::ptx::DEPENDENT_WAIT),
+            waits: plan.text.contains(litmus_ptx::DEPENDENT_WAIT),
             _module: module,
         })
     }

@@ -10,8 +10,8 @@ use super::codegen::{addressing_name, PtxTarget};
 use super::environment::Environment;
 use super::gpu_start::{GpuStart, PROFILE_CTAS, PROFILE_GPU_FLAGS, PROFILE_THREADS};
 use super::GpuError;
-use litmus_core::ptx::layout::MAX_GPUS;
-use litmus_core::ptx::Addressing;
+use litmus_ptx::layout::MAX_GPUS;
+use litmus_ptx::Addressing;
 
 mod rows;
 pub(crate) mod table;
@@ -140,7 +140,7 @@ pub struct Knobs {
     /// Whether a test on one GPU without host threads launches each
     /// kernel as a programmatic dependent of the one before it, where the
     /// device is `sm_90` or later (`LITMUS_DEPENDENT_LAUNCH`, `auto` or
-    /// `off`; see `codegen::for_device`).
+    /// `off`; see `codegen::on_device`).
     pub dependent_launch: bool,
 }
 
@@ -173,7 +173,7 @@ pub const DEFAULT_GPU_PACE_NS: u32 = 500;
 pub const DEFAULT_GPU_FLAGS: u32 = 1;
 
 /// The most copies of the start flag `LITMUS_GPU_FLAGS` takes.
-pub const MAX_GPU_FLAGS: u32 = litmus_core::ptx::layout::START_FLAG_COPIES as u32;
+pub const MAX_GPU_FLAGS: u32 = litmus_ptx::layout::START_FLAG_COPIES as u32;
 
 /// The most nanoseconds `LITMUS_GPU_PACE` takes: at 10 µs a CTA, the
 /// profile's 2,048 CTAs take 20 ms to leave.
@@ -583,7 +583,7 @@ mod tests {
         assert_eq!(
             (k.ptx_target, k.addressing, k.cta_spread),
             (
-                PtxTarget::Arch(litmus_core::ptx::isa::SmArch::new(80)),
+                PtxTarget::Arch(litmus_ptx::isa::SmArch::new(80)),
                 Addressing::Generic,
                 CtaSpread::ByLane
             )

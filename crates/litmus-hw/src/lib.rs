@@ -12,7 +12,7 @@
 //! ```no_run
 //! use litmus_hw::{self as gpu, Knobs};
 //! # let test = litmus_core::ir::Test::new("t");
-//! let ptx = litmus_core::ptx::generate(&test).unwrap();
+//! let ptx = litmus_ptx::generate(&test).unwrap();
 //! match gpu::run(&test, &ptx, &Knobs::from_env().unwrap()) {
 //!     Ok(result) => println!("{} outcomes", result.histogram.len()),
 //!     Err(gpu::GpuError::NoDriver | gpu::GpuError::NoDevice) => println!("hardware: skipped"),
@@ -37,6 +37,7 @@ mod in_process;
 mod isolate;
 mod kernels;
 mod knobs;
+mod modules;
 mod peer_atomics;
 mod process_env;
 mod splitmix;
@@ -65,7 +66,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::PtxError;
+use litmus_ptx::PtxError;
 
 pub use arrangement::{
     CtaSpread, GpuPartners, Lanes, LocLayout, CTA_SPREAD_ENV, GPU_PARTNERS_ENV, LANES_ENV,
@@ -88,7 +89,8 @@ pub use knobs::table::{About, Knob, Lookup};
 pub use knobs::{
     Knobs, Perm, GPU_MAP_ENV, MAX_HOST_THREADS, MAX_INSTANCES, PTXAS_ENV, TOOLCHAIN_ENV,
 };
-pub use litmus_core::ptx::Addressing;
+pub use litmus_ptx::Addressing;
+pub use modules::Modules;
 pub use splitmix::splitmix;
 pub use toolchain::{say_once, Build, ToolchainError};
 
@@ -293,7 +295,7 @@ fn first_device() -> Result<u32, GpuError> {
 
 /// Asks the GPU worker of `device` (without one, the first of
 /// [`devices`]) to compile in the background the modules that runs of
-/// these tests (each with its PTX from [`litmus_core::ptx::generate`])
+/// these tests (each with its PTX from [`litmus_ptx::generate`])
 /// with `knobs` will load there: [`module_on`]'s, which on `sm_90` and
 /// later are not the generated PTX itself. A test whose module cannot be
 /// made is left to its run, which says why. See [`prefetch_on`].
@@ -308,7 +310,11 @@ pub fn prefetch<'a>(
     };
     let modules = runs
         .into_iter()
-        .filter_map(|(test, ptx)| module_on(device, test, ptx, knobs).ok())
+        .filter_map(|(test, ptx)| {
+            module_on(device, &Modules::with_default(test, ptx), knobs)
+                .ok()
+                .map(|m| m.to_string())
+        })
         .collect();
     prefetch_on(device, modules)
 }
@@ -328,25 +334,31 @@ pub fn prefetch_on(device: u32, modules: Vec<String>) -> Result<usize, GpuError>
     }
 }
 
-/// The module a run of `test` (its PTX from
-/// [`litmus_core::ptx::generate`]) with `knobs` loads on device `device`:
-/// regenerated where the knobs ask for generic addressing or a CTA spread
-/// by lane, and on a device with programmatic dependent launches
-/// (`sm_90` and later), for a test on one GPU without host threads, with
-/// kernels that wait for the grid before them (`LITMUS_DEPENDENT_LAUNCH`).
-/// What [`prefetch_on`] should be given to compile ahead of the run.
-pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<String, GpuError> {
-    let module = codegen::module_for(test, ptx, knobs)?;
+/// The module a run of `modules`' test with `knobs` loads on device
+/// `device` ([`Modules::for_device`]): another codegen where the knobs
+/// ask for generic addressing or a CTA spread by lane, and on a device
+/// with programmatic dependent launches (`sm_90` and later), for a test
+/// on one GPU without host threads, kernels that wait for the grid before
+/// them (`LITMUS_DEPENDENT_LAUNCH`). Made once for all the calls with the
+/// same `modules`. What [`prefetch_on`] should be given to compile ahead
+/// of the run.
+pub fn module_on(
+    device: u32,
+    modules: &Modules,
+    knobs: &Knobs,
+) -> Result<std::sync::Arc<str>, GpuError> {
     // A device the driver does not show fails the run with its own
-    // message; its module is the plain one.
-    Ok(match device_selection::arch_of(device) {
-        Ok(arch) => codegen::for_device(test, &module, knobs, arch)?.into_owned(),
-        Err(_) => module.into_owned(),
-    })
+    // message; its module is the knobs' alone.
+    match device_selection::arch_of(device) {
+        Ok(arch) => modules.for_device(knobs, arch),
+        Err(_) => modules.for_knobs(knobs),
+    }
 }
 
-/// Runs a test's PTX (from [`litmus_core::ptx::generate`]) on the GPU, in
-/// the persistent worker (see `worker`).
+/// Runs a test's PTX (from [`litmus_ptx::generate`]) on the GPU, in
+/// the persistent worker (see `worker`). The knobs and the device may ask
+/// for another codegen, generated from `test`; a module changed on
+/// purpose runs through [`run_on`] with [`Modules::as_is`].
 ///
 /// Without a driver or a device the error says so
 /// ([`GpuError::NoDriver`], [`GpuError::NoDevice`]): the caller decides
@@ -359,7 +371,7 @@ pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<S
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
-/// let ptx = litmus_core::ptx::generate(&test).unwrap();
+/// let ptx = litmus_ptx::generate(&test).unwrap();
 /// match run(&test, &ptx, &Knobs::default()) {
 ///     Ok(result) => {
 ///         for (outcome, count) in &result.histogram {
@@ -372,7 +384,7 @@ pub fn module_on(device: u32, test: &Test, ptx: &str, knobs: &Knobs) -> Result<S
 /// }
 /// ```
 pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
-    run_on(&[], test, ptx, knobs)
+    run_on(&[], &Modules::with_default(test, ptx), knobs)
 }
 
 /// [`run`] on the devices `claim` names: logical GPU `g` of the test on
@@ -382,10 +394,13 @@ pub fn run(test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> 
 /// [`devices`] (and the next ones for a test on several GPUs); an
 /// explicit device map (`LITMUS_GPU_MAP`, [`Knobs::gpu_map`]) overrides
 /// the claim. A test on more GPUs than the claim, or than the devices
-/// there are, is [`GpuError::Unfaithful`], saying why.
-pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<HwResult, GpuError> {
+/// there are, is [`GpuError::Unfaithful`], saying why. The module is
+/// `modules`' ([`module_on`]): the slots of one run that hand over the
+/// same `modules` generate it once.
+pub fn run_on(claim: &[u32], modules: &Modules, knobs: &Knobs) -> Result<HwResult, GpuError> {
+    let test = modules.test();
     let (device, sent) = device_selection::placed(test, claim, knobs)?;
-    let module = module_on(device, test, ptx, &sent).map_err(|e| e.in_test(test))?;
+    let module = module_on(device, modules, &sent).map_err(|e| e.in_test(test))?;
     let ptx = &*fault::injected(&test.name.text, &module).map_err(|e| e.in_test(test))?;
     let ran = match worker::as_text(test) {
         Some(text) => {
@@ -423,8 +438,8 @@ pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<Hw
     Ok(result)
 }
 
-/// The SASS listing of the code a run of `test` on GPU 0 runs: its module
-/// (`ptx`, regenerated as the knobs ask) built under the knobs' target and
+/// The SASS listing of the code a run of `modules`' test on GPU 0 runs:
+/// its module (the run's, [`module_on`]) built under the knobs' target and
 /// toolchain (the driver's JIT, or `LITMUS_PTXAS`'s ptxas) with the PTX
 /// line of each instruction kept, disassembled by `nvdisasm`, each role's
 /// accesses and fences beside the SASS made from them; and how it was
@@ -434,13 +449,12 @@ pub fn run_on(claim: &[u32], test: &Test, ptx: &str, knobs: &Knobs) -> Result<Hw
 /// process, as every run's; [`GpuError::NoDriver`] or
 /// [`GpuError::NoDevice`] without a GPU.
 pub fn device_listing(
-    test: &Test,
-    ptx: &str,
+    modules: &Modules,
     knobs: &Knobs,
     nvdisasm: &litmus_toolchain::Nvdisasm,
 ) -> Result<(litmus_toolchain::Listing, Build), GpuError> {
     let device = first_device()?;
-    let module = module_on(device, test, ptx, knobs)?;
+    let module = module_on(device, modules, knobs)?;
     let annotated = litmus_toolchain::lineinfo::annotate(&module);
     let knobs = knobs.clone();
     let (image, build) = with_context(device, SETUP_TIME, move |ctx| {
@@ -450,9 +464,9 @@ pub fn device_listing(
     })?;
     // The listing reads the module that was compiled: the same lines, its
     // header set for the build's target.
-    let target = litmus_core::ptx::isa::SmArch::parse(&build.target)
+    let target = litmus_ptx::isa::SmArch::parse(&build.target)
         .ok_or_else(|| GpuError::Toolchain(format!("a build for `{}`", build.target)))?;
-    let module = litmus_core::ptx::isa::retarget(&module, target)
+    let module = litmus_ptx::isa::retarget(&module, target)
         .map_err(|e| GpuError::Unfaithful(e.to_string()))?;
     let listing = litmus_toolchain::Listing::of_cubin(&module, &image.0, nvdisasm)
         .map_err(|e| GpuError::Toolchain(e.to_string()))?;
@@ -464,7 +478,8 @@ pub fn device_listing(
 pub fn check_placement(test: &Test, ptx: &str, knobs: &Knobs) -> Result<PlacementReport, GpuError> {
     let (device, sent) = device_selection::placed(test, &[], knobs)?;
     let knobs = &sent;
-    let module = module_on(device, test, ptx, knobs).map_err(|e| e.in_test(test))?;
+    let module =
+        module_on(device, &Modules::with_default(test, ptx), knobs).map_err(|e| e.in_test(test))?;
     let ptx = &*module;
     let checked = match worker::as_text(test) {
         Some(text) => match worker::call(

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
-use litmus_core::ptx::isa::{Needs, PtxIsa};
+use litmus_ptx::isa::{Needs, PtxIsa};
 use litmus_toolchain::installed::{self, Spec};
 use litmus_toolchain::{CacheKey, Lookup, ModuleCache, Ptxas};
 

@@ -6,8 +6,8 @@ mod gpu_support;
 
 use gpu_support::{counted_run, hardware, parse};
 use litmus_core::ir::Test;
-use litmus_core::ptx;
 use litmus_hw::{self as gpu, GpuError, Knobs};
+use litmus_ptx as ptx;
 
 const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
@@ -119,7 +119,9 @@ fn bad_ptx_gives_the_jit_log() {
     let code = ptx::generate(&test)
         .unwrap()
         .replace("mov.u32", "mov.bogus32");
-    match gpu::run(&test, &code, &knobs(1)) {
+    // As it is: on a GPU with dependent launches the run would otherwise
+    // load the generator's module with waits.
+    match gpu::run_on(&[], &gpu::Modules::as_is(&test, &code), &knobs(1)) {
         Err(GpuError::Jit { log, .. }) => {
             assert!(
                 log.contains("bogus"),
@@ -141,7 +143,8 @@ fn a_kernel_fault_names_the_test_and_the_next_run_still_works() {
     // Point the location buffer at an unmapped address.
     let bad = good.replacen("ld.param.u64 %rd1, [p_mem]", "mov.u64 %rd1, 64", 1);
     assert_ne!(bad, good);
-    let err = gpu::run(&test, &bad, &knobs(1)).expect_err("the kernel must fault");
+    let err = gpu::run_on(&[], &gpu::Modules::as_is(&test, &bad), &knobs(1))
+        .expect_err("the kernel must fault");
     assert!(matches!(err, GpuError::Fault { .. }), "{err}");
     let msg = err.to_string();
     assert!(msg.contains("test `MP`"), "{msg}");
@@ -277,8 +280,8 @@ fn the_whole_environment_keeps_every_instance_counted_and_placement_held() {
     if !hardware() {
         return;
     }
-    use litmus_core::ptx::layout::StressPattern;
     use litmus_hw::{Assign, Environment, SpinScope};
+    use litmus_ptx::layout::StressPattern;
     for (n, src) in [MP, SB_SHARED, SB_BAR, MP_CLUSTER].into_iter().enumerate() {
         let test = parse(src);
         let code = ptx::generate(&test).unwrap();
@@ -637,8 +640,8 @@ fn the_codegen_knobs_keep_counts_and_placement_and_an_unfit_target_says_why() {
     if !hardware() {
         return;
     }
-    use litmus_core::ptx::isa::SmArch;
     use litmus_hw::{Addressing, PtxTarget};
+    use litmus_ptx::isa::SmArch;
     let iriw = "PTX IRIW+fence.acq_rel.cta\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r2, y ;\n | | fence.acq_rel.cta | fence.acq_rel.cta ;\n | | ld.relaxed.gpu r1, y | ld.relaxed.gpu r3, x ;\nexists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
     let atomics = "PTX two-adds\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\nexists (x == 2)\n";
     for src in [MP, iriw, atomics] {

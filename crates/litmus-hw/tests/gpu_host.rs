@@ -7,8 +7,8 @@
 mod gpu_support;
 
 use gpu_support::{counted_run, generated, hardware, parse};
-use litmus_core::ptx;
 use litmus_hw::{self as gpu, Environment, GpuError, Knobs};
+use litmus_ptx as ptx;
 
 fn knobs(launches: u64) -> Knobs {
     Knobs {

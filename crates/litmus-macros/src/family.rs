@@ -160,7 +160,7 @@ fn request(
 /// One test: the IR built in place, and its PTX made now (`None` when the
 /// harness cannot run it, as for `litmus!`).
 fn test_fn(ident: &str, test: &Test) -> syn::Result<TokenStream> {
-    use litmus_core::ptx::{self, PtxError};
+    use litmus_ptx::{self as ptx, PtxError};
     let ptx = match ptx::generate(test) {
         Ok(text) => quote!(::core::option::Option::Some(#text)),
         Err(PtxError::Unsupported(_)) => quote!(::core::option::Option::None),

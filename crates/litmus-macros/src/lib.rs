@@ -200,7 +200,7 @@
 //!
 //! The IR is built by plain Rust expressions when the test runs: nothing is
 //! parsed at run time. The PTX module is made at compile time by
-//! `litmus_core::ptx::generate`, the generator `.litmus` files get at run
+//! `litmus_ptx::generate`, the generator `.litmus` files get at run
 //! time, and embedded as a string literal, so `cargo expand` shows the
 //! kernel. It is `None` for a test the GPU harness cannot run (a thread on
 //! a second GPU, for instance): that is not a compile error, the
@@ -406,12 +406,13 @@ fn expand(input: proc_macro2::TokenStream, form: Form) -> proc_macro2::TokenStre
 /// harness cannot run the test: the runtime then reports the hardware half
 /// as not run, with the reason, and the model half still decides.
 fn kernel(parsed: &parse::Parsed) -> syn::Result<Option<String>> {
-    use litmus_core::ptx::{self, PtxError};
+    use litmus_ptx::{self as ptx, PtxError};
     match ptx::generate(&parsed.test) {
         Ok(text) => Ok(Some(text)),
         Err(PtxError::Unsupported(_)) => Ok(None),
         // Validation has passed, so the generator and the validator
-        // disagree: a bug in litmus-core, reported rather than hidden.
+        // disagree: a bug in litmus-ptx or litmus-core's validation,
+        // reported rather than hidden.
         Err(e @ PtxError::Invalid(_)) => Err(syn::Error::new(
             parsed.ident.span(),
             format!("internal error: the PTX generator rejects a test that validation accepts ({e}); please report it"),

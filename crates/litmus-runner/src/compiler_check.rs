@@ -7,19 +7,19 @@
 //! rebuilt with line information) keeps every access, fence and dependency
 //! of every role in program order (`litmus_toolchain::check`).
 
-use litmus_core::ir::Test;
-use litmus_hw::Knobs;
+use litmus_hw::{Knobs, Modules};
 use litmus_toolchain::Nvdisasm;
 
 /// One line for the failure story: `compiler: BUILD: ...`, or why the
 /// check could not be made. Needs the GPU the run used and an nvdisasm
-/// (`LITMUS_NVDISASM`, else `PATH`).
-pub fn story(test: &Test, ptx: &str, knobs: &Knobs) -> String {
+/// (`LITMUS_NVDISASM`, else `PATH`). The module is the run's, from its
+/// `modules`: the one it loaded, not generated again.
+pub fn story(modules: &Modules, knobs: &Knobs) -> String {
     let nvdisasm = match Nvdisasm::find(None) {
         Ok(n) => n,
         Err(e) => return format!("compiler: the SASS was not checked: {e}"),
     };
-    match litmus_hw::device_listing(test, ptx, knobs, &nvdisasm) {
+    match litmus_hw::device_listing(modules, knobs, &nvdisasm) {
         Ok((listing, build)) => verdict(&build.to_string(), &litmus_toolchain::check(&listing)),
         Err(e) => format!("compiler: the SASS was not checked: {e}"),
     }

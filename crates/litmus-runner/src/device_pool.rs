@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::Layout;
 use litmus_hw::{self as gpu, GpuError, Knobs};
+use litmus_ptx::Layout;
 
 use crate::config::Config;
 

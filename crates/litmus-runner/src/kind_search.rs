@@ -12,8 +12,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::Layout;
 use litmus_hw::{self as gpu, GpuError, Knobs};
+use litmus_ptx::Layout;
 use litmus_tune::family::{search_family_on, FamilyPlan, Found, Progress, Subject};
 use litmus_tune::prepare::Prepared;
 
@@ -162,7 +162,7 @@ pub fn search_on_lanes(
                 let runs = next.map(|x| (x.test, x.ptx));
                 let _ = gpu::prefetch(claim.first().copied(), runs, k);
             }
-            let r = gpu::run_on(claim, s.test, s.ptx, k);
+            let r = gpu::run_on(claim, &gpu::Modules::with_default(s.test, s.ptx), k);
             if let Ok(hw) = &r {
                 let file = &prepared.ready[i].file;
                 let mut trials = trials.lock().unwrap_or_else(|p| p.into_inner());

@@ -66,7 +66,7 @@ pub use runner::{run_test, Source, TestReport};
 /// )
 /// .unwrap();
 /// // `None` when the harness cannot run the test: the model half only.
-/// let ptx = litmus_core::ptx::generate(&test).ok();
+/// let ptx = litmus_ptx::generate(&test).ok();
 /// litmus_runner::run_litmus(&test, ptx.as_deref());
 /// ```
 pub fn run_litmus(test: &Test, ptx: Option<&str>) {

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use litmus_hw::{GpuError, HwResult, Knobs, TOOLCHAIN_ENV};
+use litmus_hw::{GpuError, HwResult, Knobs, Modules, TOOLCHAIN_ENV};
 
 /// The variable that names the portfolio.
 pub const PORTFOLIO_ENV: &str = "LITMUS_PORTFOLIO";
@@ -197,17 +197,30 @@ impl Portfolio {
     }
 }
 
-/// Runs `test` under each slot of `portfolio` over `knobs` on the devices
-/// of `claim`, and returns the runs joined ([`join`]) with each run, for
-/// evidence: a record names one configuration. A slot the device or its
-/// compiler cannot run is left out (said once a process) while another
-/// ran; with none left, the first slot's error stands.
+/// Runs `modules`' test under each slot of `portfolio` over `knobs` on
+/// the devices of `claim`, and returns the runs joined ([`join`]) with
+/// each run, for evidence: a record names one configuration. A slot the
+/// device or its compiler cannot run is left out (said once a process)
+/// while another ran; with none left, the first slot's error stands. The
+/// slots load `modules`' module: the generator makes it once for them
+/// all, where their knobs ask the same of it.
 pub fn run(
     claim: &[u32],
-    test: &litmus_core::ir::Test,
-    code: &str,
+    modules: &Modules,
     knobs: &Knobs,
     portfolio: &Portfolio,
+) -> Result<(HwResult, Vec<HwResult>), GpuError> {
+    run_slots(modules.test(), knobs, portfolio, |k| {
+        litmus_hw::run_on(claim, modules, k)
+    })
+}
+
+/// [`run`], each slot's run by `run_slot`.
+fn run_slots(
+    test: &litmus_core::ir::Test,
+    knobs: &Knobs,
+    portfolio: &Portfolio,
+    mut run_slot: impl FnMut(&Knobs) -> Result<HwResult, GpuError>,
 ) -> Result<(HwResult, Vec<HwResult>), GpuError> {
     let (slots, left_out) = match on_one_gpu(test) {
         true => portfolio.knobs(knobs)?,
@@ -226,7 +239,7 @@ pub fn run(
     let mut parts = Vec::new();
     let mut first_error = None;
     for k in &slots {
-        match litmus_hw::run_on(claim, test, code, k) {
+        match run_slot(k) {
             Ok(r) => parts.push(r),
             Err(e @ (GpuError::Unfaithful(_) | GpuError::Toolchain(_))) if slots.len() > 1 => {
                 litmus_hw::say_once(&format!(
@@ -348,6 +361,46 @@ mod tests {
             ..base.clone()
         };
         assert_eq!(p.knobs(&fixed).unwrap().0, vec![fixed]);
+    }
+
+    /// What a hardware run costs the generator: each slot of the default
+    /// portfolio runs through `run_on`, whose first step with a GPU is the
+    /// module for the device (`Modules::for_device`); on a Hopper GPU the
+    /// slots, two or three as the compilers installed allow, share one
+    /// generated module, with or without the one `litmus!` embeds.
+    #[test]
+    fn a_run_of_the_portfolio_generates_its_module_once() {
+        let test = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
+        let plain = litmus_ptx::generate(&test).unwrap();
+        let hopper = litmus_ptx::isa::SmArch::new(90);
+        let base = Knobs {
+            budget_ms: 300,
+            ..Knobs::default()
+        };
+        for modules in [Modules::of(&test), Modules::with_default(&test, &plain)] {
+            let mut loaded = Vec::new();
+            let (joined, parts) = run_slots(&test, &base, &Portfolio::breadth(), |k| {
+                loaded.push(modules.for_device(k, hopper)?);
+                Ok(HwResult {
+                    histogram: vec![(vec![0, 0], 1)],
+                    unfinished: 0,
+                    launches: 1,
+                    instances: 1,
+                    wall: std::time::Duration::from_millis(1),
+                    device: "NVIDIA H200".into(),
+                    build: litmus_hw::Build::default(),
+                    knobs: k.clone(),
+                    host_threads: 0,
+                })
+            })
+            .unwrap();
+            assert!(parts.len() >= 2, "{} slots ran", parts.len());
+            assert_eq!(joined.instances, parts.len() as u64);
+            assert_eq!(modules.generations(), 1);
+            assert!(loaded
+                .iter()
+                .all(|m| *m == loaded[0] && m.contains("griddepcontrol.wait")));
+        }
     }
 
     #[test]

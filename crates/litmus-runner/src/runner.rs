@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use litmus_core::ir::{Test, Verdict};
 use litmus_core::outcome::eval;
-use litmus_core::ptx::{self, PtxError};
 use litmus_model::outcome::format_outcome;
 use litmus_model::{check, CheckResult};
+use litmus_ptx::{Codegen, PtxError};
 
 use crate::config::Config;
 use litmus_evidence::judge::forbidden_reasons;
 use litmus_evidence::{Kind, Record, Run};
-use litmus_hw::{self as gpu, GpuError, HwResult, Knobs};
+use litmus_hw::{self as gpu, GpuError, HwResult, Knobs, Modules};
 
 /// What happened on the hardware side.
 #[derive(Clone, Debug)]
@@ -260,8 +260,14 @@ pub fn run_test_on(
 ) -> TestReport {
     let mut failures = Vec::new();
     let mut parts = Vec::new();
+    // The run's modules: its slots and the compiler check after them load
+    // what this value generated, once each (see `litmus_hw::Modules`).
+    let modules = match ptx_text {
+        Some(text) => Modules::with_default(test, text),
+        None => Modules::of(test),
+    };
     let (hardware, device_kind) = if config.hardware {
-        run_hardware(claim, test, ptx_text, config, &mut failures, &mut parts)
+        run_hardware(claim, &modules, config, &mut failures, &mut parts)
     } else {
         (Hardware::Off, String::new())
     };
@@ -293,11 +299,7 @@ pub fn run_test_on(
         .iter()
         .any(|f| matches!(f, Failure::ForbiddenObserved { .. }));
     if let (true, Hardware::Ran(hw)) = (forbidden, &report.hardware) {
-        let generated = ptx_text.map_or_else(|| ptx::generate(test).ok(), |t| Some(t.to_string()));
-        report.compiler = Some(match generated {
-            Some(module) => crate::compiler_check::story(test, &module, &hw.knobs),
-            None => "compiler: the SASS was not checked: the test has no PTX".into(),
-        });
+        report.compiler = Some(crate::compiler_check::story(&modules, &hw.knobs));
     }
     report
 }
@@ -419,49 +421,44 @@ fn termination_failure(test: &Test, config: &Config) -> Option<Failure> {
 /// asking whether there is a GPU).
 fn run_hardware(
     claim: &[u32],
-    test: &Test,
-    ptx_text: Option<&str>,
+    modules: &Modules,
     config: &Config,
     failures: &mut Vec<Failure>,
     parts: &mut Vec<HwResult>,
 ) -> (Hardware, String) {
     let mut kind = String::new();
-    let hardware = run_hardware_of_kind(claim, test, ptx_text, config, failures, &mut kind, parts);
+    let hardware = run_hardware_of_kind(claim, modules, config, failures, &mut kind, parts);
     (hardware, kind)
 }
 
 /// [`run_hardware`], setting `kind` once the device is known.
 fn run_hardware_of_kind(
     claim: &[u32],
-    test: &Test,
-    ptx_text: Option<&str>,
+    modules: &Modules,
     config: &Config,
     failures: &mut Vec<Failure>,
     kind: &mut String,
     parts: &mut Vec<HwResult>,
 ) -> Hardware {
-    let mut fail = |message: String| {
-        failures.push(Failure::Hardware(message.clone()));
-        Hardware::Failed(message)
+    let test = modules.test();
+    // Without a GPU to run on, a test the harness cannot run says why, as
+    // it does where there is one (the macro embeds no PTX exactly then):
+    // the default module is made for that alone, since no run follows.
+    // Where there is a GPU, the run's first slot makes the module it
+    // loads, for the device, and a refusal comes from there.
+    let no_gpu = match gpu::hardware_wanted() {
+        Ok(None) => None,
+        Ok(Some(why)) => Some(Ok(why)),
+        Err(e) => Some(Err(format!("hardware: {e}"))),
     };
-    // The macro embeds no PTX exactly when the harness cannot run the test;
-    // generating here then says why.
-    let generated;
-    let code = match ptx_text {
-        Some(text) => text,
-        None => match ptx::generate(test) {
-            Ok(text) => {
-                generated = text;
-                &generated
-            }
-            Err(PtxError::Unsupported(why)) => return not_run(why, failures),
-            Err(e) => return fail(e.to_string()),
-        },
-    };
-    match gpu::hardware_wanted() {
-        Ok(None) => {}
-        Ok(Some(why)) => return Hardware::Skipped(why),
-        Err(e) => return fail(format!("hardware: {e}")),
+    if let Some(no_gpu) = no_gpu {
+        if let Err(e) = modules.get(Codegen::default()) {
+            return refused(e, failures);
+        }
+        return match no_gpu {
+            Ok(why) => Hardware::Skipped(why),
+            Err(message) => failed(message, failures),
+        };
     }
     // The tuning entry is the one for the kind of GPU the test runs on;
     // the device map that picks it is the machine's, never tuned. Where
@@ -470,15 +467,32 @@ fn run_hardware_of_kind(
     *kind = gpu::kind_on(claim, test, &config.knobs).unwrap_or_default();
     let knobs = match config.knobs_for(&test.name.text, kind) {
         Ok(k) => k,
-        Err(e) => return fail(format!("hardware: {e}")),
+        Err(e) => return failed(format!("hardware: {e}"), failures),
     };
-    match crate::portfolio::run(claim, test, code, &knobs, &config.portfolio) {
+    match crate::portfolio::run(claim, modules, &knobs, &config.portfolio) {
         Ok((joined, ran)) => {
             *parts = ran;
             Hardware::Ran(Box::new(joined))
         }
         Err(e @ GpuError::Unfaithful(_)) => not_run(e.to_string(), failures),
-        Err(e) => fail(format!("hardware: {e}")),
+        Err(GpuError::Ptx(e)) => refused(e, failures),
+        Err(e) => failed(format!("hardware: {e}"), failures),
+    }
+}
+
+/// A hardware half that failed, with the failure that says why.
+fn failed(message: String, failures: &mut Vec<Failure>) -> Hardware {
+    failures.push(Failure::Hardware(message.clone()));
+    Hardware::Failed(message)
+}
+
+/// The hardware half of a test the generator refuses: not run where the
+/// harness cannot run it ([`not_run`]), failed where the generator and
+/// validation disagree.
+fn refused(e: PtxError, failures: &mut Vec<Failure>) -> Hardware {
+    match e {
+        PtxError::Unsupported(why) => not_run(why, failures),
+        e => failed(e.to_string(), failures),
     }
 }
 

@@ -77,7 +77,7 @@ pub fn tune_from_vars(
     let generated;
     let ptx = match ptx {
         Some(text) => text,
-        None => match litmus_core::ptx::generate(test) {
+        None => match litmus_ptx::generate(test) {
             Ok(text) => {
                 generated = text;
                 &generated

@@ -10,8 +10,7 @@
 mod gpu_support;
 
 use gpu_support::{hardware, parse};
-use litmus_core::ptx;
-use litmus_hw::Knobs;
+use litmus_hw::{Knobs, Modules};
 use litmus_model::{model_by_name, Options};
 use litmus_runner::compiler_check;
 use litmus_runner::report;
@@ -29,7 +28,7 @@ fn the_check_of_the_build_that_runs_flags_lb_ctrls_and_passes_mp() {
     }
     let knobs = Knobs::default();
     let lb = parse(LB_CTRLS);
-    let story = compiler_check::story(&lb, &ptx::generate(&lb).unwrap(), &knobs);
+    let story = compiler_check::story(&Modules::of(&lb), &knobs);
     println!("LB+ctrls: {story}");
     assert!(
         story.contains("via driver JIT") && story.contains("the SASS check FAILED"),
@@ -37,7 +36,7 @@ fn the_check_of_the_build_that_runs_flags_lb_ctrls_and_passes_mp() {
     );
     assert!(story.contains("folded"), "{story}");
     let mp = parse(MP);
-    let story = compiler_check::story(&mp, &ptx::generate(&mp).unwrap(), &knobs);
+    let story = compiler_check::story(&Modules::of(&mp), &knobs);
     println!("MP: {story}");
     assert!(story.ends_with("(check passed)"), "{story}");
 }

@@ -12,9 +12,9 @@
 mod gpu_support;
 
 use gpu_support::{counted_run, generated, hardware, parse};
-use litmus_core::ptx;
 use litmus_hw::{self as gpu, Environment, GpuError, Knobs};
 use litmus_model::{model_by_name, Options};
+use litmus_ptx as ptx;
 use litmus_runner::report;
 use litmus_runner::runner::{run_test, Hardware, Source};
 use litmus_runner::Config;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use litmus_core::ptx::isa::SmArch;
+use litmus_ptx::isa::SmArch;
 
 /// An error of the toolchain: a tool not found or not what it claims, a
 /// tool that failed on its input, or a cache that cannot be used.

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use litmus_core::ptx::layout::TEST_KERNEL;
+use litmus_ptx::layout::TEST_KERNEL;
 
 use crate::error::ToolError;
 use crate::lineinfo::is_instruction;

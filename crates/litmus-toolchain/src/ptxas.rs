@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use litmus_core::ptx::isa::{PtxIsa, SmArch};
+use litmus_ptx::isa::{PtxIsa, SmArch};
 
 use crate::error::ToolError;
 use crate::tool::{self, TempFile, Tool};
@@ -15,7 +15,7 @@ const BANNER: &str = "Ptx optimizing assembler";
 /// A ptxas executable, checked to be one, with its release.
 ///
 /// ```no_run
-/// use litmus_core::ptx::isa::SmArch;
+/// use litmus_ptx::isa::SmArch;
 /// use litmus_toolchain::Ptxas;
 /// let ptxas = Ptxas::find(None)?; // LITMUS_PTXAS, else PATH
 /// println!("{} reads PTX up to {}", ptxas.name(), ptxas.max_isa());

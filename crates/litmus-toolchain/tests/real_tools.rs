@@ -2,7 +2,7 @@
 //! modules. ptxas and nvdisasm come from LITMUS_PTXAS and LITMUS_NVDISASM;
 //! without them each test says it skipped.
 
-use litmus_core::ptx::isa::{retarget, SmArch};
+use litmus_ptx::isa::{retarget, SmArch};
 use litmus_toolchain::{check, lineinfo, Listing, Nvdisasm, Ptxas, Sass, What};
 
 /// Message passing with relaxed accesses: nothing for ptxas to drop,
@@ -52,7 +52,7 @@ fn tools() -> Option<(Ptxas, Nvdisasm)> {
 
 fn listing(src: &str, ptxas: &Ptxas, nvdisasm: &Nvdisasm) -> Listing {
     let test = litmus_core::text::parse(src).unwrap();
-    let module = retarget(&litmus_core::ptx::generate(&test).unwrap(), SmArch::new(80)).unwrap();
+    let module = retarget(&litmus_ptx::generate(&test).unwrap(), SmArch::new(80)).unwrap();
     let cubin = ptxas
         .compile(&lineinfo::annotate(&module), SmArch::new(80), true)
         .unwrap();

@@ -231,7 +231,7 @@ pub fn search_family_on(
 ) -> Vec<Found> {
     let across_gpus = subjects
         .iter()
-        .any(|s| litmus_core::ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
+        .any(|s| litmus_ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
     let pool = pool_for(base, plan, across_gpus);
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())

@@ -6,8 +6,8 @@
 //! lines first, then search the rest.
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::{self, PtxError};
 use litmus_model::{Model, Options};
+use litmus_ptx::{self as ptx, PtxError};
 
 use crate::target::Target;
 

@@ -8,7 +8,7 @@
 //! instance's roles on one lane of neighbouring CTAs, its locations'
 //! slots alternating in one array, and one spin barrier for the grid.
 
-use litmus_core::ptx::layout::StressPattern;
+use litmus_ptx::layout::StressPattern;
 
 use litmus_hw::{
     splitmix, Assign, Environment, GpuPartners, GpuStart, Knobs, Lanes, LocLayout, Perm, SpinScope,

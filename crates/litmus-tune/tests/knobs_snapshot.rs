@@ -5,9 +5,9 @@
 //! `KNOBS_SNAPSHOT_WRITE=1` writes the snapshot anew (only after a change
 //! to the line that is meant).
 
-use litmus_core::ptx::isa::SmArch;
-use litmus_core::ptx::Addressing;
 use litmus_hw::{splitmix, CtaSpread, Knobs, PtxTarget};
+use litmus_ptx::isa::SmArch;
+use litmus_ptx::Addressing;
 use litmus_tune::space::draw;
 
 const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/knobs_snapshot.txt");

@@ -71,7 +71,7 @@ impl<'f> Prefetch<'f> {
             .iter()
             .filter_map(|f| load(f).ok())
             .filter_map(|l| {
-                let ptx = litmus_core::ptx::generate(&l.test).ok()?;
+                let ptx = litmus_ptx::generate(&l.test).ok()?;
                 Some((l.test, ptx))
             })
             .collect();

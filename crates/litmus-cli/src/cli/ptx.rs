@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use litmus_core::ptx;
-use litmus_core::ptx::isa::{self, SmArch};
+use litmus_ptx as ptx;
+use litmus_ptx::isa::{self, SmArch};
 
 use super::args::Refusal;
 use super::load::load;

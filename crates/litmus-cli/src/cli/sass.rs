@@ -6,9 +6,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use litmus_core::ptx;
-use litmus_core::ptx::isa::{Needs, SmArch};
 use litmus_hw::{GpuError, PtxTarget};
+use litmus_ptx as ptx;
+use litmus_ptx::isa::{Needs, SmArch};
 use litmus_toolchain::check::check_role;
 use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas};
 
@@ -281,7 +281,11 @@ fn with_driver(
         ptx_target: opts.arch.map_or(PtxTarget::Native, PtxTarget::Arch),
         ..litmus_hw::Knobs::default()
     };
-    match litmus_hw::device_listing(test, module, &knobs, &tools.nvdisasm) {
+    match litmus_hw::device_listing(
+        &litmus_hw::Modules::with_default(test, module),
+        &knobs,
+        &tools.nvdisasm,
+    ) {
         Ok((listing, build)) => Ok((listing, build.to_string())),
         Err(e @ GpuError::Unfaithful(_)) => Err(Refusal::Unfit(e.to_string())),
         Err(e) if e.is_absent() => Err(Refusal::Failed(format!("--jit needs a GPU: {e}"))),

@@ -1,6 +1,8 @@
 //! Inputs for fuzzing the text reader, and the property each must satisfy.
-//! Shared by `tests/text_fuzz.rs` (CI size) and `examples/fuzz_text.rs`
-//! (a million inputs) through `#[path]`, so both run the same fuzzer.
+//! Shared by `tests/text_fuzz.rs` (CI size), `examples/fuzz_text.rs`
+//! (a million inputs) and litmus-ptx's `tests/ptx_fuzz.rs` (the tests that
+//! parse, through the generator) through `#[path]`, so all run the same
+//! fuzzer.
 
 use litmus_core::text;
 
@@ -308,7 +310,10 @@ fn mutate(b: &mut Vec<u8>, rng: &mut Rng) {
 
 /// What one input did.
 pub enum Outcome {
-    Parsed,
+    /// It parsed and validated: the test, for a back end to be tried on.
+    // Read by litmus-ptx's `tests/ptx_fuzz.rs`; the text fuzzers only count.
+    #[allow(dead_code)]
+    Parsed(Box<litmus_core::ir::Test>),
     Rejected,
 }
 
@@ -338,10 +343,7 @@ pub fn check(src: &str) -> Outcome {
                 printed,
                 "printing is not a fixed point"
             );
-            // Every valid test goes on to the PTX generator: it may refuse
-            // (with a reason), never panic.
-            let _ = litmus_core::ptx::generate(&test);
-            Outcome::Parsed
+            Outcome::Parsed(Box::new(test))
         }
         Err(e) => {
             assert!(!e.diagnostics.is_empty(), "an error without diagnostics");

@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use litmus_core::ptx::layout::StressPattern;
+use litmus_ptx::layout::StressPattern;
 
 use super::{Assign, Environment, SpinScope, MAX_LINES, MAX_LINE_WORDS};
 use crate::knobs::table::{knob, About, Knob};

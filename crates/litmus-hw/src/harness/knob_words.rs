@@ -4,8 +4,8 @@
 //! count and the stressing CTAs; and the check of knobs made in code,
 //! which `Knobs::from_env` would have refused.
 
-use litmus_core::ptx::layout::knob;
-use litmus_core::ptx::Layout;
+use litmus_ptx::layout::knob;
+use litmus_ptx::Layout;
 
 use super::super::arrangement::Lanes;
 use super::super::environment::{Assign, SpinScope};

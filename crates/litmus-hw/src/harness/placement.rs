@@ -4,8 +4,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use litmus_core::ir::{Name, Test};
-use litmus_core::ptx::layout::{Role, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
-use litmus_core::ptx::Layout;
+use litmus_ptx::layout::{Role, HOST_PLACEMENT_TAG, PLACEMENT_WORDS};
+use litmus_ptx::Layout;
 
 use super::Setup;
 use crate::devices::Devices;

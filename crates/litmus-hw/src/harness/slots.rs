@@ -4,8 +4,8 @@
 //! fill covers.
 
 use litmus_core::ir::Test;
-use litmus_core::ptx::layout::knob;
-use litmus_core::ptx::Layout;
+use litmus_ptx::layout::knob;
+use litmus_ptx::Layout;
 
 use crate::arrangement::LocLayout;
 use crate::knobs::Knobs;

@@ -3,12 +3,12 @@
 //! each waits to see counted in, and each GPU's own copy of the knob
 //! words, which holds its relay word, its instance renaming and its start
 //! offset. The kernel's side is `wait_for_host`, `gpu_start_delay` and
-//! `gpu_start_wait` in `litmus-core`'s `ptx/start.rs`.
+//! `gpu_start_wait` in `litmus-ptx`'s `start.rs`.
 
 use cudarc::driver::sys;
 
-use litmus_core::ptx::layout::knob;
-use litmus_core::ptx::Layout;
+use litmus_ptx::layout::knob;
+use litmus_ptx::Layout;
 
 use super::super::devices::Devices;
 use super::super::driver::{Buffer, Function};

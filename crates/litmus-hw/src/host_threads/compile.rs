@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use litmus_core::instr::{InstrKind, Sem};
 use litmus_core::ir::{Operand, Test, Thread};
-use litmus_core::ptx::Layout;
+use litmus_ptx::Layout;
 
 use super::{host_error, HostRole, Op, Val};
 use crate::GpuError;

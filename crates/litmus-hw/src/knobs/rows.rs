@@ -24,7 +24,7 @@ use crate::environment::Environment;
 use crate::gpu_start::{GpuStart, GPU_FLAGS_ENV, GPU_PACE_ENV, GPU_START_ENV};
 use crate::wire::Wire;
 use crate::GpuError;
-use litmus_core::ptx::Addressing;
+use litmus_ptx::Addressing;
 use litmus_toolchain::installed::Spec;
 
 /// A text made once, for the table's lifetime: what a knob accepts is

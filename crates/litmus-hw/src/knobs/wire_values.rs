@@ -3,9 +3,9 @@
 //! variable's value, so that a new choice needs no new code here), and an
 //! optional value behind a flag.
 
-use litmus_core::ptx::isa::SmArch;
-use litmus_core::ptx::layout::StressPattern;
-use litmus_core::ptx::Addressing;
+use litmus_ptx::isa::SmArch;
+use litmus_ptx::layout::StressPattern;
+use litmus_ptx::Addressing;
 
 use super::Perm;
 use crate::arrangement::{CtaSpread, GpuPartners, Lanes, LocLayout};

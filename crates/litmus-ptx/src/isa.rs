@@ -1,7 +1,7 @@
 //! What a module needs of the GPU and of the compiler: the lowest PTX ISA
 //! version and the lowest target (`sm_XX`) its instructions exist on, so
 //! that one module serves every NVIDIA GPU since Volta and every driver
-//! since CUDA 12.0. [`generate`](super::generate) writes a module's header
+//! since CUDA 12.0. [`generate`](crate::generate) writes a module's header
 //! from [`Needs::of`]; the GPU half retargets it to the device at run time
 //! ([`retarget`]), and says in one line which instruction a device or a
 //! driver lacks ([`Needs::fit`]).
@@ -11,7 +11,7 @@
 //! set-up) needs things no test instruction names.
 //!
 //! ```
-//! use litmus_core::ptx::isa::{retarget, Needs, PtxIsa, SmArch};
+//! use litmus_ptx::isa::{retarget, Needs, PtxIsa, SmArch};
 //! let module = ".version 8.6\n.target sm_90\n.address_size 64\n\n.entry k() { fence.sc.gpu; ret; }\n";
 //! let needs = Needs::of(module);
 //! assert_eq!((needs.isa, needs.sm), (PtxIsa::new(6, 0), SmArch::new(70)));
@@ -414,7 +414,7 @@ fn mentions(code: &str, text: &str) -> bool {
     false
 }
 
-/// The header [`generate`](super::generate) writes: the lowest version and
+/// The header [`generate`](crate::generate) writes: the lowest version and
 /// target the module's body needs.
 pub fn header(needs: &Needs) -> String {
     format!(

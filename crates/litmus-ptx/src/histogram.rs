@@ -1,8 +1,8 @@
 //! The histogram in GPU memory: an open-addressing hash table of outcomes
 //! and their counts, which the host reads after the run.
 
-use super::emit::Emitter;
-use super::layout::{counter, Layout};
+use crate::emit::Emitter;
+use crate::layout::{counter, Layout};
 
 /// What goes into the histogram in GPU memory: an outcome's hash, words
 /// and count, and whether it comes from before the CTA's barrier (a leader

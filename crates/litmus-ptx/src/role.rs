@@ -3,14 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::instr::InstrKind;
-use crate::ir::{Space, Test, Thread};
+use litmus_core::instr::InstrKind;
+use litmus_core::ir::{Space, Test, Thread};
 
-use super::common::{knob_word, Common};
-use super::emit::Emitter;
-use super::instr::RoleCtx;
-use super::layout::{knob, Layout, Mode, Reach, PLACEMENT_WORDS};
-use super::PtxError;
+use crate::common::{knob_word, Common};
+use crate::emit::Emitter;
+use crate::instr::RoleCtx;
+use crate::layout::{knob, Layout, Mode, Reach, PLACEMENT_WORDS};
+use crate::PtxError;
 
 /// One role as this thread plays it: the instance, and what its
 /// instructions refer to.
@@ -85,7 +85,7 @@ fn role_instance(layout: &Layout, c: &Common, k: usize, out: &mut Emitter) -> St
     let offset = home_offset(layout, role.cluster_offset);
     if c.codegen.spread_by_lane && offset != 0 {
         // `offset` units on from this thread's, `2·lane + 1` times (see
-        // [`super::Codegen::spread_by_lane`]).
+        // [`crate::Codegen::spread_by_lane`]).
         let s = out.r32();
         out.ins(format!("shl.b32 {s}, {lane}, 1"));
         out.ins(format!("or.b32 {s}, {s}, 1"));

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::instr::{BarrierKind, InstrKind};
-use crate::ir::{Imm, Operand, Test, Thread};
+use litmus_core::instr::{BarrierKind, InstrKind};
+use litmus_core::ir::{Imm, Operand, Test, Thread};
 
-use super::plan::{Mode, Role, HARNESS_BARRIER};
-use super::PtxError;
+use crate::plan::{Mode, Role, HARNESS_BARRIER};
+use crate::PtxError;
 
 /// One barrier a role takes: its instruction index, hardware barrier id
 /// and kind.

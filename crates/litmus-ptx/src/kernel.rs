@@ -2,20 +2,20 @@
 //! a different instance (see the module doc of [`super`]); each role's
 //! set-up is in `role.rs`.
 
-use crate::ir::{Space, Test};
-use crate::text;
+use litmus_core::ir::{Space, Test};
+use litmus_core::text;
 
-use super::common::{Common, Start};
-use super::emit::Emitter;
-use super::environment;
-use super::instr::emit_instr;
-use super::layout::{
+use crate::common::{Common, Start};
+use crate::emit::Emitter;
+use crate::environment;
+use crate::instr::emit_instr;
+use crate::layout::{
     gpu_memory_param, knob, knob_words_param, relay_param, Layout, Mode, HARNESS_BARRIER,
     HOST_MEMORY, HOST_START, LOGICAL_GPU, START_TARGET, TEST_KERNEL,
 };
-use super::role::{home_offset, setup_role, slot_addr, RolePlan};
-use super::start::{gpu_start_delay, gpu_start_wait, wait_for_host};
-use super::{Codegen, PtxError};
+use crate::role::{home_offset, setup_role, slot_addr, RolePlan};
+use crate::start::{gpu_start_delay, gpu_start_wait, wait_for_host};
+use crate::{Codegen, PtxError};
 
 pub(crate) fn test_kernel(
     test: &Test,
@@ -30,7 +30,7 @@ pub(crate) fn test_kernel(
     } = Common::load(layout, out);
     common.codegen = codegen;
     if codegen.dependent_launch {
-        out.ins(super::DEPENDENT_WAIT);
+        out.ins(crate::DEPENDENT_WAIT);
     }
 
     // CTAs past the test's own run the optional memory stress.

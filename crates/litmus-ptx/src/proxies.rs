@@ -18,18 +18,18 @@
 //! model has but PTX does not (`fence.proxy.surface`, `.texture`,
 //! `.constant`: PTX's proxy fences are `.alias` and the `.async` ones).
 
-use crate::instr::InstrKind;
-use crate::ir::{Location, Test};
-use crate::proxy::{Proxy, ProxyFenceKind};
+use litmus_core::instr::InstrKind;
+use litmus_core::ir::{Location, Test};
+use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
-use super::PtxError;
+use crate::PtxError;
 
 /// How the kernel reaches one alias.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasLoc {
     /// Index into `Test::locations` of the alias.
     pub loc: usize,
-    /// Its root's slot: an index into [`super::Layout::global_locs`]. The
+    /// Its root's slot: an index into [`crate::Layout::global_locs`]. The
     /// alias uses the root's permutation and memory.
     pub slot: usize,
     /// How its accesses reach that memory.
@@ -40,10 +40,10 @@ pub struct AliasLoc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
     /// Generic accesses through view `v` (0: the buffer itself; `v ≥ 1`:
-    /// the mapping of [`super::Layout::views`]`[v - 1]`).
+    /// the mapping of [`crate::Layout::views`]`[v - 1]`).
     View(usize),
     /// Texture fetches through texture object `t` (an index into
-    /// [`super::Layout::textures`]).
+    /// [`crate::Layout::textures`]).
     Texture(usize),
 }
 

@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::draw::chance_of;
-use super::emit::Emitter;
-use super::layout::knob;
+use crate::draw::chance_of;
+use crate::emit::Emitter;
+use crate::layout::knob;
 
 /// Salts this draw apart from the environment's others.
 const SALT_INTERLEAVE: u32 = 0x3c6e_f372;

@@ -3,19 +3,19 @@
 //! or is refused with one of the documented reasons (a surface alias, a
 //! proxy fence PTX lacks, the constant bank).
 //!
-//! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-core`.
+//! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-ptx`.
 
 // The helper's list of every verdict list is for the text tests; this one
 // reads the PTX 7.5 list alone.
 #[allow(dead_code)]
-#[path = "text_support/corpus.rs"]
+#[path = "../../litmus-core/tests/text_support/corpus.rs"]
 mod corpus;
 
 use std::collections::BTreeMap;
 
 use litmus_core::corpus::PTX_V75;
-use litmus_core::ptx::{self, PtxError};
 use litmus_core::text;
+use litmus_ptx::{self as ptx, PtxError};
 
 /// The folder this test reads, within the verdict list's paths.
 const FOLDER: &str = "Nvidia/proxy/";

@@ -4,9 +4,9 @@
 //! start offset and jitter. The harness's side is `harness/start.rs` in
 //! `litmus-hw`.
 
-use super::common::Common;
-use super::emit::Emitter;
-use super::layout::{knob, start_mode, Layout, START_FLAG_COPIES, START_FLAG_SPACING};
+use crate::common::Common;
+use crate::emit::Emitter;
+use crate::layout::{knob, start_mode, Layout, START_FLAG_COPIES, START_FLAG_SPACING};
 
 /// In a test with host threads or on several GPUs: waits until the start
 /// flag is up and every logical GPU's launch has seen it, or
@@ -22,7 +22,7 @@ use super::layout::{knob, start_mode, Layout, START_FLAG_COPIES, START_FLAG_SPAC
 /// it is up counts its launch in at the relay word of every launching GPU
 /// (`knob::START_RELAY` in that GPU's copy of the knobs); one lane of each
 /// warp polls its own GPU's word until it reaches the launch's target
-/// ([`super::layout::START_TARGET`]: every launching GPU's launch counted
+/// ([`crate::layout::START_TARGET`]: every launching GPU's launch counted
 /// in, [`Layout::launching_gpus`], when the harness finds that they can
 /// all be resident at once), and the warp waits for its lane. Counting,
 /// not only relaying, keeps a launch that the GPU starts first from
@@ -123,7 +123,7 @@ pub(super) fn wait_for_host(layout: &Layout, c: &Common, out: &mut Emitter) {
 fn cta_start(
     layout: &Layout,
     c: &Common,
-    go: &super::common::StartFlag,
+    go: &crate::common::StartFlag,
     (v, polls): (&str, &str),
     out: &mut Emitter,
 ) {
@@ -180,7 +180,7 @@ fn thread0_then_barrier(
 fn paced_start(
     layout: &Layout,
     c: &Common,
-    go: &super::common::StartFlag,
+    go: &crate::common::StartFlag,
     (v, polls): (&str, &str),
     out: &mut Emitter,
 ) {
@@ -230,7 +230,7 @@ fn paced_start(
 fn launch_t0(
     layout: &Layout,
     c: &Common,
-    go: &super::common::StartFlag,
+    go: &crate::common::StartFlag,
     out: &mut Emitter,
 ) -> (String, String) {
     let (t0w, seen, now, tag, t0) = (out.r64(), out.r64(), out.r32(), out.r32(), out.r32());
@@ -306,7 +306,7 @@ pub(super) fn gpu_start_delay(layout: &Layout, c: &Common, out: &mut Emitter) ->
         out.ins(format!("xor.b32 {h}, {h}, {g}"));
     }
     out.ins(format!("mad.lo.u32 {h}, {h}, -1640531535, {}", c.launch));
-    let r = super::draw::draw(out, &h, 0x6a09_e667);
+    let r = crate::draw::draw(out, &h, 0x6a09_e667);
     out.ins(format!("rem.u32 {r}, {r}, {jitter}"));
     out.ins(format!("add.u32 {delay}, {delay}, {r}"));
     out.label(&no_jitter);
@@ -340,7 +340,7 @@ pub(super) fn gpu_start_wait(delay: Option<&str>, out: &mut Emitter) {
 /// Counts this launch in at the relay word of every launching GPU (or its
 /// own, with host threads): what each start's relay thread does once the
 /// host flag is up.
-fn count_in(go: &super::common::StartFlag, out: &mut Emitter) {
+fn count_in(go: &crate::common::StartFlag, out: &mut Emitter) {
     for word in &go.relays {
         out.ins(format!("red.relaxed.sys.global.add.u32 [{word}], 1"));
     }

@@ -1,6 +1,9 @@
-//! PTX generation: one module per test, holding the test kernel
+//! PTX generation for gpu-litmus: one module per test
+//! ([`litmus_core::ir::Test`]), holding the test kernel
 //! ([`layout::TEST_KERNEL`]) and the classification kernel
-//! ([`layout::CLASSIFY_KERNEL`]).
+//! ([`layout::CLASSIFY_KERNEL`]). It sits between the IR (`litmus-core`),
+//! which it reads, and the hardware (`litmus-hw`) and the toolchain
+//! (`litmus-toolchain`), which load and compile what it writes.
 //!
 //! The harness follows the published parallel-testing designs (MC Mutants,
 //! GPUHarbor): every GPU thread plays every role of the test, each for a
@@ -24,9 +27,11 @@
 //! t.threads.push(Thread { name: Name::new("P0", Origin::NONE), placement: Placement::cta(0), init: vec![],
 //!     body: vec![Instr::new(InstrKind::Store { loc: Name::new("x", Origin::NONE),
 //!         value: Operand::Imm(Imm::new(1, Origin::NONE)), access: Access::WEAK, cache: None }, Origin::NONE)] });
-//! let ptx = litmus_core::ptx::generate(&t).unwrap();
+//! let ptx = litmus_ptx::generate(&t).unwrap();
 //! assert!(ptx.contains(".entry litmus_test("));
 //! ```
+
+#![warn(missing_docs)]
 
 mod barriers;
 mod classify;
@@ -71,8 +76,8 @@ pub enum PtxError {
 }
 
 /// Generates the PTX module of a test. The test must be valid
-/// ([`crate::validate()`]); an invalid one gives [`PtxError::Invalid`].
-pub fn generate(test: &crate::ir::Test) -> Result<String, PtxError> {
+/// ([`litmus_core::validate()`]); an invalid one gives [`PtxError::Invalid`].
+pub fn generate(test: &litmus_core::ir::Test) -> Result<String, PtxError> {
     generate_with(test, Codegen::default())
 }
 
@@ -105,8 +110,8 @@ pub struct Codegen {
 pub const DEPENDENT_WAIT: &str = "griddepcontrol.wait";
 
 /// [`generate`], with the differences `codegen` asks for.
-pub fn generate_with(test: &crate::ir::Test, codegen: Codegen) -> Result<String, PtxError> {
-    if let Err(errors) = crate::validate(test) {
+pub fn generate_with(test: &litmus_core::ir::Test, codegen: Codegen) -> Result<String, PtxError> {
+    if let Err(errors) = litmus_core::validate(test) {
         return Err(PtxError::Invalid(
             errors
                 .iter()

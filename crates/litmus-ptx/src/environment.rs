@@ -11,10 +11,10 @@
 //! derives from the run's seed and the launch's index), so a run is
 //! reproduced by its seed and knobs alone.
 
-use super::common::Common;
-use super::draw::{chance_of, draw};
-use super::emit::Emitter;
-use super::layout::knob;
+use crate::common::Common;
+use crate::draw::{chance_of, draw};
+use crate::emit::Emitter;
+use crate::layout::knob;
 
 /// Salts that keep the draws of one launch independent of each other.
 const SALT_STRESS: u32 = 0x51ed_27a3;

@@ -11,25 +11,25 @@
 //! shared memory, and after a barrier each entry of that table is added
 //! to the histogram in GPU memory once per CTA.
 
-use crate::instr::InstrKind;
-use crate::ir::Test;
-use crate::outcome::Observable;
+use litmus_core::instr::InstrKind;
+use litmus_core::ir::Test;
+use litmus_core::outcome::Observable;
 
-use super::common::{global_param, knob_word};
-use super::cta_table::CtaTable;
-use super::emit::Emitter;
-use super::histogram::{fold_into_table, GlobalFold, Table};
-use super::layout::{
+use crate::common::{global_param, knob_word};
+use crate::cta_table::CtaTable;
+use crate::emit::Emitter;
+use crate::histogram::{fold_into_table, GlobalFold, Table};
+use crate::layout::{
     counter, gpu_memory_param, knob, knob_words_param, Layout, CLASSIFY_BLOCK, CLASSIFY_KERNEL,
     HOST_MEMORY, HOST_REGS,
 };
-use super::role::global_addr;
-use super::Codegen;
+use crate::role::global_addr;
+use crate::Codegen;
 
 pub(crate) fn classify_kernel(test: &Test, layout: &Layout, codegen: Codegen, out: &mut Emitter) {
     let params = Params::load(layout, out);
     if codegen.dependent_launch {
-        out.ins(super::DEPENDENT_WAIT);
+        out.ins(crate::DEPENDENT_WAIT);
     }
     let done = out.fresh_label("done");
     // Past the first barrier, a thread with nothing (more) to count jumps

@@ -5,14 +5,22 @@
 //! this layout from the same IR at run time (it is cheap and deterministic),
 //! so nothing has to re-parse the PTX.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use crate::ir::{Space, Test, Thread};
-use crate::outcome::{observables, Observable};
+use litmus_core::ir::{Space, Test};
+use litmus_core::outcome::{observables, Observable};
 
-use super::barriers::mode;
-pub use super::proxies::{AliasLoc, Reach, TextureAlias};
-use super::PtxError;
+use crate::barriers::mode;
+pub use crate::proxies::{AliasLoc, Reach, TextureAlias};
+use crate::PtxError;
+
+mod grid;
+mod refusals;
+
+use grid::{homes, host_slots, place_roles, slots_of, split_locations, stored_regs, Grid};
+use refusals::{
+    count_gpus, refuse_clusters_with, refuse_gpus, refuse_homes, refuse_host, refuse_host_with,
+};
 
 /// Name of the kernel that runs the test instances.
 pub const TEST_KERNEL: &str = "litmus_test";
@@ -283,7 +291,7 @@ pub fn gpu_memory_param(g: u32) -> String {
     format!("p_mem{g}")
 }
 
-pub use super::plan::{Mode, Role, HARNESS_BARRIER};
+pub use crate::plan::{Mode, Role, HARNESS_BARRIER};
 
 /// The most GPUs a test may place threads on: the largest machine the
 /// project is lent has eight.
@@ -335,7 +343,7 @@ pub struct Layout {
     pub textures: Vec<TextureAlias>,
     /// The shared locations, in `Test::locations` order.
     pub shared_locs: Vec<SharedLoc>,
-    /// The outcome's components, in order (see [`crate::outcome`]).
+    /// The outcome's components, in order (see [`litmus_core::outcome`]).
     pub observables: Vec<Observable>,
     /// The registers each instance stores for the classifier:
     /// `(thread, register)`, in the order of the registers buffer.
@@ -361,7 +369,7 @@ pub struct Layout {
     /// the others reach it by peer access.
     pub gpus: u32,
     /// Per slot (index into `global_locs`): the logical GPU whose memory
-    /// holds it ([`crate::ir::Location::gpu`]); 0 for a slot in host
+    /// holds it ([`litmus_core::ir::Location::gpu`]); 0 for a slot in host
     /// memory. Each GPU's location buffer is laid out like logical GPU
     /// 0's, as the host one is, so a slot keeps its index and only the
     /// base differs.
@@ -381,7 +389,7 @@ impl Layout {
             .collect();
         let roles = place_roles(test, &grid, !warps.is_empty());
         let (global_locs, shared_locs) = split_locations(test, &roles);
-        let plan = super::proxies::plan(test, &global_locs)?;
+        let plan = crate::proxies::plan(test, &global_locs)?;
         let slot_of = slots_of(test, &global_locs);
         let mode = mode(test, &roles)?;
         let host_slots = host_slots(test, &global_locs);
@@ -601,326 +609,4 @@ impl Layout {
     pub fn entry_words(&self) -> usize {
         (4 + self.observables.len()).next_multiple_of(2)
     }
-}
-
-/// Counts the logical GPUs the test's threads sit on, refusing more than
-/// the harness runs.
-fn count_gpus(test: &Test) -> Result<u32, PtxError> {
-    let gpus = test
-        .threads
-        .iter()
-        .filter(|t| !t.placement.host)
-        .map(|t| t.placement.gpu.saturating_add(1))
-        .max()
-        .unwrap_or(1);
-    if gpus > MAX_GPUS {
-        let t = test
-            .threads
-            .iter()
-            .find(|t| !t.placement.host && t.placement.gpu >= MAX_GPUS);
-        return Err(PtxError::Unsupported(format!(
-            "thread `{}` is placed on GPU {}: the harness runs at most {MAX_GPUS} GPUs",
-            t.map_or("?", |t| t.name.text.as_str()),
-            gpus - 1
-        )));
-    }
-    Ok(gpus)
-}
-
-/// A thread's cluster: the declared one, or, where none is declared, a
-/// cluster of its CTA alone; a CTA and a cluster belong to one GPU.
-fn cluster_of(t: &Thread) -> (u32, u32, u32) {
-    match t.placement.cluster {
-        Some(c) => (t.placement.gpu, 0, c),
-        None => (t.placement.gpu, 1, t.placement.cta),
-    }
-}
-
-/// A thread's CTA, on its GPU.
-fn cta_of(t: &Thread) -> (u32, u32) {
-    (t.placement.gpu, t.placement.cta)
-}
-
-/// The CTAs and clusters the test's GPU threads span.
-struct Grid {
-    /// Distinct CTAs, in order.
-    ctas: Vec<(u32, u32)>,
-    /// Distinct clusters, in order.
-    clusters: Vec<(u32, u32, u32)>,
-    /// The CTAs of each cluster, in order: a CTA's rank is its place here.
-    members: BTreeMap<(u32, u32, u32), BTreeSet<u32>>,
-    /// CTAs per hardware cluster (see [`Layout::cluster_size`]).
-    cluster_size: u32,
-}
-
-impl Grid {
-    /// Gathers the CTAs and clusters of the test's GPU threads, refusing a
-    /// CTA split over clusters and a cluster past [`MAX_CLUSTER`].
-    fn of(test: &Test) -> Result<Grid, PtxError> {
-        // Host threads are no part of the GPU's CTAs and clusters.
-        let gpu_threads = || test.threads.iter().filter(|t| !t.placement.host);
-        let ctas: Vec<(u32, u32)> = gpu_threads()
-            .map(cta_of)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let clusters: Vec<(u32, u32, u32)> = gpu_threads()
-            .map(cluster_of)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let mut members: BTreeMap<(u32, u32, u32), BTreeSet<u32>> = BTreeMap::new();
-        for t in gpu_threads() {
-            members
-                .entry(cluster_of(t))
-                .or_default()
-                .insert(t.placement.cta);
-        }
-        for t in gpu_threads() {
-            if let Some(other) =
-                gpu_threads().find(|o| cta_of(o) == cta_of(t) && cluster_of(o) != cluster_of(t))
-            {
-                return Err(PtxError::Unsupported(format!(
-                    "threads `{}` and `{}` share CTA {} but not a cluster: a CTA belongs to one cluster",
-                    t.name, other.name, t.placement.cta
-                )));
-            }
-        }
-        let biggest = members.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
-        if biggest > MAX_CLUSTER {
-            return Err(PtxError::Unsupported(format!(
-                "a cluster of {biggest} CTAs: the portable maximum is {MAX_CLUSTER}"
-            )));
-        }
-        Ok(Grid {
-            ctas,
-            clusters,
-            members,
-            cluster_size: biggest.next_power_of_two(),
-        })
-    }
-}
-
-/// Places each test thread as a role: its CTA, cluster, rank, warp and GPU.
-fn place_roles(test: &Test, grid: &Grid, declares_warps: bool) -> Vec<Role> {
-    test.threads
-        .iter()
-        .map(|t| Role {
-            host: t.placement.host,
-            gpu: if t.placement.host { 0 } else { t.placement.gpu },
-            cta_offset: grid.ctas.iter().position(|c| *c == cta_of(t)).unwrap_or(0) as u32,
-            cluster_offset: grid
-                .clusters
-                .iter()
-                .position(|c| *c == cluster_of(t))
-                .unwrap_or(0) as u32,
-            rank: grid
-                .members
-                .get(&cluster_of(t))
-                .and_then(|m| m.iter().position(|c| *c == t.placement.cta))
-                .unwrap_or(0) as u32,
-            warp: if declares_warps {
-                Some(t.placement.warp.unwrap_or(0))
-            } else {
-                None
-            },
-        })
-        .collect()
-}
-
-/// Splits the test's locations into global slots and shared locations,
-/// each shared one placed with the first GPU role that uses it.
-fn split_locations(test: &Test, roles: &[Role]) -> (Vec<usize>, Vec<SharedLoc>) {
-    let mut global_locs = Vec::new();
-    let mut shared_locs = Vec::new();
-    for (i, loc) in test.locations.iter().enumerate() {
-        // An alias is its root's memory: no slot of its own.
-        if loc.alias.is_some() {
-            continue;
-        }
-        if matches!(loc.space, Space::Global | Space::Host) {
-            global_locs.push(i);
-            continue;
-        }
-        let user = test.threads.iter().position(|t| {
-            !t.placement.host
-                && t.body
-                    .iter()
-                    .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
-        });
-        let user = user.map(|u| &roles[u]);
-        shared_locs.push(SharedLoc {
-            loc: i,
-            space: loc.space,
-            cluster_offset: user.map_or(0, |r| r.cluster_offset),
-            rank: match loc.space {
-                Space::SharedCluster => 0,
-                _ => user.map_or(0, |r| r.rank),
-            },
-        });
-    }
-    (global_locs, shared_locs)
-}
-
-/// Per location: the slot that holds its memory (see [`Layout::slot_of`]).
-fn slots_of(test: &Test, global_locs: &[usize]) -> Vec<Option<usize>> {
-    (0..test.locations.len())
-        .map(|i| {
-            let (root, _) = super::proxies::root_and_vloc(test, &test.locations[i].name.text)?;
-            global_locs.iter().position(|g| *g == root)
-        })
-        .collect()
-}
-
-/// The slots of the locations in host memory (see [`Layout::host_slots`]).
-fn host_slots(test: &Test, global_locs: &[usize]) -> Vec<usize> {
-    global_locs
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| test.locations[**l].space == Space::Host)
-        .map(|(j, _)| j)
-        .collect()
-}
-
-/// Per slot: the logical GPU whose memory holds it (see [`Layout::homes`]).
-fn homes(test: &Test, global_locs: &[usize], host_slots: &[usize]) -> Vec<u32> {
-    global_locs
-        .iter()
-        .enumerate()
-        .map(|(j, l)| match host_slots.contains(&j) {
-            true => 0,
-            false => test.locations[*l].gpu,
-        })
-        .collect()
-}
-
-/// CTA barriers beside clusters: the role-per-warp layout has no clusters
-/// yet.
-fn refuse_clusters_with(cluster_size: u32, mode: &Mode) -> Result<(), PtxError> {
-    if cluster_size > 1 && *mode != Mode::EveryRole {
-        return Err(PtxError::Unsupported(
-            "CTA barriers in a test with clusters are not generated yet".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// The registers the classifier needs, in observable order (see
-/// [`Layout::stored_regs`]).
-fn stored_regs(observables: &[Observable]) -> Vec<(usize, String)> {
-    observables
-        .iter()
-        .filter_map(|o| match o {
-            Observable::Reg { thread, reg } => Some((*thread, reg.clone())),
-            Observable::Loc { .. } => None,
-        })
-        .collect()
-}
-
-/// What the harness cannot run of a test with host threads, whatever its
-/// layout: a test with no GPU thread (nothing would launch), and a host
-/// thread that reaches device memory (the CPU cannot address it).
-fn refuse_host(test: &Test) -> Result<(), PtxError> {
-    if !test.threads.is_empty() && test.threads.iter().all(|t| t.placement.host) {
-        return Err(PtxError::Unsupported(
-            "every thread runs on the host: the harness runs host threads beside a GPU kernel, and there is none".into(),
-        ));
-    }
-    for t in test.threads.iter().filter(|t| t.placement.host) {
-        for ins in &t.body {
-            let Some(loc) = ins.kind.loc() else { continue };
-            let space = test
-                .locations
-                .iter()
-                .find(|l| l.name.text == loc.text)
-                .map(|l| l.space);
-            if space != Some(Space::Host) {
-                return Err(PtxError::Unsupported(format!(
-                    "host thread `{}` reaches `{loc}`, which is not in host memory: the CPU cannot address GPU memory (declare it `host`)",
-                    t.name
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// What the harness cannot run of a test with host threads or host memory
-/// given its layout: CTA barriers and clusters beside host threads (the
-/// host side plays instances in its own order, and the role-per-warp and
-/// cluster layouts were never checked with it), and host memory beside
-/// PTX 7.5 aliases (views and textures map device memory only).
-fn refuse_host_with(
-    test: &Test,
-    mode: &Mode,
-    cluster_size: u32,
-    host_slots: &[usize],
-    plan: &super::proxies::Plan,
-) -> Result<(), PtxError> {
-    if let Some(t) = test.threads.iter().find(|t| t.placement.host) {
-        if *mode != Mode::EveryRole {
-            return Err(PtxError::Unsupported(format!(
-                "host thread `{}` in a test with CTA barriers: the harness runs host threads only beside tests without them",
-                t.name
-            )));
-        }
-        if cluster_size > 1 {
-            return Err(PtxError::Unsupported(format!(
-                "host thread `{}` in a test with clusters: the harness runs host threads only beside tests without them",
-                t.name
-            )));
-        }
-    }
-    if !host_slots.is_empty() && !plan.aliases.is_empty() {
-        return Err(PtxError::Unsupported(
-            "host memory in a test with aliases: the harness maps aliases over GPU memory only"
-                .into(),
-        ));
-    }
-    Ok(())
-}
-
-/// A location whose home GPU runs none of the test's threads: the harness
-/// opens a device per logical GPU that plays roles, so there would be no
-/// context to allocate its memory in.
-fn refuse_homes(
-    test: &Test,
-    global_locs: &[usize],
-    homes: &[u32],
-    gpus: u32,
-) -> Result<(), PtxError> {
-    for (&l, &home) in global_locs.iter().zip(homes) {
-        if home >= gpus {
-            return Err(PtxError::Unsupported(format!(
-                "location `{}` lives in GPU {home}'s memory, but no thread runs on GPU {home}: the harness allocates memory only on the GPUs up to the highest that runs a thread",
-                test.locations[l].name
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// What the harness cannot run of a test on several GPUs: shared memory
-/// (every CTA of every GPU publishes its shared slots for the classifier,
-/// and only one GPU's hold the roles' values), and PTX 7.5 aliases (views
-/// are mapped, and textures made, for logical GPU 0's context alone).
-fn refuse_gpus(
-    gpus: u32,
-    shared_locs: &[SharedLoc],
-    plan: &super::proxies::Plan,
-) -> Result<(), PtxError> {
-    if gpus == 1 {
-        return Ok(());
-    }
-    if !shared_locs.is_empty() {
-        return Err(PtxError::Unsupported(
-            "shared memory in a test on several GPUs: the harness publishes shared locations from one GPU only".into(),
-        ));
-    }
-    if !plan.aliases.is_empty() {
-        return Err(PtxError::Unsupported(
-            "aliases in a test on several GPUs: the harness maps aliases for GPU 0 only".into(),
-        ));
-    }
-    Ok(())
 }

@@ -1,12 +1,12 @@
 //! PTX generation, checked without a GPU: snapshots of whole modules (so a
 //! change to codegen shows up in review), and the PTX each IR instruction
-//! becomes. `LITMUS_UPDATE_SNAPSHOTS=1 cargo test -p litmus-core --test
+//! becomes. `LITMUS_UPDATE_SNAPSHOTS=1 cargo test -p litmus-ptx --test
 //! ptx_codegen` rewrites the snapshots.
 
 use std::path::PathBuf;
 
-use litmus_core::ptx::{self, PtxError};
 use litmus_core::text;
+use litmus_ptx::{self as ptx, PtxError};
 
 fn ptx_of(src: &str) -> Result<String, PtxError> {
     let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")));

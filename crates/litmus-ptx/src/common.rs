@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::emit::Emitter;
-use super::layout::{
+use crate::emit::Emitter;
+use crate::layout::{
     gpu_memory_param, knob, relay_param, Layout, Mode, HOST_MEMORY, HOST_START, KNOB_WORDS,
     LOGICAL_GPU, START_TARGET,
 };
-use super::Codegen;
+use crate::Codegen;
 
 /// Registers every role needs: the thread's coordinates and the knobs.
 pub(crate) struct Common {
@@ -140,7 +140,7 @@ impl Common {
         out.ins(format!("mov.u32 {tid}, %tid.x"));
         out.ins(format!("mov.u32 {cta}, %ctaid.x"));
         let knob_regs = load_knobs(out);
-        super::interleave::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
+        crate::interleave::interleave_ctas(out, &launch, &knob_regs, &cta, layout.ctas_per_unit());
         let smem = out.r32();
         if !layout.shared_locs.is_empty() {
             out.ins(format!("mov.u32 {smem}, litmus_smem"));

@@ -2,9 +2,9 @@
 //! roles each logical GPU's launch plays, what the kernel takes and skips,
 //! and what the harness refuses.
 
-use litmus_core::ptx::layout::{LOGICAL_GPU, MAX_GPUS};
-use litmus_core::ptx::{self, Layout, PtxError};
 use litmus_core::text;
+use litmus_ptx::layout::{LOGICAL_GPU, MAX_GPUS};
+use litmus_ptx::{self as ptx, Layout, PtxError};
 
 fn parse(src: &str) -> litmus_core::ir::Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))
@@ -116,7 +116,7 @@ fn the_kernel_skips_the_roles_of_other_gpus_and_waits_for_the_start_flag() {
 /// its knob word and kept inside the harness's buffer.
 #[test]
 fn the_cta_start_reads_its_ctas_copy_of_the_flag() {
-    use litmus_core::ptx::layout::{START_FLAG_COPIES, START_FLAG_SPACING};
+    use litmus_ptx::layout::{START_FLAG_COPIES, START_FLAG_SPACING};
     let layout = Layout::of(&parse(MP_TWO)).unwrap();
     let code = ptx::generate(&parse(MP_TWO)).unwrap();
     let test_kernel = &code[..code.find(".entry litmus_classify").unwrap()];
@@ -143,7 +143,7 @@ fn the_cta_start_reads_its_ctas_copy_of_the_flag() {
 /// `%globaltimer` after it.
 #[test]
 fn the_paced_start_takes_t0_once_a_launch_and_waits_ctaid_times_the_pace() {
-    use litmus_core::ptx::layout::{knob, start_mode};
+    use litmus_ptx::layout::{knob, start_mode};
     let layout = Layout::of(&parse(MP_TWO)).unwrap();
     let t0 = layout.gpu_t0_knob();
     assert_eq!(t0 % 2, 0, "the t0 word is 8-byte aligned");

@@ -3,9 +3,9 @@
 //! entries go to the histogram in GPU memory once per CTA (see
 //! `classify.rs` for why).
 
-use super::emit::Emitter;
-use super::histogram::{find_or_claim, GlobalFold, SHARED_KEYS};
-use super::layout::Layout;
+use crate::emit::Emitter;
+use crate::histogram::{find_or_claim, GlobalFold, SHARED_KEYS};
+use crate::layout::Layout;
 
 /// Entries of a CTA's table in shared memory; a power of two. A CTA whose
 /// instances have more distinct outcomes than this folds the rest straight

@@ -1,7 +1,7 @@
 //! The per-launch draws of the environment: hashes of the launch's seed,
 //! so that a run is reproduced by its seed and knobs alone.
 
-use super::emit::Emitter;
+use crate::emit::Emitter;
 
 /// A 32-bit hash of `seed ^ salt` (the murmur3 finaliser): cheap, and
 /// every bit of the seed reaches every bit of the draw.

@@ -3,12 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::instr::{AtomOp, BarrierKind, BinOp, BranchCond, FenceSpelling, InstrKind, Scope, Sem};
-use crate::ir::{Operand, Space};
-use crate::proxy::{Proxy, ProxyFenceKind};
+use litmus_core::instr::{
+    AtomOp, BarrierKind, BinOp, BranchCond, FenceSpelling, InstrKind, Scope, Sem,
+};
+use litmus_core::ir::{Operand, Space};
+use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
-use super::emit::Emitter;
-use super::PtxError;
+use crate::emit::Emitter;
+use crate::PtxError;
 
 /// How a role's accesses reach global (and mapped host) memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
