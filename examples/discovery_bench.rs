@@ -27,10 +27,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use gpu_litmus::core::ir::Test;
-use gpu_litmus::core::text;
 use gpu_litmus::hw::{self as gpu, Knobs};
 use gpu_litmus::model::{check, model_from_env, Options};
 use gpu_litmus::ptx;
+use gpu_litmus::text;
 use gpu_litmus::tune::family::{search_family, FamilyPlan, Subject};
 use gpu_litmus::tune::target::Target;
 

@@ -18,9 +18,9 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use gpu_litmus::core::text;
 use gpu_litmus::hw::{self as gpu, Knobs};
 use gpu_litmus::ptx;
+use gpu_litmus::text;
 
 fn mp(value: u32) -> String {
     format!("PTX MP{value}\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, {value} | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n")

@@ -29,7 +29,7 @@ verify=--no-verify
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 crates=(gpu-litmus litmus-core litmus-model litmus-gen litmus-macros litmus-hw
         litmus-evidence litmus-tune litmus-runner litmus-cli litmus-toolchain
-        litmus-ptx)
+        litmus-ptx litmus-text)
 
 # 1. Package. cargo ≥ 1.89 packages the siblings together, resolving each
 #    one's dependencies on the others through a temporary registry.

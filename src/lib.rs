@@ -18,7 +18,7 @@
 //!
 //! [`litmus!`] makes one `#[test]` per call, [`litmus_files!`] one per
 //! `.litmus` file matching a glob; [`litmus_ir!`] gives the same
-//! test's IR as a value, and [`core::text`] reads the same test from a
+//! test's IR as a value, and [`text`] reads the same test from a
 //! `.litmus` file. The grammar, with an example of every form, is in the
 //! `litmus-macros` crate docs (linked from [`litmus!`]).
 
@@ -35,6 +35,9 @@ pub use litmus_runner as runner;
 /// The runner under the name it had before the runtime floor was split
 /// into crates (`gpu_litmus::runtime::gpu::Knobs` still names the knobs).
 pub use litmus_runner as runtime;
+/// The `.litmus` text format: a test read from its file (`parse`) and
+/// printed back (`print`).
+pub use litmus_text as text;
 /// ptxas and nvdisasm found and checked, the module cache, and the SASS
 /// check (`gpu-litmus sass --check`) without a GPU.
 pub use litmus_toolchain as toolchain;

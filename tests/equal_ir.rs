@@ -3,8 +3,8 @@
 //! agree, form for form.
 
 use gpu_litmus::core::ir::Test;
-use gpu_litmus::core::text;
 use gpu_litmus::litmus_ir;
+use gpu_litmus::text;
 
 /// Asserts that `from_macro` equals the test in `file`, docs included
 /// (`Doc` equality ignores them), and that printing the macro's IR as text

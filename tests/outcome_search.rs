@@ -74,7 +74,7 @@ fn assert_agree(test: &Test, what: &str) {
 fn parse_file(path: &Path) -> Test {
     let src = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    library::core::text::parse(&src)
+    library::text::parse(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())))
 }
 

@@ -842,7 +842,7 @@ fn shown(text: &str) {
 fn parse_file(path: &Path) -> Test {
     let src = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    library::core::text::parse(&src)
+    library::text::parse(&src)
         .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())))
 }
 
@@ -1050,7 +1050,7 @@ fn the_classifier_counts_in_shared_memory_with_a_native_add() {
         }
     };
     let sb = "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
-    let test = library::core::text::parse(sb).unwrap_or_else(|e| panic!("{}", e.render("SB")));
+    let test = library::text::parse(sb).unwrap_or_else(|e| panic!("{}", e.render("SB")));
     let module = generate(&test).unwrap();
     let needs = Needs::of(&module);
     let mut read = Vec::new();

@@ -1,8 +1,8 @@
 //! `litmus!` declares termination after the verdict: `=> terminates` or
 //! `=> may hang`, as the text format does.
 
-use gpu_litmus::core::text;
 use gpu_litmus::litmus_ir;
+use gpu_litmus::text;
 use litmus_model::{check_termination, model_by_name, Options};
 
 #[test]

@@ -5,10 +5,10 @@
 use std::process::ExitCode;
 
 use gpu_litmus::core::ir::Test;
-use gpu_litmus::core::{outcome, text};
 use gpu_litmus::hw::{HwResult, Knobs};
 use gpu_litmus::ptx;
 use gpu_litmus::runner::Config;
+use gpu_litmus::{core::outcome, text};
 
 /// The command line every benchmark reads: `[--budget-ms N] [NAME_FILTER]`.
 pub struct Args {

@@ -260,7 +260,7 @@ fn resume_skips_the_tests_a_campaign_recorded_and_ignores_a_cut_off_line() {
     let ev = dir.join("ev");
     // `a` finished in the killed campaign; `b` was being written.
     let mut w = litmus_evidence::store::Writer::create(&ev).unwrap();
-    let a = litmus_core::text::parse(MP_RELACQ).unwrap();
+    let a = litmus_text::parse(MP_RELACQ).unwrap();
     let run = litmus_evidence::Run {
         histogram: &[(vec![1, 1], 10)],
         instances: 10,

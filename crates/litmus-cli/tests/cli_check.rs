@@ -204,7 +204,7 @@ Observation MP-relacq Never 0 3
 /// outcome is allowed. herd7's block is its herd-form twin's.
 #[test]
 fn the_asplos15_papers_sb_checks_under_ptx_2015() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus-core/tests/data/gpu_ptx");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus-text/tests/data/gpu_ptx");
     let paper = corpus.join("asplos15/SB.litmus");
     let src = std::fs::read_to_string(&paper).unwrap();
     assert!(src.contains("\n T0 ") && src.contains("ScopeTree(grid(cta(warp T0) (warp T1)))"));

@@ -6,8 +6,8 @@ mod cli_support;
 use std::path::Path;
 
 use cli_support::{bin, scratch, stderr, stdout};
-use litmus_core::text;
 use litmus_model::{check, model_by_name, Options};
+use litmus_text as text;
 
 fn gen(args: &[&str]) -> std::process::Output {
     bin().arg("gen").args(args).output().unwrap()

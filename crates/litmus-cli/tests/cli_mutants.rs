@@ -34,7 +34,7 @@ fn fixture(name: &str) -> PathBuf {
     write(&tests, "corr.litmus", CORR);
     let evidence = dir.join("evidence");
     std::fs::create_dir_all(&evidence).unwrap();
-    let mp = litmus_core::text::parse(MP).unwrap();
+    let mp = litmus_text::parse(MP).unwrap();
     let histogram = [
         (vec![0, 0], 40),
         (vec![1, 1], 33),

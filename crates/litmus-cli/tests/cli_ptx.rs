@@ -15,7 +15,7 @@ fn prints_the_generated_module() {
     // Portable: the lowest target its instructions exist on.
     assert!(text.contains(".target sm_70"), "{text}");
     // The very text the generator gives the harness (and `litmus!` embeds).
-    let test = litmus_core::text::parse(MP_RELACQ).unwrap();
+    let test = litmus_text::parse(MP_RELACQ).unwrap();
     assert_eq!(text, litmus_ptx::generate(&test).unwrap());
     std::fs::remove_dir_all(dir).unwrap();
 }

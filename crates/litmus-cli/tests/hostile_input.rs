@@ -67,7 +67,7 @@ fn many_writers(name: &str, threads: usize) -> String {
 /// A record of `src` that showed `histogram`, as `run --evidence` writes
 /// it.
 fn record_of(src: &str, histogram: &[(Vec<u32>, u64)]) -> Record {
-    let test = litmus_core::text::parse(src).unwrap();
+    let test = litmus_text::parse(src).unwrap();
     let run = Run {
         histogram,
         instances: histogram.iter().map(|(_, n)| n).sum(),
@@ -670,7 +670,7 @@ fn a_pasted_reproduce_line_runs_gpu_litmus_on_that_file_and_nothing_else() {
     let log = dir.join("log");
     let tools = fake_tools(&dir, &log);
     // The line as every format gives it, for a run with a tuning file.
-    let test = litmus_core::text::parse(MP_RELACQ).unwrap();
+    let test = litmus_text::parse(MP_RELACQ).unwrap();
     let config = litmus_runner::Config {
         model: litmus_model::model_by_name("ptx").unwrap(),
         options: litmus_model::Options::default(),

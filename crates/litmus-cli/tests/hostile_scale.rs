@@ -113,7 +113,7 @@ fn large_litmus_tests_are_read_and_checked_or_refused_without_a_panic() {
     let (mut checked, mut refused, mut errors) = (0, 0, 0);
     for n in 0..150 {
         let src = litmus_text(&mut rng);
-        let run = catch_unwind(AssertUnwindSafe(|| match litmus_core::text::parse(&src) {
+        let run = catch_unwind(AssertUnwindSafe(|| match litmus_text::parse(&src) {
             Err(_) => (0, 1, 0),
             Ok(test) => match check(&test, ptx, &quick()) {
                 Ok(_) => (1, 0, 0),
@@ -167,7 +167,7 @@ fn cat_expr(rng: &mut Rng, budget: &mut usize) -> String {
 #[test]
 fn large_cat_models_compile_or_are_refused_without_a_panic() {
     let mut rng = Rng(0xca7_f00d);
-    let mp = litmus_core::text::parse(
+    let mp = litmus_text::parse(
         "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
     )
     .unwrap();
@@ -216,7 +216,7 @@ fn large_evidence_files_read_without_a_panic() {
         let mut lines = Vec::new();
         for _ in 0..1 + rng.below(4) {
             let src = litmus_text(&mut rng);
-            let Ok(test) = litmus_core::text::parse(&src) else {
+            let Ok(test) = litmus_text::parse(&src) else {
                 continue;
             };
             let width = litmus_core::outcome::observables(&test).len();

@@ -1,9 +1,10 @@
-//! The core of gpu-litmus: the litmus-test IR ([`ir`], [`instr`]), its
-//! validation ([`validate()`]) and the `.litmus` text format.
+//! The core of gpu-litmus: the litmus-test IR ([`ir`], [`instr`]) and its
+//! validation ([`validate()`]).
 //!
-//! Every front end (the `litmus!` macro, `.litmus` files) produces a
-//! [`ir::Test`]; every back end (the model checker, the PTX generator of
-//! `litmus-ptx`) consumes one. None of them re-parses another's output.
+//! Every front end (the `litmus!` macro, the `.litmus` files that
+//! `litmus-text` reads) produces a [`ir::Test`]; every back end (the model
+//! checker, the PTX generator of `litmus-ptx`) consumes one. None of them
+//! re-parses another's output, and the IR depends on none of them.
 
 #![warn(missing_docs)]
 
@@ -18,7 +19,6 @@ pub mod parallel;
 pub mod printable;
 pub mod proxy;
 pub mod shell;
-pub mod text;
 pub mod validate;
 
 pub use validate::{validate, ValidationError, ValidationErrorKind};

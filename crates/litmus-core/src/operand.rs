@@ -108,3 +108,87 @@ impl Operand {
         }
     }
 }
+
+/// Why a literal does not read ([`literal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadLiteral {
+    /// Not a number at all (`12ab`, `0x`, `-`).
+    Invalid,
+    /// A number, but beyond 64 bits.
+    TooLarge,
+}
+
+/// An integer literal as the `.litmus` dialects write it: decimal or `0x`
+/// hexadecimal, with an optional leading `-`, nothing else (no spaces, no
+/// `+`, no `_`).
+pub fn literal(text: &str) -> Result<i64, BadLiteral> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (radix, body) = match digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, digits),
+    };
+    if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
+        return Err(BadLiteral::Invalid);
+    }
+    let magnitude = u64::from_str_radix(body, radix).map_err(|_| BadLiteral::TooLarge)?;
+    if negative {
+        0i64.checked_sub_unsigned(magnitude)
+    } else {
+        i64::try_from(magnitude).ok()
+    }
+    .ok_or(BadLiteral::TooLarge)
+}
+
+/// Reads a value the way a test writes one in an operand, an initial value
+/// or a condition: decimal or `0x` hexadecimal, optionally negative, and
+/// within [`VALUE_RANGE`] (32 bits, signed or unsigned). `None` for
+/// anything else, surrounding spaces included.
+///
+/// ```
+/// use litmus_core::operand::parse_value;
+/// assert_eq!(parse_value("-1"), Some(-1));
+/// assert_eq!(parse_value("0xffffffff"), Some(0xffff_ffff));
+/// assert_eq!(parse_value("4294967296"), None);
+/// assert_eq!(parse_value("one"), None);
+/// ```
+pub fn parse_value(text: &str) -> Option<Value> {
+    literal(text).ok().filter(|v| VALUE_RANGE.contains(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(literal("0"), Ok(0));
+        assert_eq!(literal("42"), Ok(42));
+        assert_eq!(literal("-7"), Ok(-7));
+        assert_eq!(literal("0x1F"), Ok(31));
+        assert_eq!(literal("0XfF"), Ok(255));
+        assert_eq!(literal("-0x10"), Ok(-16));
+        assert_eq!(literal("-9223372036854775808"), Ok(i64::MIN));
+        assert_eq!(literal("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(literal("9223372036854775808"), Err(BadLiteral::TooLarge));
+        assert_eq!(literal("0x1_0000_0000_0000_0000"), Err(BadLiteral::Invalid));
+        assert_eq!(literal("0x10000000000000000"), Err(BadLiteral::TooLarge));
+        for bad in [
+            "", "-", "0x", "-0x", "12ab", "+1", " 1", "1 ", "1_000", "--1", "0b1",
+        ] {
+            assert_eq!(literal(bad), Err(BadLiteral::Invalid), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn values_fit_32_bits() {
+        assert_eq!(parse_value("-2147483648"), Some(-(1 << 31)));
+        assert_eq!(parse_value("-2147483649"), None);
+        assert_eq!(parse_value("4294967295"), Some(u32::MAX as i64));
+        assert_eq!(parse_value("0x100000000"), None);
+        assert_eq!(parse_value("99999999999999999999"), None);
+        assert_eq!(parse_value(" 1"), None);
+    }
+}

@@ -46,7 +46,7 @@ fn main() {
             .replace("{S}", SCOPES[i / 4 % 3])
             .replace("{F}", FENCES[i / 12 % 4])
             .replace("{C}", &(i / 48 % 2).to_string());
-        let test = litmus_core::text::parse(&text).expect("the shapes parse");
+        let test = litmus_text::parse(&text).expect("the shapes parse");
         // The histogram: every outcome the model allows, as a GPU that
         // shows them all would record it.
         let allowed = check(&test, model, &options)
@@ -69,7 +69,7 @@ fn main() {
                 test: test.name.text.clone(),
                 ir_hash: ir_hash(&test),
                 source: format!("bench/{i}.litmus"),
-                text: Some(litmus_core::text::print(&test)),
+                text: Some(litmus_text::print(&test)),
                 observables: obs.iter().map(|o| o.display(&test)).collect(),
                 histogram,
                 instances: 1 << 30,

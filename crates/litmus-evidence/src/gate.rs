@@ -198,7 +198,7 @@ pub struct Question<'a> {
 /// use litmus_evidence::{Evidence, Record, Run};
 /// use litmus_model::{model_by_name, Options};
 ///
-/// let test = litmus_core::text::parse(
+/// let test = litmus_text::parse(
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
@@ -291,7 +291,7 @@ pub fn recorded_subjects(evidence: &Evidence, given: &[Subject]) -> (Vec<Subject
     let mut subjects = Vec::new();
     let mut problems = Vec::new();
     for ((name, hash), r) in first {
-        let why = match r.text.as_deref().map(litmus_core::text::parse) {
+        let why = match r.text.as_deref().map(litmus_text::parse) {
             None => "the evidence holds no test text".to_string(),
             Some(Err(e)) => format!(
                 "the recorded text does not parse: {}",

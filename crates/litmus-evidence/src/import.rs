@@ -6,7 +6,7 @@
 //! ```
 //! use litmus_evidence::gate::Subject;
 //! use litmus_evidence::import::import_log;
-//! let mp = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
+//! let mp = litmus_text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
 //! let subjects = [Subject::new("mp.litmus", mp)];
 //! let log = "Test MP Allowed\nHistogram (2 states)\n3     :>1:r0=1; 1:r1=0;\n97    :>1:r0=0; 1:r1=0;\nPositive: 3, Negative: 97\n";
 //! let imported = import_log("mp.log", log, &subjects, "NVIDIA H100");
@@ -64,7 +64,7 @@ fn record(subject: &Subject, harness: String) -> Record {
         test: test.name.text.clone(),
         ir_hash: subject.hash.clone(),
         source: subject.file.clone(),
-        text: Some(litmus_core::text::print(test)),
+        text: Some(litmus_text::print(test)),
         observables: observables(test).iter().map(|o| o.display(test)).collect(),
         histogram: Vec::new(),
         instances: 0,

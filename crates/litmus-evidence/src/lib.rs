@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use litmus_evidence::{Record, Run};
-//! let test = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
+//! let test = litmus_text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
 //! let run = Run { histogram: &[(vec![1, 0], 3), (vec![0, 0], 97)], instances: 100, unfinished: 0, device: "NVIDIA H100", knobs: "ctas=4", seed: 7 };
 //! let record = Record::of_run(&test, &run, "mp.litmus");
 //! assert_eq!(record.histogram[0].text, "P1:r0=1; P1:r1=0");

@@ -23,7 +23,7 @@
 //! use litmus_model::Options;
 //!
 //! // Message passing with no fence: the hardware shows its weak outcome.
-//! let test = litmus_core::text::parse(
+//! let test = litmus_text::parse(
 //!     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 //! )
 //! .unwrap();
@@ -429,7 +429,7 @@ pub struct KillCandidates {
 /// use litmus_model::cat::mutate::mutate;
 /// use litmus_model::Options;
 ///
-/// let sb = litmus_core::text::parse(
+/// let sb = litmus_text::parse(
 ///     "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
@@ -513,7 +513,7 @@ mod tests {
     #[test]
     fn only_a_backward_branch_is_a_loop() {
         let parse = |body: &str| {
-            litmus_core::text::parse(&format!(
+            litmus_text::parse(&format!(
                 "PTX L\n{{ x=0; }}\n P0@cta 0,gpu 0 ;\n{body}exists (P0:r0 == 0)\n"
             ))
             .unwrap()

@@ -42,7 +42,7 @@ pub struct Record {
     pub ir_hash: String,
     /// Where the test came from (cargo test path, file, imported log).
     pub source: String,
-    /// The test as `.litmus` text ([`litmus_core::text::print`]), so that
+    /// The test as `.litmus` text ([`litmus_text::print`]), so that
     /// the evidence can be read without the test files.
     pub text: Option<String>,
     /// Observables, in order (`P1:r0`, `x`).
@@ -168,7 +168,7 @@ fn bounded(what: &'static str, count: usize, max: usize) -> Result<(), RecordErr
 pub fn ir_hash(test: &Test) -> String {
     let mut bare = test.clone();
     bare.doc.0.clear();
-    format!("{:016x}", fnv1a(litmus_core::text::print(&bare).as_bytes()))
+    format!("{:016x}", fnv1a(litmus_text::print(&bare).as_bytes()))
 }
 
 /// FNV-1a, 64 bits: the stable hash behind [`ir_hash`], and what other
@@ -309,7 +309,7 @@ impl Record {
         let key = (self.ir_hash.clone(), text.clone());
         let names = known
             .entry(key)
-            .or_insert_with(|| match litmus_core::text::parse(text) {
+            .or_insert_with(|| match litmus_text::parse(text) {
                 Err(e) => Err(RecordError::Inconsistent(format!(
                     "the recorded test does not read: {}",
                     e.render("text").lines().next().unwrap_or("").trim()
@@ -440,7 +440,7 @@ impl Record {
             test: test.name.text.clone(),
             ir_hash: ir_hash(test),
             source: source.to_string(),
-            text: Some(litmus_core::text::print(test)),
+            text: Some(litmus_text::print(test)),
             observables: obs.iter().map(|o| o.display(test)).collect(),
             histogram: hw
                 .histogram
@@ -557,12 +557,11 @@ pub(crate) mod tests {
     #[test]
     fn the_hash_ignores_documentation_but_not_meaning() {
         let src = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
-        let a = litmus_core::text::parse(src).unwrap();
+        let a = litmus_text::parse(src).unwrap();
         let mut documented = a.clone();
         documented.doc.0.push("a note".into());
         assert_eq!(ir_hash(&a), ir_hash(&documented));
-        let edited =
-            litmus_core::text::parse(&src.replace("st.weak y, 1", "st.weak y, 2")).unwrap();
+        let edited = litmus_text::parse(&src.replace("st.weak y, 1", "st.weak y, 2")).unwrap();
         assert_ne!(ir_hash(&a), ir_hash(&edited));
         assert_eq!(ir_hash(&a).len(), 16);
     }

@@ -39,7 +39,7 @@ fn hw(test: &litmus_core::ir::Test, weak: u64, device: &str) -> Record {
 
 #[test]
 fn a_recorded_run_reads_back_whole_and_the_gate_judges_it() {
-    let test = litmus_core::text::parse(MP).unwrap();
+    let test = litmus_text::parse(MP).unwrap();
     let dir = scratch("recorded");
     append(&dir, hw(&test, 6, "NVIDIA H100")).unwrap();
     append(&dir, hw(&test, 0, "NVIDIA A100")).unwrap();
@@ -55,7 +55,7 @@ fn a_recorded_run_reads_back_whole_and_the_gate_judges_it() {
     assert_eq!(r[0].histogram[2].text, "P1:r0=1; P1:r1=0");
     assert_eq!(r[0].observed(), 1000);
     assert_eq!(
-        litmus_core::text::parse(r[0].text.as_deref().unwrap()).unwrap(),
+        litmus_text::parse(r[0].text.as_deref().unwrap()).unwrap(),
         test
     );
     let subjects = [Subject::new("mp.litmus", test)];
@@ -114,7 +114,7 @@ fn dat3m_flips_from_ptx_to_ptx_2015_are_the_allowed_sets_differences() {
         .iter()
         .map(|e| {
             let text = std::fs::read_to_string(dir.join(&e.path)).unwrap();
-            Subject::new(e.path.clone(), litmus_core::text::parse(&text).unwrap())
+            Subject::new(e.path.clone(), litmus_text::parse(&text).unwrap())
         })
         .collect();
     let (old, new) = (

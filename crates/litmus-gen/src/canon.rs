@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use litmus_core::instr::InstrKind;
 use litmus_core::ir::{CmpOp, Expr, Name, Operand, Placement, Term, Test, Thread, Value};
-use litmus_core::text;
+use litmus_text as text;
 
 use crate::numbering::renumber;
 

@@ -11,9 +11,9 @@
 //! use litmus_gen::relaxation::relaxation_key;
 //! let text = |body: &str| format!(
 //!     "PTX MP\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n{body}exists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
-//! let fenced = litmus_core::text::parse(&text(
+//! let fenced = litmus_text::parse(&text(
 //!     " st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n fence.sc.gpu | ld.relaxed.gpu r1, x ;\n st.relaxed.gpu y, 1 | ;\n")).unwrap();
-//! let plain = litmus_core::text::parse(&text(
+//! let plain = litmus_text::parse(&text(
 //!     " st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\n")).unwrap();
 //! assert_eq!(relaxation_key(&fenced), relaxation_key(&plain));
 //! ```
@@ -64,7 +64,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Test {
-        litmus_core::text::parse(text).expect("the test parses")
+        litmus_text::parse(text).expect("the test parses")
     }
 
     const SB: &str = "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";

@@ -3,10 +3,10 @@
 
 use std::collections::HashSet;
 
-use litmus_core::text;
 use litmus_core::validate;
 use litmus_gen::placement::all_partitions;
 use litmus_gen::{canonical, cycle, family, same_up_to_names, shape, FamilySpec, SHAPES};
+use litmus_text as text;
 
 fn spec(options: &[(&str, &str)]) -> FamilySpec {
     let mut spec = FamilySpec::default();
@@ -281,7 +281,7 @@ fn fence_scopes_set_the_fences_scope_apart_from_the_accesses() {
         .iter()
         .find(|t| t.name.text.ends_with("cta@1"))
         .unwrap();
-    let text = litmus_core::text::print(cta);
+    let text = litmus_text::print(cta);
     assert!(
         text.contains("fence.sc.cta") && text.contains("ld.relaxed.gpu"),
         "{text}"

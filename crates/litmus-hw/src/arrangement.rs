@@ -176,7 +176,7 @@ impl Lanes {
     /// several GPUs, whose profile was measured with them.
     ///
     /// ```
-    /// use litmus_core::text;
+    /// use litmus_text as text;
     /// use litmus_ptx::Layout;
     /// use litmus_hw::Lanes;
     /// let layout = |src: &str| Layout::of(&text::parse(src).unwrap()).unwrap();

@@ -149,7 +149,7 @@ mod tests {
     /// leaves them on, and the test runs on one GPU without host threads.
     #[test]
     fn kernels_wait_for_the_grid_before_them_only_where_launches_may_depend() {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let k = Knobs::default();
         let hopper = SmArch::new(90);
         let waits = |test: &Test, k: &Knobs, arch: SmArch| {
@@ -173,19 +173,19 @@ mod tests {
         assert!(!waits(&test, &ampere_target, hopper));
         // A test on two GPUs, or with a host thread, waits for the host.
         let two = MP.replace("P1@cta 1,gpu 0", "P1@cta 0,gpu 1");
-        let two = litmus_core::text::parse(&two).unwrap();
+        let two = litmus_text::parse(&two).unwrap();
         assert!(!waits(&two, &k, hopper));
         let host = MP
             .replace("P1@cta 1,gpu 0", "P1@host")
             .replace(".gpu", ".sys")
             .replace("{ x=0; y=0; }", "{ host x=0; host y=0; }");
-        let host = litmus_core::text::parse(&host).unwrap();
+        let host = litmus_text::parse(&host).unwrap();
         assert!(!waits(&host, &k, hopper));
     }
 
     #[test]
     fn the_module_follows_both_knobs() {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let ptx = litmus_ptx::generate(&test).unwrap();
         assert_eq!(of_knobs(&Knobs::default()), Codegen::default());
         let module = |k: &Knobs| {

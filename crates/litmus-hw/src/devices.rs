@@ -344,7 +344,7 @@ pub(crate) fn kind_of(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use litmus_core::text;
+    use litmus_text as text;
 
     const MP_TWO: &str = "PTX MP-two\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, y ;\n st.relaxed.sys y, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 

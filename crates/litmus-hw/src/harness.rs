@@ -669,8 +669,8 @@ fn refuse_racing_host_atomics(devices: &Devices, test: &Test) -> Result<(), GpuE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use litmus_core::text;
     use litmus_ptx::layout::START_FLAG_COPIES;
+    use litmus_text as text;
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 

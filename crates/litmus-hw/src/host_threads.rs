@@ -464,7 +464,7 @@ pub(crate) fn gpu_atomic_racing_the_host(test: &Test) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use litmus_core::text;
+    use litmus_text as text;
 
     #[test]
     fn a_gpu_atom_on_host_memory_that_a_host_thread_writes_needs_native_host_atomics() {

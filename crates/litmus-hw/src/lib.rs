@@ -367,7 +367,7 @@ pub fn module_on(
 /// ```no_run
 /// use litmus_hw::{run, GpuError, Knobs};
 ///
-/// let test = litmus_core::text::parse(
+/// let test = litmus_text::parse(
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();

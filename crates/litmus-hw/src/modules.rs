@@ -27,7 +27,7 @@ use crate::{codegen, GpuError, Knobs};
 /// ```
 /// use litmus_hw::{Knobs, Modules};
 /// use litmus_ptx::isa::SmArch;
-/// let test = litmus_core::text::parse(
+/// let test = litmus_text::parse(
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
@@ -149,7 +149,7 @@ mod tests {
     /// share one generated module, the one with dependent launches.
     #[test]
     fn a_run_generates_its_module_once() {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let plain = litmus_ptx::generate(&test).unwrap();
         let hopper = SmArch::new(90);
         let slots = [
@@ -183,7 +183,7 @@ mod tests {
     /// nothing; without it, the run generates it once.
     #[test]
     fn the_embedded_module_is_loaded_where_the_default_codegen_is_asked_for() {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let plain = litmus_ptx::generate(&test).unwrap();
         let off = Knobs {
             dependent_launch: false,
@@ -214,7 +214,7 @@ mod tests {
     /// codegen and generates nothing.
     #[test]
     fn each_codegen_is_made_once_and_a_module_as_is_never() {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let plain = litmus_ptx::generate(&test).unwrap();
         let spread = Knobs {
             cta_spread: CtaSpread::ByLane,

@@ -93,7 +93,7 @@ pub(crate) fn refuse_racing_peer_atomics(devices: &Devices, test: &Test) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use litmus_core::text;
+    use litmus_text as text;
 
     fn parse(src: &str) -> Test {
         text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")))

@@ -129,7 +129,7 @@ pub(crate) fn handle(
         Job::Prefetch(modules) => return Ok(Answer::Prefetching(prefetch(ctx, cache, modules))),
         Job::Run(text, ptx, knobs) | Job::Placement(text, ptx, knobs) => (text, ptx, knobs),
     };
-    let test = litmus_core::text::parse(text).map_err(|e| {
+    let test = litmus_text::parse(text).map_err(|e| {
         GpuError::Worker(format!(
             "the GPU worker cannot read the test it was sent: {}",
             e.render("<job>")
@@ -188,8 +188,8 @@ fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -
 /// Whether `test` can travel to the worker as text: it prints and reads
 /// back to an equal test.
 pub(crate) fn as_text(test: &Test) -> Option<String> {
-    let text = litmus_core::text::print(test);
-    match litmus_core::text::parse(&text) {
+    let text = litmus_text::print(test);
+    match litmus_text::parse(&text) {
         Ok(back) if back == *test => Some(text),
         _ => None,
     }

@@ -2,8 +2,8 @@
 //! test gets at run time: the second argument of `run_litmus` in the
 //! expansion is compared with `ptx::generate` of the parsed text.
 
-use litmus_core::text;
 use litmus_ptx::{self as ptx, PtxError};
+use litmus_text as text;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::punctuated::Punctuated;

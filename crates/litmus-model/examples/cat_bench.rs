@@ -72,7 +72,7 @@ fn main() -> ExitCode {
         let file = Path::new(&entry.path);
         let test = match std::fs::read_to_string(dir.join(file))
             .map_err(|e| e.to_string())
-            .and_then(|s| litmus_core::text::parse(&s).map_err(|e| e.to_string()))
+            .and_then(|s| litmus_text::parse(&s).map_err(|e| e.to_string()))
         {
             Ok(t) => t,
             Err(e) => {

@@ -51,7 +51,7 @@ fn main() -> ExitCode {
     }
     let tests: Vec<_> = TESTS
         .iter()
-        .map(|t| litmus_core::text::parse(t).expect("the fuzz tests parse"))
+        .map(|t| litmus_text::parse(t).expect("the fuzz tests parse"))
         .collect();
     // Silence the default hook: a panic is reported below with its input.
     std::panic::set_hook(Box::new(|_| {}));

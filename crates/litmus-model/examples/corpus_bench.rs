@@ -53,7 +53,7 @@ fn main() -> ExitCode {
             }
         };
         let start = Instant::now();
-        let result = litmus_core::text::parse(&src)
+        let result = litmus_text::parse(&src)
             .map_err(|e| e.to_string())
             .and_then(|t| check(&t, model, &Options::default()).map_err(|e| e.to_string()));
         let took = start.elapsed();

@@ -16,9 +16,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use litmus_core::ir::Verdict;
-use litmus_core::text;
 use litmus_gen::{family, shape, FamilySpec};
 use litmus_model::{check, model_by_name, Options};
+use litmus_text as text;
 
 const SHAPES: [&str; 9] = [
     "IRIW", "ISA2", "RWC", "WRC", "WWC", "Z6.3", "WRW+2W", "2+2W", "3.2W",

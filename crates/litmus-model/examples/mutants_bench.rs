@@ -55,7 +55,7 @@ fn tests(repo: &Path, corpus_dir: Option<&Path>, want: usize) -> (Vec<Test>, Str
     for f in &files {
         if let Some(t) = std::fs::read_to_string(f)
             .ok()
-            .and_then(|s| litmus_core::text::parse(&s).ok())
+            .and_then(|s| litmus_text::parse(&s).ok())
         {
             out.push(t);
         }
@@ -66,7 +66,7 @@ fn tests(repo: &Path, corpus_dir: Option<&Path>, want: usize) -> (Vec<Test>, Str
         for e in corpus::read_list(dir, corpus::PTX_V6).unwrap_or_default() {
             if let Some(t) = std::fs::read_to_string(dir.join(&e.path))
                 .ok()
-                .and_then(|s| litmus_core::text::parse(&s).ok())
+                .and_then(|s| litmus_text::parse(&s).ok())
             {
                 out.push(t);
                 from_corpus += 1;

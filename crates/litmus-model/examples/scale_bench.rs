@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         }
     }
     for n in 3..=args.max_n {
-        let test = litmus_core::text::parse(&family(n)).expect("the family parses");
+        let test = litmus_text::parse(&family(n)).expect("the family parses");
         let start = Instant::now();
         let result = check(&test, model, &args.options);
         let took = start.elapsed();
@@ -176,7 +176,7 @@ fn file_tests(dir: &Path) -> Result<Vec<(String, Test)>, String> {
 fn parse_file(path: &Path) -> Result<Test, String> {
     let src = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    litmus_core::text::parse(&src).map_err(|e| e.render(&path.display().to_string()))
+    litmus_text::parse(&src).map_err(|e| e.render(&path.display().to_string()))
 }
 
 /// Checks each test, prints the set's totals and its slowest test; returns

@@ -12,7 +12,7 @@
 //! ```
 //! use litmus_model::compare::{classify, Class, Verdicts};
 //! use litmus_model::{model_by_name, Options};
-//! let mp = litmus_core::text::parse(include_str!(
+//! let mp = litmus_text::parse(include_str!(
 //!     "../../../tests/litmus/files/mp_relaxed_gpu.litmus"
 //! )).unwrap();
 //! let models = [model_by_name("sc").unwrap(), model_by_name("ptx").unwrap()];
@@ -208,7 +208,7 @@ pub enum DiffError {
 /// ```
 /// use litmus_model::compare::diff_by_name;
 /// use litmus_model::Options;
-/// let mp = litmus_core::text::parse(include_str!(
+/// let mp = litmus_text::parse(include_str!(
 ///     "../../../tests/litmus/files/mp_relaxed_gpu.litmus"
 /// )).unwrap();
 /// let d = diff_by_name("sc", "ptx", &[mp], &Options::default(), 1).unwrap();

@@ -1,5 +1,5 @@
 //! The held-in corpus of herd7's GPU_PTX dialect
-//! (litmus-core's `tests/data/gpu_ptx/`) under `ptx-2015`, the ASPLOS'15
+//! (litmus-text's `tests/data/gpu_ptx/`) under `ptx-2015`, the ASPLOS'15
 //! model the dialect was written for: scoped RMO, where `membar.cta`
 //! orders only within a CTA, `membar.gl` within a device, `membar.sys`
 //! everywhere, and a load may read older values than an earlier load of
@@ -11,7 +11,7 @@ use common::*;
 use std::path::PathBuf;
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../litmus-core/tests/data/gpu_ptx")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../litmus-text/tests/data/gpu_ptx")
 }
 
 /// Every file of the corpus and its verdict under `ptx-2015`.
@@ -133,7 +133,7 @@ fn the_papers_form_has_its_herd_twins_verdict() {
             src.contains("\n T0 ") && twin_src.contains("\n P0 "),
             "{name}"
         );
-        let read = |s: &str| litmus_core::text::parse(s).unwrap();
+        let read = |s: &str| litmus_text::parse(s).unwrap();
         assert_eq!(read(&src), read(&twin_src), "{name} and {twin}");
         assert_eq!(
             verdict(&src, "ptx-2015"),

@@ -25,7 +25,7 @@ fn every_model_ignores_where_a_location_lives() {
     let mut failures = Vec::new();
     for f in repo_litmus_files() {
         let src = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let Ok(test) = litmus_core::text::parse(&src) else {
+        let Ok(test) = litmus_text::parse(&src) else {
             continue;
         };
         let away = moved(&test, 1);

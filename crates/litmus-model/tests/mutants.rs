@@ -21,7 +21,7 @@ fn no_include(p: &Path) -> Result<String, IncludeError> {
 
 fn parse(path: &Path) -> Test {
     let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    litmus_core::text::parse(&src).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    litmus_text::parse(&src).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The repository's `.litmus` files.

@@ -4,9 +4,9 @@
 
 mod common;
 
-use litmus_core::text;
 use litmus_model::budget::Options;
 use litmus_model::check::{check_with, CheckError};
+use litmus_text as text;
 
 /// Read as two locations, `y` would stay 0 after the store to `x`.
 const ALIAS: &str = "PTX alias\n{ x=0; y @ generic aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 42 ;\n fence.proxy.alias ;\n ld.weak r0, y ;\nforall (P0:r0 == 42)";

@@ -7,7 +7,7 @@ use litmus_core::corpus::{read_list, CORPUS_ENV, TERMINATION};
 use litmus_model::{check_termination, model_by_name, Options, Termination};
 
 fn run(src: &str) -> Termination {
-    let test = litmus_core::text::parse(src).unwrap_or_else(|e| panic!("{e}"));
+    let test = litmus_text::parse(src).unwrap_or_else(|e| panic!("{e}"));
     check_termination(&test, model_by_name("ptx").unwrap(), &Options::default()).unwrap()
 }
 
@@ -24,7 +24,7 @@ fn termination_verdicts_match_dat3m() {
     for entry in &entries {
         let file = entry.path.as_str();
         let src = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let test = litmus_core::text::parse(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let test = litmus_text::parse(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
         match check_termination(&test, model, &Options::default()) {
             Ok(t) if t.terminates() == entry.expected => {}
             Ok(t) => failures.push(format!(

@@ -23,8 +23,8 @@ fn undeclared(test: &Test) -> Test {
     stripped
         .locations
         .retain(|l| !(l.space == Space::Global && l.init.value == 0));
-    let text = litmus_core::text::print(&stripped);
-    litmus_core::text::parse(&text).unwrap_or_else(|e| {
+    let text = litmus_text::print(&stripped);
+    litmus_text::parse(&text).unwrap_or_else(|e| {
         panic!(
             "{} without declarations:\n{}\n{text}",
             test.name,

@@ -64,7 +64,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
-        let test = match litmus_core::text::parse(&src) {
+        let test = match litmus_text::parse(&src) {
             Ok(test) => test,
             Err(e) => {
                 // Not a generator question, but a file that stops parsing

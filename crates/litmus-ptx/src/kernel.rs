@@ -3,7 +3,7 @@
 //! set-up is in `role.rs`.
 
 use litmus_core::ir::{Space, Test};
-use litmus_core::text;
+use litmus_text as text;
 
 use crate::common::{Common, Start};
 use crate::emit::Emitter;

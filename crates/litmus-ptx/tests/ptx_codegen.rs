@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use litmus_core::text;
 use litmus_ptx::{self as ptx, PtxError};
+use litmus_text as text;
 
 fn ptx_of(src: &str) -> Result<String, PtxError> {
     let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")));

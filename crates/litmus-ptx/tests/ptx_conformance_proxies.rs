@@ -8,14 +8,14 @@
 // The helper's list of every verdict list is for the text tests; this one
 // reads the PTX 7.5 list alone.
 #[allow(dead_code)]
-#[path = "../../litmus-core/tests/text_support/corpus.rs"]
+#[path = "../../litmus-text/tests/text_support/corpus.rs"]
 mod corpus;
 
 use std::collections::BTreeMap;
 
 use litmus_core::corpus::PTX_V75;
-use litmus_core::text;
 use litmus_ptx::{self as ptx, PtxError};
+use litmus_text as text;
 
 /// The folder this test reads, within the verdict list's paths.
 const FOLDER: &str = "Nvidia/proxy/";

@@ -1,4 +1,4 @@
-//! The generator over what the text front end reads (litmus-core's
+//! The generator over what the text front end reads (litmus-text's
 //! `text_*` tests check the reading): herd7's GPU_PTX corpus, each file a
 //! module; host threads and host memory, given their buffers or refused;
 //! the async proxy, refused until the harness runs it.
@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use litmus_core::ir::Test;
-use litmus_core::text;
 use litmus_ptx::{self as ptx, PtxError};
+use litmus_text as text;
 
 const MP: &str = "PTX mp-host\n{ host x=0; host y=0; g=0; }\n P0@cta 0,gpu 0      | P1@host          ;\n st.weak x, 1        | ld.acquire r0, y ;\n st.release.sys y, 1 | ld.weak r1, x    ;\n                     | fence.acq_rel.sys ;\n                     | atom.acq_rel.sys.exch r2, g, 1 ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)";
 
@@ -15,10 +15,10 @@ fn parse(src: &str) -> Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("<src>")))
 }
 
-/// The `.litmus` files of litmus-core's GPU_PTX corpus folder `sub`.
+/// The `.litmus` files of litmus-text's GPU_PTX corpus folder `sub`.
 fn gpu_ptx_files(sub: &str) -> Vec<(PathBuf, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../litmus-core/tests/data/gpu_ptx")
+        .join("../litmus-text/tests/data/gpu_ptx")
         .join(sub);
     let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -37,7 +37,7 @@ fn gpu_ptx_files(sub: &str) -> Vec<(PathBuf, String)> {
 fn every_file_of_the_gpu_ptx_corpus_has_a_module() {
     let mut files = gpu_ptx_files("");
     files.extend(gpu_ptx_files("asplos15"));
-    // The corpus litmus-core's text_gpu_ptx.rs reads: a folder that
+    // The corpus litmus-text's text_gpu_ptx.rs reads: a folder that
     // emptied would make this loop vacuous.
     assert!(files.len() >= 25, "{} files", files.len());
     for (path, src) in files {

@@ -1,11 +1,11 @@
-//! The generator on fuzzed tests: every input of litmus-core's text fuzzer
+//! The generator on fuzzed tests: every input of litmus-text's text fuzzer
 //! (`tests/text_fuzz.rs`, the same seed and count) that parses and
 //! validates goes through the generator, which may refuse it, with a
 //! reason, but never panic.
 
-#[path = "../../litmus-core/tests/text_support/corpus.rs"]
+#[path = "../../litmus-text/tests/text_support/corpus.rs"]
 mod corpus;
-#[path = "../../litmus-core/tests/text_support/fuzz_input.rs"]
+#[path = "../../litmus-text/tests/text_support/fuzz_input.rs"]
 mod fuzz_input;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

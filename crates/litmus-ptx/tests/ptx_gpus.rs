@@ -2,9 +2,9 @@
 //! roles each logical GPU's launch plays, what the kernel takes and skips,
 //! and what the harness refuses.
 
-use litmus_core::text;
 use litmus_ptx::layout::{LOGICAL_GPU, MAX_GPUS};
 use litmus_ptx::{self as ptx, Layout, PtxError};
+use litmus_text as text;
 
 fn parse(src: &str) -> litmus_core::ir::Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))

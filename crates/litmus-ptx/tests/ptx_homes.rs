@@ -3,9 +3,9 @@
 //! parameters the kernels take only then, the classifier's stores for the
 //! slots the harness does not refill, and what is refused.
 
-use litmus_core::text;
 use litmus_ptx::layout::{gpu_memory_param, HOST_MEMORY};
 use litmus_ptx::{self as ptx, Layout, PtxError};
+use litmus_text as text;
 
 fn parse(src: &str) -> litmus_core::ir::Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))

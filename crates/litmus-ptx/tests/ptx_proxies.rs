@@ -5,9 +5,9 @@
 //! reason.
 
 use litmus_core::ir::Test;
-use litmus_core::text;
 use litmus_ptx::layout::{Reach, TextureAlias};
 use litmus_ptx::{self as ptx, Layout, PtxError};
+use litmus_text as text;
 
 fn parse(src: &str) -> Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))

@@ -61,7 +61,7 @@ pub use runner::{run_test, Source, TestReport};
 /// says in one line that it skipped (unless `LITMUS_REQUIRE_GPU=1`).
 ///
 /// ```no_run
-/// let test = litmus_core::text::parse(
+/// let test = litmus_text::parse(
 ///     "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
 /// )
 /// .unwrap();
@@ -125,7 +125,7 @@ pub fn run_litmus(test: &Test, ptx: Option<&str>) {
 /// expands to. `path` names the file in messages. A file that does not
 /// parse fails with every error at `path:line:column`.
 pub fn run_litmus_text(path: &str, text: &str) {
-    match litmus_core::text::parse(text) {
+    match litmus_text::parse(text) {
         Ok(test) => run_litmus(&test, None),
         Err(e) => panic!("{}", e.render(path)),
     }

@@ -370,7 +370,7 @@ mod tests {
     /// generated module, with or without the one `litmus!` embeds.
     #[test]
     fn a_run_of_the_portfolio_generates_its_module_once() {
-        let test = litmus_core::text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
+        let test = litmus_text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
         let plain = litmus_ptx::generate(&test).unwrap();
         let hopper = litmus_ptx::isa::SmArch::new(90);
         let base = Knobs {

@@ -106,7 +106,7 @@ impl Selection {
 fn key(file: &str) -> String {
     std::fs::read_to_string(file)
         .ok()
-        .and_then(|src| litmus_core::text::parse(&src).ok())
+        .and_then(|src| litmus_text::parse(&src).ok())
         .map_or_else(|| file.to_string(), |t| t.name.text)
 }
 

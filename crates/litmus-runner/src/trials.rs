@@ -86,7 +86,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let tests: Vec<Test> = (0..2)
             .map(|i| {
-                let mut t = litmus_core::text::parse(MP).unwrap();
+                let mut t = litmus_text::parse(MP).unwrap();
                 t.name.text = format!("mp{i}");
                 t
             })

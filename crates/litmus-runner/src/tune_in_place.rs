@@ -141,10 +141,8 @@ mod tests {
     }
 
     fn test() -> Test {
-        litmus_core::text::parse(
-            "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n",
-        )
-        .unwrap()
+        litmus_text::parse("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n")
+            .unwrap()
     }
 
     #[test]

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use litmus_core::text;
 use litmus_hw::{HwResult, Knobs};
 use litmus_model::{check, model_by_name, Options};
 use litmus_runner::report::{herd, litmus7};
 use litmus_runner::runner::{judge, Hardware, Source};
 use litmus_runner::Config;
+use litmus_text as text;
 
 /// herd7's block for `src` under the ptx model, its `Time` figure (which
 /// varies from run to run) replaced by `T`.

@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use litmus_core::text;
 use litmus_hw::{HwResult, Knobs};
 use litmus_model::{model_by_name, Options};
 use litmus_runner::report;
 use litmus_runner::runner::{judge, run_test, Failure, Hardware, Source};
 use litmus_runner::Config;
+use litmus_text as text;
 
 const MP_RELACQ: &str = "PTX mp_relacq\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0) => forbidden\n";
 

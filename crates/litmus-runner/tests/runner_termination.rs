@@ -1,11 +1,11 @@
 //! A declared termination (`=> terminates` / `=> may hang`) is checked
 //! against the model when a test runs, without a GPU.
 
-use litmus_core::text;
 use litmus_hw::Knobs;
 use litmus_model::{model_by_name, Options};
 use litmus_runner::runner::{run_test, Failure, Source};
 use litmus_runner::Config;
+use litmus_text as text;
 
 /// P1 waits for a flag nobody sets.
 const SPINS: &str = "PTX spins\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu f, 0 | L: ;\n | ld.relaxed.gpu r0, f ;\n | beq r0, 0, L ;\nexists (P1:r0 == 1) => forbidden => may hang\n";

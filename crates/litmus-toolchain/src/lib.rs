@@ -15,7 +15,7 @@
 //! use litmus_ptx::isa::{retarget, SmArch};
 //! use litmus_toolchain::{check, lineinfo, Listing, Nvdisasm, Ptxas, Sass};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let test = litmus_core::text::parse(&std::fs::read_to_string("mp.litmus")?)?;
+//! let test = litmus_text::parse(&std::fs::read_to_string("mp.litmus")?)?;
 //! let module = retarget(&litmus_ptx::generate(&test)?, SmArch::new(90))?;
 //! let cubin = Ptxas::find(None)?.compile(&lineinfo::annotate(&module), SmArch::new(90), true)?;
 //! let sass = Sass::parse(&Nvdisasm::find(None)?.disassemble(&cubin)?);

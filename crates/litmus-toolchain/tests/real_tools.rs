@@ -51,7 +51,7 @@ fn tools() -> Option<(Ptxas, Nvdisasm)> {
 }
 
 fn listing(src: &str, ptxas: &Ptxas, nvdisasm: &Nvdisasm) -> Listing {
-    let test = litmus_core::text::parse(src).unwrap();
+    let test = litmus_text::parse(src).unwrap();
     let module = retarget(&litmus_ptx::generate(&test).unwrap(), SmArch::new(80)).unwrap();
     let cubin = ptxas
         .compile(&lineinfo::annotate(&module), SmArch::new(80), true)

@@ -615,7 +615,7 @@ mod tests {
     fn tests(n: usize) -> Vec<Test> {
         (0..n)
             .map(|i| {
-                let mut t = litmus_core::text::parse(MP).unwrap();
+                let mut t = litmus_text::parse(MP).unwrap();
                 t.name.text = format!("mp{i}");
                 t
             })

@@ -8,9 +8,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
-use litmus_core::text;
 use litmus_model::compare::{default_threads, diff_by_name, Difference};
 use litmus_model::{model_by_name, Options};
+use litmus_text as text;
 use serde_json::json;
 
 use super::args::{whole, Format, Refusal};

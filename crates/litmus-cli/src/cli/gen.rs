@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
-use litmus_core::text;
 use litmus_gen::{family, shape, FamilySpec, GenError, Skeleton};
 use litmus_model::{check, Model, Options};
+use litmus_text as text;
 
 use super::args::{whole, ModelArg, Refusal};
 use super::candidates::FamilyArgs;

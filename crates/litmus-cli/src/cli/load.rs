@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use litmus_core::ir::Test;
-use litmus_core::text;
 use litmus_runner::config::Config;
 use litmus_runner::device_pool::Need;
+use litmus_text as text;
 
 /// A test read from a file, with the file's text (to place later errors).
 pub struct Loaded {

@@ -143,7 +143,7 @@ fn entry<'a>(
     let parsed = records
         .iter()
         .find_map(|r| r.text.as_deref())
-        .map(litmus_core::text::parse);
+        .map(litmus_text::parse);
     let (test, mut note) = match parsed {
         Some(Ok(t)) => (Some(t), None),
         Some(Err(e)) => (
@@ -254,7 +254,7 @@ fn judged(
     (
         rows,
         Condition {
-            text: Some(litmus_core::text::print_condition(test)),
+            text: Some(litmus_text::print_condition(test)),
             outcomes,
             allowed: condition_allowed,
             count,
@@ -271,7 +271,7 @@ mod tests {
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
     fn evidence(histogram: &[(Vec<u32>, u64)], text: bool) -> Evidence {
-        let test = litmus_core::text::parse(MP).unwrap();
+        let test = litmus_text::parse(MP).unwrap();
         let run = Run {
             histogram,
             instances: 100,

@@ -227,7 +227,7 @@ mod tests {
         } else {
             format!("{};\n", fences.join("|"))
         };
-        litmus_core::text::parse(&format!(
+        litmus_text::parse(&format!(
             "PTX t\n{{ x=0; }}\n{header};\n{};\n{fence_row}exists (x == 1)",
             cells.join("|")
         ))
@@ -268,7 +268,7 @@ mod tests {
             fences(&test("P0@cta 0,gpu 0 | P1@cta 1,gpu 0", "membar.gl")),
             "fence.sc.gpu"
         );
-        let t = litmus_core::text::parse(
+        let t = litmus_text::parse(
             "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n fence.sc.gpu | fence.acq_rel.cta ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 ;\nexists (x == 1)",
         )
         .unwrap();

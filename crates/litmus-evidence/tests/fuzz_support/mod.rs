@@ -30,7 +30,7 @@ const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st
 /// Valid inputs to start from: an evidence file of three records and a
 /// litmus7 log.
 pub fn seeds() -> Vec<Vec<u8>> {
-    let test = litmus_core::text::parse(MP).expect("MP parses");
+    let test = litmus_text::parse(MP).expect("MP parses");
     let mut file = String::new();
     for seq in 0..3u64 {
         let r = Record {
@@ -39,7 +39,7 @@ pub fn seeds() -> Vec<Vec<u8>> {
             test: "MP".into(),
             ir_hash: litmus_evidence::ir_hash(&test),
             source: "mp.litmus".into(),
-            text: Some(litmus_core::text::print(&test)),
+            text: Some(litmus_text::print(&test)),
             observables: vec!["P1:r0".into(), "P1:r1".into()],
             histogram: vec![
                 Observation {

@@ -54,7 +54,7 @@ pub(super) fn region(laid: LocLayout, locations: usize, j: usize, span: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use litmus_core::text;
+    use litmus_text as text;
 
     fn layout_of(src: &str) -> (Test, Layout) {
         let test = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")));

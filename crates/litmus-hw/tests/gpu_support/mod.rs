@@ -4,9 +4,9 @@
 #![allow(dead_code)] // each test binary uses its own part of it
 
 use litmus_core::ir::Test;
-use litmus_core::text;
 use litmus_hw as gpu;
 use litmus_ptx as ptx;
+use litmus_text as text;
 
 pub fn parse(src: &str) -> Test {
     text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("inline")))

@@ -3,7 +3,7 @@
 
 /// A position in a cat file: line and column (in characters), both from
 /// 1, as the `.litmus` reader reports them.
-pub use litmus_core::text::Position as Pos;
+pub use litmus_text::Position as Pos;
 
 /// What is wrong at a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -876,7 +876,7 @@ pub fn mutate(path: &Path, src: &str, read: &mut ReadInclude<'_>) -> Result<Muta
     };
     // The end of the model's own file (not of an include): where an
     // author would add an axiom.
-    let end_pos = litmus_core::text::position(src, litmus_core::ir::Origin(src.len() as u32))
+    let end_pos = litmus_text::position(src, litmus_core::ir::Origin(src.len() as u32))
         .unwrap_or(Pos { line: 1, column: 1 });
     for ed in edits(&stmts, &an, &(title.clone(), end_pos)) {
         let source = text(&title, &ed.stmts);

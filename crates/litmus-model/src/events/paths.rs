@@ -117,7 +117,7 @@ pub enum PathError {
 /// Enumerates the control paths of thread `t` of `test`.
 ///
 /// ```
-/// let test = litmus_core::text::parse(
+/// let test = litmus_text::parse(
 ///     "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.relaxed.gpu r0, f ;\n beq r0, 0, L ;\nexists (P0:r0 == 1)",
 /// ).unwrap();
 /// // Bound 1: only the path that leaves the loop at once survives.

@@ -9,7 +9,7 @@
 //! barriers may stay incomplete, and judges each (`witness`).
 //!
 //! ```
-//! let test = litmus_core::text::parse(
+//! let test = litmus_text::parse(
 //!     "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n ld.relaxed.gpu r0, f ;\n beq r0, 0, L ;\nexists (P0:r0 == 0)",
 //! ).unwrap();
 //! let model = litmus_model::model_by_name("ptx").unwrap();

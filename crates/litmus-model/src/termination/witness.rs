@@ -65,7 +65,7 @@ pub(crate) fn stuck_threads(
                 let pc = s.events[e].instr.unwrap_or(0);
                 Where::Barrier {
                     instr: pc,
-                    text: litmus_core::text::print_instr(&test.threads[t].body[pc].kind, test),
+                    text: litmus_text::print_instr(&test.threads[t].body[pc].kind, test),
                 }
             }
             Stop::Spin(l) => {

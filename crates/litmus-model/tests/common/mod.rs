@@ -10,8 +10,7 @@ use litmus_model::{check, model_by_name, CheckResult, Options};
 
 /// Parses a `.litmus` text, panicking with the parser's message.
 pub fn parse(src: &str) -> Test {
-    litmus_core::text::parse(src)
-        .unwrap_or_else(|e| panic!("test text does not parse:\n{e}\n{src}"))
+    litmus_text::parse(src).unwrap_or_else(|e| panic!("test text does not parse:\n{e}\n{src}"))
 }
 
 /// Checks a `.litmus` text under a model.
@@ -42,7 +41,7 @@ pub fn assert_same_outcomes(
     let mut compared = 0;
     for f in files {
         let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let Ok(test) = litmus_core::text::parse(&src) else {
+        let Ok(test) = litmus_text::parse(&src) else {
             continue;
         };
         let (ra, rb) = (
@@ -148,7 +147,7 @@ pub fn disagreements(dir: &std::path::Path, list: &str, model: &str) -> (usize, 
                 continue;
             }
         };
-        let test = match litmus_core::text::parse(&src) {
+        let test = match litmus_text::parse(&src) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(format!("{file}: does not parse:\n{}", e.render(file)));
