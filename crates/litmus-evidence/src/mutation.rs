@@ -209,7 +209,7 @@ impl<'a> Ground<'a> {
     }
 
     /// The tests the model itself cannot check, with why.
-    pub fn base_errors(&self) -> Vec<(usize, &String)> {
+    pub fn base_errors(&self) -> Vec<(usize, &litmus_model::Unchecked)> {
         self.allowed[0]
             .iter()
             .enumerate()

@@ -28,6 +28,7 @@ pub mod device_pool;
 pub mod figures;
 pub mod in_order;
 pub mod kind_search;
+pub mod missed;
 pub mod portfolio;
 pub mod report;
 pub mod runner;

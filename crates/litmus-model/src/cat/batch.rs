@@ -185,7 +185,7 @@ impl Batch {
                 a.unwrap_or_else(|| {
                     check(test, &self.members[i].alone, opts)
                         .map(|r| r.allowed)
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| crate::verdicts::Unchecked(e.to_string()))
                 })
             })
             .collect()
