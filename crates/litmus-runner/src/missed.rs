@@ -106,7 +106,7 @@ mod tests {
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
     fn parse(text: &str) -> Test {
-        litmus_core::text::parse(text).expect("the test parses")
+        litmus_text::parse(text).expect("the test parses")
     }
 
     fn observed(allowed: bool, seen: bool) -> Option<Observed> {
