@@ -1,4 +1,4 @@
-//! Fuzzes the `.litmus` reader: `cargo run --release -p litmus-core
+//! Fuzzes the `.litmus` reader: `cargo run --release -p litmus-text
 //! --example fuzz_text -- [COUNT] [CORPUS_DIR]` (COUNT defaults to
 //! 1,000,000; CORPUS_DIR to `$LITMUS_CONFORMANCE_DIR`, else the fixtures
 //! alone). The inputs and checks are those of `tests/text_fuzz.rs`.

@@ -2,7 +2,7 @@
 //! termination verdict lists name parses, prints, and parses back to the
 //! same IR.
 //!
-//! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-core`.
+//! Run with `LITMUS_CONFORMANCE_DIR=/path/to/dat3m-ptx cargo test -p litmus-text`.
 
 #[path = "text_support/corpus.rs"]
 mod corpus;
