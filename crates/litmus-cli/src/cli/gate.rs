@@ -1,7 +1,5 @@
 //! `gpu-litmus gate`: a model against recorded hardware evidence, no GPU.
 
-mod json;
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,7 +7,7 @@ use std::time::Duration;
 use litmus_evidence::gate::{gate, recorded_subjects, GateReport, Question, Subject};
 use litmus_evidence::Evidence;
 use litmus_model::{model_by_name, Model, Options};
-use litmus_runner::report::junit;
+use litmus_runner::report::{json, junit};
 
 use super::args::{whole, Format, Refusal};
 use super::run::folder;
@@ -169,7 +167,7 @@ pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let report = gate(&subjects, &evidence, &question);
     // `--format` takes text or json only (see GateArgs).
     let text = match opts.format {
-        Format::Json => json::lines(&report, &evidence, &unreadable),
+        Format::Json => json::gate::lines(&report, &evidence, &unreadable),
         // Names come from files anyone writes: never raw to a terminal.
         _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
             .into_owned(),

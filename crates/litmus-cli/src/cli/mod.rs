@@ -6,7 +6,6 @@ mod args;
 mod campaign;
 mod campaign_search;
 mod candidates;
-mod cat_text;
 pub mod check;
 mod diff;
 mod evidence;

@@ -8,16 +8,19 @@ use std::path::{Path, PathBuf};
 
 use litmus_evidence::gate::recorded_subjects;
 use litmus_evidence::mutation::{judge_all, kill_candidates, kill_wanted, Ground, Judged};
+use litmus_gen::candidates::Candidates;
 use litmus_model::cat::mutate::Mutation;
 use litmus_model::compare::default_threads;
+use litmus_model::twins::mutation;
 use litmus_model::Options;
+use litmus_runner::report::json::search::{EnumerationJson, KillSearch, KillTests};
 
 use super::args::{whole, Format, Refusal};
-use super::candidates::{CandidateArgs, Candidates};
-use super::cat_text::mutation;
+use super::candidates::{left_out, CandidateArgs};
 use super::diff::write_test;
 use super::gate::read_evidence;
-use super::mutants_report::{KillSearch, KillTests, Report};
+use super::gen::message;
+use super::mutants_report::Report;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
@@ -180,11 +183,7 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "error: {e}");
             // A name that is no model (or has no twin) is a command-line
             // mistake; a file that does not compile is the file's.
-            return if req.model.ends_with(".cat") {
-                EXIT_FAILED
-            } else {
-                EXIT_USAGE
-            };
+            return if e.is_name() { EXIT_USAGE } else { EXIT_FAILED };
         }
     };
     let Some(evidence) = read_evidence(&req.evidence, err) else {
@@ -271,19 +270,20 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         paths_given: !req.paths.is_empty(),
         evidence: &evidence,
         kill_tests: kill_tests.as_ref(),
-        bound: req.candidates.bound(),
-        enumeration: req.candidates.enumeration_json(),
         times,
     };
     let object = report.json();
     if let Some(path) = &req.json_out {
-        let text = serde_json::to_string_pretty(&object).expect("JSON values print");
+        let text = serde_json::to_string_pretty(&object).expect("a report serializes");
         if !super::outputs::write(path, (text + "\n").as_bytes(), err) {
             status = EXIT_FAILED;
         }
     }
     let text = match req.format {
-        Format::Json => format!("{object}\n"),
+        Format::Json => format!(
+            "{}\n",
+            serde_json::to_string(&object).expect("a report serializes")
+        ),
         _ => litmus_core::printable::escaped_lines(&report.text()).into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
@@ -303,19 +303,23 @@ fn kill_tests(
     req: &Request,
 ) -> Result<KillSearch, String> {
     let wanted = kill_wanted(judged);
+    let mut search = KillSearch {
+        bound: req.candidates.bound(),
+        enumeration: req.candidates.enumeration().map(EnumerationJson::of),
+        candidates: 0,
+        left_out: Vec::new(),
+        found: Vec::new(),
+    };
     if wanted.is_empty() {
-        return Ok(KillSearch {
-            candidates: 0,
-            left_out: Vec::new(),
-            found: Vec::new(),
-        });
+        return Ok(search);
     }
-    let generated = req.candidates.generate(req.threads)?;
+    let generated = req.candidates.generate(req.threads).map_err(message)?;
+    let (shapes, cycles) = left_out(&generated);
+    search.left_out = shapes.into_iter().chain(cycles).collect();
     let tests = generated.tests;
     let found = kill_candidates(m, &wanted, &tests, &req.options, req.threads)
         .map_err(|e| e.to_string())?;
     let base_name = m.path.display().to_string();
-    let mut out = Vec::new();
     for k in found {
         let i = k.mutant;
         let x = &m.mutants[i];
@@ -344,20 +348,8 @@ fn kill_tests(
             let sub = dir.join((i + 1).to_string());
             files.push(write_test(&sub, &tests[diff.test], doc, diff.old)?);
         }
-        out.push(KillTests { mutant: i, files });
+        search.found.push(KillTests { mutant: i, files });
     }
-    Ok(KillSearch {
-        candidates: tests.len(),
-        left_out: {
-            let mut notes = generated.skipped;
-            if generated.enumerated_unfit > 0 {
-                notes.push(format!(
-                    "{} enumerated cycles left out, the options do not fit them",
-                    generated.enumerated_unfit
-                ));
-            }
-            notes
-        },
-        found: out,
-    })
+    search.candidates = tests.len();
+    Ok(search)
 }
