@@ -228,8 +228,7 @@ fn text(
         s.push_str(&format!("error: {u}\n"));
     }
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        s.push_str(&format!("{level}: {p}\n"));
+        s.push_str(&format!("{}: {p}\n", p.level()));
     }
     for e in &report.errors {
         s.push_str(&format!(

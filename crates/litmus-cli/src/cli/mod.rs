@@ -62,8 +62,7 @@ struct Cli {
 /// `-q` and `-v`, which every command takes, before or after its name.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Globals {
-    /// print results and errors only: no progress bar (run, campaign), no
-    /// notes
+    /// print results and errors only: no progress bar, no notes
     #[arg(
         short,
         long,
@@ -230,6 +229,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         }
     };
     let g = cli.globals;
+    progress::set_quiet(g.quiet);
     // Names come from files anyone writes: whatever a command prints, in
     // text or JSON, reaches the terminal with its control and bidi
     // characters written out (`litmus_core::printable::escaped_output`).

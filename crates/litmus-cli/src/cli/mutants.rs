@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use litmus_evidence::gate::recorded_subjects;
-use litmus_evidence::mutation::{judge_all, kill_candidates, kill_wanted, Ground, Judged};
+use litmus_evidence::mutation::{
+    judge_all_with, kill_candidates_with, kill_wanted, Ground, Judged,
+};
 use litmus_gen::candidates::Candidates;
 use litmus_model::cat::mutate::Mutation;
 use litmus_model::compare::default_threads;
@@ -21,6 +23,7 @@ use super::diff::write_test;
 use super::gate::read_evidence;
 use super::gen::message;
 use super::mutants_report::Report;
+use super::progress::Bar;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
@@ -191,8 +194,7 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut status = EXIT_OK;
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        let _ = writeln!(err, "{level}: {p}");
+        let _ = writeln!(err, "{}: {p}", p.level());
     }
     if evidence.errors().next().is_some() {
         status = EXIT_FAILED;
@@ -224,30 +226,35 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     }
     let start = std::time::Instant::now();
-    let allowed = Ground::check(&m, &subjects, &req.options, req.threads);
+    let bar = Bar::count(0);
+    bar.stage("checking the tests", subjects.len() as u64);
+    let (threads, tick) = (req.threads, || bar.inc());
+    let allowed = Ground::check_with(&m, &subjects, &req.options, threads, &tick);
     let checked = start.elapsed();
     let ground = match Ground::judge_base(&m, &subjects, &evidence, allowed, &req.options) {
         Ok(g) => g,
         Err(e) => {
+            drop(bar);
             let _ = writeln!(err, "error: {e}");
             return EXIT_FAILED;
         }
     };
-    let judged = judge_all(&ground, &m, req.threads);
+    bar.stage("judging the mutants", m.mutants.len() as u64);
+    let judged = judge_all_with(&ground, &m, threads, &tick);
     let times = format!(
         "time: {:.1} s checking the tests, {:.1} s judging the evidence",
         checked.as_secs_f64(),
         (start.elapsed() - checked).as_secs_f64()
     );
-    let kill_tests = match &req.kill_tests {
-        Some(dir) => match kill_tests(&m, &judged, dir, &req) {
-            Ok(k) => Some(k),
-            Err(e) => {
-                let _ = writeln!(err, "error: {e}");
-                status = EXIT_FAILED;
-                None
-            }
-        },
+    let searched = (req.kill_tests.as_ref()).map(|dir| kill_tests(&m, &judged, dir, &req, &bar));
+    drop(bar);
+    let kill_tests = match searched {
+        Some(Ok(k)) => Some(k),
+        Some(Err(e)) => {
+            let _ = writeln!(err, "error: {e}");
+            status = EXIT_FAILED;
+            None
+        }
         None => None,
     };
     let base_errors = ground.base_errors();
@@ -301,6 +308,7 @@ fn kill_tests(
     judged: &[Judged],
     dir: &Path,
     req: &Request,
+    bar: &Bar,
 ) -> Result<KillSearch, String> {
     let wanted = kill_wanted(judged);
     let mut search = KillSearch {
@@ -317,7 +325,9 @@ fn kill_tests(
     let (shapes, cycles) = left_out(&generated);
     search.left_out = shapes.into_iter().chain(cycles).collect();
     let tests = generated.tests;
-    let found = kill_candidates(m, &wanted, &tests, &req.options, req.threads)
+    bar.stage("checking the candidates", tests.len() as u64);
+    let tick = || bar.inc();
+    let found = kill_candidates_with(m, &wanted, &tests, &req.options, req.threads, &tick)
         .map_err(|e| e.to_string())?;
     let base_name = m.path.display().to_string();
     for k in found {

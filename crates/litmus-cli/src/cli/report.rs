@@ -99,8 +99,7 @@ pub fn run(args: ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     };
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        let _ = writeln!(err, "{level}: {p}");
+        let _ = writeln!(err, "{}: {p}", p.level());
     }
     let mut reports = Vec::new();
     for path in &opts.mutants {
