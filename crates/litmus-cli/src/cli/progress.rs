@@ -268,6 +268,24 @@ mod tests {
     }
 
     #[test]
+    fn a_wave_of_the_search_moves_the_bar_by_gpu_time() {
+        // Made to be drawn but never shown: its state, no terminal.
+        let bar = Bar::since(1, "{msg} {left}", Duration::ZERO, true);
+        let p = litmus_tune::family::Progress {
+            wave: 3,
+            seen: 2,
+            tests: 5,
+            spent: Duration::from_millis(1200),
+            budget: Duration::from_secs(32),
+        };
+        bar.wave(&p, " on H200");
+        let b = bar.0.as_ref().unwrap();
+        assert_eq!(b.message(), "[wave 3 on H200] seen 2/5, GPU 1.2/32.0 s");
+        assert_eq!((b.position(), b.length()), (1200, Some(32_000)));
+        assert!(b.is_hidden());
+    }
+
+    #[test]
     fn a_bar_not_drawn_does_nothing() {
         let bar = Bar::since(4, "{pos}/{len} {left}", Duration::ZERO, false);
         bar.stage("checking", 4);
