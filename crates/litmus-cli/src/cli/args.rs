@@ -89,6 +89,13 @@ impl Limits {
     }
 }
 
+/// The model's default options with the loop bound `--loop-bound` gave.
+pub fn with_loop_bound(bound: Option<u32>) -> litmus_model::Options {
+    let d = litmus_model::Options::default();
+    let loop_bound = bound.unwrap_or(d.loop_bound);
+    litmus_model::Options { loop_bound, ..d }
+}
+
 /// The help of `--model`: the registry's names, then the default.
 pub fn model_help() -> String {
     format!(

@@ -14,9 +14,9 @@ use litmus_model::compare::{default_threads, diff_by_name, Difference};
 use litmus_model::{model_by_name, Options};
 use litmus_runner::report::json::search::{DiffLine, DiffReport, EnumerationJson, TestError};
 
-use super::args::{whole, Format, Refusal};
+use super::args::{whole, with_loop_bound, Format, Refusal};
 use super::candidates::{left_out, CandidateArgs};
-use super::gen::{file_of, message};
+use super::gen::message;
 use super::{EXIT_FAILED, EXIT_OK};
 
 /// list the generated tests on which two models differ, smallest first
@@ -106,7 +106,6 @@ impl DiffArgs {
                 model_by_name(name).map_err(|e| e.to_string())?;
             }
         }
-        let d = Options::default();
         Ok(Request {
             old,
             new,
@@ -114,10 +113,7 @@ impl DiffArgs {
             out: self.out,
             format: self.format,
             threads: self.threads.unwrap_or_else(default_threads),
-            options: Options {
-                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-                ..d
-            },
+            options: with_loop_bound(self.loop_bound),
         })
     }
 }
@@ -289,15 +285,11 @@ pub fn write_test(
     doc: Vec<String>,
     verdict: Verdict,
 ) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut test = test.clone();
     test.doc.0.extend(doc);
     test.verdict = Some(DeclaredVerdict {
         verdict,
         origin: Origin::NONE,
     });
-    let path = file_of(dir, &test);
-    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
+    text::write_into(dir, &test).map_err(|e| e.to_string())
 }

@@ -222,15 +222,8 @@ fn write_checked(mut test: Test, req: &Request) -> Result<Verdict, String> {
         verdict,
         origin: Origin::NONE,
     });
-    let path = file_of(&req.out, &test);
-    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    text::write_into(&req.out, &test).map_err(|e| e.to_string())?;
     Ok(verdict)
-}
-
-/// `DIR/<name>.litmus`: the file is named after its test.
-pub fn file_of(dir: &Path, test: &Test) -> PathBuf {
-    dir.join(format!("{}.litmus", test.name.text))
 }
 
 /// Counts for one family, and for the run.

@@ -23,21 +23,11 @@ impl Loaded {
     }
 }
 
-/// The largest `.litmus` file read: a hundred times the largest test of
-/// the repository, so that no file makes the reader exhaust memory.
-const MAX_TEST_BYTES: u64 = 16 << 20;
-
 /// Reads and parses `file`; the error is every problem, one
 /// `file:line:col: message` per line (no trailing newline).
 pub fn load(file: &str) -> Result<Loaded, String> {
-    let bytes = litmus_core::files::read_regular(Path::new(file), MAX_TEST_BYTES)
-        .map_err(|e| e.to_string())?;
-    let src =
-        String::from_utf8(bytes).map_err(|_| format!("{file}: cannot read: not UTF-8 text"))?;
-    match text::parse(&src) {
-        Ok(test) => Ok(Loaded { test, src }),
-        Err(e) => Err(e.render(file).trim_end().to_string()),
-    }
+    let (test, src) = text::read_file(file).map_err(|e| e.to_string())?;
+    Ok(Loaded { test, src })
 }
 
 /// Reads `file` for a run spread over the GPUs, with the devices its

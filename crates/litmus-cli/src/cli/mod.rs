@@ -18,7 +18,6 @@ mod mutants;
 mod mutants_report;
 mod outputs;
 mod parallel;
-mod prefetch;
 mod progress;
 mod ptx;
 mod report;

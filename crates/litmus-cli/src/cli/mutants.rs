@@ -17,7 +17,7 @@ use litmus_model::twins::mutation;
 use litmus_model::Options;
 use litmus_runner::report::json::search::{EnumerationJson, KillSearch, KillTests};
 
-use super::args::{whole, Format, Refusal};
+use super::args::{whole, with_loop_bound, Format, Refusal};
 use super::candidates::{left_out, CandidateArgs};
 use super::diff::write_test;
 use super::gate::read_evidence;
@@ -136,7 +136,6 @@ impl MutantsArgs {
             ));
         }
         let candidates = self.candidates.candidates()?;
-        let d = Options::default();
         Ok(Request {
             model,
             evidence: self.evidence,
@@ -144,10 +143,7 @@ impl MutantsArgs {
             format: self.format,
             json_out: self.out,
             threads: self.threads.unwrap_or_else(default_threads),
-            options: Options {
-                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-                ..d
-            },
+            options: with_loop_bound(self.loop_bound),
             kill_tests: self.kill_tests,
             candidates,
         })
