@@ -1,5 +1,5 @@
 //! Progress on the long commands: a bar on stderr with how far it is and
-//! the time left (`[12/60] ███░░░ 3m 05s left · file`), drawn by indicatif
+//! the time left (`[12/60] ███▌   3m 05s left · file`), drawn by indicatif
 //! only where stderr is a terminal, so that logs and pipes never see it,
 //! and wiped before anything else is printed. `--quiet` and
 //! `LITMUS_QUIET=1` leave it out; `--verbose` off a terminal writes each
