@@ -25,7 +25,8 @@ pub fn set_quiet(quiet: bool) {
 /// nor `LITMUS_QUIET=1` asks for silence (a bad value of the variable is
 /// the runner's to refuse; here it draws nothing).
 fn drawn() -> bool {
-    let quiet = QUIET.load(Ordering::Relaxed) || litmus_runner::config::quiet() != Ok(false);
+    let quiet =
+        QUIET.load(Ordering::Relaxed) || !matches!(litmus_runner::config::quiet(), Ok(false));
     !quiet && std::io::stderr().is_terminal()
 }
 
