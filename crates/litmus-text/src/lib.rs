@@ -186,6 +186,7 @@
 mod condition;
 mod cursor;
 mod error;
+mod file;
 mod gpu_ptx;
 mod header;
 mod implicit;
@@ -197,6 +198,7 @@ mod print;
 
 pub use condition::MAX_DEPTH;
 pub use error::{Diagnostic, DiagnosticKind, SyntaxError, TextError};
+pub use file::{read_file, write_into, ReadError, WriteError, MAX_FILE_BYTES};
 pub use litmus_core::operand::parse_value;
 pub use parse::parse_unvalidated;
 pub use position::{position, Position};

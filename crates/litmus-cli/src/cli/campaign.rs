@@ -19,12 +19,12 @@ use litmus_runner::shard::{Selection, Shard};
 use super::args::{shard_of, Format, Refusal};
 use super::campaign_search::{search_missed, Tune};
 use super::load::{litmus_files, load, load_for_devices, Loaded};
-use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run::{Options, RunArgs};
 use super::tune::SearchArgs;
 use super::{Globals, EXIT_FAILED, EXIT_OK};
 use litmus_runner::missed::Observed;
+use litmus_runner::prefetch::Prefetch;
 
 /// run a set of tests on the GPU: weak outcomes seen, rates, a summary
 ///
