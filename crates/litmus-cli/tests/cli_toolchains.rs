@@ -11,6 +11,16 @@ use std::path::Path;
 
 use cli_support::{bin, scratch, stderr, stdout, write, MP_RELACQ};
 
+/// One test at a time: each writes stand-in ptxas scripts and then runs
+/// them, and a test spawning a command on another thread while a script
+/// is open for writing hands the child that file descriptor, so running
+/// the script fails with "Text file busy" (ETXTBSY).
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// A stand-in ptxas of release `version` in `folder`'s layout: `--version`
 /// is all `gpu-litmus toolchains` and the checks ask of it.
 fn fake_ptxas(folder: &Path, version: &str) {
@@ -33,6 +43,7 @@ fn fake_ptxas(folder: &Path, version: &str) {
 
 #[test]
 fn toolchains_lists_the_installed_releases_and_says_how_to_install() {
+    let _serial = serial();
     let dir = scratch("toolchains-list");
     let folder = dir.join("tc");
     let out = bin()
@@ -78,6 +89,7 @@ fn toolchains_lists_the_installed_releases_and_says_how_to_install() {
 
 #[test]
 fn a_toolchain_that_is_not_ptxas_or_not_installed_is_one_line() {
+    let _serial = serial();
     let dir = scratch("toolchains-bad");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
     let not_ptxas = write(&dir, "ptxas", "#!/bin/sh\necho hello\n");
@@ -158,6 +170,7 @@ fn a_toolchain_that_is_not_ptxas_or_not_installed_is_one_line() {
 
 #[test]
 fn an_installed_release_is_a_toolchain_by_name() {
+    let _serial = serial();
     let dir = scratch("toolchains-name");
     let folder = dir.join("tc");
     fake_ptxas(&folder, "12.4.131");
@@ -208,6 +221,7 @@ fn an_installed_release_is_a_toolchain_by_name() {
 /// hardware half skips), and the run passes all the same.
 #[test]
 fn a_tuning_entry_naming_a_missing_toolchain_is_one_line_and_the_run_goes_on() {
+    let _serial = serial();
     let dir = scratch("toolchains-entry");
     let mp = write(&dir, "mp.litmus", MP_RELACQ);
     let tuning = write(
