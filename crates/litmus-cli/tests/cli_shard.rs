@@ -1,5 +1,5 @@
 //! Across machines: `--shard K/N` on `campaign` and `tune` splits a set of
-//! tests by name so that N jobs run disjoint parts, each test in one; and
+//! tests by relaxation so that N jobs run disjoint parts, each test in one; and
 //! `evidence merge` joins the jobs' evidence for `gate` and `report`. No
 //! GPU needed: without one, campaign still prints a line per test it would
 //! have run, and tune says its shard's share.
@@ -12,15 +12,17 @@ use std::path::Path;
 use cli_support::{bin, scratch, stderr, stdout, write, BROKEN};
 use serde_json::Value;
 
-const MP: &str = "PTX MP_N\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, V | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
-
-/// `n` distinct MP tests `MP_0` .. in `dir`.
+/// `n` MP tests `MP_0` .. in `dir`, each of its own relaxation (the
+/// shards split by it): `MP_i`'s writer stores to `x` `i + 1` times.
 fn mp_tests(dir: &Path, n: usize) {
     std::fs::create_dir_all(dir).unwrap();
     for i in 0..n {
-        let text = MP
-            .replace("MP_N", &format!("MP_{i}"))
-            .replace("x, V", &format!("x, {}", i + 1));
+        let stores: String = (1..=i + 1)
+            .map(|v| format!(" st.relaxed.gpu x, {v} | ;\n"))
+            .collect();
+        let text = format!(
+            "PTX MP_{i}\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n{stores} st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, y ;\n | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n"
+        );
         write(dir, &format!("mp_{i:02}.litmus"), &text);
     }
 }
@@ -77,7 +79,7 @@ fn four_shards_of_a_campaign_run_exactly_the_tests_of_one_each_once() {
     union.sort();
     assert_eq!(union, all, "each test in exactly one shard");
     assert!(sizes.iter().filter(|&&n| n > 0).count() >= 3, "{sizes:?}");
-    // The same split in JSON, and on a second run (it is by name, not luck).
+    // The same split in JSON, and on a second run (it is by the test, not luck).
     let out = bin()
         .args([
             "campaign",

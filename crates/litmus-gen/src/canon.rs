@@ -27,15 +27,28 @@ pub const MAX_PERMUTED: usize = 6;
 /// The canonical text of `test`: two tests have the same one when they are
 /// equal up to the renamings the module lists.
 pub fn canonical(test: &Test) -> String {
+    canonical_orders(test).0
+}
+
+/// The canonical text of `test` and every thread order that prints it
+/// (more than one when the test is symmetric: IRIW's two writers), so a
+/// caller can line up the threads of two tests with the same text.
+pub fn canonical_orders(test: &Test) -> (String, Vec<Vec<usize>>) {
     let n = test.threads.len();
     if n > MAX_PERMUTED {
-        return render(test, &(0..n).collect::<Vec<_>>());
+        let written: Vec<usize> = (0..n).collect();
+        return (render(test, &written), vec![written]);
     }
-    permutations(n)
-        .iter()
-        .map(|p| render(test, p))
-        .min()
-        .unwrap_or_default()
+    let mut best: Option<(String, Vec<Vec<usize>>)> = None;
+    for p in permutations(n) {
+        let text = render(test, &p);
+        match &mut best {
+            Some((b, orders)) if *b == text => orders.push(p),
+            Some((b, _)) if *b < text => {}
+            _ => best = Some((text, vec![p])),
+        }
+    }
+    best.unwrap_or_default()
 }
 
 /// Whether `a` and `b` are the same test up to names and numbering.

@@ -17,11 +17,17 @@
 //!     " st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\n")).unwrap();
 //! assert_eq!(relaxation_key(&fenced), relaxation_key(&plain));
 //! ```
+//!
+//! Among the variants of one relaxation, a [`Standing`] orders them: a
+//! variant is at most as strong as another when each of its fences and
+//! access semantics is, place by place. On the hardware what a stronger
+//! variant shows a weaker one shows too, so a search that has not yet seen
+//! a weaker variant's weak outcome need not spend on the stronger ones.
 
-use litmus_core::instr::{Access, InstrKind, Sem};
+use litmus_core::instr::{Access, Instr, InstrKind, Scope, Sem};
 use litmus_core::ir::Test;
 
-use crate::canon::canonical;
+use crate::canon::{canonical, canonical_orders};
 
 /// `test` with its fences removed and its acquire, release, acq_rel and sc
 /// accesses made relaxed at the same scope (weak and volatile accesses, and
@@ -48,6 +54,122 @@ pub fn relaxation(test: &Test) -> Test {
 /// only in fences, access semantics and names.
 pub fn relaxation_key(test: &Test) -> String {
     canonical(&relaxation(test))
+}
+
+/// Where a test stands among the variants of its relaxation.
+///
+/// ```
+/// use litmus_gen::relaxation::Standing;
+/// let sb = |fence: &str| litmus_text::parse(&format!(
+///     "PTX SB\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n{fence} ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n")).unwrap();
+/// let none = Standing::of(&sb(""));
+/// let one = Standing::of(&sb(" fence.sc.cta | ;\n"));
+/// let both = Standing::of(&sb(" fence.sc.gpu | fence.sc.cta ;\n"));
+/// assert!(none.at_most(&one) && one.at_most(&both) && none.at_most(&both));
+/// assert!(!both.at_most(&one));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// The relaxation's key ([`relaxation_key`]).
+    pub key: String,
+    /// For each thread order that prints the key, the rank of every place
+    /// in those threads: before each instruction of the relaxation the
+    /// fences there, then the instruction's own semantics; after a
+    /// thread's last instruction, the fences there.
+    places: Vec<Vec<Rank>>,
+}
+
+/// How strong one place is, in two parts compared separately (a
+/// `fence.sc.cta` is neither weaker nor stronger than a
+/// `fence.acq_rel.gpu`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rank {
+    sem: u8,
+    scope: u8,
+}
+
+impl Rank {
+    fn at_most(self, other: Rank) -> bool {
+        self.sem <= other.sem && self.scope <= other.scope
+    }
+
+    fn max(self, other: Rank) -> Rank {
+        Rank {
+            sem: self.sem.max(other.sem),
+            scope: self.scope.max(other.scope),
+        }
+    }
+
+    /// An access's scope is its relaxation's too (the key holds it), so
+    /// only a fence's counts here.
+    fn of(sem: Sem, scope: Option<Scope>) -> Rank {
+        let sem = match sem {
+            Sem::Weak | Sem::Relaxed | Sem::Volatile => 0,
+            Sem::Acquire | Sem::Release => 1,
+            Sem::AcqRel => 2,
+            Sem::Sc => 3,
+        };
+        let scope = match scope {
+            None => 0,
+            Some(Scope::Cta) => 1,
+            Some(Scope::Cluster) => 2,
+            Some(Scope::Gpu) => 3,
+            Some(Scope::Sys) => 4,
+        };
+        Rank { sem, scope }
+    }
+}
+
+impl Standing {
+    /// `test`'s standing.
+    pub fn of(test: &Test) -> Standing {
+        let (key, orders) = canonical_orders(&relaxation(test));
+        let places = orders
+            .iter()
+            .map(|order| {
+                order
+                    .iter()
+                    .flat_map(|&i| places_of(&test.threads[i].body))
+                    .collect()
+            })
+            .collect();
+        Standing { key, places }
+    }
+
+    /// Whether this variant is at most as strong as `other`: the same
+    /// relaxation, and with their threads lined up (any way the key
+    /// allows) no place stronger than `other`'s.
+    pub fn at_most(&self, other: &Standing) -> bool {
+        let Some(mine) = self.places.first() else {
+            return false;
+        };
+        self.key == other.key
+            && other.places.iter().any(|theirs| {
+                mine.len() == theirs.len() && mine.iter().zip(theirs).all(|(a, b)| a.at_most(*b))
+            })
+    }
+}
+
+/// The places of one thread's body, as [`Standing`] lists them.
+fn places_of(body: &[Instr]) -> Vec<Rank> {
+    let mut out = Vec::new();
+    let mut fences = Rank::default();
+    for instr in body {
+        let own = match &instr.kind {
+            InstrKind::Fence { sem, scope, .. } => {
+                fences = fences.max(Rank::of(*sem, Some(*scope)));
+                continue;
+            }
+            InstrKind::Load { access, .. }
+            | InstrKind::Store { access, .. }
+            | InstrKind::Atom { access, .. } => Rank::of(access.sem, None),
+            _ => Rank::default(),
+        };
+        out.push(std::mem::take(&mut fences));
+        out.push(own);
+    }
+    out.push(fences);
+    out
 }
 
 fn relax(access: &mut Access) {

@@ -1,13 +1,18 @@
 //! Splitting a set of tests across machines: `--shard K/N` gives job K of
-//! N the tests whose name hashes to K, so the N jobs of a Slurm array or a
-//! CI matrix run disjoint parts whose union is the whole set.
+//! N the tests whose relaxation hashes to K, so the N jobs of a Slurm array
+//! or a CI matrix run disjoint parts whose union is the whole set.
 //!
-//! Why by test name and a stable hash: each job lists its files on its own
-//! machine, perhaps in another order or with a file more or less; a split
-//! by position would move every test after the difference, while a test's
-//! own name puts it in the same shard wherever and whenever it is listed.
-//! FNV-1a (as the evidence's IR hash) rather than Rust's `Hasher`, whose
-//! values may change between builds and so between the jobs' binaries.
+//! Why by a stable hash of what the test is: each job lists its files on
+//! its own machine, perhaps in another order or with a file more or less;
+//! a split by position would move every test after the difference, while
+//! the test itself puts it in the same shard wherever and whenever it is
+//! listed. Why its relaxation ([`litmus_gen::relaxation`]) and not its
+//! name: the variants of one relaxation are what a search learns from
+//! together (`campaign --tune` climbs from the weaker variants that showed
+//! to the stronger ones, and a family-wide search shares its pool), so
+//! they go to one job. FNV-1a (as the evidence's IR hash) rather than
+//! Rust's `Hasher`, whose values may change between builds and so between
+//! the jobs' binaries.
 
 use litmus_evidence::record::fnv1a;
 
@@ -77,9 +82,9 @@ pub struct Selection {
 
 impl Selection {
     /// Keeps the files of `shard` (all of them without one). A file is
-    /// placed by its test's name; one that cannot be read or parsed by its
-    /// path, so that it still falls in exactly one shard, whose job reports
-    /// it.
+    /// placed by its test's relaxation; one that cannot be read or parsed
+    /// by its path, so that it still falls in exactly one shard, whose job
+    /// reports it.
     pub fn of(shard: Option<Shard>, files: Vec<String>) -> Selection {
         let total = files.len();
         let files = match shard {
@@ -102,12 +107,15 @@ impl Selection {
     }
 }
 
-/// What places `file`: its test's name, else its path.
+/// What places `file`: its test's relaxation key, else its path.
 fn key(file: &str) -> String {
     std::fs::read_to_string(file)
         .ok()
         .and_then(|src| litmus_text::parse(&src).ok())
-        .map_or_else(|| file.to_string(), |t| t.name.text)
+        .map_or_else(
+            || file.to_string(),
+            |t| litmus_gen::relaxation::relaxation_key(&t),
+        )
 }
 
 #[cfg(test)]
@@ -152,6 +160,52 @@ mod tests {
         ];
         let got: Vec<u64> = names.into_iter().map(of4).collect();
         assert_eq!(got, [1, 1, 4, 3, 2, 2, 3], "{names:?}");
+    }
+
+    #[test]
+    fn the_variants_of_one_relaxation_go_to_one_shard() {
+        let dir = std::env::temp_dir().join(format!("litmus-shard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sb = |name: &str, fence: &str, p1: &str| {
+            format!(
+                "PTX {name}\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 | P1@{p1},gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n{fence} ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n"
+            )
+        };
+        // Eight variants of each of two placements: each placement's
+        // variants share a relaxation; the names all differ.
+        let mut files = Vec::new();
+        for (p, p1) in ["cta 1", "cta 0"].into_iter().enumerate() {
+            for (v, fence) in [
+                "",
+                " fence.sc.cta | ;\n",
+                " | fence.sc.gpu ;\n",
+                " fence.sc.gpu | fence.sc.gpu ;\n",
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                for w in 0..2 {
+                    let f = dir.join(format!("t{p}{v}{w}.litmus"));
+                    std::fs::write(&f, sb(&format!("SB-{p}-{v}-{w}"), fence, p1)).unwrap();
+                    files.push(f.display().to_string());
+                }
+            }
+        }
+        let (first, second) = files.split_at(8);
+        for n in [2, 3, 5] {
+            for k in 1..=n {
+                let shard = Shard::parse(&format!("{k}/{n}")).unwrap();
+                let kept = Selection::of(Some(shard), files.clone()).files;
+                for group in [first, second] {
+                    let here = group.iter().filter(|f| kept.contains(f)).count();
+                    assert!(
+                        here == 0 || here == group.len(),
+                        "{shard}: {here} of {group:?}"
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -46,9 +46,12 @@ use litmus_runner::prefetch::Prefetch;
 /// GPU's environment for the tests whose weak outcome the run did not show,
 /// as `gpu-litmus tune` does (one pool of configurations shared by the
 /// family, breadth first, the budget flowing to the tests still unseen):
-/// first those with a variant of the same relaxation (fences out, accesses
-/// relaxed) whose weak outcome showed, at --tune-budget-ms each, then the
-/// others at an eighth of it. It writes the winners to the tuning file and
+/// climbing the order of a test's variants (same relaxation, fewer or
+/// weaker fences and semantics): first the tests whose every weaker
+/// variant showed its weak outcome, at --tune-budget-ms each, again as the
+/// search shows more; once, those with nothing weaker and those whose
+/// condition the model forbids, at an eighth of it; never one above a
+/// variant that stayed unseen. It writes the winners to the tuning file and
 /// counts what the search showed: a weak outcome the run missed is seen,
 /// an outcome the model forbids fails the test. A summary per family (the
 /// name up to its first `+`) closes the campaign.

@@ -7,14 +7,15 @@
 //! tests the run missed gives each of them several times the budget for
 //! the same GPU time.
 //!
-//! The tiers and what counts as forbidden: [`litmus_runner::missed`].
+//! The order of the search and what counts as forbidden:
+//! [`litmus_runner::missed`].
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 use litmus_runner::campaign::Tally;
-use litmus_runner::missed::{forbidden_outcomes, tiers, Observed};
+use litmus_runner::missed::{forbidden_outcomes, Observed, SearchPlan, Step};
 
 use super::load::load;
 use super::run::Options;
@@ -31,15 +32,15 @@ pub(super) struct Tune {
     pub(super) path: Option<PathBuf>,
 }
 
-/// The share of the budget a test gets whose relaxation-mates all went
-/// unseen in the run.
+/// The share of the budget a cold test gets (see [`Step::Cold`]).
 const COLD_SHARE: u64 = 8;
 
 /// Searches the tests of `files` that ran (`observed`, by index) and whose
-/// weak outcome did not show, in two tiers (see the module), writes the
-/// winners to the tuning file, and counts what the search showed into
-/// `tally`: weak outcomes the run missed, and outcomes the model forbids
-/// (the test fails). `Err`: the tuning file could not be read or written.
+/// weak outcome did not show, step by step up the order of variants (see
+/// [`SearchPlan`]), writes the winners to the tuning file, and counts what
+/// the search showed into `tally`: weak outcomes the run missed, and
+/// outcomes the model forbids (the test fails). `Err`: the tuning file
+/// could not be read or written.
 pub(super) fn search_missed(
     files: &[String],
     observed: &[Option<Observed>],
@@ -49,60 +50,83 @@ pub(super) fn search_missed(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), String> {
-    let (warm, cold) = split(files, observed);
     tally.seen_in_search = Some(0);
-    if warm.is_empty() && cold.is_empty() {
+    let missed = observed.iter().flatten().filter(|o| !o.seen).count();
+    if missed == 0 {
         let _ = writeln!(
             out,
             "search: nothing to search, the run showed the weak outcome of every test it ran"
         );
         return Ok(());
     }
+    let mut plan = plan(files, observed);
     let cold_ms = (t.budget_ms / COLD_SHARE).max(1);
     let _ = writeln!(
         out,
-        "search: {} tests whose weak outcome the run did not show; {} with a variant of the same relaxation (fences out, accesses relaxed) that showed its own, {} ms of GPU time each; then the other {}, {cold_ms} ms each",
-        warm.len() + cold.len(),
-        warm.len(),
+        "search: {missed} tests whose weak outcome the run did not show, climbing from what showed: first those whose every weaker variant (same relaxation, fewer or weaker fences and semantics) showed its own, {} ms of GPU time each; once, those with no weaker variant or a condition the model forbids, {cold_ms} ms each",
         t.budget_ms,
-        cold.len(),
     );
     let path = t
         .path
         .clone()
         .unwrap_or_else(litmus_tune::tuning::default_path);
-    let by_file: HashMap<&str, Observed> = files
+    let index: HashMap<&str, usize> = files
         .iter()
-        .zip(observed)
-        .filter_map(|(f, o)| o.map(|o| (f.as_str(), o)))
+        .enumerate()
+        .map(|(i, f)| (f.as_str(), i))
         .collect();
-    for (tier, budget_ms) in [(warm, t.budget_ms), (cold, cold_ms)] {
-        if tier.is_empty() {
-            continue;
-        }
-        let search = Search {
-            config: &opts.config,
-            base: opts.config.knobs.clone(),
-            budget_ms,
-            configs: t.configs,
-            toolchains: t
-                .toolchains
-                .clone()
-                .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
+    let search = Search {
+        config: &opts.config,
+        base: opts.config.knobs.clone(),
+        budget_ms: t.budget_ms,
+        configs: t.configs,
+        toolchains: t
+            .toolchains
+            .clone()
+            .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
+    };
+    while let Some(step) = plan.next_step() {
+        let (tests, budget_ms, what) = match step {
+            Step::Warm(tests) => (tests, t.budget_ms, "every weaker variant showed"),
+            Step::Cold(tests) => (tests, cold_ms, "nothing weaker to learn from"),
         };
-        let searched = tune_set(&tier, &search, &path, out, err)?;
+        let _ = writeln!(
+            out,
+            "search: {} tests, {what}, {budget_ms} ms each",
+            tests.len()
+        );
+        let step_files: Vec<String> = tests.iter().map(|&i| files[i].clone()).collect();
+        let search = Search {
+            budget_ms,
+            ..search.clone()
+        };
+        let searched = tune_set(&step_files, &search, &path, out, err)?;
         for test in &searched.tests {
-            if let Some(o) = by_file.get(test.file.as_str()) {
-                count(test, *o, opts, tally, out);
+            let Some(&i) = index.get(test.file.as_str()) else {
+                continue;
+            };
+            if let Some(o) = observed[i] {
+                count(test, o, opts, tally, out);
+            }
+            if test.seen {
+                plan.saw(i);
             }
         }
+    }
+    let left = plan.left();
+    if !left.is_empty() {
+        let _ = writeln!(
+            out,
+            "search: {} tests not searched: a weaker variant of each (same relaxation) never showed its weak outcome",
+            left.len()
+        );
     }
     Ok(())
 }
 
-/// The files to search, warm then cold ([`tiers`]), each test read again
-/// for its relaxation (one that cannot be read is cold).
-fn split(files: &[String], observed: &[Option<Observed>]) -> (Vec<String>, Vec<String>) {
+/// The search's plan, each test that ran read again for its standing (one
+/// that cannot be read is cold).
+fn plan(files: &[String], observed: &[Option<Observed>]) -> SearchPlan {
     let tests: Vec<Option<litmus_core::ir::Test>> = files
         .iter()
         .zip(observed)
@@ -113,9 +137,7 @@ fn split(files: &[String], observed: &[Option<Observed>]) -> (Vec<String>, Vec<S
         .zip(&tests)
         .map(|(o, t)| (*o, t.as_ref()))
         .collect();
-    let (warm, cold) = tiers(&runs);
-    let named = |ix: Vec<usize>| ix.into_iter().map(|i| files[i].clone()).collect();
-    (named(warm), named(cold))
+    SearchPlan::new(&runs)
 }
 
 /// Counts one searched test: its weak outcome, if the run missed it and

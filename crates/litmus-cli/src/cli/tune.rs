@@ -272,6 +272,7 @@ pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write)
 /// What a family-wide search is given: the configuration (model and
 /// knobs), the base knobs (with the seed), the budget per test and the
 /// pool's size. `tune` and `campaign --tune` both make one.
+#[derive(Clone)]
 pub(super) struct Search<'a> {
     pub(super) config: &'a Config,
     pub(super) base: Knobs,
