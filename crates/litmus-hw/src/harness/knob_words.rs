@@ -19,6 +19,21 @@ use super::Shape;
 /// checks them, code skips that. The host knobs shape the launch (a power
 /// of two of instances) and the host's shares (at least one thread).
 pub(super) fn check_knobs(layout: &Layout, k: &Knobs) -> Result<(), GpuError> {
+    // A bulk copy moves its location's word and the bytes after it, from
+    // or to a 16-byte aligned address: a narrower or unaligned stride
+    // would copy into other instances' slots, or fault.
+    if !layout.stride_fits(k.stride) {
+        return Err(GpuError::knob(
+            "LITMUS_STRIDE",
+            k.stride,
+            &format!(
+                "a multiple of 4 words and at least {} for this test, whose bulk copies \
+                 move {} bytes of a 16-byte aligned slot",
+                layout.bulk_words.next_multiple_of(4),
+                4 * layout.bulk_words
+            ),
+        ));
+    }
     if !k.table.is_power_of_two() {
         return Err(GpuError::knob(
             "table",
