@@ -256,19 +256,19 @@ pub const FEATURES: &[Feature] = &[
     // mbarrier completion, mbarriers with memory-model qualifiers, the
     // async proxy fences. Read off ptxas 12.4's and 13.0's messages on
     // modules one version or target below each row.
-    feature("fence.proxy.async", "fence.proxy.async (the async proxy)", (8, 0), 90),
+    feature(
+        "fence.proxy.async",
+        "fence.proxy.async (the async proxy)",
+        (8, 0),
+        90,
+    ),
     feature(
         "cp.async.bulk",
         "cp.async.bulk (bulk copies of the async proxy)",
         (8, 0),
         90,
     ),
-    feature(
-        "fence.mbarrier_init",
-        "fence.mbarrier_init",
-        (8, 0),
-        90,
-    ),
+    feature("fence.mbarrier_init", "fence.mbarrier_init", (8, 0), 90),
     // `.relaxed` on mbarriers is PTX 8.6 (ptxas 12.4 reads 8.4: "Modifier
     // '.relaxed' on 'mbarrier.arrive' requires PTX ISA .version 8.6").
     feature(

@@ -482,7 +482,11 @@ impl Layout {
     /// The alignment of the shared memory the kernel declares: 16 bytes
     /// where a bulk copy reaches it, 8 where an mbarrier lives, else 4.
     pub fn shared_align(&self) -> u32 {
-        self.shared_locs.iter().map(|l| l.bytes.min(16)).max().unwrap_or(4)
+        self.shared_locs
+            .iter()
+            .map(|l| l.bytes.min(16))
+            .max()
+            .unwrap_or(4)
     }
 
     /// Whether `stride` (`LITMUS_STRIDE`, words between two slots of a
@@ -491,7 +495,7 @@ impl Layout {
     /// Any stride does for a test whose bulk copies reach no global
     /// location.
     pub fn stride_fits(&self, stride: u32) -> bool {
-        self.bulk_words == 0 || (stride % 4 == 0 && stride >= self.bulk_words)
+        self.bulk_words == 0 || (stride.is_multiple_of(4) && stride >= self.bulk_words)
     }
 
     /// Whether the test's threads sit on several GPUs.

@@ -255,11 +255,7 @@ fn shared_addr(layout: &Layout, c: &Common, idx: usize, inst: &str, out: &mut Em
     } else {
         (Space::Shared, a.clone())
     };
-    Reached::Shared {
-        addr,
-        own: a,
-        home,
-    }
+    Reached::Shared { addr, own: a, home }
 }
 
 /// Declares the role's registers and sets their initial values.

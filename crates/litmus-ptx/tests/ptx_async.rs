@@ -42,7 +42,10 @@ fn async_files() -> Vec<(String, Test)> {
 /// The test kernel's text (the module's first kernel), without comments.
 fn test_kernel(module: &str) -> String {
     let start = module.find(".entry litmus_test(").expect("a test kernel");
-    let end = module[start..].find(".entry litmus_classify(").expect("a classifier") + start;
+    let end = module[start..]
+        .find(".entry litmus_classify(")
+        .expect("a classifier")
+        + start;
     module[start..end]
         .lines()
         .map(|l| l.split("//").next().unwrap_or(""))
@@ -84,7 +87,11 @@ fn expected_ptx(op: &AsyncOp) -> (String, String) {
         } => (
             format!(
                 "mbarrier.arrive{}.{}.{}.shared::",
-                if expect_tx.is_some() { ".expect_tx" } else { "" },
+                if expect_tx.is_some() {
+                    ".expect_tx"
+                } else {
+                    ""
+                },
                 sem.as_str(),
                 scope.as_str()
             ),
@@ -103,10 +110,9 @@ fn expected_ptx(op: &AsyncOp) -> (String, String) {
         ),
         AsyncOp::ProxyFence(AsyncSpace::All) => ("fence.proxy.async;".into(), String::new()),
         AsyncOp::ProxyFence(s) => (format!("fence.proxy.async.{};", s.as_str()), String::new()),
-        AsyncOp::MbarrierInitFence => (
-            "fence.mbarrier_init.release.cluster;".into(),
-            String::new(),
-        ),
+        AsyncOp::MbarrierInitFence => {
+            ("fence.mbarrier_init.release.cluster;".into(), String::new())
+        }
     }
 }
 
@@ -118,18 +124,19 @@ fn every_async_test_has_a_module_for_sm_90_with_its_instructions() {
         assert_eq!(needs.sm, SmArch::new(90), "{name}");
         assert!(needs.isa >= PtxIsa::new(8, 0), "{name}: {}", needs.isa);
         assert!(
-            module.starts_with(&format!(
-                "// gpu-litmus: test `{}`",
-                test.name
-            )),
+            module.starts_with(&format!("// gpu-litmus: test `{}`", test.name)),
             "{name}"
         );
         assert!(module.contains(&isa::header(&needs)), "{name}");
         let kernel = test_kernel(&module);
-        let ops = test.threads.iter().flat_map(|t| &t.body).filter_map(|i| match &i.kind {
-            InstrKind::Async(op) => Some(op),
-            _ => None,
-        });
+        let ops = test
+            .threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .filter_map(|i| match &i.kind {
+                InstrKind::Async(op) => Some(op),
+                _ => None,
+            });
         for op in ops {
             let (head, tail) = expected_ptx(op);
             assert!(
@@ -144,14 +151,20 @@ fn every_async_test_has_a_module_for_sm_90_with_its_instructions() {
         // not again where the test names `mbarrier.init`, which would race
         // with another thread's arrival.
         let layout = Layout::of(&test).unwrap();
-        let barriers = layout.shared_locs.iter().filter(|l| l.mbarrier.is_some()).count();
+        let barriers = layout
+            .shared_locs
+            .iter()
+            .filter(|l| l.mbarrier.is_some())
+            .count();
         assert_eq!(kernel.matches("mbarrier.init.").count(), barriers, "{name}");
         // The set-up hands the initial values to the async proxy before
         // the roles start; the drain, after them, waits for each barrier's
         // phase and each thread's bulk groups.
         let first_role = module.find("\t// role 0:").expect("a role");
         if !layout.shared_locs.is_empty() {
-            let fence = module.find("\tfence.proxy.async.shared::cta;").expect("the set-up's fence");
+            let fence = module
+                .find("\tfence.proxy.async.shared::cta;")
+                .expect("the set-up's fence");
             assert!(fence < first_role, "{name}");
         }
         let drained = |what: &str| module.find(what).is_some_and(|at| at > first_role);
@@ -180,10 +193,17 @@ fn a_try_wait_writes_its_predicate_as_the_register_the_classifier_reads() {
         .lines()
         .find(|l| l.contains("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"))
         .unwrap();
-    let p = wait.split_whitespace().nth(1).unwrap().trim_end_matches(',');
+    let p = wait
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',');
     // r0 is the thread's first register, `%t0r0`; it is stored for the
     // classifier with the other registers of the outcome.
-    assert!(kernel.contains(&format!("selp.u32 %t0r0, 1, 0, {p};")), "{kernel}");
+    assert!(
+        kernel.contains(&format!("selp.u32 %t0r0, 1, 0, {p};")),
+        "{kernel}"
+    );
     assert!(kernel.contains("], %t0r0;"), "{kernel}");
 }
 
@@ -265,7 +285,10 @@ fn bulk_copies_and_mbarriers_get_slots_of_their_own_size_and_alignment() {
     let sb = parse("PTX sb\n{ shared x=0; shared y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n");
     let plain = Layout::of(&sb).unwrap();
     assert!(plain.stride_fits(1) && !plain.asynchronous);
-    assert_eq!((plain.shared_align(), plain.shared_bytes(64)), (4, 2 * 4 * 64));
+    assert_eq!(
+        (plain.shared_align(), plain.shared_bytes(64)),
+        (4, 2 * 4 * 64)
+    );
 }
 
 #[test]
@@ -315,7 +338,9 @@ fn what_the_harness_cannot_drain_or_reach_is_refused_in_one_line() {
     // Two arrivals asked for, one given: the phase never ends.
     let why = refusal(&TMA_LOAD.replace("[b], 1 ;", "[b], 2 ;"));
     assert!(
-        why.starts_with("mbarrier `b` is initialised for 2 arrivals and 1 arrive instructions reach it"),
+        why.starts_with(
+            "mbarrier `b` is initialised for 2 arrivals and 1 arrive instructions reach it"
+        ),
         "{why}"
     );
     // Waiters in two CTAs of a cluster on one cluster-shared barrier.

@@ -440,12 +440,18 @@ mod tests {
             PtxKind::Access
         );
         assert_eq!(PtxKind::of("cp.async.bulk.commit_group;"), PtxKind::Fence);
-        assert_eq!(PtxKind::of("cp.async.bulk.wait_group.read 0;"), PtxKind::Fence);
+        assert_eq!(
+            PtxKind::of("cp.async.bulk.wait_group.read 0;"),
+            PtxKind::Fence
+        );
         assert_eq!(
             PtxKind::of("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r9];"),
             PtxKind::Access
         );
-        assert_eq!(PtxKind::of("fence.proxy.async.shared::cta;"), PtxKind::Fence);
+        assert_eq!(
+            PtxKind::of("fence.proxy.async.shared::cta;"),
+            PtxKind::Fence
+        );
         assert_eq!(
             operands("cp.async.bulk.global.shared::cta.bulk_group [%rd3], [%r7], 16;"),
             (None, vec!["%rd3".into(), "%r7".into()])

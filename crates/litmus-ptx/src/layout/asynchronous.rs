@@ -179,10 +179,7 @@ fn not_an_alias(test: &Test, thread: &str, op: &AsyncOp) -> Result<(), PtxError>
         return Ok(());
     };
     for name in [dst, src] {
-        if test
-            .location(&name.text)
-            .is_some_and(|l| l.alias.is_some())
-        {
+        if test.location(&name.text).is_some_and(|l| l.alias.is_some()) {
             return refuse(format!(
                 "`{}` in thread `{thread}` copies alias `{name}`: the harness runs bulk copies \
                  of locations with memory of their own only",
@@ -196,10 +193,7 @@ fn not_an_alias(test: &Test, thread: &str, op: &AsyncOp) -> Result<(), PtxError>
 /// The rank of the CTA that holds a cluster-shared location: the one
 /// whose threads reach it in their own window (PTX's `try_wait` and a
 /// bulk store's source take `.shared::cta` addresses only), or 0.
-fn own_window_rank(
-    name: &Name,
-    users: &[(u32, String, &'static str)],
-) -> Result<u32, PtxError> {
+fn own_window_rank(name: &Name, users: &[(u32, String, &'static str)]) -> Result<u32, PtxError> {
     let Some((rank, first, what)) = users.first() else {
         return Ok(0);
     };
