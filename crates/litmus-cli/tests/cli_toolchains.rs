@@ -201,3 +201,45 @@ fn an_installed_release_is_a_toolchain_by_name() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A tuning entry won under a release that is not installed here: one line
+/// naming the file, the toolchain and what to do, and the run goes on under
+/// the driver's JIT and passes. Without a GPU the entry is never read (the
+/// hardware half skips), and the run passes all the same.
+#[test]
+fn a_tuning_entry_naming_a_missing_toolchain_is_one_line_and_the_run_goes_on() {
+    let dir = scratch("toolchains-entry");
+    let mp = write(&dir, "mp.litmus", MP_RELACQ);
+    let tuning = write(
+        &dir,
+        "tuning.toml",
+        "[tests.\"MP-relacq\"]\nweak_per_s_low = 1.0\nweak = 1\ninstances = 1\n\n[tests.\"MP-relacq\".knobs]\nLITMUS_TOOLCHAIN = \"ptxas-12.4.131\"\nLITMUS_CTAS = \"256\"\n",
+    );
+    let out = bin()
+        .args(["run", "--launches", "2", "--tuning"])
+        .arg(&tuning)
+        .arg(&mp)
+        .env("LITMUS_TOOLCHAINS", dir.join("none"))
+        .env_remove("LITMUS_TOOLCHAIN")
+        .env_remove("LITMUS_PTXAS")
+        .env_remove("LITMUS_REQUIRE_GPU")
+        .output()
+        .unwrap();
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    if text.contains("hardware: skipped") {
+        return;
+    }
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("LITMUS_TOOLCHAIN=ptxas-12.4.131"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].contains("tuning.toml")
+            && said[0].contains("not installed")
+            && said[0].contains("run under the driver's JIT"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

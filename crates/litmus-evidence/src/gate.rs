@@ -47,6 +47,19 @@ pub struct Seen {
     pub devices: BTreeMap<String, u64>,
 }
 
+impl Seen {
+    /// Where it was seen, as the gate's reports say it: `NVIDIA H100 80GB
+    /// HBM3: 1234, NVIDIA H200: 5`.
+    pub fn places(&self) -> String {
+        let places: Vec<String> = self
+            .devices
+            .iter()
+            .map(|(d, c)| format!("{d}: {c}"))
+            .collect();
+        places.join(", ")
+    }
+}
+
 /// An observed outcome the model forbids: the gate's failure.
 #[derive(Clone, Debug)]
 pub struct Violation {

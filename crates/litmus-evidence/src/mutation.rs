@@ -175,8 +175,22 @@ impl<'a> Ground<'a> {
         options: &Options,
         threads: usize,
     ) -> Vec<Vec<Allowed>> {
+        Ground::check_with(m, subjects, options, threads, &|| {})
+    }
+
+    /// [`Ground::check`], calling `done` as each test is checked (the
+    /// long part of a score: a progress bar's count).
+    pub fn check_with(
+        m: &Mutation,
+        subjects: &[Subject],
+        options: &Options,
+        threads: usize,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Vec<Allowed>> {
         let tests: Vec<Test> = subjects.iter().map(|s| s.test.clone()).collect();
-        m.batch().verdicts(&tests, options, threads).allowed
+        m.batch()
+            .verdicts_with(&tests, options, threads, done)
+            .allowed
     }
 
     /// The ground from [`Ground::check`]'s rows: the evidence per test,
@@ -209,7 +223,7 @@ impl<'a> Ground<'a> {
     }
 
     /// The tests the model itself cannot check, with why.
-    pub fn base_errors(&self) -> Vec<(usize, &String)> {
+    pub fn base_errors(&self) -> Vec<(usize, &litmus_model::Unchecked)> {
         self.allowed[0]
             .iter()
             .enumerate()
@@ -325,9 +339,23 @@ pub fn judge(g: &Ground, i: usize, mutant: &Mutant) -> Judged {
 /// Every mutant of `m` judged against `g`, on `threads` threads, in
 /// [`Mutation::mutants`] order.
 pub fn judge_all(g: &Ground, m: &Mutation, threads: usize) -> Vec<Judged> {
+    judge_all_with(g, m, threads, &|| {})
+}
+
+/// [`judge_all`], calling `done` as each mutant is judged.
+pub fn judge_all_with(
+    g: &Ground,
+    m: &Mutation,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Judged> {
     // Each mutant is one independent job of very different cost (a loop
     // test may be unrolled again).
-    par_for(m.mutants.len(), threads, |i| judge(g, i, &m.mutants[i]))
+    par_for(m.mutants.len(), threads, |i| {
+        let judged = judge(g, i, &m.mutants[i]);
+        done();
+        judged
+    })
 }
 
 /// The tests of `tests` whose evidence kills mutant `i`.
@@ -448,13 +476,25 @@ pub fn kill_candidates(
     options: &Options,
     threads: usize,
 ) -> Result<Vec<KillCandidates>, MutationError> {
+    kill_candidates_with(m, wanted, tests, options, threads, &|| {})
+}
+
+/// [`kill_candidates`], calling `done` as each test is checked.
+pub fn kill_candidates_with(
+    m: &Mutation,
+    wanted: &[usize],
+    tests: &[Test],
+    options: &Options,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<KillCandidates>, MutationError> {
     let mut batch = Batch::default();
     batch.add(&m.path, &m.base_source, &mut no_include)?;
     for &i in wanted {
         let x = &m.mutants[i];
         batch.add(Path::new(Model::name(&x.model)), &x.source, &mut no_include)?;
     }
-    let v = batch.verdicts(tests, options, threads).allowed;
+    let v = batch.verdicts_with(tests, options, threads, done).allowed;
     Ok(wanted
         .iter()
         .enumerate()
@@ -508,6 +548,35 @@ mod tests {
         // A weaker survivor allows more: no hardware outcome can kill it.
         assert_eq!(kill_wanted(&all), vec![3]);
         assert_eq!(Score::of(&all[..1]).value(), None);
+    }
+
+    #[test]
+    fn the_counted_calls_count_each_test_and_mutant_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let sb = litmus_core::text::parse(
+            "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
+        )
+        .unwrap();
+        let src = "\"tiny\"\nacyclic po-loc | rf | co | fr as coherence\n";
+        let m = litmus_model::cat::mutate::mutate("tiny.cat".as_ref(), src, &mut |_| {
+            Err("no includes".into())
+        })
+        .unwrap();
+        let subjects = [Subject::new("a", sb.clone()), Subject::new("b", sb.clone())];
+        let options = Options::default();
+        let count = AtomicUsize::new(0);
+        let done = || {
+            count.fetch_add(1, Ordering::Relaxed);
+        };
+        let allowed = Ground::check_with(&m, &subjects, &options, 2, &done);
+        assert_eq!(count.swap(0, Ordering::Relaxed), 2);
+        assert_eq!(allowed, Ground::check(&m, &subjects, &options, 1));
+        let evidence = Evidence::default();
+        let g = Ground::judge_base(&m, &subjects, &evidence, allowed, &options).unwrap();
+        judge_all_with(&g, &m, 2, &done);
+        assert_eq!(count.swap(0, Ordering::Relaxed), m.mutants.len());
+        kill_candidates_with(&m, &[0], &[sb.clone(), sb.clone(), sb], &options, 2, &done).unwrap();
+        assert_eq!(count.load(Ordering::Relaxed), 3);
     }
 
     #[test]

@@ -49,6 +49,16 @@ impl Problem {
     pub fn is_error(&self) -> bool {
         self.kind != ProblemKind::Truncated
     }
+
+    /// `error` or `warning` (see [`Problem::is_error`]): the word a line
+    /// that reports the problem starts with.
+    pub fn level(&self) -> &'static str {
+        if self.is_error() {
+            "error"
+        } else {
+            "warning"
+        }
+    }
 }
 
 impl std::fmt::Display for Problem {

@@ -26,7 +26,7 @@ pub(crate) struct Pattern {
 
 impl Pattern {
     /// Reads a pattern; the error says what is wrong with it.
-    pub fn parse(pattern: &str) -> Result<Pattern, String> {
+    pub(crate) fn parse(pattern: &str) -> Result<Pattern, String> {
         if pattern.is_empty() {
             return Err("empty pattern: write a path relative to the crate root, such as \"tests/litmus/**/*.litmus\"".into());
         }
@@ -91,7 +91,7 @@ impl Pattern {
     /// relative to `root`, sorted. Directories reached through `**` are not
     /// entered when they are symbolic links, so a link cycle cannot make the
     /// walk endless; a name that is not UTF-8 matches nothing.
-    pub fn files(&self, root: &Path) -> Result<Vec<String>, String> {
+    pub(crate) fn files(&self, root: &Path) -> Result<Vec<String>, String> {
         let mut found = BTreeSet::new();
         walk(root, &mut Vec::new(), &self.parts, &mut found)?;
         Ok(found.into_iter().collect())

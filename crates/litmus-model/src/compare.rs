@@ -103,7 +103,7 @@ pub fn classify(base: &[Allowed], other: &[Allowed]) -> Classification {
                 }
             }
             (Err(e), _) => errors.push((t, format!("base model: {e}"))),
-            (_, Err(e)) => errors.push((t, e.clone())),
+            (_, Err(e)) => errors.push((t, e.to_string())),
         }
     }
     let class = match (less, more) {

@@ -36,6 +36,7 @@ pub mod relation;
 pub mod termination;
 pub mod twins;
 mod verdicts;
+pub use verdicts::Unchecked;
 
 pub use budget::{BudgetExceeded, Options, TooLarge, DEFAULT_MAX_EVENTS};
 pub use check::{check, check_with, CheckError, CheckResult};

@@ -17,7 +17,15 @@ use crate::outcome::Outcome;
 /// The outcomes a model allows on a test, or why the test could not be
 /// checked (an invalid test, a budget run out, a feature the model
 /// refuses).
-pub type Allowed = Result<BTreeSet<Outcome>, String>;
+pub type Allowed = Result<BTreeSet<Outcome>, Unchecked>;
+
+/// Why a test could not be checked, as the checker said it: kept as its
+/// message because a batch shares one failure among every model's cell of
+/// the test, and [`crate::CheckError`] (which holds the parser's and the
+/// validator's errors) is not `Clone`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unchecked(pub String);
 
 /// The allowed outcomes of several models on several tests.
 #[derive(Clone, Debug)]
@@ -40,7 +48,7 @@ impl Verdicts {
             let (m, t) = (i / tests.len(), i % tests.len());
             check(&tests[t], models[m], opts)
                 .map(|r| r.allowed)
-                .map_err(|e| e.to_string())
+                .map_err(|e| Unchecked(e.to_string()))
         });
         let mut it = cells.into_iter();
         Verdicts {

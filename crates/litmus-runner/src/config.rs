@@ -26,18 +26,19 @@ pub const QUIET_ENV: &str = "LITMUS_QUIET";
 
 /// Whether `LITMUS_QUIET` asks for quiet: unset, empty or `0` is no, `1`
 /// is yes, anything else an error naming the variable.
-pub fn quiet() -> Result<bool, String> {
+pub fn quiet() -> Result<bool, GpuError> {
     quiet_from(var(QUIET_ENV).as_deref())
 }
 
 /// [`quiet`] over the variable's value.
-pub fn quiet_from(value: Option<&str>) -> Result<bool, String> {
+pub fn quiet_from(value: Option<&str>) -> Result<bool, GpuError> {
     match value {
         None | Some("") | Some("0") => Ok(false),
         Some("1") => Ok(true),
-        Some(v) => Err(format!(
-            "bad value `{}` for {QUIET_ENV}: expected 1 (quiet) or 0",
-            v.escape_debug()
+        Some(v) => Err(GpuError::knob(
+            QUIET_ENV,
+            v.escape_debug(),
+            "1 (quiet) or 0",
         )),
     }
 }

@@ -12,6 +12,7 @@
 //! - [`shard`]: `--shard K/N`, a set of tests split across machines.
 //! - [`device_pool`]: a set of tests spread over the node's GPUs.
 //! - [`kind_search`]: the family-wide search on one device kind's GPUs.
+//! - [`prefetch`]: the next tests' modules compiled while the current ones run.
 //!
 //! The floors below keep their own crates: the hardware (`litmus-hw`), the
 //! evidence and its gate (`litmus-evidence`), the tuner (`litmus-tune`).
@@ -28,7 +29,9 @@ pub mod device_pool;
 pub mod figures;
 pub mod in_order;
 pub mod kind_search;
+pub mod missed;
 pub mod portfolio;
+pub mod prefetch;
 pub mod report;
 pub mod runner;
 pub mod shard;

@@ -29,6 +29,17 @@ pub enum ToolError {
         /// What is wrong with it.
         why: String,
     },
+    /// An installed release's ptxas says it is another release (its folder
+    /// is `ptxas-EXPECTED`).
+    #[error("{}: says it is {says}, not {expected}", path.display())]
+    WrongRelease {
+        /// The ptxas in the folder.
+        path: PathBuf,
+        /// The version it reports.
+        says: String,
+        /// The version its folder names.
+        expected: String,
+    },
     /// ptxas refused the module.
     #[error("{ptxas} failed on the module for {arch}: {}", first_error(log))]
     Ptxas {

@@ -96,14 +96,14 @@ pub fn folder(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
 }
 
 /// One installed ptxas: its folder's release and the tool.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Installed {
     /// `ptxas-12.4.131`.
     pub name: String,
     /// The release numbers, for ordering.
     pub release: Vec<u32>,
     /// The tool, checked to run and to be that release.
-    pub ptxas: Result<Ptxas, String>,
+    pub ptxas: Result<Ptxas, ToolError>,
 }
 
 /// The ptxas releases in `folder` (`ptxas-VERSION/ptxas`), oldest first;
@@ -119,16 +119,16 @@ pub fn list(folder: &Path) -> Vec<Installed> {
             let name = e.file_name().to_str()?.to_string();
             let release = parse_release(name.strip_prefix("ptxas-")?)?;
             let tool = e.path().join("ptxas");
-            let ptxas = Ptxas::at(&tool).map_err(|e| e.to_string()).and_then(|p| {
+            let ptxas = Ptxas::at(&tool).and_then(|p| {
                 let expected = name.trim_start_matches("ptxas-");
                 if p.version() == expected {
                     Ok(p)
                 } else {
-                    Err(format!(
-                        "{}: says it is {}, not {expected}",
-                        tool.display(),
-                        p.version()
-                    ))
+                    Err(ToolError::WrongRelease {
+                        path: tool.clone(),
+                        says: p.version().to_string(),
+                        expected: expected.to_string(),
+                    })
                 }
             });
             Some(Installed {
@@ -184,7 +184,7 @@ pub fn resolve(spec: &Spec, folder: Option<&Path>) -> Result<Option<Ptxas>, Tool
                 }) => Err(ToolError::NotTool {
                     path: folder.join(name).join("ptxas"),
                     tool: "ptxas",
-                    why,
+                    why: why.to_string(),
                 }),
                 None => Err(not_installed(folder.to_path_buf())),
             }

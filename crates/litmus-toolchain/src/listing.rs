@@ -175,6 +175,51 @@ impl Listing {
         Listing::new(module, &Sass::parse(&nvdisasm.disassemble(cubin)?))
     }
 
+    /// The listing of `module` (as generated) compiled by `ptxas` for
+    /// `arch` with line information: the image is `cache`'s when it holds
+    /// a good one, else compiled and stored there. Trouble with the cache
+    /// costs only its copy: it is said to `warn`, one message each
+    /// (`module cache: ...; compiling again`), and the module compiled.
+    pub fn compiled(
+        module: &str,
+        arch: litmus_ptx::isa::SmArch,
+        ptxas: &crate::Ptxas,
+        nvdisasm: &crate::Nvdisasm,
+        cache: Option<&crate::ModuleCache>,
+        warn: &mut dyn FnMut(String),
+    ) -> Result<Listing, ToolError> {
+        let annotated = crate::lineinfo::annotate(module);
+        let (toolchain, device) = (ptxas.name(), arch.to_string());
+        let key = crate::CacheKey {
+            module: &annotated,
+            toolchain: &toolchain,
+            device: &device,
+        };
+        let cached = match cache.map(|c| c.get(&key)) {
+            Some(Ok(crate::Lookup::Hit(image))) => Some(image),
+            Some(Ok(crate::Lookup::Corrupt(why))) => {
+                warn(format!("module cache: {why}; compiling again"));
+                None
+            }
+            Some(Err(e)) => {
+                warn(e.to_string());
+                None
+            }
+            Some(Ok(crate::Lookup::Miss)) | None => None,
+        };
+        let cubin = match cached {
+            Some(image) => image,
+            None => {
+                let image = ptxas.compile(&annotated, arch, true)?;
+                if let Some(Err(e)) = cache.map(|c| c.put(&key, &image)) {
+                    warn(e.to_string());
+                }
+                image
+            }
+        };
+        Listing::of_cubin(module, &cubin, nvdisasm)
+    }
+
     /// Lines up `module` (as generated, before [`crate::lineinfo::annotate`])
     /// with `sass`, nvdisasm's listing of the annotated module compiled
     /// with line information. An error when the module has no role

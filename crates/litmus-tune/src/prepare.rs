@@ -41,13 +41,13 @@ pub struct Prepared {
     pub lines: Vec<Line>,
 }
 
-/// Reads every file through `load` (its test, or the line that says why
-/// not), generates its PTX and decides its weak outcome under `model`.
-pub fn prepare(
+/// Reads every file through `load` (its test, or why not: the line said
+/// for it), generates its PTX and decides its weak outcome under `model`.
+pub fn prepare<E: std::fmt::Display>(
     files: &[String],
     model: &dyn Model,
     options: &Options,
-    load: impl Fn(&str) -> Result<Test, String>,
+    load: impl Fn(&str) -> Result<Test, E>,
 ) -> Prepared {
     let mut p = Prepared {
         ready: Vec::new(),
@@ -56,8 +56,11 @@ pub fn prepare(
     for file in files {
         let test = match load(file) {
             Ok(t) => t,
-            Err(text) => {
-                p.lines.push(Line { text, failed: true });
+            Err(e) => {
+                p.lines.push(Line {
+                    text: e.to_string(),
+                    failed: true,
+                });
                 continue;
             }
         };

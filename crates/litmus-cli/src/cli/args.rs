@@ -41,6 +41,61 @@ impl ModelArg {
     }
 }
 
+/// How far the model may search one test: the options `check` and
+/// `explain` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Limits {
+    /// the model's loop bound: how many times a loop body may run in an
+    /// execution the model considers (default 1: an execution that takes a
+    /// backward jump is dropped, and the result says it was bounded). Not
+    /// LITMUS_LOOP_BOUND, which bounds how long a role may spin on the GPU
+    /// (default 1000)
+    #[arg(long, value_name = "N", value_parser = whole(1u32))]
+    loop_bound: Option<u32>,
+    /// search budget per test (default 20000000); a test over budget is an
+    /// error saying how far it got
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_steps: Option<u64>,
+    /// the most events (initial writes included) a test may have to be
+    /// checked (default 96); a larger test is an error, one line, not a
+    /// search without end
+    #[arg(long, value_name = "N", value_parser = whole(1usize))]
+    max_events: Option<usize>,
+    /// the longest the model may take over one test (default 5; the
+    /// repository's tests and the conformance corpus take well under a
+    /// second); a test that takes longer is an error, one line
+    #[arg(long, value_name = "N", value_parser = whole(1u64))]
+    max_seconds: Option<u64>,
+}
+
+/// The default of `--max-seconds` (check's and explain's): a test the
+/// model cannot decide in that time ends in one line rather than keeping
+/// the person waiting minutes (the model's own default is 120 s).
+pub const MAX_SECONDS: u64 = 5;
+
+impl Limits {
+    /// The model's options: the limits given, the defaults for the rest.
+    pub fn options(&self) -> litmus_model::Options {
+        let d = litmus_model::Options::default();
+        litmus_model::Options {
+            loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
+            max_steps: self.max_steps.unwrap_or(d.max_steps),
+            max_events: self.max_events.unwrap_or(d.max_events),
+            max_time: Some(std::time::Duration::from_secs(
+                self.max_seconds.unwrap_or(MAX_SECONDS),
+            )),
+            ..d
+        }
+    }
+}
+
+/// The model's default options with the loop bound `--loop-bound` gave.
+pub fn with_loop_bound(bound: Option<u32>) -> litmus_model::Options {
+    let d = litmus_model::Options::default();
+    let loop_bound = bound.unwrap_or(d.loop_bound);
+    litmus_model::Options { loop_bound, ..d }
+}
+
 /// The help of `--model`: the registry's names, then the default.
 pub fn model_help() -> String {
     format!(

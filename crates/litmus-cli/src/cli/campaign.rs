@@ -17,13 +17,14 @@ use litmus_runner::runner::{self, TestReport};
 use litmus_runner::shard::{Selection, Shard};
 
 use super::args::{shard_of, Format, Refusal};
-use super::campaign_search::{search_missed, Observed, Tune};
+use super::campaign_search::{search_missed, Tune};
 use super::load::{litmus_files, load, load_for_devices, Loaded};
-use super::prefetch::Prefetch;
 use super::progress::Progress;
 use super::run::{Options, RunArgs};
 use super::tune::SearchArgs;
 use super::{Globals, EXIT_FAILED, EXIT_OK};
+use litmus_runner::missed::Observed;
+use litmus_runner::prefetch::Prefetch;
 
 /// run a set of tests on the GPU: weak outcomes seen, rates, a summary
 ///
@@ -269,14 +270,7 @@ fn test_report(file: &str, loaded: Result<Loaded, String>, claim: &[u32], opts: 
 /// after it.
 fn observation(ran: &Ran) -> Option<Observed> {
     let (report, unwritten) = ran.as_ref().ok()?;
-    let f = litmus_runner::figures::Figures::of(report);
-    f.ran?;
-    Some(Observed {
-        allowed: f.condition_allowed,
-        seen: f.weak > 0,
-        failed: !(report.passed() && unwritten.is_none()),
-        forbidden: f.forbidden > 0,
-    })
+    Observed::of(report, report.passed() && unwritten.is_none())
 }
 
 /// One file's line, counted into `tally`.

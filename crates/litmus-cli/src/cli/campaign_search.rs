@@ -7,21 +7,14 @@
 //! tests the run missed gives each of them several times the budget for
 //! the same GPU time.
 //!
-//! Why two tiers: most of a large family's missed tests are ones no
-//! harness shows (every thread in one CTA, say), and they would take the
-//! budget from the rare ones that do show. A fenced variant's weak outcome
-//! is among its relaxation's behaviours ([`litmus_gen::relaxation`]), so a
-//! test whose relaxation-mates all went unseen is searched last, at an
-//! eighth of the budget, and one with a mate that showed gets the whole
-//! budget first.
+//! The tiers and what counts as forbidden: [`litmus_runner::missed`].
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use litmus_core::ir::Test;
-use litmus_core::outcome::observables;
 use litmus_runner::campaign::Tally;
+use litmus_runner::missed::{forbidden_outcomes, tiers, Observed};
 
 use super::load::load;
 use super::run::Options;
@@ -42,19 +35,6 @@ pub(super) struct Tune {
 /// unseen in the run.
 const COLD_SHARE: u64 = 8;
 
-/// What the run showed of one test that ran on the GPU.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Observed {
-    /// The model allows its condition.
-    pub(super) allowed: bool,
-    /// Its weak outcome showed.
-    pub(super) seen: bool,
-    /// It failed.
-    pub(super) failed: bool,
-    /// An outcome the model forbids showed.
-    pub(super) forbidden: bool,
-}
-
 /// Searches the tests of `files` that ran (`observed`, by index) and whose
 /// weak outcome did not show, in two tiers (see the module), writes the
 /// winners to the tuning file, and counts what the search showed into
@@ -69,7 +49,7 @@ pub(super) fn search_missed(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), String> {
-    let (warm, cold) = tiers(files, observed);
+    let (warm, cold) = split(files, observed);
     tally.seen_in_search = Some(0);
     if warm.is_empty() && cold.is_empty() {
         let _ = writeln!(
@@ -120,32 +100,22 @@ pub(super) fn search_missed(
     Ok(())
 }
 
-/// The tests to search, in the files' order: those with a relaxation-mate
-/// whose weak outcome showed (and whose condition the model allows), and
-/// the others.
-fn tiers(files: &[String], observed: &[Option<Observed>]) -> (Vec<String>, Vec<String>) {
-    let key = |f: &str| {
-        load(f)
-            .ok()
-            .map(|l| litmus_gen::relaxation::relaxation_key(&l.test))
-    };
-    let shown: HashSet<String> = files
+/// The files to search, warm then cold ([`tiers`]), each test read again
+/// for its relaxation (one that cannot be read is cold).
+fn split(files: &[String], observed: &[Option<Observed>]) -> (Vec<String>, Vec<String>) {
+    let tests: Vec<Option<litmus_core::ir::Test>> = files
         .iter()
         .zip(observed)
-        .filter(|(_, o)| o.is_some_and(|o| o.seen && o.allowed))
-        .filter_map(|(f, _)| key(f))
+        .map(|(f, o)| o.and_then(|_| load(f).ok()).map(|l| l.test))
         .collect();
-    let (mut warm, mut cold) = (Vec::new(), Vec::new());
-    for (f, o) in files.iter().zip(observed) {
-        let Some(o) = o.filter(|o| !o.seen) else {
-            continue;
-        };
-        match o.allowed && key(f).is_some_and(|k| shown.contains(&k)) {
-            true => warm.push(f.clone()),
-            false => cold.push(f.clone()),
-        }
-    }
-    (warm, cold)
+    let runs: Vec<_> = observed
+        .iter()
+        .zip(&tests)
+        .map(|(o, t)| (*o, t.as_ref()))
+        .collect();
+    let (warm, cold) = tiers(&runs);
+    let named = |ix: Vec<usize>| ix.into_iter().map(|i| files[i].clone()).collect();
+    (named(warm), named(cold))
 }
 
 /// Counts one searched test: its weak outcome, if the run missed it and
@@ -156,7 +126,12 @@ fn count(test: &SearchedTest, o: Observed, opts: &Options, tally: &mut Tally, ou
     if test.seen && o.allowed {
         tally.count_seen_in_search(litmus_gen::naming::family(&test.test.name.text));
     }
-    let forbidden = match forbidden(&test.test, &test.outcomes, opts) {
+    let forbidden = match forbidden_outcomes(
+        &test.test,
+        &test.outcomes,
+        opts.config.model,
+        &opts.config.options,
+    ) {
         Ok(f) => f,
         Err(why) => {
             let _ = writeln!(
@@ -181,92 +156,4 @@ fn count(test: &SearchedTest, o: Observed, opts: &Options, tally: &mut Tally, ou
         ))
     );
     tally.count_forbidden_in_search(o.failed, o.forbidden);
-}
-
-/// The outcomes of `seen` that the model forbids for `test`, as a
-/// condition writes them (`P1:r0=1; P1:r1=0`).
-fn forbidden(
-    test: &Test,
-    seen: &BTreeSet<Vec<u32>>,
-    opts: &Options,
-) -> Result<Vec<String>, String> {
-    let result = litmus_model::check(test, opts.config.model, &opts.config.options)
-        .map_err(|e| e.to_string())?;
-    let names: Vec<String> = observables(test).iter().map(|o| o.display(test)).collect();
-    Ok(seen
-        .iter()
-        .filter(|v| !result.allowed.contains(*v))
-        .map(|v| {
-            names
-                .iter()
-                .zip(v)
-                .map(|(n, x)| format!("{n}={x}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-        .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
-
-    fn observed(allowed: bool, seen: bool) -> Option<Observed> {
-        Some(Observed {
-            allowed,
-            seen,
-            failed: false,
-            forbidden: false,
-        })
-    }
-
-    /// Writes the tests into a scratch folder and returns their paths.
-    fn files(name: &str, texts: &[String]) -> Vec<String> {
-        let dir =
-            std::env::temp_dir().join(format!("gpu-litmus-tiers-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let p = dir.join(format!("{i}.litmus"));
-                std::fs::write(&p, t).unwrap();
-                p.display().to_string()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_missed_test_is_warm_when_a_variant_of_its_relaxation_showed() {
-        let fenced = MP.replace(
-            " st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;",
-            " fence.sc.cta | fence.sc.cta ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;",
-        );
-        let one_cta = MP.replace("P1@cta 1", "P1@cta 0");
-        let one_cta_fenced = fenced.replace("P1@cta 1", "P1@cta 0");
-        let f = files("warm", &[MP.into(), fenced, one_cta, one_cta_fenced]);
-        let (warm, cold) = tiers(
-            &f,
-            &[
-                observed(true, true),
-                observed(true, false),
-                observed(true, false),
-                observed(true, false),
-            ],
-        );
-        assert_eq!(warm, vec![f[1].clone()]);
-        assert_eq!(cold, vec![f[2].clone(), f[3].clone()]);
-    }
-
-    #[test]
-    fn seen_and_not_run_tests_are_not_searched_and_a_forbidden_condition_is_cold() {
-        let f = files("skip", &[MP.into(), MP.into(), MP.into()]);
-        // The first did not run on the GPU; the second showed; the third's
-        // condition is forbidden, so its mate's showing does not warm it.
-        let (warm, cold) = tiers(&f, &[None, observed(true, true), observed(false, false)]);
-        assert!(warm.is_empty(), "{warm:?}");
-        assert_eq!(cold, vec![f[2].clone()]);
-    }
 }

@@ -8,9 +8,9 @@ use std::time::Instant;
 use litmus_core::ir::Test;
 use litmus_model::{check, CheckResult, Model, Options};
 use litmus_runner::report;
-use serde::Serialize;
+use litmus_runner::report::json::check::CheckRecord;
 
-use super::args::{whole, Format, ModelArg, Refusal};
+use super::args::{Format, Limits, ModelArg, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -37,27 +37,8 @@ pub struct CheckArgs {
     /// (mcompare7 reads it); see HERD FORMAT below
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::of(&[Format::Text, Format::Json, Format::Herd]))]
     format: Format,
-    /// the model's loop bound: how many times a loop body may run in an
-    /// execution the model considers (default 1: an execution that takes a
-    /// backward jump is dropped, and the result says it was bounded). Not
-    /// LITMUS_LOOP_BOUND, which bounds how long a role may spin on the GPU
-    /// (default 1000)
-    #[arg(long, value_name = "N", value_parser = whole(1u32))]
-    loop_bound: Option<u32>,
-    /// search budget per file (default 20000000); a test over budget is an
-    /// error saying how far it got
-    #[arg(long, value_name = "N", value_parser = whole(1u64))]
-    max_steps: Option<u64>,
-    /// the most events (initial writes included) a test may have to be
-    /// checked (default 96); a larger test is an error, one line, not a
-    /// search without end
-    #[arg(long, value_name = "N", value_parser = whole(1usize))]
-    max_events: Option<usize>,
-    /// the longest the model may take over one test (default 5; the
-    /// repository's tests and the conformance corpus take well under a
-    /// second); a test that takes longer is an error, one line
-    #[arg(long, value_name = "N", value_parser = whole(1u64))]
-    max_seconds: Option<u64>,
+    #[command(flatten)]
+    limits: Limits,
     /// check termination instead (Dat3M's TERMINATION): per file
     /// `terminates`, or `may hang:` and where a thread spins forever on
     /// final values or waits forever at a barrier. json: file, name, model,
@@ -110,11 +91,6 @@ EXIT STATUS:
     2  the command line is wrong
 ";
 
-/// The default of `--max-seconds` (check's and explain's): a test the
-/// model cannot decide in that time ends in one line rather than keeping
-/// the person waiting minutes (the model's own default is 120 s).
-pub const MAX_SECONDS: u64 = 5;
-
 struct Request {
     model: &'static dyn Model,
     format: Format,
@@ -133,18 +109,11 @@ impl CheckArgs {
         if self.termination && self.format == Format::Herd {
             return Err("`--termination` has no herd format; use text or json".into());
         }
-        let d = Options::default();
         let options = Options {
-            loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-            max_steps: self.max_steps.unwrap_or(d.max_steps),
-            max_events: self.max_events.unwrap_or(d.max_events),
-            max_time: Some(std::time::Duration::from_secs(
-                self.max_seconds.unwrap_or(MAX_SECONDS),
-            )),
             // herd7's Positive and Negative count every consistent
             // execution: only the full enumeration has them all.
             all_executions: self.all_executions || self.format == Format::Herd,
-            ..d
+            ..self.limits.options()
         };
         Ok(Request {
             model,
@@ -242,23 +211,13 @@ impl Report {
     fn json(&self, file: &str, model: &dyn Model, micros: u128) -> String {
         let line = match self {
             Report::Failed(msg) => serde_json::to_string(&report::json::ErrorLine::new(file, msg)),
-            Report::Checked { test, result: r } => serde_json::to_string(&CheckRecord {
-                schema: report::json::SCHEMA,
+            Report::Checked { test, result } => serde_json::to_string(&CheckRecord::of(
                 file,
-                name: &test.name.text,
-                model: model.name(),
-                declared_verdict: test.verdict.map(|d| d.verdict.as_str()),
-                quantifier: r.quantifier.as_str(),
-                condition_reachable: r.condition_reachable,
-                claim_holds: r.claim_holds,
-                verdict: r.verdict().as_str(),
-                bounded: r.bounded,
-                observables: r.observables.iter().map(|o| o.display(test)).collect(),
-                allowed_outcomes: r.allowed.iter().map(Vec::as_slice).collect(),
-                consistent_executions: r.consistent_executions,
-                candidate_executions: r.candidate_executions,
-                micros: micros as u64,
-            }),
+                test,
+                model.name(),
+                result,
+                micros as u64,
+            )),
         };
         line.expect("a check record serializes")
     }
@@ -341,27 +300,4 @@ fn check_file(file: &str, req: &Request) -> Report {
         // The error is about the whole test: it points at the header.
         Err(e) => Report::Failed(format!("{file}:{}: {e}", loaded.header())),
     }
-}
-
-/// One file's line of `check --format json`. Outcomes have the shape of
-/// `run`'s: `observables` names them once, and each outcome is an array of
-/// values in that order.
-#[derive(Serialize)]
-struct CheckRecord<'a> {
-    schema: &'static str,
-    file: &'a str,
-    name: &'a str,
-    model: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    declared_verdict: Option<&'static str>,
-    quantifier: &'static str,
-    condition_reachable: bool,
-    claim_holds: bool,
-    verdict: &'static str,
-    bounded: bool,
-    observables: Vec<String>,
-    allowed_outcomes: Vec<&'a [u32]>,
-    consistent_executions: u64,
-    candidate_executions: u64,
-    micros: u64,
 }

@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
 use litmus_core::text;
+use litmus_gen::candidates::Candidates;
 use litmus_model::compare::{default_threads, diff_by_name, Difference};
 use litmus_model::{model_by_name, Options};
-use serde_json::json;
+use litmus_runner::report::json::search::{DiffLine, DiffReport, EnumerationJson, TestError};
 
-use super::args::{whole, Format, Refusal};
-use super::candidates::{CandidateArgs, Candidates};
-use super::gen::file_of;
+use super::args::{whole, with_loop_bound, Format, Refusal};
+use super::candidates::{left_out, CandidateArgs};
+use super::gen::message;
 use super::{EXIT_FAILED, EXIT_OK};
 
 /// list the generated tests on which two models differ, smallest first
@@ -105,7 +106,6 @@ impl DiffArgs {
                 model_by_name(name).map_err(|e| e.to_string())?;
             }
         }
-        let d = Options::default();
         Ok(Request {
             old,
             new,
@@ -113,10 +113,7 @@ impl DiffArgs {
             out: self.out,
             format: self.format,
             threads: self.threads.unwrap_or_else(default_threads),
-            options: Options {
-                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-                ..d
-            },
+            options: with_loop_bound(self.loop_bound),
         })
     }
 }
@@ -147,10 +144,11 @@ pub fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let generated = match req.candidates.generate(req.threads) {
         Ok(g) => g,
         Err(e) => {
-            let _ = writeln!(err, "error: {e}");
+            let _ = writeln!(err, "error: {}", message(e));
             return super::EXIT_USAGE;
         }
     };
+    let (skipped, unfit) = left_out(&generated);
     let tests = generated.tests;
     let d = match diff_by_name(&req.old, &req.new, &tests, &req.options, req.threads) {
         Ok(d) => d,
@@ -180,53 +178,29 @@ pub fn run(args: DiffArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let bound = req.candidates.bound();
     let text = match req.format {
         Format::Json => {
-            let diffs: Vec<_> = d
-                .differences
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    json!({
-                        "test": x.name,
-                        "threads": x.threads,
-                        "instructions": x.instructions,
-                        "old": x.old.as_str(),
-                        "new": x.new.as_str(),
-                        "only_old": x.only_old,
-                        "only_new": x.only_new,
-                        "file": written.get(i).cloned().flatten().map(|p| p.display().to_string()),
+            let report = DiffReport {
+                bound: &bound,
+                differences: (d.differences.iter().enumerate())
+                    .map(|(i, x)| {
+                        let file = written.get(i).cloned().flatten();
+                        DiffLine::of(x, file.map(|p| p.display().to_string()))
                     })
-                })
-                .collect();
-            let errors: Vec<_> = d
-                .errors
-                .iter()
-                .map(|(t, m)| json!({"test": tests[*t].name.text, "message": m}))
-                .collect();
-            format!(
-                "{}\n",
-                json!({
-                    "old": req.old,
-                    "new": req.new,
-                    "tests": tests.len(),
-                    "bound": bound,
-                    "enumeration": req.candidates.enumeration_json(),
-                    "left_out": generated.skipped,
-                    "enumerated_left_out": generated.enumerated_unfit,
-                    "differences": diffs,
-                    "errors": errors,
-                })
-            )
+                    .collect(),
+                enumerated_left_out: generated.enumerated_unfit,
+                enumeration: req.candidates.enumeration().map(EnumerationJson::of),
+                errors: TestError::all(&tests, &d.errors),
+                left_out: &skipped,
+                new: &req.new,
+                old: &req.old,
+                tests: tests.len(),
+            };
+            let line = serde_json::to_string(&report).expect("a report serializes");
+            format!("{line}\n")
         }
         _ => {
             let mut s = String::new();
-            for n in &generated.skipped {
+            for n in skipped.iter().chain(&unfit) {
                 s.push_str(&format!("note: {n}\n"));
-            }
-            if generated.enumerated_unfit > 0 {
-                s.push_str(&format!(
-                    "note: {} enumerated cycles left out, the options do not fit them\n",
-                    generated.enumerated_unfit
-                ));
             }
             for (t, m) in &d.errors {
                 s.push_str(&format!(
@@ -311,15 +285,11 @@ pub fn write_test(
     doc: Vec<String>,
     verdict: Verdict,
 ) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut test = test.clone();
     test.doc.0.extend(doc);
     test.verdict = Some(DeclaredVerdict {
         verdict,
         origin: Origin::NONE,
     });
-    let path = file_of(dir, &test);
-    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
+    text::write_into(dir, &test).map_err(|e| e.to_string())
 }

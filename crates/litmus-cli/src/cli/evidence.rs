@@ -110,7 +110,7 @@ fn import(opts: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     for u in &unreadable {
         let _ = writeln!(err, "error: {u}");
     }
-    let mut writer = None;
+    let mut writer: Option<Writer> = None;
     for log in &opts.logs {
         let text = match std::fs::read_to_string(log) {
             Ok(t) => t,
@@ -127,20 +127,13 @@ fn import(opts: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         failed |= !imported.rejected.is_empty();
         let count = imported.records.len();
         for record in imported.records {
-            if writer.is_none() {
-                match Writer::create(&into) {
-                    Ok(w) => writer = Some(w),
-                    Err(e) => {
-                        let _ = writeln!(
-                            err,
-                            "error: cannot write evidence to {}: {e}",
-                            into.display()
-                        );
-                        return EXIT_FAILED;
-                    }
-                }
-            }
-            if let Some(Err(e)) = writer.as_mut().map(|w| w.append(record)) {
+            // The file is made with the first record: an import of none
+            // leaves the folder as it was.
+            let written = match &mut writer {
+                Some(w) => w.append(record),
+                None => Writer::create(&into).and_then(|w| writer.insert(w).append(record)),
+            };
+            if let Err(e) = written {
                 let _ = writeln!(
                     err,
                     "error: cannot write evidence to {}: {e}",

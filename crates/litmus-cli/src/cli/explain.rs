@@ -5,7 +5,7 @@ use std::io::Write;
 
 use litmus_model::{explain_condition, explain_outcome, Model, Options};
 
-use super::args::{whole, ModelArg, Refusal};
+use super::args::{whole, Limits, ModelArg, Refusal};
 use super::load::load;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use litmus_core::outcome::parse_written;
@@ -38,25 +38,8 @@ pub struct ExplainArgs {
     /// how many distinct reasons to show
     #[arg(long, value_name = "N", default_value = "4", value_parser = whole(1usize))]
     reasons: usize,
-    /// the model's loop bound: how many times a loop body may run in an
-    /// execution the model considers (default 1: an execution that takes a
-    /// backward jump is dropped). Not LITMUS_LOOP_BOUND, which bounds how
-    /// long a role may spin on the GPU (default 1000)
-    #[arg(long, value_name = "N", value_parser = whole(1u32))]
-    loop_bound: Option<u32>,
-    /// search budget (default 20000000)
-    #[arg(long, value_name = "N", value_parser = whole(1u64))]
-    max_steps: Option<u64>,
-    /// the most events (initial writes included) a test may have to be
-    /// checked (default 96); a larger test is an error, one line, not a
-    /// search without end
-    #[arg(long, value_name = "N", value_parser = whole(1usize))]
-    max_events: Option<usize>,
-    /// the longest the model may take over one test (default 5; the
-    /// repository's tests and the conformance corpus take well under a
-    /// second); a test that takes longer is an error, one line
-    #[arg(long, value_name = "N", value_parser = whole(1u64))]
-    max_seconds: Option<u64>,
+    #[command(flatten)]
+    limits: Limits,
     /// the tests: .litmus files, and folders searched for them
     #[arg(value_name = "FILE|DIR")]
     files: Vec<String>,
@@ -82,16 +65,7 @@ pub fn run(args: ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if args.files.is_empty() {
         return Refusal::from("no file to explain").print("explain", err);
     }
-    let d = Options::default();
-    let options = Options {
-        loop_bound: args.loop_bound.unwrap_or(d.loop_bound),
-        max_steps: args.max_steps.unwrap_or(d.max_steps),
-        max_events: args.max_events.unwrap_or(d.max_events),
-        max_time: Some(std::time::Duration::from_secs(
-            args.max_seconds.unwrap_or(super::check::MAX_SECONDS),
-        )),
-        ..d
-    };
+    let options = args.limits.options();
     let (files, refused) = super::load::expand(&args.files);
     let mut status = EXIT_OK;
     for why in &refused {

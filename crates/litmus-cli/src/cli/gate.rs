@@ -1,15 +1,13 @@
 //! `gpu-litmus gate`: a model against recorded hardware evidence, no GPU.
 
-mod json;
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use litmus_evidence::gate::{gate, recorded_subjects, GateReport, Question, Subject};
+use litmus_evidence::gate::{gate, recorded_subjects, GateReport, Question};
 use litmus_evidence::Evidence;
 use litmus_model::{model_by_name, Model, Options};
-use litmus_runner::report::junit;
+use litmus_runner::report::{json, junit};
 
 use super::args::{whole, Format, Refusal};
 use super::run::folder;
@@ -169,7 +167,7 @@ pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let report = gate(&subjects, &evidence, &question);
     // `--format` takes text or json only (see GateArgs).
     let text = match opts.format {
-        Format::Json => json::lines(&report, &evidence, &unreadable),
+        Format::Json => json::gate::lines(&report, &evidence, &unreadable),
         // Names come from files anyone writes: never raw to a terminal.
         _ => litmus_core::printable::escaped_lines(&text(&report, &evidence, &unreadable, &opts))
             .into_owned(),
@@ -178,7 +176,7 @@ pub fn run(args: GateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     }
     if let Some(dir) = &opts.report {
-        if let Err(e) = write_junit(dir, &subjects, &report) {
+        if let Err(e) = junit::write_gate(dir, &subjects, &report) {
             let _ = writeln!(err, "error: cannot write {}: {e}", dir.display());
             return EXIT_FAILED;
         }
@@ -202,15 +200,6 @@ pub fn read_evidence(paths: &[PathBuf], err: &mut dyn Write) -> Option<Evidence>
     }
 }
 
-/// Where an outcome was seen: `NVIDIA H100 80GB HBM3: 1234`.
-fn devices(seen: &litmus_evidence::gate::Seen) -> String {
-    seen.devices
-        .iter()
-        .map(|(d, c)| format!("{d}: {c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn observed(o: Option<u64>) -> String {
     match o {
         None => "no evidence".into(),
@@ -230,8 +219,7 @@ fn text(
         s.push_str(&format!("error: {u}\n"));
     }
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        s.push_str(&format!("{level}: {p}\n"));
+        s.push_str(&format!("{}: {p}\n", p.level()));
     }
     for e in &report.errors {
         s.push_str(&format!(
@@ -247,7 +235,7 @@ fn text(
             v.seen.text,
             v.seen.count,
             if v.seen.count == 1 { "" } else { "s" },
-            devices(&v.seen),
+            v.seen.places(),
             opts.model.name(),
             indent(&v.explanation)
         ));
@@ -294,48 +282,4 @@ fn indent(text: &str) -> String {
         .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn write_junit(
-    dir: &std::path::Path,
-    subjects: &[Subject],
-    report: &GateReport,
-) -> std::io::Result<()> {
-    let cases: Vec<junit::Case> = subjects
-        .iter()
-        .map(|s| {
-            let mut failure: Vec<String> = report
-                .violations
-                .iter()
-                .filter(|v| v.file == s.file && v.test == s.test.name.text)
-                .map(|v| {
-                    format!(
-                        "the hardware showed `{}` ({}), which the model forbids\n{}",
-                        v.seen.text,
-                        devices(&v.seen),
-                        v.explanation
-                    )
-                })
-                .collect();
-            failure.extend(
-                report
-                    .errors
-                    .iter()
-                    .filter(|e| e.file == s.file && e.test == s.test.name.text)
-                    .map(|e| format!("cannot check: {}", e.message)),
-            );
-            junit::Case {
-                name: format!("{}: {}", s.file, s.test.name.text),
-                time: Duration::ZERO,
-                failure: (!failure.is_empty()).then(|| failure.join("\n")),
-                skipped: None,
-                output: String::new(),
-            }
-        })
-        .collect();
-    std::fs::create_dir_all(dir)?;
-    litmus_core::files::write_atomic(
-        &dir.join("junit-gpu-litmus-gate.xml"),
-        junit::render("gpu-litmus-gate", &cases).as_bytes(),
-    )
 }

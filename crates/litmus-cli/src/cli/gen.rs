@@ -13,6 +13,7 @@ use litmus_model::{check, Model, Options};
 
 use super::args::{whole, ModelArg, Refusal};
 use super::candidates::FamilyArgs;
+use super::progress::Bar;
 use super::{EXIT_FAILED, EXIT_OK};
 
 /// write families of .litmus files from shapes or diy7 cycles, verdicts included
@@ -153,14 +154,23 @@ pub fn run(args: GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut written = HashSet::new();
     let mut status = EXIT_OK;
     let mut total = Tally::default();
+    // Every family first (quick beside checking their tests), so that the
+    // bar knows how many tests there are; one the options cannot make
+    // ends the command once the families before it are written.
+    let mut families = Vec::new();
+    let mut unmade = None;
     for skeleton in &req.skeletons {
-        let fam = match family(skeleton, &req.spec, &mut seen) {
-            Ok(f) => f,
+        match family(skeleton, &req.spec, &mut seen) {
+            Ok(f) => families.push(f),
             Err(e) => {
-                let _ = writeln!(err, "error: {e}");
-                return super::EXIT_USAGE;
+                unmade = Some(e);
+                break;
             }
-        };
+        }
+    }
+    let bar = Bar::count(families.iter().map(|f| f.tests.len() as u64).sum());
+    for fam in families {
+        bar.say(format!("{}:", fam.name));
         let mut tally = Tally {
             variants: fam.variants,
             ..Tally::default()
@@ -168,24 +178,28 @@ pub fn run(args: GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         for test in fam.tests {
             // Distinct tests have distinct names; a clash would overwrite
             // a file, so it is an error rather than a silent loss.
-            if !written.insert(test.name.text.clone()) {
-                let _ = writeln!(err, "error: two different tests are named {}: only the first is written (please report it)", test.name);
-                tally.failed += 1;
-                status = EXIT_FAILED;
-                continue;
-            }
-            match write_checked(test, &req) {
+            let checked = match written.insert(test.name.text.clone()) {
+                false => Err(format!("two different tests are named {}: only the first is written (please report it)", test.name)),
+                true => write_checked(test, &req),
+            };
+            bar.inc();
+            match checked {
                 Ok(Verdict::Allowed) => tally.allowed += 1,
                 Ok(Verdict::Forbidden) => tally.forbidden += 1,
                 Err(msg) => {
-                    let _ = writeln!(err, "error: {msg}");
+                    let _ = bar.aside(|| writeln!(err, "error: {msg}"));
                     tally.failed += 1;
                     status = EXIT_FAILED;
                 }
             }
         }
-        let _ = writeln!(out, "{}: {}", fam.name, tally.line());
+        let _ = bar.aside(|| writeln!(out, "{}: {}", fam.name, tally.line()));
         total.add(&tally);
+    }
+    drop(bar);
+    if let Some(e) = unmade {
+        let _ = writeln!(err, "error: {e}");
+        return super::EXIT_USAGE;
     }
     let _ = writeln!(
         out,
@@ -208,15 +222,8 @@ fn write_checked(mut test: Test, req: &Request) -> Result<Verdict, String> {
         verdict,
         origin: Origin::NONE,
     });
-    let path = file_of(&req.out, &test);
-    litmus_core::files::write_atomic(&path, text::print(&test).as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    text::write_into(&req.out, &test).map_err(|e| e.to_string())?;
     Ok(verdict)
-}
-
-/// `DIR/<name>.litmus`: the file is named after its test.
-pub fn file_of(dir: &Path, test: &Test) -> PathBuf {
-    dir.join(format!("{}.litmus", test.name.text))
 }
 
 /// Counts for one family, and for the run.

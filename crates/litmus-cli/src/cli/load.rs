@@ -23,21 +23,11 @@ impl Loaded {
     }
 }
 
-/// The largest `.litmus` file read: a hundred times the largest test of
-/// the repository, so that no file makes the reader exhaust memory.
-const MAX_TEST_BYTES: u64 = 16 << 20;
-
 /// Reads and parses `file`; the error is every problem, one
 /// `file:line:col: message` per line (no trailing newline).
 pub fn load(file: &str) -> Result<Loaded, String> {
-    let bytes = litmus_core::files::read_regular(Path::new(file), MAX_TEST_BYTES)
-        .map_err(|e| e.to_string())?;
-    let src =
-        String::from_utf8(bytes).map_err(|_| format!("{file}: cannot read: not UTF-8 text"))?;
-    match text::parse(&src) {
-        Ok(test) => Ok(Loaded { test, src }),
-        Err(e) => Err(e.render(file).trim_end().to_string()),
-    }
+    let (test, src) = text::read_file(file).map_err(|e| e.to_string())?;
+    Ok(Loaded { test, src })
 }
 
 /// Reads `file` for a run spread over the GPUs, with the devices its
@@ -80,25 +70,12 @@ pub fn expand(paths: &[String]) -> (Vec<String>, Vec<String>) {
 
 /// The files a command over a set of tests runs: each file given, and the
 /// `.litmus` files under each folder given, sorted; a path that does not
-/// exist, or a folder with none, is an error that names it.
+/// exist, or a folder that cannot be searched or has none, is an error
+/// that names it.
 pub fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        let path = Path::new(p);
-        if path.is_dir() {
-            let found = litmus_core::files::walk(path, "litmus");
-            if let Some(refused) = found.refused.first() {
-                return Err(refused.to_string());
-            }
-            if found.files.is_empty() {
-                return Err(format!("{p}: no .litmus file in this folder"));
-            }
-            files.extend(found.files.into_iter().map(|f| f.display().to_string()));
-        } else if path.exists() {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{p}: no such file or folder"));
-        }
+    if let Some(p) = paths.iter().find(|p| !Path::new(p).exists()) {
+        return Err(format!("{p}: no such file or folder"));
     }
-    Ok(files)
+    let (files, refused) = expand(paths);
+    refused.into_iter().next().map_or(Ok(files), Err)
 }

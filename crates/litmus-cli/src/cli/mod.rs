@@ -6,7 +6,6 @@ mod args;
 mod campaign;
 mod campaign_search;
 mod candidates;
-mod cat_text;
 pub mod check;
 mod diff;
 mod evidence;
@@ -19,7 +18,6 @@ mod mutants;
 mod mutants_report;
 mod outputs;
 mod parallel;
-mod prefetch;
 mod progress;
 mod ptx;
 mod report;
@@ -63,8 +61,7 @@ struct Cli {
 /// `-q` and `-v`, which every command takes, before or after its name.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Globals {
-    /// print results and errors only: no progress bar (run, campaign), no
-    /// notes
+    /// print results and errors only: no progress bar, no notes
     #[arg(
         short,
         long,
@@ -231,6 +228,7 @@ pub fn dispatch(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         }
     };
     let g = cli.globals;
+    progress::set_quiet(g.quiet);
     // Names come from files anyone writes: whatever a command prints, in
     // text or JSON, reaches the terminal with its control and bidi
     // characters written out (`litmus_core::printable::escaped_output`).

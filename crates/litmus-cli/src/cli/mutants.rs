@@ -7,17 +7,23 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use litmus_evidence::gate::recorded_subjects;
-use litmus_evidence::mutation::{judge_all, kill_candidates, kill_wanted, Ground, Judged};
+use litmus_evidence::mutation::{
+    judge_all_with, kill_candidates_with, kill_wanted, Ground, Judged,
+};
+use litmus_gen::candidates::Candidates;
 use litmus_model::cat::mutate::Mutation;
 use litmus_model::compare::default_threads;
+use litmus_model::twins::mutation;
 use litmus_model::Options;
+use litmus_runner::report::json::search::{EnumerationJson, KillSearch, KillTests};
 
-use super::args::{whole, Format, Refusal};
-use super::candidates::{CandidateArgs, Candidates};
-use super::cat_text::mutation;
+use super::args::{whole, with_loop_bound, Format, Refusal};
+use super::candidates::{left_out, CandidateArgs};
 use super::diff::write_test;
 use super::gate::read_evidence;
-use super::mutants_report::{KillSearch, KillTests, Report};
+use super::gen::message;
+use super::mutants_report::Report;
+use super::progress::Bar;
 use super::subjects::subjects;
 use super::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
@@ -130,7 +136,6 @@ impl MutantsArgs {
             ));
         }
         let candidates = self.candidates.candidates()?;
-        let d = Options::default();
         Ok(Request {
             model,
             evidence: self.evidence,
@@ -138,10 +143,7 @@ impl MutantsArgs {
             format: self.format,
             json_out: self.out,
             threads: self.threads.unwrap_or_else(default_threads),
-            options: Options {
-                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-                ..d
-            },
+            options: with_loop_bound(self.loop_bound),
             kill_tests: self.kill_tests,
             candidates,
         })
@@ -180,11 +182,7 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "error: {e}");
             // A name that is no model (or has no twin) is a command-line
             // mistake; a file that does not compile is the file's.
-            return if req.model.ends_with(".cat") {
-                EXIT_FAILED
-            } else {
-                EXIT_USAGE
-            };
+            return if e.is_name() { EXIT_USAGE } else { EXIT_FAILED };
         }
     };
     let Some(evidence) = read_evidence(&req.evidence, err) else {
@@ -192,8 +190,7 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let mut status = EXIT_OK;
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        let _ = writeln!(err, "{level}: {p}");
+        let _ = writeln!(err, "{}: {p}", p.level());
     }
     if evidence.errors().next().is_some() {
         status = EXIT_FAILED;
@@ -225,30 +222,35 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     }
     let start = std::time::Instant::now();
-    let allowed = Ground::check(&m, &subjects, &req.options, req.threads);
+    let bar = Bar::count(0);
+    bar.stage("checking the tests", subjects.len() as u64);
+    let (threads, tick) = (req.threads, || bar.inc());
+    let allowed = Ground::check_with(&m, &subjects, &req.options, threads, &tick);
     let checked = start.elapsed();
     let ground = match Ground::judge_base(&m, &subjects, &evidence, allowed, &req.options) {
         Ok(g) => g,
         Err(e) => {
+            drop(bar);
             let _ = writeln!(err, "error: {e}");
             return EXIT_FAILED;
         }
     };
-    let judged = judge_all(&ground, &m, req.threads);
+    bar.stage("judging the mutants", m.mutants.len() as u64);
+    let judged = judge_all_with(&ground, &m, threads, &tick);
     let times = format!(
         "time: {:.1} s checking the tests, {:.1} s judging the evidence",
         checked.as_secs_f64(),
         (start.elapsed() - checked).as_secs_f64()
     );
-    let kill_tests = match &req.kill_tests {
-        Some(dir) => match kill_tests(&m, &judged, dir, &req) {
-            Ok(k) => Some(k),
-            Err(e) => {
-                let _ = writeln!(err, "error: {e}");
-                status = EXIT_FAILED;
-                None
-            }
-        },
+    let searched = (req.kill_tests.as_ref()).map(|dir| kill_tests(&m, &judged, dir, &req, &bar));
+    drop(bar);
+    let kill_tests = match searched {
+        Some(Ok(k)) => Some(k),
+        Some(Err(e)) => {
+            let _ = writeln!(err, "error: {e}");
+            status = EXIT_FAILED;
+            None
+        }
         None => None,
     };
     let base_errors = ground.base_errors();
@@ -271,19 +273,20 @@ pub fn run(args: MutantsArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         paths_given: !req.paths.is_empty(),
         evidence: &evidence,
         kill_tests: kill_tests.as_ref(),
-        bound: req.candidates.bound(),
-        enumeration: req.candidates.enumeration_json(),
         times,
     };
     let object = report.json();
     if let Some(path) = &req.json_out {
-        let text = serde_json::to_string_pretty(&object).expect("JSON values print");
+        let text = serde_json::to_string_pretty(&object).expect("a report serializes");
         if !super::outputs::write(path, (text + "\n").as_bytes(), err) {
             status = EXIT_FAILED;
         }
     }
     let text = match req.format {
-        Format::Json => format!("{object}\n"),
+        Format::Json => format!(
+            "{}\n",
+            serde_json::to_string(&object).expect("a report serializes")
+        ),
         _ => litmus_core::printable::escaped_lines(&report.text()).into_owned(),
     };
     if out.write_all(text.as_bytes()).is_err() {
@@ -301,21 +304,28 @@ fn kill_tests(
     judged: &[Judged],
     dir: &Path,
     req: &Request,
+    bar: &Bar,
 ) -> Result<KillSearch, String> {
     let wanted = kill_wanted(judged);
+    let mut search = KillSearch {
+        bound: req.candidates.bound(),
+        enumeration: req.candidates.enumeration().map(EnumerationJson::of),
+        candidates: 0,
+        left_out: Vec::new(),
+        found: Vec::new(),
+    };
     if wanted.is_empty() {
-        return Ok(KillSearch {
-            candidates: 0,
-            left_out: Vec::new(),
-            found: Vec::new(),
-        });
+        return Ok(search);
     }
-    let generated = req.candidates.generate(req.threads)?;
+    let generated = req.candidates.generate(req.threads).map_err(message)?;
+    let (shapes, cycles) = left_out(&generated);
+    search.left_out = shapes.into_iter().chain(cycles).collect();
     let tests = generated.tests;
-    let found = kill_candidates(m, &wanted, &tests, &req.options, req.threads)
+    bar.stage("checking the candidates", tests.len() as u64);
+    let tick = || bar.inc();
+    let found = kill_candidates_with(m, &wanted, &tests, &req.options, req.threads, &tick)
         .map_err(|e| e.to_string())?;
     let base_name = m.path.display().to_string();
-    let mut out = Vec::new();
     for k in found {
         let i = k.mutant;
         let x = &m.mutants[i];
@@ -344,20 +354,8 @@ fn kill_tests(
             let sub = dir.join((i + 1).to_string());
             files.push(write_test(&sub, &tests[diff.test], doc, diff.old)?);
         }
-        out.push(KillTests { mutant: i, files });
+        search.found.push(KillTests { mutant: i, files });
     }
-    Ok(KillSearch {
-        candidates: tests.len(),
-        left_out: {
-            let mut notes = generated.skipped;
-            if generated.enumerated_unfit > 0 {
-                notes.push(format!(
-                    "{} enumerated cycles left out, the options do not fit them",
-                    generated.enumerated_unfit
-                ));
-            }
-            notes
-        },
-        found: out,
-    })
+    search.candidates = tests.len();
+    Ok(search)
 }

@@ -1,31 +1,13 @@
-//! `gpu-litmus mutants`'s output: the table and the score as text, and the
-//! JSON object. The judging is `litmus_evidence::mutation`'s; this file
-//! only prints it.
+//! `gpu-litmus mutants`'s output: the table and the score as text (the
+//! JSON object is `litmus_runner::report::json::search`'s). The judging is
+//! `litmus_evidence::mutation`'s; this file only prints it.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use litmus_evidence::mutation::{Ground, Judged, Kill, Score};
 use litmus_evidence::Evidence;
 use litmus_model::cat::mutate::Mutation;
-use serde_json::{json, Value};
-
-/// What the kill-test search found for one surviving mutant.
-pub struct KillTests {
-    pub mutant: usize,
-    /// The tests written, smallest first.
-    pub files: Vec<PathBuf>,
-}
-
-/// The kill-test search: how many candidates it had, what it left out,
-/// and what it found per mutant.
-pub struct KillSearch {
-    /// Candidate tests (0 when no mutant needed the search).
-    pub candidates: usize,
-    /// Shapes the family options do not fit, one line each.
-    pub left_out: Vec<String>,
-    pub found: Vec<KillTests>,
-}
+use litmus_runner::report::json::search::{KillSearch, MutantsReport};
 
 /// Everything the command prints.
 pub struct Report<'a> {
@@ -37,9 +19,6 @@ pub struct Report<'a> {
     pub paths_given: bool,
     pub evidence: &'a Evidence,
     pub kill_tests: Option<&'a KillSearch>,
-    pub bound: String,
-    /// The enumeration of the kill-test search, as JSON.
-    pub enumeration: Value,
     /// Where the time went, for the text's last line.
     pub times: String,
 }
@@ -115,6 +94,7 @@ impl Report<'_> {
         )
     }
 
+    /// The table, the kill tests found, the times and the score.
     pub fn text(&self) -> String {
         let m = self.m;
         let mut s = format!(
@@ -171,7 +151,7 @@ impl Report<'_> {
             } else {
                 s.push_str(&format!(
                     "\nkill tests for the surviving stronger and incomparable mutants, among {} candidate tests (bound: {}):\n",
-                    search.candidates, self.bound
+                    search.candidates, search.bound
                 ));
             }
             for note in &search.left_out {
@@ -199,141 +179,16 @@ impl Report<'_> {
         s
     }
 
-    pub fn json(&self) -> Value {
-        let subjects = self.ground.subjects;
-        let test = |t: usize| json!({"file": subjects[t].file, "test": self.test_name(t)});
-        let mutants: Vec<Value> = self
-            .m
-            .mutants
-            .iter()
-            .zip(self.judged)
-            .enumerate()
-            .map(|(i, (x, j))| {
-                let kills: Vec<Value> = match &j.kill {
-                    Kill::Evidence(v) => v
-                        .iter()
-                        .map(|k| {
-                            let mut o = test(k.test);
-                            o["count"] = json!(k.count);
-                            o["outcomes"] = json!(k.outcomes);
-                            o
-                        })
-                        .collect(),
-                    Kill::Verdict(v) => v
-                        .iter()
-                        .map(|k| {
-                            let mut o = test(k.test);
-                            o["declared"] = json!(k.declared.as_str());
-                            o
-                        })
-                        .collect(),
-                    Kill::Survived => Vec::new(),
-                };
-                let kill_tests = self.kill_tests.and_then(|k| {
-                    k.found.iter().find(|k| k.mutant == i).map(|k| {
-                        k.files
-                            .iter()
-                            .map(|f| f.display().to_string())
-                            .collect::<Vec<_>>()
-                    })
-                });
-                json!({
-                    "number": i + 1,
-                    "operator": x.operator.name(),
-                    "description": x.description,
-                    "file": x.file,
-                    "line": x.pos.line,
-                    "column": x.pos.column,
-                    "direction": x.direction.name(),
-                    "class": j.class.class.name(),
-                    "differences": j.class.differences.len(),
-                    "errors": j.class.errors.iter().map(|(t, e)| {
-                        let mut o = test(*t);
-                        o["message"] = json!(e);
-                        o
-                    }).collect::<Vec<_>>(),
-                    "killed_by": match j.kill {
-                        Kill::Evidence(_) => Value::from("evidence"),
-                        Kill::Verdict(_) => Value::from("verdict"),
-                        Kill::Survived => Value::Null,
-                    },
-                    "kills": kills,
-                    "kill_tests": kill_tests,
-                })
-            })
-            .collect();
-        let skipped: Vec<Value> = self
-            .m
-            .skipped
-            .iter()
-            .map(|x| {
-                json!({
-                    "operator": x.operator.name(),
-                    "description": x.description,
-                    "file": x.file,
-                    "line": x.pos.line,
-                    "column": x.pos.column,
-                    "error": x.error.to_string(),
-                })
-            })
-            .collect();
-        let base_failures: Vec<Value> = self
-            .ground
-            .base_failures
-            .iter()
-            .enumerate()
-            .flat_map(|(t, fs)| {
-                fs.iter().map(move |v| {
-                    let shown = self.ground.seen[t].iter().find(|s| &s.values == v);
-                    json!({
-                        "file": subjects[t].file,
-                        "test": subjects[t].test.name.text,
-                        "outcome": shown.map(|s| s.text.clone()),
-                        "count": shown.map(|s| s.count),
-                    })
-                })
-            })
-            .collect();
-        let s = self.score();
-        let devices: BTreeSet<&str> = self
-            .evidence
-            .records
-            .iter()
-            .map(|r| r.device.as_str())
-            .collect();
-        json!({
-            "model": self.m.path.display().to_string(),
-            "tests": {
-                "total": subjects.len(),
-                "given": self.given,
-                "recorded": subjects.len() - self.given,
-            },
-            "evidence": {
-                "records": self.evidence.records.len(),
-                "devices": devices,
-                "problems": self.evidence.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            },
-            "base": {
-                "passes_gate": base_failures.is_empty(),
-                "gate_failures": base_failures,
-            },
-            "mutants": mutants,
-            "skipped": skipped,
-            "duplicates": self.m.duplicates,
-            "kill_tests_search": self.kill_tests.map(|k| json!({
-                "bound": self.bound,
-                "enumeration": self.enumeration,
-                "candidates": k.candidates,
-                "left_out": k.left_out,
-            })),
-            "summary": {
-                "mutants": s.mutants,
-                "equivalent": s.equivalent,
-                "killed_by_evidence": s.by_evidence,
-                "killed_by_verdicts": s.by_verdicts,
-                "survived": s.survived,
-                "score": s.value(),
-            },
-        })
+    /// The JSON object (`litmus_runner::report::json::search`).
+    pub fn json(&self) -> MutantsReport<'_> {
+        let (m, ground, judged) = (self.m, self.ground, self.judged);
+        MutantsReport::of(
+            m,
+            ground,
+            judged,
+            self.given,
+            self.evidence,
+            self.kill_tests,
+        )
     }
 }

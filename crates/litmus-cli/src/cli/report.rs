@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use litmus_evidence::html;
 use litmus_model::{Model, Options};
 
-use super::args::{whole, ModelArg, Refusal};
+use super::args::{whole, with_loop_bound, ModelArg, Refusal};
 use super::gate::read_evidence;
 use super::outputs;
 use super::run::folder;
@@ -66,16 +66,12 @@ impl ReportArgs {
             return Err("`--evidence` is required: a folder of recorded evidence".into());
         }
         let html = self.out.ok_or("`--out` is required: the page to write")?;
-        let d = Options::default();
         Ok(ReportOptions {
             evidence: self.evidence,
             mutants: self.mutants,
             html,
             model: self.model.model()?,
-            options: Options {
-                loop_bound: self.loop_bound.unwrap_or(d.loop_bound),
-                ..d
-            },
+            options: with_loop_bound(self.loop_bound),
         })
     }
 }
@@ -99,8 +95,7 @@ pub fn run(args: ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return EXIT_FAILED;
     };
     for p in &evidence.problems {
-        let level = if p.is_error() { "error" } else { "warning" };
-        let _ = writeln!(err, "{level}: {p}");
+        let _ = writeln!(err, "{}: {p}", p.level());
     }
     let mut reports = Vec::new();
     for path in &opts.mutants {

@@ -16,10 +16,10 @@ use litmus_tune::tuning::TuningFile;
 
 use super::args::{whole, Format, ModelArg, Refusal};
 use super::load::{load, load_for_devices, Loaded};
-use super::prefetch::Prefetch;
 use super::progress::Progress;
-use super::run_help::AFTER_HELP;
+use super::run_help::after_help;
 use super::{Globals, EXIT_FAILED, EXIT_OK};
+use litmus_runner::prefetch::Prefetch;
 
 /// A file's report, the time it took and its test; or why it did not load.
 type RunResult = Result<(TestReport, Duration, Test), String>;
@@ -44,7 +44,7 @@ type RunResult = Result<(TestReport, Duration, Test), String>;
 /// Allowed outcomes never seen, and whether the condition's outcome was
 /// seen, are said but never fail a test.
 #[derive(clap::Args)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(after_long_help = after_help())]
 pub struct RunArgs {
     #[command(flatten)]
     model: ModelArg,
@@ -322,19 +322,8 @@ fn ran(
 /// stderr, once it is recorded as a failed case; it never passes.
 fn unloadable(file: &str, msg: &str, took: Duration, opts: &Options) -> (bool, String, String) {
     let unwritten = opts.config.report_dir.as_deref().and_then(|dir| {
-        // CI should see a file that does not parse as a failed
-        // case, not as a missing one.
-        let case = report::junit::Case {
-            name: file.to_string(),
-            time: took,
-            failure: Some(msg.to_string()),
-            skipped: None,
-            output: String::new(),
-        };
-        std::fs::create_dir_all(dir)
-            .and_then(|()| report::junit::record(dir, case))
-            .err()
-            .map(|e| cannot_write(dir, e))
+        let written = report::write_unread(dir, file, msg, took);
+        written.err().map(|e| cannot_write(dir, e))
     });
     let mut text = format!("{msg}\n");
     if let Some(u) = &unwritten {

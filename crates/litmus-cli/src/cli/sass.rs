@@ -10,7 +10,7 @@ use litmus_hw::{GpuError, PtxTarget};
 use litmus_ptx as ptx;
 use litmus_ptx::isa::{Needs, SmArch};
 use litmus_toolchain::check::check_role;
-use litmus_toolchain::{lineinfo, CacheKey, Listing, Lookup, ModuleCache, Nvdisasm, Ptxas};
+use litmus_toolchain::{Listing, ModuleCache, Nvdisasm, Ptxas};
 
 use super::args::Refusal as Usage;
 use super::load::{litmus_files, load};
@@ -264,8 +264,17 @@ fn with_ptxas(
         .fit(arch, &reads, ptxas.max_isa())
         .and_then(|_| needs.retarget(module, arch))
         .map_err(|unfit| Refusal::Unfit(unfit.to_string()))?;
-    let listing =
-        compile(&module, arch, ptxas, tools, err).map_err(|e| Refusal::Failed(e.to_string()))?;
+    let listing = Listing::compiled(
+        &module,
+        arch,
+        ptxas,
+        &tools.nvdisasm,
+        tools.cache.as_ref(),
+        &mut |w| {
+            let _ = writeln!(err, "warning: {w}");
+        },
+    )
+    .map_err(|e| Refusal::Failed(e.to_string()))?;
     Ok((listing, format!("{} for {arch}", ptxas.name())))
 }
 
@@ -291,45 +300,4 @@ fn with_driver(
         Err(e) if e.is_absent() => Err(Refusal::Failed(format!("--jit needs a GPU: {e}"))),
         Err(e) => Err(Refusal::Failed(e.to_string())),
     }
-}
-
-/// The listing of `module` (retargeted), compiled through the cache.
-fn compile(
-    module: &str,
-    arch: SmArch,
-    ptxas: &Ptxas,
-    tools: &Tools,
-    err: &mut dyn Write,
-) -> Result<Listing, litmus_toolchain::ToolError> {
-    let annotated = lineinfo::annotate(module);
-    let toolchain = ptxas.name();
-    let device = arch.to_string();
-    let key = CacheKey {
-        module: &annotated,
-        toolchain: &toolchain,
-        device: &device,
-    };
-    let cached = match tools.cache.as_ref().map(|c| c.get(&key)) {
-        Some(Ok(Lookup::Hit(image))) => Some(image),
-        Some(Ok(Lookup::Corrupt(why))) => {
-            let _ = writeln!(err, "warning: module cache: {why}; compiling again");
-            None
-        }
-        Some(Err(e)) => {
-            let _ = writeln!(err, "warning: {e}");
-            None
-        }
-        Some(Ok(Lookup::Miss)) | None => None,
-    };
-    let cubin = match cached {
-        Some(image) => image,
-        None => {
-            let image = ptxas.compile(&annotated, arch, true)?;
-            if let Some(Err(e)) = tools.cache.as_ref().map(|c| c.put(&key, &image)) {
-                let _ = writeln!(err, "warning: {e}");
-            }
-            image
-        }
-    };
-    Listing::of_cubin(module, &cubin, &tools.nvdisasm)
 }

@@ -1,7 +1,7 @@
 //! `gpu-litmus tune`: searches the GPU's environment per test and writes
 //! the winners to a tuning file that every later run of the test picks up.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use litmus_tune::tuning::{default_path, TuningFile};
 
 use super::args::{shard_of, whole, ModelArg, Refusal};
 use super::load::{litmus_files, load};
+use super::progress::Bar;
 use super::{Globals, EXIT_FAILED, EXIT_OK};
 
 /// search the GPU's environment per test; write a tuning file
@@ -387,14 +388,15 @@ fn search_kind(
     named: Option<&str>,
     tuning: &mut TuningFile,
     out: &mut dyn Write,
-    err: &mut dyn Write,
+    // The bar draws to the terminal itself (`progress::Bar`).
+    _err: &mut dyn Write,
 ) -> Result<(bool, Vec<Found>), String> {
     let mut plan = FamilyPlan::within(opts.budget_ms, opts.configs, opts.base.seed);
     plan.starts = portfolio_starts(opts);
     plan.starts
         .extend(tuning.winners(&opts.base, opts.configs / 4, &kind.kind));
     plan.toolchains = opts.toolchains.clone();
-    let bar = std::io::stderr().is_terminal();
+    let bar = Bar::search();
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();
     let mut write_error = None;
@@ -417,18 +419,7 @@ fn search_kind(
         &plan,
         opts.config.evidence_dir.as_deref(),
         |p, found| {
-            if bar {
-                let _ = write!(
-                    err,
-                    "\r\x1b[K[wave {}{on}] seen {}/{}, GPU {:.1}/{:.1} s",
-                    p.wave,
-                    p.seen,
-                    p.tests,
-                    p.spent.as_secs_f64(),
-                    p.budget.as_secs_f64()
-                );
-                let _ = err.flush();
-            }
+            bar.wave(p, &on);
             if last_write.elapsed() >= Duration::from_secs(1) {
                 last_write = Instant::now();
                 let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
@@ -441,9 +432,7 @@ fn search_kind(
             }
         },
     );
-    if bar {
-        let _ = write!(err, "\r\x1b[K");
-    }
+    drop(bar);
     if let Some(e) = write_error {
         return Err(e);
     }

@@ -138,7 +138,24 @@ impl Batch {
     /// The outcomes each model allows on each test (rows in the order the
     /// models were added), tests spread over `threads` threads.
     pub fn verdicts(&self, tests: &[Test], opts: &Options, threads: usize) -> Verdicts {
-        let per_test = par_for(tests.len(), threads, |t| self.test(&tests[t], opts));
+        self.verdicts_with(tests, opts, threads, &|| {})
+    }
+
+    /// [`Batch::verdicts`], calling `done` as each test is checked (on the
+    /// thread that checked it): a caller's count of the work, for a
+    /// progress bar.
+    pub fn verdicts_with(
+        &self,
+        tests: &[Test],
+        opts: &Options,
+        threads: usize,
+        done: &(dyn Fn() + Sync),
+    ) -> Verdicts {
+        let per_test = par_for(tests.len(), threads, |t| {
+            let row = self.test(&tests[t], opts);
+            done();
+            row
+        });
         let mut allowed: Vec<Vec<Allowed>> = vec![Vec::with_capacity(tests.len()); self.len()];
         for row in per_test {
             for (m, a) in row.into_iter().enumerate() {
@@ -185,7 +202,7 @@ impl Batch {
                 a.unwrap_or_else(|| {
                     check(test, &self.members[i].alone, opts)
                         .map(|r| r.allowed)
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| crate::verdicts::Unchecked(e.to_string()))
                 })
             })
             .collect()

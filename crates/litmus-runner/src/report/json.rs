@@ -1,7 +1,14 @@
 //! The JSON record of one test run: everything a CI dashboard or a script
-//! needs, one file per test. Typed (serde derive); every object the CLI
-//! prints carries [`SCHEMA`], and `docs/json-schema.md` describes each
-//! shape (`docs/schema/gpu-litmus-1.json` is the JSON Schema).
+//! needs, one file per test; and every other object the CLI prints as
+//! JSON: `check`'s ([`check`]), `gate`'s ([`gate`]), `diff`'s and
+//! `mutants`' ([`search`]). Typed (serde derive); every object of
+//! `check`, `run`, `gate` and `campaign` carries [`SCHEMA`], and
+//! `docs/json-schema.md` describes each shape
+//! (`docs/schema/gpu-litmus-1.json` is the JSON Schema).
+
+pub mod check;
+pub mod gate;
+pub mod search;
 
 use std::collections::BTreeMap;
 

@@ -143,3 +143,44 @@ pub fn escape(s: &str) -> String {
     }
     out
 }
+
+/// Writes `DIR/junit-gpu-litmus-gate.xml`, `gpu-litmus gate --report`'s
+/// file: a case per test of `subjects`, failed with each outcome the
+/// hardware showed that the model forbids and each error of checking it.
+pub fn write_gate(
+    dir: &Path,
+    subjects: &[litmus_evidence::gate::Subject],
+    report: &litmus_evidence::gate::GateReport,
+) -> std::io::Result<()> {
+    let cases: Vec<Case> = subjects
+        .iter()
+        .map(|s| {
+            let of = |file: &str, test: &str| file == s.file && test == s.test.name.text;
+            let violations = report.violations.iter().filter(|v| of(&v.file, &v.test));
+            let mut failure: Vec<String> = violations
+                .map(|v| {
+                    format!(
+                        "the hardware showed `{}` ({}), which the model forbids\n{}",
+                        v.seen.text,
+                        v.seen.places(),
+                        v.explanation
+                    )
+                })
+                .collect();
+            let errors = report.errors.iter().filter(|e| of(&e.file, &e.test));
+            failure.extend(errors.map(|e| format!("cannot check: {}", e.message)));
+            Case {
+                name: format!("{}: {}", s.file, s.test.name.text),
+                time: Duration::ZERO,
+                failure: (!failure.is_empty()).then(|| failure.join("\n")),
+                skipped: None,
+                output: String::new(),
+            }
+        })
+        .collect();
+    std::fs::create_dir_all(dir)?;
+    litmus_core::files::write_atomic(
+        &dir.join("junit-gpu-litmus-gate.xml"),
+        render("gpu-litmus-gate", &cases).as_bytes(),
+    )
+}

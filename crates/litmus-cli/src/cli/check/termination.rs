@@ -5,8 +5,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use litmus_core::ir::Test;
-use litmus_model::{check_termination, Model, Options, Termination, Where};
-use serde_json::{json, Value};
+use litmus_model::{check_termination, Model, Options, Termination};
+use litmus_runner::report::json::check::TerminationRecord;
+use litmus_runner::report::json::ErrorLine;
 
 use super::super::load::load;
 use super::super::{EXIT_FAILED, EXIT_OK};
@@ -44,18 +45,17 @@ pub fn run(
                         status = EXIT_FAILED;
                     }
                     match format {
-                        Format::Json => writeln!(out, "{}", json(file, &test, &t, micros)),
+                        Format::Json => {
+                            let record = TerminationRecord::of(file, &test, &t, micros as u64);
+                            writeln!(out, "{}", json(&record))
+                        }
                         _ => writeln!(out, "{}", text(file, &test, &t, micros)),
                     }
                 }
                 Err(msg) => {
                     status = EXIT_FAILED;
                     match format {
-                        Format::Json => writeln!(
-                            out,
-                            "{}",
-                            json!({ "schema": litmus_runner::report::json::SCHEMA, "file": file, "error": msg })
-                        ),
+                        Format::Json => writeln!(out, "{}", json(&ErrorLine::new(file, &msg))),
                         _ => writeln!(out, "{msg}"),
                     }
                 }
@@ -113,44 +113,7 @@ fn text(file: &str, test: &Test, t: &Termination, micros: u128) -> String {
     s
 }
 
-fn json(file: &str, test: &Test, t: &Termination, micros: u128) -> Value {
-    let stuck: Option<Vec<Value>> = t.hang.as_ref().map(|h| {
-        h.stuck
-            .iter()
-            .map(|s| match &s.at {
-                Where::Spin {
-                    label,
-                    instr,
-                    reads,
-                } => json!({
-                    "thread": s.thread,
-                    "kind": "spin",
-                    "label": label,
-                    "instruction": instr,
-                    "reads": reads.iter().map(|(l, v)| json!({ "location": l, "value": v })).collect::<Vec<_>>(),
-                }),
-                Where::Barrier { instr, text } => json!({
-                    "thread": s.thread,
-                    "kind": "barrier",
-                    "instruction": instr,
-                    "barrier": text,
-                }),
-            })
-            .collect()
-    });
-    let mut v = json!({
-        "schema": litmus_runner::report::json::SCHEMA,
-        "file": file,
-        "name": test.name.text,
-        "model": t.model,
-        "terminates": t.terminates(),
-        "stuck": stuck,
-        "bounded": t.bounded,
-        "consistent_executions": t.consistent_executions,
-        "micros": micros as u64,
-    });
-    if let Some(d) = test.termination {
-        v["declared_termination"] = json!(d.as_str());
-    }
-    v
+/// One JSON line of a typed record.
+fn json(record: &impl serde::Serialize) -> String {
+    serde_json::to_string(record).expect("a record serializes")
 }

@@ -1,19 +1,17 @@
-//! The GPU workers compile the modules of the next tests of a campaign or
-//! a `run` of many files while the current ones run: on an H100 that
-//! took the cost of a test beyond its kernels from 50–80 ms (the driver's
-//! JIT) to about 6 ms.
+//! The GPU workers compile the modules of the next tests of a run of many
+//! files (`gpu-litmus run`, `campaign`) while the current ones run: on an
+//! H100 that took the cost of a test beyond its kernels from 50–80 ms (the
+//! driver's JIT) to about 6 ms.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use litmus_hw as gpu;
 
-use super::load::load;
-
 /// Tests whose modules a GPU worker compiles ahead, per device: the
 /// driver's JIT of a test then overlaps the kernels of the tests before
 /// it.
-pub(super) const PREFETCH: usize = 8;
+pub const PREFETCH: usize = 8;
 
 /// The most tests asked for ahead of one device: a worker keeps 32
 /// modules, and one asked for too far ahead would be evicted before it
@@ -25,7 +23,7 @@ const MOST_AHEAD: usize = 24;
 /// (the first device free), so each worker is asked for the next tests of
 /// the whole set, as many more as there are devices, and compiles the
 /// few it will not run too.
-pub(super) struct Prefetch<'f> {
+pub struct Prefetch<'f> {
     files: &'f [String],
     /// Tests ahead of the one starting that each worker is asked for.
     window: usize,
@@ -35,8 +33,9 @@ pub(super) struct Prefetch<'f> {
 }
 
 impl<'f> Prefetch<'f> {
-    /// A window over `files`, run on `devices` (none: no GPU, no hints).
-    pub(super) fn new(files: &'f [String], devices: &[u32]) -> Prefetch<'f> {
+    /// A window over the `.litmus` files `files`, run on `devices` (none:
+    /// no GPU, no hints).
+    pub fn new(files: &'f [String], devices: &[u32]) -> Prefetch<'f> {
         Prefetch {
             files,
             window: (PREFETCH * devices.len().max(1)).min(MOST_AHEAD),
@@ -50,7 +49,7 @@ impl<'f> Prefetch<'f> {
     /// `i + window`. It is asked from the thread that holds the device, so
     /// the hint never waits for another test's run. A file that does not
     /// read or compile is left to its own run, which says why.
-    pub(super) fn after(&self, i: usize, claim: &[u32]) {
+    pub fn after(&self, i: usize, claim: &[u32]) {
         let Some(&device) = claim.first() else {
             return;
         };
@@ -69,10 +68,10 @@ impl<'f> Prefetch<'f> {
         let knobs = gpu::Knobs::from_env().unwrap_or_default();
         let runs: Vec<_> = self.files[start..end]
             .iter()
-            .filter_map(|f| load(f).ok())
-            .filter_map(|l| {
-                let ptx = litmus_ptx::generate(&l.test).ok()?;
-                Some((l.test, ptx))
+            .filter_map(|f| litmus_core::text::read_file(f).ok())
+            .filter_map(|(test, _)| {
+                let ptx = litmus_ptx::generate(&test).ok()?;
+                Some((test, ptx))
             })
             .collect();
         // Only a hint: a failure here shows again when the test runs.

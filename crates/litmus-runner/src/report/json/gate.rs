@@ -1,11 +1,12 @@
 //! `gate --format json`: one typed line per error, problem, failure,
-//! flip and unmatched record, then the summary (`docs/json-schema.md`).
+//! flip and unmatched record, then the summary (`gateLine` in the
+//! schema).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::SCHEMA;
 use litmus_evidence::gate::GateReport;
 use litmus_evidence::Evidence;
-use litmus_runner::report::json::SCHEMA;
 use serde::Serialize;
 
 /// One line of `gate --format json`: [`SCHEMA`] and one [`GateKind`].
@@ -75,7 +76,9 @@ enum GateKind<'a> {
     },
 }
 
-pub(super) fn lines(report: &GateReport, evidence: &Evidence, unreadable: &[String]) -> String {
+/// The lines of `gate --format json` for `report`, over `evidence`, with
+/// the files of `unreadable` (one message each) first.
+pub fn lines(report: &GateReport, evidence: &Evidence, unreadable: &[String]) -> String {
     let mut lines = Vec::new();
     for u in unreadable {
         lines.push(GateKind::Error {
