@@ -422,13 +422,16 @@ pub(super) fn slot_addr(
     let idx = out.r32();
     let addr = out.r32();
     let (offset, bytes) = (layout.shared_offset(s), layout.shared_locs[s].bytes);
-    out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
+    let slots = format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]);
     if bytes == 4 && offset == 4 * s as u32 {
+        out.ins(slots);
         out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
         out.ins(format!("shl.b32 {addr}, {idx}, 2"));
     } else if offset == 0 {
+        // The first region: no slots of another location before it.
         out.ins(format!("mul.lo.u32 {addr}, {lane}, {bytes}"));
     } else {
+        out.ins(slots);
         out.ins(format!("mul.lo.u32 {idx}, {lane}, {bytes}"));
         out.ins(format!("mad.lo.u32 {addr}, {t}, {offset}, {idx}"));
     }
