@@ -22,8 +22,9 @@ use crate::PtxError;
 
 /// Polls of an mbarrier's phase before a CTA exits anyway (see [`drain`]).
 /// The layout accepts only tests whose first phases all end, so the bound
-/// is a guard against a hang, never a wait the test relies on: at about
-/// 10 ns a `test_wait`, it gives up after some 10 ms.
+/// is a guard against a hang, never a wait the test relies on: at some
+/// tens of nanoseconds a `test_wait` (a guess, not measured), it gives up
+/// after some tens of milliseconds.
 pub(crate) const DRAIN_POLLS: u32 = 1 << 20;
 
 impl RoleCtx {
