@@ -52,6 +52,14 @@ fn async_tests() -> Vec<(String, Test, String)> {
         .collect()
 }
 
+/// Instances a launch of `test` runs under `k`: a unit of a test with
+/// clusters is a whole cluster, so a launch of the knobs' CTAs holds that
+/// many CTAs over the cluster's size ([`gpu::HwResult::instances`]).
+fn per_launch(test: &Test, k: &Knobs) -> u64 {
+    let size = ptx::Layout::of(test).map_or(1, |l| l.cluster_size.max(1));
+    k.instances() / u64::from(size)
+}
+
 /// Every value of every outcome is 0 or 1: each location of these tests
 /// starts at 0 or 1 and is written 1, and each `try_wait` writes 0 or 1.
 /// Anything else is a slot read or copied from elsewhere (another
@@ -108,7 +116,7 @@ fn async_tests_keep_every_instance_counted_their_placement_and_their_values() {
     for (name, test, code) in &tests {
         for k in [knobs(16), stressed.clone(), moved.clone(), wide.clone()] {
             let what = format!("{name} with {k}");
-            let r = counted_run(test, code, &k, k.instances(), &what);
+            let r = counted_run(test, code, &k, per_launch(test, &k), &what);
             values_are_the_tests_own(&what, &r);
             let placed =
                 gpu::check_placement(test, code, &k).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -143,7 +151,7 @@ fn the_copies_and_barriers_work_each_test_shows_its_strong_outcome() {
             .find(|(n, ..)| n == want)
             .unwrap_or_else(|| panic!("no {want}"));
         let k = knobs(16);
-        let r = counted_run(test, code, &k, k.instances(), want);
+        let r = counted_run(test, code, &k, per_launch(test, &k), want);
         let seen = r
             .histogram
             .iter()

@@ -27,6 +27,12 @@ use crate::PtxError;
 /// after some tens of milliseconds.
 pub(crate) const DRAIN_POLLS: u32 = 1 << 20;
 
+/// The tries of one `mbarrier.try_wait` before its register says it
+/// failed (see [`emit`]). Validation accepts only waits that some arrive
+/// completes, so a wait that runs out is one whose arrivals came late, as
+/// the model allows; a bound, so that it never hangs.
+pub(crate) const TRY_WAIT_TRIES: u32 = 1 << 10;
+
 impl RoleCtx {
     /// The address of a global location's slot (the `.global` window:
     /// the location buffers' bases are global addresses whatever the
@@ -132,13 +138,32 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
             // The test follows the first phase (parity 0, which validation
             // checks): the parity form needs no state from an arrive of
             // this thread, which a waiter that does not arrive lacks.
-            let p = out.pred();
+            //
+            // Tried again while it says no, up to TRY_WAIT_TRIES times:
+            // how long one try_wait suspends is the hardware's choice
+            // (the ISA leaves the limit to the system), so this is one
+            // try_wait with a longer limit. And the branch on its result
+            // is what orders the accesses after it: without one, ptxas
+            // lets the next shared load issue before the phase check
+            // resolves and the load reads the value from before the copy
+            // (docs/findings.md, "A try_wait nobody branches on"); a
+            // kernel always branches on it.
+            let (p, more) = (out.pred(), out.pred());
+            let tries = out.r32();
+            let (again, waited) = (out.fresh_label("try_wait"), out.fresh_label("waited"));
+            out.ins(format!("mov.u32 {tries}, 0"));
+            out.label(&again);
             out.ins(format!(
                 "mbarrier.try_wait.parity.{}.{}.shared::cta.b64 {p}, [{}], 0",
                 sem.as_str(),
                 scope.as_str(),
                 ctx.own_window(&mbar.text)?
             ));
+            out.ins(format!("@{p} bra {waited}"));
+            out.ins(format!("add.u32 {tries}, {tries}, 1"));
+            out.ins(format!("setp.lt.u32 {more}, {tries}, {TRY_WAIT_TRIES}"));
+            out.ins(format!("@{more} bra {again}"));
+            out.label(&waited);
             out.ins(format!("selp.u32 {}, 1, 0, {p}", ctx.reg(&dst.text)?));
         }
         AsyncOp::ProxyFence(AsyncSpace::All) => out.ins("fence.proxy.async"),
