@@ -29,7 +29,8 @@
 //! compare-and-swap loop.
 //!
 //! Always: the catalogue (each call a test, as `outcome_search.rs` reaches
-//! it) and `tests/litmus`. With `LITMUS_PORTABILITY=full`: the Dat3M corpus
+//! it), `tests/litmus` and `tests/async` (with its SASS checked too). With
+//! `LITMUS_PORTABILITY=full`: the Dat3M corpus
 //! (`$LITMUS_CONFORMANCE_DIR`) and a generated family, which take minutes.
 //! Each set prints its counts per target.
 
@@ -817,14 +818,17 @@ fn overstated(tools: &Tools, reports: &[Report]) -> (Vec<String>, Vec<String>) {
 
 /// Checks a whole set, prints its counts and the versions checked, and
 /// fails with every failure.
-fn check_set(label: &str, tools: &Tools, tests: Vec<(String, Test)>) {
+fn check_set(label: &str, tools: &Tools, tests: Vec<(String, Test)>, sass: bool) {
     let start = Instant::now();
-    let reports = in_parallel(&tests, |(name, test)| check_test(tools, name, test, false));
+    let reports = in_parallel(&tests, |(name, test)| check_test(tools, name, test, sass));
     let (bad, checked) = overstated(tools, &reports);
     let seconds = start.elapsed().as_secs_f64();
     let mut text = counts(label, tools, &reports, seconds);
     for line in &checked {
         text += &format!("  one version lower: {line}\n");
+    }
+    if sass {
+        text += &sass_counts(tools, &reports);
     }
     shown(&text);
     let mut all = failures(&reports);
@@ -877,7 +881,33 @@ fn repository_litmus_files_compile_where_the_table_says() {
             (name, parse_file(f))
         })
         .collect();
-    check_set("tests/litmus", tools, tests);
+    check_set("tests/litmus", tools, tests, false);
+}
+
+/// The catalogue's async-proxy files (`tests/async`): each module
+/// compiles for sm_90 (or, relaxing an mbarrier, needs PTX 8.6 and says
+/// so in one line under an older ptxas), every older target refuses it in
+/// one line, and the SASS of each role keeps its bulk copies, mbarrier
+/// operations and fences (the check of `gpu-litmus sass --check`).
+#[test]
+fn async_files_compile_where_the_table_says_and_keep_their_sass() {
+    let Some(tools) = tools() else {
+        println!("tests/async: {SKIPPED}");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    litmus_files(&root.join("tests/async"), &mut files);
+    files.sort();
+    assert!(files.len() >= 21, "tests/async holds 21 files");
+    let tests = files
+        .iter()
+        .map(|f| {
+            let name = f.strip_prefix(root).unwrap_or(f).display().to_string();
+            (name, parse_file(f))
+        })
+        .collect();
+    check_set("tests/async", tools, tests, true);
 }
 
 /// Whether the slow sets run (`LITMUS_PORTABILITY=full`); anything else
@@ -911,7 +941,7 @@ fn corpus_compiles_where_the_table_says() {
         .iter()
         .map(|p| (p.clone(), parse_file(&dir.join(p))))
         .collect();
-    check_set("Dat3M corpus", tools, tests);
+    check_set("Dat3M corpus", tools, tests, false);
 }
 
 /// The family `gpu-litmus gen MP SB LB IRIW WRC --placements all --scopes
@@ -942,7 +972,7 @@ fn generated_family_compiles_where_the_table_says() {
             library::gen::family(&skeleton, &spec, &mut seen).unwrap_or_else(|e| panic!("{e}"));
         tests.extend(family.tests.into_iter().map(|t| (t.name.text.clone(), t)));
     }
-    check_set("gen family", tools, tests);
+    check_set("gen family", tools, tests, false);
 }
 
 // The catalogue: each call a test (so the harness spreads them over the

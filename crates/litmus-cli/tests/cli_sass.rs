@@ -257,6 +257,105 @@ fn prints_the_sass_beside_each_ptx_line_and_mp_passes_the_check() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A test of the catalogue's async-proxy folder.
+fn async_test(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/async")
+        .join(format!("{name}.litmus"))
+}
+
+#[test]
+fn the_async_proxy_is_refused_below_sm_90_in_one_line() {
+    let out = bin()
+        .args(["ptx", "--arch", "sm_80"])
+        .arg(async_test("mp_bulk_store_wait"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    assert!(
+        stderr(&out).ends_with("mp_bulk_store_wait.litmus: not for sm_80: fence.proxy.async (the async proxy) needs sm_90 and the module targets sm_80\n")
+            && stderr(&out).lines().count() == 1,
+        "{}",
+        stderr(&out)
+    );
+    let out = bin()
+        .args(["ptx", "--arch", "sm_90"])
+        .arg(async_test("mp_bulk_store_wait"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\n.version 8.0\n.target sm_90\n"));
+}
+
+#[test]
+fn the_sass_of_async_instructions_sits_beside_their_ptx() {
+    let dir = scratch("sass-async");
+    let Some(mut c) = with_tools(&dir) else {
+        return;
+    };
+    let out = c
+        .arg(async_test("mp_bulk_store_wait"))
+        .arg(async_test("tma_load_wait_read"))
+        .arg(async_test("mbarrier_remote_arrive_cluster"))
+        .args(["--arch", "sm_90", "--check"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Each async instruction of a role is listed with the SASS made of
+    // its line: the proxy fence, the bulk copies, the group's commit and
+    // wait, the mbarrier's arrivals and wait.
+    for (ptx, sass) in [
+        ("fence.proxy.async.shared::cta;", "FENCE.VIEW.ASYNC.S"),
+        (
+            "cp.async.bulk.global.shared::cta.bulk_group [",
+            "UBLKCP.G.S",
+        ),
+        ("cp.async.bulk.commit_group;", "UTMACMDFLUSH"),
+        ("cp.async.bulk.wait_group 0;", "DEPBAR"),
+        (
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [",
+            "UBLKCP.S.G",
+        ),
+        (
+            "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [",
+            "SYNCS.ARRIVE",
+        ),
+        (
+            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p",
+            "SYNCS.PHASECHK",
+        ),
+        (
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [",
+            "SYNCS.ARRIVE",
+        ),
+    ] {
+        // Its PTX line (a line number, then the instruction; not the test
+        // instruction's `tK.I:` line, which may read alike), and the SASS
+        // lines under it, up to the next line of another kind.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| {
+                let t = l.trim_start();
+                t.starts_with(|c: char| c.is_ascii_digit()) && t.contains(ptx)
+            })
+            .unwrap_or_else(|| panic!("no `{ptx}` in\n{text}"));
+        let below: String = lines[at + 1..]
+            .iter()
+            .take_while(|l| l.trim_start().starts_with("/*"))
+            .copied()
+            .collect();
+        assert!(below.contains(sass), "`{ptx}` without `{sass}`:\n{text}");
+    }
+    assert!(
+        text.ends_with("3 files: 3 clean, 0 flagged, 0 not compiled\n"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn the_check_flags_lb_ctrls_folded_branch() {
     let dir = scratch("sass-lb-ctrls");

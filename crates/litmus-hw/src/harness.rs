@@ -200,7 +200,9 @@ impl Setup {
         let shape = Shape::of(&layout, k);
         let n = (shape.units * shape.slots) as usize;
         let stride = k.stride as usize;
-        let shared_bytes = (layout.shared_locs.len() * shape.slots as usize * 4) as u32;
+        // Every shared location's slots, each as wide as the layout says
+        // (a word; an mbarrier's 8 bytes; a bulk copy's size).
+        let shared_bytes = layout.shared_bytes(shape.slots);
         let shared_bytes = shared_for_occupancy(ctx, shared_bytes, k.ctas_per_sm)?;
         if shared_bytes > 48 * 1024 {
             for f in test_fns.iter().flatten() {

@@ -125,7 +125,12 @@ impl Common {
     /// Emits the kernel's start: parameters, coordinates, knobs, unit.
     pub(crate) fn load(layout: &Layout, out: &mut Emitter) -> Start {
         if !layout.shared_locs.is_empty() {
-            out.raw(".extern .shared .align 4 .b32 litmus_smem[];\n\n");
+            // Aligned for the widest slot: 16 bytes for a bulk copy's, 8
+            // for an mbarrier's (see `Layout::shared_offset`).
+            out.raw(&format!(
+                ".extern .shared .align {} .b32 litmus_smem[];\n\n",
+                layout.shared_align()
+            ));
         }
         let mem = global_param(out, "p_mem").1;
         let regs = global_param(out, "p_regs").1;

@@ -30,8 +30,13 @@ pub(crate) struct RoleCtx {
     /// Test register name → PTX register.
     pub regs: BTreeMap<String, String>,
     /// Location name → its space and address register (64-bit for global,
-    /// 32-bit for shared).
+    /// 32-bit for shared; a cluster-shared location's in the cluster's
+    /// window).
     pub addrs: BTreeMap<String, (Space, String)>,
+    /// Shared location name → the address of the instance's slot in this
+    /// CTA's own window (`.shared::cta`), where this CTA holds it: what
+    /// `mbarrier.try_wait` and a bulk store's source need.
+    pub local: BTreeMap<String, String>,
     /// Texture alias name → its texture object and the texel (the slot's
     /// word in the location buffer) this role's instance reads.
     pub textures: BTreeMap<String, (String, String)>,
@@ -50,7 +55,7 @@ pub(crate) struct RoleCtx {
 }
 
 impl RoleCtx {
-    fn reg(&self, name: &str) -> Result<&str, PtxError> {
+    pub(crate) fn reg(&self, name: &str) -> Result<&str, PtxError> {
         self.regs
             .get(name)
             .map(String::as_str)
@@ -113,13 +118,7 @@ pub(crate) fn emit_instr(
     out: &mut Emitter,
 ) -> Result<(), PtxError> {
     match kind {
-        // `generate_with` refuses these before any role is emitted.
-        InstrKind::Async(op) => {
-            return Err(PtxError::Unsupported(format!(
-                "the harness does not run the async proxy yet (`{}`)",
-                op.head()
-            )))
-        }
+        InstrKind::Async(op) => crate::async_ops::emit(ctx, op, out)?,
         InstrKind::Load {
             dst,
             loc,

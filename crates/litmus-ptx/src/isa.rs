@@ -252,6 +252,83 @@ pub const FEATURES: &[Feature] = &[
         (7, 8),
         90,
     ),
+    // The async proxy (PTX 8.0, sm_90): bulk copies, their groups and
+    // mbarrier completion, mbarriers with memory-model qualifiers, the
+    // async proxy fences. Read off ptxas 12.4's and 13.0's messages on
+    // modules one version or target below each row.
+    feature(
+        "fence.proxy.async",
+        "fence.proxy.async (the async proxy)",
+        (8, 0),
+        90,
+    ),
+    feature(
+        "cp.async.bulk",
+        "cp.async.bulk (bulk copies of the async proxy)",
+        (8, 0),
+        90,
+    ),
+    feature("fence.mbarrier_init", "fence.mbarrier_init", (8, 0), 90),
+    // `.relaxed` on mbarriers is PTX 8.6 (ptxas 12.4 reads 8.4: "Modifier
+    // '.relaxed' on 'mbarrier.arrive' requires PTX ISA .version 8.6").
+    feature(
+        "mbarrier.arrive.relaxed",
+        "mbarrier.arrive.relaxed",
+        (8, 6),
+        90,
+    ),
+    feature(
+        "mbarrier.arrive.expect_tx.relaxed",
+        "mbarrier.arrive.expect_tx.relaxed",
+        (8, 6),
+        90,
+    ),
+    feature(
+        "mbarrier.try_wait.parity.relaxed",
+        "mbarrier.try_wait.relaxed",
+        (8, 6),
+        90,
+    ),
+    feature(
+        "mbarrier.try_wait.relaxed",
+        "mbarrier.try_wait.relaxed",
+        (8, 6),
+        90,
+    ),
+    feature(
+        "mbarrier.arrive.expect_tx",
+        "mbarrier.arrive.expect_tx",
+        (8, 0),
+        90,
+    ),
+    feature(
+        "mbarrier.arrive.release",
+        "mbarrier.arrive.release",
+        (8, 0),
+        80,
+    ),
+    feature(
+        "mbarrier.try_wait.parity.acquire",
+        "mbarrier.try_wait.acquire",
+        (8, 0),
+        90,
+    ),
+    feature(
+        "mbarrier.try_wait.acquire",
+        "mbarrier.try_wait.acquire",
+        (8, 0),
+        90,
+    ),
+    feature("mbarrier.try_wait", "mbarrier.try_wait", (7, 8), 90),
+    feature(
+        "mbarrier.test_wait.parity.acquire",
+        "mbarrier.test_wait.acquire",
+        (8, 0),
+        90,
+    ),
+    feature("mbarrier.test_wait", "mbarrier.test_wait", (7, 0), 80),
+    feature("mbarrier.init", "mbarrier.init", (7, 0), 80),
+    feature(".shared::cta", ".shared::cta", (7, 8), 70),
     // After the instructions above, which name what needs it better.
     feature(".cluster", ".cluster scope", (7, 8), 90),
     // The one-sided fences of PTX 8.6. Toolchains disagree on the target:

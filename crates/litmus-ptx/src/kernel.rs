@@ -5,6 +5,7 @@
 use litmus_core::ir::{Space, Test};
 use litmus_text as text;
 
+use crate::async_ops;
 use crate::common::{Common, Start};
 use crate::emit::Emitter;
 use crate::environment;
@@ -48,9 +49,17 @@ pub(crate) fn test_kernel(
     environment::pre_stress(out, &common, &scratch);
 
     shared_slots(layout, &common, out, |out, addr, s| {
-        let init = test.locations[layout.shared_locs[s].loc].init.value as u32;
-        out.ins(format!("st.shared.u32 [{addr}], {init}"));
+        match layout.shared_locs[s].mbarrier {
+            // The model initialises every mbarrier before the threads
+            // start: each instance's, here, before the barrier below.
+            Some(count) => out.ins(format!("mbarrier.init.shared::cta.b64 [{addr}], {count}")),
+            None => {
+                let init = test.locations[layout.shared_locs[s].loc].init.value as u32;
+                out.ins(format!("st.shared.u32 [{addr}], {init}"));
+            }
+        }
     });
+    async_ops::initial_values_to_async_proxy(layout, out);
     sync_shared(layout, out);
     if every_role(layout, &common) && common.go.is_some() {
         // The roles' set-ups (knob loads, address arithmetic) before the
@@ -68,6 +77,7 @@ pub(crate) fn test_kernel(
         common.spin = grid_spin_barrier(layout, &common, out);
         play_roles(test, layout, &common, out)?;
     }
+    async_ops::drain(layout, &common, out);
     publish_shared(layout, &common, &shfinal, out);
     out.ins(format!("bra.uni {done}"));
 
@@ -275,20 +285,13 @@ fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emi
     }
     sync_shared(layout, out);
     shared_slots(layout, common, out, |out, addr, s| {
-        // Only the CTAs that hold the location's values publish them:
-        // in role-per-warp mode those of its declared CTA, in a
-        // cluster those of its rank.
-        let skip = out.fresh_label("not_here");
-        let holder = match &common.rpw {
-            Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
-            None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
-            None => None,
-        };
-        if let Some((reg, want)) = holder {
-            let p = out.pred();
-            out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
-            out.ins(format!("@{p} bra {skip}"));
+        // An mbarrier's word is the hardware's encoding of its phase, no
+        // value of the test (the layout refuses a condition on one).
+        if layout.shared_locs[s].mbarrier.is_some() {
+            return;
         }
+        let skip = out.fresh_label("not_here");
+        skip_unless_holder(layout, common, s, &skip, out);
         let v = out.r32();
         out.ins(format!("ld.shared.u32 {v}, [{addr}]"));
         let home = out.r32();
@@ -320,6 +323,28 @@ fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emi
     });
 }
 
+/// Jumps to `skip` unless this CTA holds the values of shared location
+/// `s`'s slots: in role-per-warp mode the CTAs of its declared CTA, in a
+/// cluster those of its rank; every CTA otherwise.
+pub(crate) fn skip_unless_holder(
+    layout: &Layout,
+    common: &Common,
+    s: usize,
+    skip: &str,
+    out: &mut Emitter,
+) {
+    let holder = match &common.rpw {
+        Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
+        None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
+        None => None,
+    };
+    if let Some((reg, want)) = holder {
+        let p = out.pred();
+        out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
+        out.ins(format!("@{p} bra {skip}"));
+    }
+}
+
 /// Waits until every thread that may touch this CTA's shared slots is
 /// there: the CTA, or the whole cluster when a location lives in
 /// distributed shared memory (other CTAs reach into it).
@@ -339,7 +364,7 @@ fn sync_shared(layout: &Layout, out: &mut Emitter) {
 /// Calls `f` with the shared address of this thread's slot of each shared
 /// location: slot `s·T + tid`, for the threads below T (the slots per
 /// location: threads per CTA, or 32 in role-per-warp mode).
-fn shared_slots(
+pub(crate) fn shared_slots(
     layout: &Layout,
     common: &Common,
     out: &mut Emitter,
@@ -357,7 +382,7 @@ fn shared_slots(
     ));
     out.ins(format!("@{p} bra {skip}"));
     for s in 0..layout.shared_locs.len() {
-        let addr = slot_addr(common, s, &common.tid, out);
+        let addr = slot_addr(layout, common, s, &common.tid, out);
         f(out, &addr, s);
     }
     out.label(&skip);

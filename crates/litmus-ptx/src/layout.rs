@@ -14,9 +14,11 @@ use crate::barriers::mode;
 pub use crate::proxies::{AliasLoc, Reach, TextureAlias};
 use crate::PtxError;
 
+mod asynchronous;
 mod grid;
 mod refusals;
 
+pub(crate) use grid::instr_locs;
 use grid::{homes, host_slots, place_roles, slots_of, split_locations, stored_regs, Grid};
 use refusals::{
     count_gpus, refuse_clusters_with, refuse_gpus, refuse_homes, refuse_host, refuse_host_with,
@@ -297,19 +299,32 @@ pub use crate::plan::{Mode, Role, HARNESS_BARRIER};
 /// project is lent has eight.
 pub const MAX_GPUS: u32 = 8;
 
-/// A shared location and the CTA offset of the roles that use it.
+/// A shared location, the CTA offset of the roles that use it, and the
+/// slot each instance has of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedLoc {
     /// Index into `Test::locations`.
     pub loc: usize,
     /// Shared memory of one CTA, or distributed shared memory of a cluster
-    /// (kept in the cluster's rank-0 CTA).
+    /// (kept in the CTA of rank [`SharedLoc::rank`]).
     pub space: Space,
     /// The cluster offset (see [`Role::cluster_offset`]) of the roles that
     /// use it; 0 when no role does.
     pub cluster_offset: u32,
-    /// The rank of the CTA whose shared memory holds it.
+    /// The rank of the CTA whose shared memory holds it: for cluster-shared
+    /// memory, the rank of the CTA whose threads reach it in their own
+    /// window (an mbarrier's waiter, a bulk store's source: PTX gives those
+    /// instructions no other), else 0.
     pub rank: u32,
+    /// Bytes of each instance's slot: 4 for a word; 8 for an mbarrier (a
+    /// 64-bit object, 8-byte aligned); for a location a bulk copy reads or
+    /// writes, its largest copy (a multiple of 16, and 16-byte aligned: a
+    /// copy moves the word and the bytes after it).
+    pub bytes: u32,
+    /// For an mbarrier: the arrivals its `mbarrier.init` asks for. The
+    /// kernel initialises every instance's barrier before the roles start,
+    /// as the model does (`docs/models.md`, "One phase, counted").
+    pub mbarrier: Option<u32>,
 }
 
 /// The most CTAs of one cluster the harness launches: the portable
@@ -374,6 +389,20 @@ pub struct Layout {
     /// 0's, as the host one is, so a slot keeps its index and only the
     /// base differs.
     pub homes: Vec<u32>,
+    /// Whether the test uses the async proxy (bulk copies, mbarriers,
+    /// `fence.proxy.async`): its kernel makes the initial values of shared
+    /// memory visible to the async proxy, and drains what is in flight
+    /// before its CTAs exit.
+    pub asynchronous: bool,
+    /// The words of a global slot that the test's bulk copies read or
+    /// write (the largest copy of a global location, over 4); 0 when none
+    /// does. The stride must give each slot that many (see
+    /// [`Layout::stride_fits`]).
+    pub bulk_words: u32,
+    /// Whether some thread issues a bulk store (`cp.async.bulk.global.
+    /// shared::cta.bulk_group`): every thread waits for its bulk groups
+    /// before its CTA exits.
+    pub bulk_stores: bool,
 }
 
 impl Layout {
@@ -388,7 +417,8 @@ impl Layout {
             .filter_map(|t| t.placement.warp)
             .collect();
         let roles = place_roles(test, &grid, !warps.is_empty());
-        let (global_locs, shared_locs) = split_locations(test, &roles);
+        let (global_locs, mut shared_locs) = split_locations(test, &roles);
+        let bulk = asynchronous::plan(test, &roles, &mut shared_locs)?;
         let plan = crate::proxies::plan(test, &global_locs)?;
         let slot_of = slots_of(test, &global_locs);
         let mode = mode(test, &roles)?;
@@ -427,7 +457,45 @@ impl Layout {
             host_slots,
             gpus,
             homes,
+            asynchronous: bulk.asynchronous,
+            bulk_words: bulk.bulk_words,
+            bulk_stores: bulk.bulk_stores,
         })
+    }
+
+    /// Bytes of dynamic shared memory a CTA of the test kernel needs for
+    /// its shared locations, `slots` instances a location (threads per CTA,
+    /// or 32 in role-per-warp mode): every location's slots, one after the
+    /// other.
+    pub fn shared_bytes(&self, slots: u32) -> u32 {
+        self.shared_locs.iter().map(|l| l.bytes).sum::<u32>() * slots
+    }
+
+    /// Where shared location `s`'s slots start, in bytes per slot of a
+    /// location: the slots of instance lane `l` of location `s` start at
+    /// `T·shared_offset(s) + l·bytes` (T slots a location). T is a power
+    /// of two of at least 32, so every region starts 16-byte aligned.
+    pub fn shared_offset(&self, s: usize) -> u32 {
+        self.shared_locs[..s].iter().map(|l| l.bytes).sum()
+    }
+
+    /// The alignment of the shared memory the kernel declares: 16 bytes
+    /// where a bulk copy reaches it, 8 where an mbarrier lives, else 4.
+    pub fn shared_align(&self) -> u32 {
+        self.shared_locs
+            .iter()
+            .map(|l| l.bytes.min(16))
+            .max()
+            .unwrap_or(4)
+    }
+
+    /// Whether `stride` (`LITMUS_STRIDE`, words between two slots of a
+    /// global location) leaves every bulk copy its own 16-byte aligned
+    /// slot: a multiple of 4 words, and at least [`Layout::bulk_words`].
+    /// Any stride does for a test whose bulk copies reach no global
+    /// location.
+    pub fn stride_fits(&self, stride: u32) -> bool {
+        self.bulk_words == 0 || (stride.is_multiple_of(4) && stride >= self.bulk_words)
     }
 
     /// Whether the test's threads sit on several GPUs.

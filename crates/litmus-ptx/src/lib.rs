@@ -33,6 +33,7 @@
 
 #![warn(missing_docs)]
 
+mod async_ops;
 mod barriers;
 mod classify;
 mod common;
@@ -119,11 +120,6 @@ pub fn generate_with(test: &litmus_core::ir::Test, codegen: Codegen) -> Result<S
                 .collect::<Vec<_>>()
                 .join("; "),
         ));
-    }
-    if let Some(what) = test.first_async_use() {
-        return Err(PtxError::Unsupported(format!(
-            "the harness does not run the async proxy yet ({what})"
-        )));
     }
     let layout = Layout::of(test)?;
     let mut out = emit::Emitter::default();

@@ -117,10 +117,11 @@ fn proxy_refusal(loc: &Location, proxy: Proxy) -> Option<String> {
     let target = loc.alias.as_ref().map_or("?", |a| a.target.text.as_str());
     match proxy {
         Proxy::Generic | Proxy::Texture => None,
-        // No alias is declared in the async proxy; tests that use it are
-        // refused whole by `generate_with`.
+        // No alias is declared in the async proxy: it reaches memory
+        // through bulk copies of locations (`async_ops.rs`), never an alias.
         Proxy::Async => Some(format!(
-            "`{}` is reached through the async proxy, which the harness does not run yet",
+            "`{}` is an alias in the async proxy: the harness reaches the async proxy through \
+             bulk copies of locations, not through aliases",
             loc.name
         )),
         Proxy::Surface => Some(format!(

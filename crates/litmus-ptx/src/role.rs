@@ -9,7 +9,7 @@ use litmus_core::ir::{Space, Test, Thread};
 use crate::common::{knob_word, Common};
 use crate::emit::Emitter;
 use crate::instr::RoleCtx;
-use crate::layout::{knob, Layout, Mode, Reach, PLACEMENT_WORDS};
+use crate::layout::{instr_locs, knob, Layout, Mode, Reach, PLACEMENT_WORDS};
 use crate::PtxError;
 
 /// One role as this thread plays it: the instance, and what its
@@ -32,7 +32,7 @@ pub(super) fn setup_role(
     let thread = &test.threads[k];
     out.comment(format!("set-up of role {k}: thread {}", thread.name));
     let inst = role_instance(layout, c, k, out);
-    let (addrs, textures) = role_locations(test, layout, c, thread, &inst, out)?;
+    let (addrs, local, textures) = role_locations(test, layout, c, k, &inst, out)?;
     let regs = role_registers(thread, k, out);
     let labels = role_labels(thread, k);
     let iters = out.r32();
@@ -43,6 +43,7 @@ pub(super) fn setup_role(
     let ctx = RoleCtx {
         regs,
         addrs,
+        local,
         textures,
         labels,
         iters,
@@ -118,26 +119,29 @@ fn rename_on_gpu(layout: &Layout, c: &Common, inst: &str, out: &mut Emitter) {
     out.ins(format!("and.b32 {inst}, {inst}, {}", c.knob[&knob::N_MASK]));
 }
 
-/// Location name → space and address, and texture alias name → texture
-/// and texel (see [`RoleCtx`]).
+/// Location name → space and address; shared location name → its
+/// address in this CTA's own window, where the role's CTA holds it; and
+/// texture alias name → texture and texel (see [`RoleCtx`]).
 type RoleLocations = (
     BTreeMap<String, (Space, String)>,
+    BTreeMap<String, String>,
     BTreeMap<String, (String, String)>,
 );
 
-/// Computes the addresses (or texels) of the locations the role touches.
+/// Computes the addresses (or texels) of the locations role `k` touches.
 fn role_locations(
     test: &Test,
     layout: &Layout,
     c: &Common,
-    thread: &Thread,
+    k: usize,
     inst: &str,
     out: &mut Emitter,
 ) -> Result<RoleLocations, PtxError> {
     let mut addrs = BTreeMap::new();
+    let mut local = BTreeMap::new();
     let mut textures = BTreeMap::new();
-    for ins in &thread.body {
-        let Some(loc) = ins.kind.loc() else { continue };
+    let thread: &Thread = &test.threads[k];
+    for loc in thread.body.iter().flat_map(|ins| instr_locs(&ins.kind)) {
         if addrs.contains_key(&loc.text) || textures.contains_key(&loc.text) {
             continue;
         }
@@ -150,18 +154,35 @@ fn role_locations(
             Reached::Addr(addr) => {
                 addrs.insert(loc.text.clone(), addr);
             }
+            Reached::Shared { addr, own, home } => {
+                // Only the CTA that holds the location has it in its own
+                // window (a cluster-shared location lives in one CTA).
+                if home == layout.roles[k].rank || addr.0 == Space::Shared {
+                    local.insert(loc.text.clone(), own);
+                }
+                addrs.insert(loc.text.clone(), addr);
+            }
             Reached::Texel(texel) => {
                 textures.insert(loc.text.clone(), texel);
             }
         }
     }
-    Ok((addrs, textures))
+    Ok((addrs, local, textures))
 }
 
 /// How a role reaches one location.
 enum Reached {
     /// Its space and address register.
     Addr((Space, String)),
+    /// A shared location: its space and address register (in the
+    /// cluster's window for cluster-shared memory), the address of the
+    /// instance's slot in this CTA's own window, and the rank of the CTA
+    /// that holds it.
+    Shared {
+        addr: (Space, String),
+        own: String,
+        home: u32,
+    },
     /// Its texture object and texel register.
     Texel((String, String)),
 }
@@ -204,19 +225,13 @@ fn reach_location(
             global_addr(layout, &c.memory(), knobs, j, inst, out),
         ))
     } else {
-        Reached::Addr(shared_addr(layout, c, idx, inst, out))
+        shared_addr(layout, c, idx, inst, out)
     }
 }
 
 /// Computes the address of instance `inst`'s slot of shared location
-/// `idx`, in this CTA or in its cluster's rank-0 CTA.
-fn shared_addr(
-    layout: &Layout,
-    c: &Common,
-    idx: usize,
-    inst: &str,
-    out: &mut Emitter,
-) -> (Space, String) {
+/// `idx`, in this CTA or in the cluster's CTA that holds it.
+fn shared_addr(layout: &Layout, c: &Common, idx: usize, inst: &str, out: &mut Emitter) -> Reached {
     let s = layout
         .shared_locs
         .iter()
@@ -229,16 +244,18 @@ fn shared_addr(
         "and.b32 {lane}, {inst}, {}",
         c.knob[&knob::LANE_MASK]
     ));
-    let a = slot_addr(c, s, &lane, out);
-    if layout.shared_locs[s].space == Space::SharedCluster {
-        // The slot in the cluster's rank-0 CTA, which holds the
-        // location for the whole cluster.
+    let a = slot_addr(layout, c, s, &lane, out);
+    let home = layout.shared_locs[s].rank;
+    let addr = if layout.shared_locs[s].space == Space::SharedCluster {
+        // The slot in the cluster's CTA that holds the location for the
+        // whole cluster (every CTA lays its shared memory out alike).
         let remote = out.r32();
-        out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, 0"));
+        out.ins(format!("mapa.shared::cluster.u32 {remote}, {a}, {home}"));
         (Space::SharedCluster, remote)
     } else {
-        (Space::Shared, a)
-    }
+        (Space::Shared, a.clone())
+    };
+    Reached::Shared { addr, own: a, home }
 }
 
 /// Declares the role's registers and sets their initial values.
@@ -388,14 +405,36 @@ pub(super) fn home_offset(layout: &Layout, cluster_offset: u32) -> u32 {
 }
 
 /// The shared address of slot `lane` of shared location `s`:
-/// `smem + (s·T + lane)·4`, T the slots per location.
-pub(super) fn slot_addr(c: &Common, s: usize, lane: &str, out: &mut Emitter) -> String {
+/// `smem + T·offset + lane·bytes`, T the slots per location, `offset`
+/// the bytes of a slot of every location before it
+/// ([`Layout::shared_offset`]), `bytes` its own slot's. Where every slot
+/// so far is a word that is `smem + (s·T + lane)·4`, computed as it was
+/// before slots had widths, so that those tests' modules stay as every
+/// GPU run has checked them.
+pub(super) fn slot_addr(
+    layout: &Layout,
+    c: &Common,
+    s: usize,
+    lane: &str,
+    out: &mut Emitter,
+) -> String {
     let t = out.r32();
     let idx = out.r32();
     let addr = out.r32();
-    out.ins(format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]));
-    out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
-    out.ins(format!("shl.b32 {addr}, {idx}, 2"));
+    let (offset, bytes) = (layout.shared_offset(s), layout.shared_locs[s].bytes);
+    let slots = format!("add.u32 {t}, {}, 1", c.knob[&knob::LANE_MASK]);
+    if bytes == 4 && offset == 4 * s as u32 {
+        out.ins(slots);
+        out.ins(format!("mad.lo.u32 {idx}, {t}, {s}, {lane}"));
+        out.ins(format!("shl.b32 {addr}, {idx}, 2"));
+    } else if offset == 0 {
+        // The first region: no slots of another location before it.
+        out.ins(format!("mul.lo.u32 {addr}, {lane}, {bytes}"));
+    } else {
+        out.ins(slots);
+        out.ins(format!("mul.lo.u32 {idx}, {lane}, {bytes}"));
+        out.ins(format!("mad.lo.u32 {addr}, {t}, {offset}, {idx}"));
+    }
     out.ins(format!("add.u32 {addr}, {addr}, {}", c.smem));
     addr
 }

@@ -370,3 +370,36 @@ fn clusters_launch_fixed_size_and_reach_distributed_shared_memory() {
     let g = ptx_of(&global).unwrap();
     assert!(g.contains(".reqnctapercluster 2, 1, 1") && !g.contains("barrier.cluster"));
 }
+
+/// A test of the catalogue's async-proxy folder (`tests/async` at the
+/// workspace's root).
+fn async_test(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/async")
+        .join(format!("{name}.litmus"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn snapshot_tma_load_wait_read() {
+    // A bulk load into a 16-byte slot, completing an 8-byte mbarrier that
+    // the set-up initialised, waited on, then read: one thread.
+    check_snapshot("tma_load_wait_read", &async_test("tma_load_wait_read"));
+}
+
+#[test]
+fn snapshot_mp_bulk_store_wait() {
+    // A bulk store from shared memory to a global slot, its group
+    // committed and waited for, then a release another CTA acquires.
+    check_snapshot("mp_bulk_store_wait", &async_test("mp_bulk_store_wait"));
+}
+
+#[test]
+fn snapshot_mbarrier_remote_arrive_cluster() {
+    // A remote arrive on the cluster peer's mbarrier (mapa), waited on in
+    // the CTA that holds it.
+    check_snapshot(
+        "mbarrier_remote_arrive_cluster",
+        &async_test("mbarrier_remote_arrive_cluster"),
+    );
+}

@@ -33,11 +33,21 @@ pub enum PtxKind {
 }
 
 impl PtxKind {
-    /// Of an instruction line's code (no comment, trimmed).
+    /// Of an instruction line's code (no comment, trimmed). The async
+    /// proxy's instructions count as what they do to memory: a bulk copy
+    /// (`cp.async.bulk` with operands) and an mbarrier's arrive or wait
+    /// are accesses; a bulk group's commit and wait order the thread's
+    /// copies, as fences do.
     pub fn of(code: &str) -> PtxKind {
         let (guard, op) = split_guard(code);
+        let opcode = op.split([' ', '\t']).next().unwrap_or("");
+        if opcode.starts_with("cp.async.bulk.commit_group")
+            || opcode.starts_with("cp.async.bulk.wait_group")
+        {
+            return PtxKind::Fence;
+        }
         match op.split(['.', ' ', '\t']).next().unwrap_or("") {
-            "ld" | "st" | "atom" | "red" | "tex" => PtxKind::Access,
+            "ld" | "st" | "atom" | "red" | "tex" | "cp" | "mbarrier" => PtxKind::Access,
             "fence" | "membar" => PtxKind::Fence,
             "bar" | "barrier" => PtxKind::Barrier,
             "bra" => PtxKind::Branch {
@@ -347,9 +357,10 @@ fn operands(code: &str) -> (Option<String>, Vec<String>) {
     };
     let args = args.trim_end_matches(';');
     let mut srcs: Vec<String> = guard.map(|g| vec![g.to_string()]).unwrap_or_default();
+    // A bulk copy's first operand is the address it writes, no register.
     let writes = !matches!(
         base,
-        "st" | "red" | "bra" | "fence" | "membar" | "bar" | "barrier" | "ret"
+        "st" | "red" | "bra" | "fence" | "membar" | "bar" | "barrier" | "ret" | "cp"
     );
     if !writes {
         srcs.extend(regs(args));
@@ -385,10 +396,14 @@ fn control_deps(role: &RoleListing) -> Vec<ControlDep> {
                     });
                 }
             }
+            // An mbarrier wait reads the barrier: a branch on its result
+            // depends on that read.
             PtxKind::Access
                 if l.text.starts_with("ld")
                     || l.text.starts_with("atom")
-                    || l.text.starts_with("tex") =>
+                    || l.text.starts_with("tex")
+                    || l.text.starts_with("mbarrier.try_wait")
+                    || l.text.starts_with("mbarrier.test_wait") =>
             {
                 if let Some(d) = dst {
                     from_load.insert(d, l.line);
@@ -465,6 +480,31 @@ mod tests {
             PtxKind::Branch { conditional: false }
         );
         assert_eq!(PtxKind::of("setp.ne.u32 %p3, %t0r0, %r9;"), PtxKind::Other);
+        assert_eq!(
+            PtxKind::of("cp.async.bulk.global.shared::cta.bulk_group [%rd3], [%r7], 16;"),
+            PtxKind::Access
+        );
+        assert_eq!(PtxKind::of("cp.async.bulk.commit_group;"), PtxKind::Fence);
+        assert_eq!(
+            PtxKind::of("cp.async.bulk.wait_group.read 0;"),
+            PtxKind::Fence
+        );
+        assert_eq!(
+            PtxKind::of("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r9];"),
+            PtxKind::Access
+        );
+        assert_eq!(
+            PtxKind::of("fence.proxy.async.shared::cta;"),
+            PtxKind::Fence
+        );
+        assert_eq!(
+            operands("cp.async.bulk.global.shared::cta.bulk_group [%rd3], [%r7], 16;"),
+            (None, vec!["%rd3".into(), "%r7".into()])
+        );
+        assert_eq!(
+            operands("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p5, [%r9], 0;"),
+            (Some("%p5".into()), vec!["%r9".into()])
+        );
         assert_eq!(
             operands("setp.ne.u32 %p3, %t0r0, %r9;"),
             (Some("%p3".into()), vec!["%t0r0".into(), "%r9".into()])

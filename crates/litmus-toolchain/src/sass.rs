@@ -49,7 +49,13 @@ const MEMORY_OPCODES: &[&str] = &[
     "SURED",
     "UCGABAR_ARV",
     "UCGABAR_WAIT",
+    // The async proxy on sm_90: mbarrier arrives and waits (`SYNCS`), bulk
+    // copies (`UBLKCP.S.G`, `UBLKCP.G.S`), a bulk group's commit
+    // (`UTMACMDFLUSH`) and its wait on the copies' scoreboard (`DEPBAR`).
     "SYNCS",
+    "UBLKCP",
+    "UTMACMDFLUSH",
+    "DEPBAR",
 ];
 
 impl SassInstr {

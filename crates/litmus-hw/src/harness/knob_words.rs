@@ -19,6 +19,21 @@ use super::Shape;
 /// checks them, code skips that. The host knobs shape the launch (a power
 /// of two of instances) and the host's shares (at least one thread).
 pub(super) fn check_knobs(layout: &Layout, k: &Knobs) -> Result<(), GpuError> {
+    // A bulk copy moves its location's word and the bytes after it, from
+    // or to a 16-byte aligned address: a narrower or unaligned stride
+    // would copy into other instances' slots, or fault.
+    if !layout.stride_fits(k.stride) {
+        return Err(GpuError::knob(
+            "LITMUS_STRIDE",
+            k.stride,
+            &format!(
+                "a multiple of 4 words and at least {} for this test, whose bulk copies \
+                 move {} bytes of a 16-byte aligned slot",
+                layout.bulk_words.next_multiple_of(4),
+                4 * layout.bulk_words
+            ),
+        ));
+    }
     if !k.table.is_power_of_two() {
         return Err(GpuError::knob(
             "table",
@@ -156,4 +171,38 @@ pub(super) fn stress_ctas(layout: &Layout, k: &Knobs) -> u32 {
         layout.cluster_size
     };
     k.stress_ctas.next_multiple_of(whole.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout_of(src: &str) -> Layout {
+        let test = litmus_text::parse(src).unwrap_or_else(|e| panic!("{}", e.render("t")));
+        Layout::of(&test).unwrap()
+    }
+
+    #[test]
+    fn a_stride_too_narrow_for_a_bulk_copy_is_refused_in_one_line() {
+        // A bulk store of 32 bytes into `g`: each instance's slot of `g`
+        // must hold 8 words, 16-byte aligned.
+        let store = layout_of("PTX t\n{ shared s=0; g=0; }\n P0@cta 0,gpu 0 ;\n st.weak s, 1 ;\n fence.proxy.async.shared::cta ;\n cp.async.bulk.global.shared::cta.bulk_group [g], [s], 32 ;\n cp.async.bulk.commit_group ;\n cp.async.bulk.wait_group 0 ;\nexists (g == 0)\n");
+        let with = |stride| Knobs {
+            stride,
+            ..Knobs::default()
+        };
+        for stride in [8, 12, 16] {
+            assert!(check_knobs(&store, &with(stride)).is_ok(), "{stride}");
+        }
+        for stride in [1, 4, 9, 10] {
+            let e = check_knobs(&store, &with(stride)).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("bad value `{stride}` for LITMUS_STRIDE: expected a multiple of 4 words and at least 8 for this test, whose bulk copies move 32 bytes of a 16-byte aligned slot")
+            );
+        }
+        // Without bulk copies any stride goes.
+        let mp = layout_of("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
+        assert!(check_knobs(&mp, &with(1)).is_ok());
+    }
 }

@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litmus_core::ir::{Space, Test, Thread};
+use litmus_core::instr::InstrKind;
+use litmus_core::ir::{Name, Space, Test, Thread};
 use litmus_core::outcome::Observable;
 
 use super::{Role, SharedLoc, MAX_CLUSTER};
@@ -128,9 +129,11 @@ pub(super) fn split_locations(test: &Test, roles: &[Role]) -> (Vec<usize>, Vec<S
         }
         let user = test.threads.iter().position(|t| {
             !t.placement.host
-                && t.body
-                    .iter()
-                    .any(|ins| ins.kind.loc().is_some_and(|l| l.text == loc.name.text))
+                && t.body.iter().any(|ins| {
+                    instr_locs(&ins.kind)
+                        .iter()
+                        .any(|l| l.text == loc.name.text)
+                })
         });
         let user = user.map(|u| &roles[u]);
         shared_locs.push(SharedLoc {
@@ -141,9 +144,21 @@ pub(super) fn split_locations(test: &Test, roles: &[Role]) -> (Vec<usize>, Vec<S
                 Space::SharedCluster => 0,
                 _ => user.map_or(0, |r| r.rank),
             },
+            // A word, until the async proxy's plan widens it.
+            bytes: 4,
+            mbarrier: None,
         });
     }
     (global_locs, shared_locs)
+}
+
+/// Every location an instruction names: its access's, or an async-proxy
+/// instruction's operands (a bulk copy names three).
+pub(crate) fn instr_locs(kind: &InstrKind) -> Vec<&Name> {
+    match kind {
+        InstrKind::Async(op) => op.locs(),
+        other => other.loc().into_iter().collect(),
+    }
 }
 
 /// Per location: the slot that holds its memory (see `Layout::slot_of`).
