@@ -12,8 +12,8 @@
 //! one, and the phase is complete when the count reaches the arrivals
 //! given to `mbarrier.init` plus the bulk copies that signal it.
 
-use crate::instr::{Scope, Sem};
 use crate::operand::{Imm, Name};
+use crate::order::{Scope, Sem};
 
 /// Which state space a `fence.proxy.async` orders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,7 +58,7 @@ impl AsyncSpace {
     /// Whether the fence orders accesses to memory of `space`. Shared
     /// memory is one space here: the model does not tell a CTA's own
     /// window (`shared::cta`) from its cluster's (`shared::cluster`).
-    pub fn covers(self, space: crate::ir::Space) -> bool {
+    pub fn covers(self, space: crate::space::Space) -> bool {
         match self {
             AsyncSpace::All => true,
             AsyncSpace::Global => space.is_global_like(),

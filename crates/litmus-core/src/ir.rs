@@ -12,6 +12,7 @@
 
 use crate::instr::{Instr, InstrKind};
 pub use crate::operand::{Imm, Name, Operand, Origin, Value, VALUE_RANGE};
+pub use crate::space::Space;
 
 /// One litmus test.
 ///
@@ -131,32 +132,6 @@ pub struct Doc(pub Vec<String>);
 impl PartialEq for Doc {
     fn eq(&self, _: &Doc) -> bool {
         true
-    }
-}
-
-/// Which memory a location lives in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Space {
-    /// Global memory: every thread of every CTA (and GPU) can reach it.
-    #[default]
-    Global,
-    /// The shared memory of one CTA: only that CTA's threads can reach it.
-    Shared,
-    /// Distributed shared memory of a cluster (`shared::cluster`, sm_90): the
-    /// shared memory of one CTA, reachable from every CTA of its cluster.
-    SharedCluster,
-    /// Page-locked host memory (`host x = 0`): reachable by every GPU
-    /// thread and every host thread. The model treats it as global memory;
-    /// only the harness would have to place it differently.
-    Host,
-}
-
-impl Space {
-    /// Whether every thread of the test can reach the location (global
-    /// and host memory), as opposed to one CTA's or one cluster's shared
-    /// memory.
-    pub fn is_global_like(self) -> bool {
-        matches!(self, Space::Global | Space::Host)
     }
 }
 

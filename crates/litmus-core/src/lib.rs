@@ -14,11 +14,13 @@ pub mod files;
 pub mod instr;
 pub mod ir;
 pub mod operand;
+pub mod order;
 pub mod outcome;
 pub mod parallel;
 pub mod printable;
 pub mod proxy;
 pub mod shell;
+pub mod space;
 pub mod validate;
 
 pub use validate::{validate, ValidationError, ValidationErrorKind};

@@ -15,9 +15,9 @@ use litmus_core::ir::Space;
 
 use crate::common::Common;
 use crate::emit::Emitter;
-use crate::instr::RoleCtx;
-use crate::kernel::{shared_slots, skip_unless_holder};
 use crate::layout::Layout;
+use crate::role_ctx::RoleCtx;
+use crate::shared_slots::{shared_slots, skip_unless_holder};
 use crate::PtxError;
 
 /// Polls of an mbarrier's phase before a CTA exits anyway (see [`drain`]).

@@ -14,7 +14,8 @@ use crate::layout::{
     gpu_memory_param, knob, knob_words_param, relay_param, Layout, Mode, HARNESS_BARRIER,
     HOST_MEMORY, HOST_START, LOGICAL_GPU, START_TARGET, TEST_KERNEL,
 };
-use crate::role::{home_offset, setup_role, slot_addr, RolePlan};
+use crate::role::{home_offset, setup_role, RolePlan};
+use crate::shared_slots::{shared_slots, skip_unless_holder};
 use crate::start::{gpu_start_delay, gpu_start_wait, wait_for_host};
 use crate::{Codegen, PtxError};
 
@@ -323,28 +324,6 @@ fn publish_shared(layout: &Layout, common: &Common, shfinal: &str, out: &mut Emi
     });
 }
 
-/// Jumps to `skip` unless this CTA holds the values of shared location
-/// `s`'s slots: in role-per-warp mode the CTAs of its declared CTA, in a
-/// cluster those of its rank; every CTA otherwise.
-pub(crate) fn skip_unless_holder(
-    layout: &Layout,
-    common: &Common,
-    s: usize,
-    skip: &str,
-    out: &mut Emitter,
-) {
-    let holder = match &common.rpw {
-        Some((d, _)) => Some((d, layout.shared_locs[s].cluster_offset)),
-        None if layout.cluster_size > 1 => Some((&common.rank, layout.shared_locs[s].rank)),
-        None => None,
-    };
-    if let Some((reg, want)) = holder {
-        let p = out.pred();
-        out.ins(format!("setp.ne.u32 {p}, {reg}, {want}"));
-        out.ins(format!("@{p} bra {skip}"));
-    }
-}
-
 /// Waits until every thread that may touch this CTA's shared slots is
 /// there: the CTA, or the whole cluster when a location lives in
 /// distributed shared memory (other CTAs reach into it).
@@ -359,33 +338,6 @@ fn sync_shared(layout: &Layout, out: &mut Emitter) {
     } else if !layout.shared_locs.is_empty() {
         out.ins(format!("bar.sync {HARNESS_BARRIER}"));
     }
-}
-
-/// Calls `f` with the shared address of this thread's slot of each shared
-/// location: slot `s·T + tid`, for the threads below T (the slots per
-/// location: threads per CTA, or 32 in role-per-warp mode).
-pub(crate) fn shared_slots(
-    layout: &Layout,
-    common: &Common,
-    out: &mut Emitter,
-    mut f: impl FnMut(&mut Emitter, &str, usize),
-) {
-    if layout.shared_locs.is_empty() {
-        return;
-    }
-    let skip = out.fresh_label("no_slots");
-    let p = out.pred();
-    out.ins(format!(
-        "setp.gt.u32 {p}, {}, {}",
-        common.tid,
-        common.knob[&knob::LANE_MASK]
-    ));
-    out.ins(format!("@{p} bra {skip}"));
-    for s in 0..layout.shared_locs.len() {
-        let addr = slot_addr(layout, common, s, &common.tid, out);
-        f(out, &addr, s);
-    }
-    out.label(&skip);
 }
 
 /// The role's instructions, after the optional spin barrier. A role that

@@ -50,10 +50,12 @@ pub mod layout;
 mod plan;
 mod proxies;
 mod role;
+mod role_ctx;
+mod shared_slots;
 mod start;
 
-pub use instr::Addressing;
 pub use layout::Layout;
+pub use role_ctx::Addressing;
 
 /// PTX ISA version of the modules before PTX 8.6 became a module's
 /// version only where it needs it: the newest a module may say, since the

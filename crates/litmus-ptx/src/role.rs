@@ -8,8 +8,8 @@ use litmus_core::ir::{Space, Test, Thread};
 
 use crate::common::{knob_word, Common};
 use crate::emit::Emitter;
-use crate::instr::RoleCtx;
 use crate::layout::{instr_locs, knob, Layout, Mode, Reach, PLACEMENT_WORDS};
+use crate::role_ctx::RoleCtx;
 use crate::PtxError;
 
 /// One role as this thread plays it: the instance, and what its

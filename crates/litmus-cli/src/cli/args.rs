@@ -7,7 +7,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// clap's value parser of a whole number of at least `min`: its message
 /// starts with `takes`, which [`usage_error`] puts the flag's name before.
-pub fn whole<T>(min: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+pub(crate) fn whole<T>(min: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
 where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
 {
@@ -107,7 +107,7 @@ pub fn model_help() -> String {
 }
 
 /// Reads the value of `--shard` (`campaign`, `tune`).
-pub fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
+pub(crate) fn shard_of(text: &str) -> Result<litmus_runner::shard::Shard, String> {
     litmus_runner::shard::Shard::parse(text).map_err(|e| e.to_string())
 }
 
@@ -126,7 +126,7 @@ pub enum Format {
 
 impl Format {
     /// Reads the value of `--format`, one of the `allowed` formats.
-    pub fn parse(text: &str, allowed: &[Format]) -> Result<Format, String> {
+    pub(crate) fn parse(text: &str, allowed: &[Format]) -> Result<Format, String> {
         let format = match text {
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),

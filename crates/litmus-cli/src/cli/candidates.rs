@@ -10,7 +10,16 @@ use litmus_gen::candidates::{CandidateError, Candidates, Choice, Generated};
 use litmus_gen::enumerate::{Bound, DEFAULT_MAX_CYCLES};
 use litmus_gen::FamilySpec;
 
-use super::gen::message;
+use litmus_gen::GenError;
+
+/// A generator error in the command line's terms: an option value's
+/// error names the option as written (`--placements`).
+pub fn message(e: GenError) -> String {
+    match e {
+        GenError::BadOption { .. } => format!("--{e}"),
+        other => other.to_string(),
+    }
+}
 
 /// The family options of `gpu-litmus gen`, which `diff` and `mutants
 /// --kill-tests` take for their candidates too.
@@ -64,7 +73,7 @@ impl FamilyArgs {
 
     /// The family the options describe, and the options as written
     /// (`--placements all`).
-    pub fn spec(&self) -> Result<(FamilySpec, Vec<String>), String> {
+    pub(crate) fn spec(&self) -> Result<(FamilySpec, Vec<String>), String> {
         let mut spec = FamilySpec::default();
         let mut written = Vec::new();
         for (option, value) in self.given() {
@@ -158,7 +167,7 @@ impl CandidateArgs {
 
     /// The candidates the options ask for, every name and cycle checked,
     /// the cycles enumerated.
-    pub fn candidates(self) -> Result<Candidates, String> {
+    pub(crate) fn candidates(self) -> Result<Candidates, String> {
         let shapes = match self.shapes {
             None => None,
             Some(value) => match list(&value)? {

@@ -15,8 +15,8 @@ use litmus_runner::report::json::search::{DiffLine, DiffReport, EnumerationJson,
 use litmus_text as text;
 
 use super::args::{whole, with_loop_bound, Format, Refusal};
+use super::candidates::message;
 use super::candidates::{left_out, CandidateArgs};
-use super::gen::message;
 use super::{EXIT_FAILED, EXIT_OK};
 
 /// list the generated tests on which two models differ, smallest first
@@ -279,7 +279,7 @@ fn write_difference(
 
 /// Writes `test` to `DIR/<name>.litmus` with `doc` added to its comment
 /// and `verdict` declared (the folder is created if missing).
-pub fn write_test(
+pub(crate) fn write_test(
     dir: &Path,
     test: &Test,
     doc: Vec<String>,

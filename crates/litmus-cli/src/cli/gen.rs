@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use litmus_core::ir::{DeclaredVerdict, Origin, Test, Verdict};
-use litmus_gen::{family, shape, FamilySpec, GenError, Skeleton};
+use litmus_gen::{family, shape, FamilySpec, Skeleton};
 use litmus_model::{check, Model, Options};
 use litmus_text as text;
 
 use super::args::{whole, ModelArg, Refusal};
-use super::candidates::FamilyArgs;
+use super::candidates::{message, FamilyArgs};
 use super::progress::Bar;
 use super::{EXIT_FAILED, EXIT_OK};
 
@@ -122,15 +122,6 @@ impl GenArgs {
             },
             out,
         })
-    }
-}
-
-/// A generator error in the command line's terms: an option value's
-/// error names the option as written (`--placements`).
-pub fn message(e: GenError) -> String {
-    match e {
-        GenError::BadOption { .. } => format!("--{e}"),
-        other => other.to_string(),
     }
 }
 

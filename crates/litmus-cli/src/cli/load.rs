@@ -25,7 +25,7 @@ impl Loaded {
 
 /// Reads and parses `file`; the error is every problem, one
 /// `file:line:col: message` per line (no trailing newline).
-pub fn load(file: &str) -> Result<Loaded, String> {
+pub(crate) fn load(file: &str) -> Result<Loaded, String> {
     let (test, src) = text::read_file(file).map_err(|e| e.to_string())?;
     Ok(Loaded { test, src })
 }
@@ -33,7 +33,7 @@ pub fn load(file: &str) -> Result<Loaded, String> {
 /// Reads `file` for a run spread over the GPUs, with the devices its
 /// test needs under `config`'s knobs (none when it does not read: its
 /// run only says why).
-pub fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, String>) {
+pub(crate) fn load_for_devices(file: &str, config: &Config) -> (Need, Result<Loaded, String>) {
     let loaded = load(file);
     // The devices come from the test's layout and the device map, which
     // is the machine's (a tuning entry never sets it): the environment's
@@ -72,7 +72,7 @@ pub fn expand(paths: &[String]) -> (Vec<String>, Vec<String>) {
 /// `.litmus` files under each folder given, sorted; a path that does not
 /// exist, or a folder that cannot be searched or has none, is an error
 /// that names it.
-pub fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
+pub(crate) fn litmus_files(paths: &[String]) -> Result<Vec<String>, String> {
     if let Some(p) = paths.iter().find(|p| !Path::new(p).exists()) {
         return Err(format!("{p}: no such file or folder"));
     }

@@ -18,10 +18,10 @@ use litmus_model::Options;
 use litmus_runner::report::json::search::{EnumerationJson, KillSearch, KillTests};
 
 use super::args::{whole, with_loop_bound, Format, Refusal};
+use super::candidates::message;
 use super::candidates::{left_out, CandidateArgs};
 use super::diff::write_test;
 use super::gate::read_evidence;
-use super::gen::message;
 use super::mutants_report::Report;
 use super::progress::Bar;
 use super::subjects::subjects;

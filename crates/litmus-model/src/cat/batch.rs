@@ -39,10 +39,11 @@ use crate::relation::Relation;
 use crate::verdicts::{par_for, Allowed, Verdicts};
 
 use super::base::sc_fence_pairs;
-use super::compile::{Check, Program, Shared};
+use super::compile::Shared;
 use super::error::CatError;
 use super::eval::Eval;
 use super::model::{implied_co, CatModel, SearchNeeds};
+use super::program::{Check, Program};
 
 /// One model of a batch.
 struct Member {

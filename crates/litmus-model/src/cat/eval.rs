@@ -13,8 +13,8 @@ use crate::relation::{Edge, EventSet, Relation};
 
 use super::algebra::{self, Value};
 use super::base::{self, Base, RelBase};
-use super::compile::{intern, Check, Node, NodeId, Program};
 use super::parser::CheckKind;
+use super::program::{intern, Check, Node, NodeId, Program};
 
 /// The most pairs an `empty` witness lists.
 const EMPTY_WITNESS_PAIRS: usize = 4;

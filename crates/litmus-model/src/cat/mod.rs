@@ -51,6 +51,7 @@ pub mod mutate;
 mod parser;
 mod polarity;
 mod print;
+mod program;
 mod source;
 
 pub use error::{CatError, CatErrorKind, Pos};

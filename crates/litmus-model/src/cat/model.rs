@@ -38,10 +38,11 @@ use crate::model::{CoherenceOrder, Execution, FenceOrder, Model, Stage, Violatio
 use crate::relation::{Edge, Relation};
 
 use super::base::{async_mask, co_mask, proxy_mask, sc_fence_pairs, Base, RelBase};
-use super::compile::{compile, intern, Check, Node, NodeId, Program};
+use super::compile::compile;
 use super::error::CatError;
 use super::eval::Eval;
 use super::parser::CheckKind;
+use super::program::{intern, Check, Node, NodeId, Program};
 
 /// A memory model read from a cat file.
 pub struct CatModel {

@@ -8,7 +8,8 @@ use super::super::error::Pos;
 use super::super::parser::{CheckKind, Expr, ExprKind, Stmt};
 use super::super::polarity::analyse;
 use super::super::source::Located;
-use super::{first_use, mk, name, substitute_everywhere, Direction, Edit, Operator};
+use super::expr_edits::{mk, name};
+use super::{first_use, substitute_everywhere, Direction, Edit, Operator};
 
 /// Relaxed accesses treated as release and acquire: every use of the tag
 /// `REL` becomes `REL | (W & RLX)` and every use of `ACQ` becomes
