@@ -158,8 +158,11 @@ fn count(test: &SearchedTest, o: Observed, opts: &Options, tally: &mut Tally, ou
         Err(why) => {
             let _ = writeln!(
                 out,
-                "{}: the search's outcomes could not be checked: {why}",
-                test.file
+                "{}",
+                litmus_core::printable::escaped_lines(&format!(
+                    "{}: the search's outcomes could not be checked: {why}",
+                    test.file
+                ))
             );
             return;
         }
