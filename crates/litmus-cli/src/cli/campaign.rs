@@ -73,9 +73,10 @@ pub struct CampaignArgs {
     tune: bool,
     #[command(flatten)]
     search: SearchArgs,
-    /// run part K of N (1 <= K <= N): the tests whose name hashes to K, so
-    /// N jobs (a Slurm array, a CI matrix) run disjoint parts, each test in
-    /// one; the summary says `shard K/N: M of T tests`. Join the jobs'
+    /// run part K of N (1 <= K <= N): the tests whose relaxation (the test
+    /// with fences out and accesses relaxed) hashes to K, so N jobs (a
+    /// Slurm array, a CI matrix) run disjoint parts, each test in one, and
+    /// the variants of one relaxation in the same one; the summary says `shard K/N: M of T tests`. Join the jobs'
     /// evidence with `gpu-litmus evidence merge`
     #[arg(long, value_name = "K/N", value_parser = shard_of)]
     shard: Option<Shard>,

@@ -83,7 +83,7 @@ pub struct TuneArgs {
     // The model decides each test's weak outcome.
     #[command(flatten)]
     model: ModelArg,
-    /// tune part K of N, split by test name as `campaign --shard` splits
+    /// tune part K of N, split by relaxation as `campaign --shard` splits
     /// (see its help); the last line says `shard K/N: M of T tests`
     #[arg(long, value_name = "K/N", value_parser = shard_of)]
     shard: Option<Shard>,
