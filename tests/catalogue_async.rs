@@ -47,6 +47,23 @@ litmus! {
 }
 
 litmus! {
+    /// The same with the one-way `.release` proxy fence of PTX 8.6, which
+    /// orders the generic store before the async proxy's read as the
+    /// two-way fence does.
+    tma_store_with_one_way_release_fence;
+    shared s = 0;
+    global g = 0;
+    thread t0 @ cta 0 {
+        St(s, 1);
+        Fence.proxy.async::generic.release;
+        BulkStore(g, s, 16);
+        BulkCommit;
+        BulkWait(0);
+    }
+    exists (g == 0) => forbidden;
+}
+
+litmus! {
     /// A generic read of a shared buffer, then a TMA load into it with no
     /// proxy fence (DeepEP#621): the read may see the load's data.
     war_across_proxies_without_fence;

@@ -62,7 +62,7 @@ const SKIPPED: &str = "skipped: no ptxas (set LITMUS_PTXAS to a ptxas or put one
 /// no target finds any more fails it too (under the ptxas it was seen
 /// with, [`KNOWN_SASS_PTXAS`]), so that the table stays exact.
 ///
-/// Each is ptxas 12.0.76 merging two accesses of one address by one
+/// Each but the last two is ptxas 12.0.76 merging two accesses of one address by one
 /// thread, on every target from sm_75 to sm_90 (`gpu-litmus sass --check`
 /// on a weak CoRR and a relaxed CoWW finds the same under ptxas 12.4.131,
 /// 12.9.86 and 13.5.37). Each is a refinement the PTX model permits (the merged program's
@@ -136,7 +136,28 @@ const KNOWN_SASS: &[(&str, usize, &str, &str)] = &[
         "t0.0: st.relaxed.gpu x, 1",
         OVERWRITTEN_STORE,
     ),
+    (
+        "tests/async/tma_store_acquire_fence.litmus",
+        0,
+        "t0.1: fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        ONE_WAY_ACQUIRE,
+    ),
+    (
+        "tests/async/war_tma_load_acquire_fence.litmus",
+        0,
+        "t0.1: fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        ONE_WAY_ACQUIRE,
+    ),
 ];
+
+/// The one-way `.acquire` proxy fence (PTX 8.6): ptxas 13.0 makes no
+/// instruction of it for sm_90 (a `NOP`), where the `.release` form and the
+/// two-way fence are `MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S`. Whether Hopper
+/// orders async accesses before generic ones without an instruction is the
+/// compiler's claim; the two tests that hold it are the wrong-direction
+/// ones (their outcome is allowed either way), so no verdict rests on it.
+const ONE_WAY_ACQUIRE: &str =
+    "the one-way .acquire proxy fence is no SASS instruction on sm_90 (ptxas 13.0)";
 
 /// CoRR with weak loads: ptxas makes one `LDG` of the two, so `r1 == r0`
 /// on the hardware and new-then-old never shows.
@@ -654,8 +675,16 @@ fn stale_known(tools: &Tools, reports: &[Report]) -> Vec<String> {
         .flatten()
         .map(|(r, f)| (r.name.as_str(), f.role, f.instr.as_str()))
         .collect();
+    // A test whose module this ptxas could not build (one that needs a
+    // newer PTX) proves nothing stale.
+    let checked: BTreeSet<&str> = reports
+        .iter()
+        .filter(|r| r.sass.iter().any(|(_, s)| matches!(s, SassOn::Checked(_))))
+        .map(|r| r.name.as_str())
+        .collect();
     KNOWN_SASS
         .iter()
+        .filter(|(t, ..)| checked.contains(t))
         .filter(|(t, role, instr, _)| !found.contains(&(*t, *role, *instr)))
         .map(|(t, role, instr, _)| {
             format!(

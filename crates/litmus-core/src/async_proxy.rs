@@ -148,6 +148,57 @@ pub enum AsyncOp {
     /// `fence.mbarrier_init.release.cluster`: makes the thread's prior
     /// `mbarrier.init`s visible to the cluster.
     MbarrierInitFence,
+    /// The one-way proxy fences of PTX 8.6 (`fence.proxy.async::generic`
+    /// with `.release` or `.acquire`, `.sync_restrict` to shared memory,
+    /// `.cluster`): one direction each of `fence.proxy.async.shared::*`.
+    ProxyFenceOneWay(OneWay),
+}
+
+/// The direction of a one-way proxy fence ([`AsyncOp::ProxyFenceOneWay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OneWay {
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`:
+    /// the thread's earlier generic accesses of its CTA's shared memory
+    /// before its later async ones (a tile written, then stored by TMA).
+    Release,
+    /// `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster`:
+    /// the thread's earlier async accesses of shared memory before its
+    /// later generic ones.
+    Acquire,
+}
+
+impl OneWay {
+    /// Both, in the order the dialects list them.
+    pub const ALL: [OneWay; 2] = [OneWay::Release, OneWay::Acquire];
+
+    /// The instruction as PTX writes it (no `;`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            OneWay::Release => {
+                "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster"
+            }
+            OneWay::Acquire => {
+                "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster"
+            }
+        }
+    }
+
+    /// The shared window its `.sync_restrict` names.
+    pub fn space(self) -> AsyncSpace {
+        match self {
+            OneWay::Release => AsyncSpace::SharedCta,
+            OneWay::Acquire => AsyncSpace::SharedCluster,
+        }
+    }
+
+    /// The word the macro writes after `ProxyFenceAsync`: `release` or
+    /// `acquire`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OneWay::Release => "release",
+            OneWay::Acquire => "acquire",
+        }
+    }
 }
 
 impl AsyncOp {
@@ -162,6 +213,7 @@ impl AsyncOp {
             AsyncOp::CommitGroup
             | AsyncOp::WaitGroup { .. }
             | AsyncOp::ProxyFence(_)
+            | AsyncOp::ProxyFenceOneWay(_)
             | AsyncOp::MbarrierInitFence => vec![],
         }
     }
@@ -177,6 +229,7 @@ impl AsyncOp {
             AsyncOp::CommitGroup
             | AsyncOp::WaitGroup { .. }
             | AsyncOp::ProxyFence(_)
+            | AsyncOp::ProxyFenceOneWay(_)
             | AsyncOp::MbarrierInitFence => vec![],
         }
     }
@@ -234,6 +287,7 @@ impl AsyncOp {
             AsyncOp::ProxyFence(AsyncSpace::All) => "fence.proxy.async".into(),
             AsyncOp::ProxyFence(s) => format!("fence.proxy.async.{}", s.as_str()),
             AsyncOp::MbarrierInitFence => "fence.mbarrier_init.release.cluster".into(),
+            AsyncOp::ProxyFenceOneWay(w) => w.ptx().into(),
         }
     }
 }

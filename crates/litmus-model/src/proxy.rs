@@ -9,7 +9,7 @@
 //! target's address seen through another proxy). Its *physical* location
 //! is the end of its chain of aliases.
 
-use litmus_core::async_proxy::AsyncSpace;
+use litmus_core::async_proxy::{AsyncSpace, OneWay};
 use litmus_core::ir::{Term, Test};
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
@@ -30,6 +30,9 @@ pub struct ProxyTag {
     /// Fences of the async proxy (`fence.proxy.async`, and the implicit
     /// ones at a bulk copy's completion): the state space they order.
     pub space: Option<AsyncSpace>,
+    /// A one-way proxy fence: the one direction it orders (PTX 8.6,
+    /// `fence.proxy.async::generic.{release,acquire}`).
+    pub one_way: Option<OneWay>,
     /// The events of a bulk copy: the copy's number in its thread. They
     /// are in program order after what the thread did before issuing the
     /// copy, and before what it does after only through a completion.
@@ -49,6 +52,7 @@ impl ProxyTag {
         vloc: None,
         fence: None,
         space: None,
+        one_way: None,
         copy: None,
         completes: 0,
         completes_reads_only: false,
@@ -86,6 +90,15 @@ impl ProxyTag {
             proxy: Some(Proxy::Async),
             space: Some(space),
             ..ProxyTag::GENERIC
+        }
+    }
+
+    /// A one-way proxy fence of the async proxy: `space` as its
+    /// `.sync_restrict` names it, and the direction it orders.
+    pub fn one_way_fence(way: OneWay) -> ProxyTag {
+        ProxyTag {
+            one_way: Some(way),
+            ..ProxyTag::async_fence(way.space())
         }
     }
 

@@ -169,6 +169,7 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
         AsyncOp::ProxyFence(AsyncSpace::All) => out.ins("fence.proxy.async"),
         AsyncOp::ProxyFence(space) => out.ins(format!("fence.proxy.async.{}", space.as_str())),
         AsyncOp::MbarrierInitFence => out.ins("fence.mbarrier_init.release.cluster"),
+        AsyncOp::ProxyFenceOneWay(w) => out.ins(w.ptx()),
     }
     Ok(())
 }

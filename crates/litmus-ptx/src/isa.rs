@@ -256,6 +256,13 @@ pub const FEATURES: &[Feature] = &[
     // mbarrier completion, mbarriers with memory-model qualifiers, the
     // async proxy fences. Read off ptxas 12.4's and 13.0's messages on
     // modules one version or target below each row.
+    // The one-way proxy fences are PTX 8.6 (ptxas 12.4 reads 8.4).
+    feature(
+        "fence.proxy.async::generic",
+        "one-way proxy fences (fence.proxy.async::generic)",
+        (8, 6),
+        90,
+    ),
     feature(
         "fence.proxy.async",
         "fence.proxy.async (the async proxy)",

@@ -113,6 +113,7 @@ fn expected_ptx(op: &AsyncOp) -> (String, String) {
         AsyncOp::MbarrierInitFence => {
             ("fence.mbarrier_init.release.cluster;".into(), String::new())
         }
+        AsyncOp::ProxyFenceOneWay(w) => (format!("{};", w.ptx()), String::new()),
     }
 }
 

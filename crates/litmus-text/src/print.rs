@@ -402,6 +402,9 @@ fn async_op(op: &AsyncOp) -> String {
             Some(p) => format!("{head} {dst}, [{mbar}], {}", p.value),
             None => format!("{head} {dst}, [{mbar}]"),
         },
-        AsyncOp::CommitGroup | AsyncOp::ProxyFence(_) | AsyncOp::MbarrierInitFence => head,
+        AsyncOp::CommitGroup
+        | AsyncOp::ProxyFence(_)
+        | AsyncOp::ProxyFenceOneWay(_)
+        | AsyncOp::MbarrierInitFence => head,
     }
 }

@@ -3,7 +3,7 @@
 //! misuse is an error at its `line:column`. That the PTX generator refuses
 //! them is litmus-ptx's `tests/ptx_front_ends.rs`.
 
-use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
+use litmus_core::async_proxy::{AsyncOp, AsyncSpace, OneWay};
 use litmus_core::instr::{InstrKind, Scope, Sem};
 use litmus_text as text;
 
@@ -158,5 +158,39 @@ fn unknown_forms_are_errors_at_the_instruction() {
     assert_eq!(
         errors(&test("fence.mbarrier_init.acquire.cluster | ")),
         "4:2: unknown form `fence.mbarrier_init.acquire.cluster`: expected `fence.mbarrier_init.release.cluster`"
+    );
+}
+
+#[test]
+fn the_one_way_proxy_fences_read_and_print_back_and_other_forms_are_errors() {
+    let src = test(
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster | fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+    );
+    let t = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render("t")));
+    let kinds: Vec<&InstrKind> = t.threads.iter().map(|th| &th.body[0].kind).collect();
+    assert!(matches!(
+        kinds[..],
+        [
+            InstrKind::Async(AsyncOp::ProxyFenceOneWay(OneWay::Release)),
+            InstrKind::Async(AsyncOp::ProxyFenceOneWay(OneWay::Acquire)),
+        ]
+    ));
+    let printed = text::print(&t);
+    for w in OneWay::ALL {
+        assert!(printed.contains(w.ptx()), "{printed}");
+    }
+    assert_eq!(text::parse(&printed).unwrap(), t);
+    // The acquire form restricted to the CTA's window (the ISA pairs
+    // `.release` with `shared::cta` and `.acquire` with `shared::cluster`).
+    let expected = "expected `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` or `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster`";
+    assert_eq!(
+        errors(&test(
+            "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster | "
+        )),
+        format!("4:2: unknown form `fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster`: {expected}")
+    );
+    assert_eq!(
+        errors(&test("fence.proxy.async::generic.release | ")),
+        format!("4:2: unknown form `fence.proxy.async::generic.release`: {expected}")
     );
 }

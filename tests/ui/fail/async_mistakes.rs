@@ -46,6 +46,13 @@ litmus! {
     exists (s == 1) => allowed;
 }
 
+litmus! {
+    async_one_way_fence_direction;
+    shared s = 0;
+    thread t0 @ cta 0 { St(s, 1); Fence.proxy.async::generic.both; }
+    exists (s == 1) => allowed;
+}
+
 fn main() {}
 
 // Bulk copies move multiples of 16 bytes between global and shared

@@ -77,7 +77,10 @@ impl Validator<'_> {
                     self.push(K::ParityPhase(p.value), p.origin);
                 }
             }
-            AsyncOp::CommitGroup | AsyncOp::ProxyFence(_) | AsyncOp::MbarrierInitFence => {}
+            AsyncOp::CommitGroup
+            | AsyncOp::ProxyFence(_)
+            | AsyncOp::ProxyFenceOneWay(_)
+            | AsyncOp::MbarrierInitFence => {}
         }
     }
 

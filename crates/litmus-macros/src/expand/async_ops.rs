@@ -1,6 +1,6 @@
 //! The tokens that rebuild an async-proxy instruction at run time.
 
-use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
+use litmus_core::async_proxy::{AsyncOp, AsyncSpace, OneWay};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -73,5 +73,12 @@ pub(super) fn async_op(op: &AsyncOp) -> TokenStream {
             quote!(#a::ProxyFence(#c::async_proxy::AsyncSpace::#v))
         }
         AsyncOp::MbarrierInitFence => quote!(#a::MbarrierInitFence),
+        AsyncOp::ProxyFenceOneWay(w) => {
+            let v = match w {
+                OneWay::Release => quote!(Release),
+                OneWay::Acquire => quote!(Acquire),
+            };
+            quote!(#a::ProxyFenceOneWay(#c::async_proxy::OneWay::#v))
+        }
     }
 }

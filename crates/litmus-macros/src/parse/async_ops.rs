@@ -8,7 +8,7 @@
 //! sizes and counts are checked by `litmus_core::validate`, as for the text
 //! format.
 
-use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
+use litmus_core::async_proxy::{AsyncOp, AsyncSpace, OneWay};
 use litmus_core::instr::{Instr, InstrKind, Scope, Sem};
 use litmus_core::ir::Name;
 use proc_macro2::Ident;
@@ -166,6 +166,9 @@ pub(super) fn proxy_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) -> syn::
     input.parse::<Token![.]>()?;
     let async_word = input.call(Ident::parse_any)?;
     let mut last = async_word.span();
+    if input.peek(Token![::]) {
+        return one_way_proxy_fence(input, cx, op);
+    }
     let space = if input.peek(Token![.]) {
         input.parse::<Token![.]>()?;
         let w = input.call(Ident::parse_any)?;
@@ -196,6 +199,41 @@ pub(super) fn proxy_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) -> syn::
     let origin = instr_site(cx, op, &q, None);
     Ok(Instr::new(
         InstrKind::Async(AsyncOp::ProxyFence(space)),
+        origin,
+    ))
+}
+
+/// `Fence.proxy.async::generic.release` or `.acquire`, with
+/// `Fence.proxy.async` read and `::generic` next: the one-way proxy fences
+/// (their `.sync_restrict::shared::*` and `.cluster` are implied, each
+/// having one form).
+fn one_way_proxy_fence(input: ParseStream, cx: &mut Ctx, op: &Ident) -> syn::Result<Instr> {
+    const USAGE: &str =
+        "`Fence.proxy.async::generic.release` or `Fence.proxy.async::generic.acquire`";
+    input.parse::<Token![::]>()?;
+    let generic = input.call(Ident::parse_any)?;
+    if generic != "generic" || !input.peek(Token![.]) {
+        return Err(Range::new(op.span(), generic.span())
+            .error(format!("a one-way proxy fence is {USAGE}")));
+    }
+    input.parse::<Token![.]>()?;
+    let w = input.call(Ident::parse_any)?;
+    let Some(way) = OneWay::ALL.into_iter().find(|x| w == x.as_str()) else {
+        return Err(syn::Error::new(
+            w.span(),
+            format!("a one-way proxy fence is {USAGE}"),
+        ));
+    };
+    if input.peek(Token![.]) {
+        return Err(input.error(format!("{USAGE} takes nothing more")));
+    }
+    let q = Quals {
+        last: Some(w.span()),
+        ..Quals::default()
+    };
+    let origin = instr_site(cx, op, &q, None);
+    Ok(Instr::new(
+        InstrKind::Async(AsyncOp::ProxyFenceOneWay(way)),
         origin,
     ))
 }

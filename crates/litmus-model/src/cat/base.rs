@@ -38,6 +38,8 @@
 //!   bulk copies and the fences of the async proxy: `fence.proxy.async`
 //!   and the implicit ones at completion), `FGLOBAL` and `FSHARED` (the
 //!   async proxy fences restricted to global or to shared memory),
+//!   `FREL_ASYNC` and `FACQ_ASYNC` (the one-way proxy fences of PTX 8.6,
+//!   `fence.proxy.async::generic.release` and `.acquire`),
 //!   `GLOBAL` and `SHARED` (memory accesses by the space of their
 //!   location). A file that names `ASYNC`, `FGLOBAL` or `FSHARED` checks
 //!   async tests; any other cat model refuses them.
@@ -46,7 +48,7 @@
 //! the engine keeps one dependency relation and `ctrl` is what it holds
 //! beyond `data`.
 
-use litmus_core::async_proxy::AsyncSpace;
+use litmus_core::async_proxy::{AsyncSpace, OneWay};
 use litmus_core::instr::{Scope, Sem};
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
@@ -91,6 +93,8 @@ pub(crate) enum SetBase {
     Async,
     FGlobal,
     FShared,
+    FRelease,
+    FAcquire,
     Global,
     Shared,
 }
@@ -124,7 +128,7 @@ pub(crate) enum RelBase {
     Vloc,
 }
 
-const SETS: [(&str, SetBase); 27] = [
+const SETS: [(&str, SetBase); 29] = [
     ("R", SetBase::R),
     ("W", SetBase::W),
     ("M", SetBase::M),
@@ -150,6 +154,8 @@ const SETS: [(&str, SetBase); 27] = [
     ("ASYNC", SetBase::Async),
     ("FGLOBAL", SetBase::FGlobal),
     ("FSHARED", SetBase::FShared),
+    ("FREL_ASYNC", SetBase::FRelease),
+    ("FACQ_ASYNC", SetBase::FAcquire),
     ("GLOBAL", SetBase::Global),
     ("SHARED", SetBase::Shared),
 ];
@@ -241,7 +247,7 @@ pub(crate) fn proxy_mask() -> u64 {
 /// The bases that make a cat model one with the async proxy.
 pub(crate) fn async_mask() -> u64 {
     use SetBase::*;
-    [Async, FGlobal, FShared]
+    [Async, FGlobal, FShared, FRelease, FAcquire]
         .iter()
         .fold(0, |m, &s| m | Base::Set(s).bit())
 }
@@ -311,6 +317,8 @@ fn set(s: &Structure, b: SetBase) -> EventSet {
                 ev.proxy.space,
                 Some(AsyncSpace::SharedCta | AsyncSpace::SharedCluster)
             ),
+            SetBase::FRelease => ev.proxy.one_way == Some(OneWay::Release),
+            SetBase::FAcquire => ev.proxy.one_way == Some(OneWay::Acquire),
             SetBase::Global => ev.loc.is_some_and(|l| s.spaces[l].is_global_like()),
             SetBase::Shared => ev.loc.is_some_and(|l| !s.spaces[l].is_global_like()),
         }

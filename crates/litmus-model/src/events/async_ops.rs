@@ -122,6 +122,10 @@ pub(super) fn run(
             let tag = ProxyTag::async_fence(*space);
             st.push(at.event(EventKind::Fence, None, Sem::Weak, None, None, tag));
         }
+        AsyncOp::ProxyFenceOneWay(way) => {
+            let tag = ProxyTag::one_way_fence(*way);
+            st.push(at.event(EventKind::Fence, None, Sem::Weak, None, None, tag));
+        }
         AsyncOp::MbarrierInit { .. } | AsyncOp::MbarrierInitFence => {}
     }
     Ok(())

@@ -7,6 +7,7 @@
 //! On a test without proxies it gives the verdicts of `ptx` (the 104 tests
 //! both of Dat3M's lists hold agree).
 
+use litmus_core::async_proxy::OneWay;
 use litmus_core::instr::Scope;
 use litmus_core::proxy::{Proxy, ProxyFenceKind};
 
@@ -31,8 +32,13 @@ struct Statics {
     mem: EventSet,
     /// `[F & ALIAS]`: `fence.proxy.alias`.
     alias_fence: EventSet,
-    /// `proxy-fence-ops`: `[F] ; (same-proxy & scta) ; [M]`.
-    fence_ops: Relation,
+    /// `proxy-fence-ops`: `[F] ; (same-proxy & scta) ; [M]`, of the
+    /// fences that order an access of their proxy before them with what
+    /// follows (every proxy fence but the one-way `.release`).
+    fence_in: Relation,
+    /// The same, of the fences that order what precedes them with an
+    /// access of their proxy after them (all but the one-way `.acquire`).
+    fence_out: Relation,
     /// `same-proxy & scta`.
     proxy_cta: Relation,
 }
@@ -71,13 +77,20 @@ impl Statics {
                 && proxy_cta.contains(a, b)
                 && covers(a, b)
         });
+        let unless = |w: OneWay| {
+            Relation::from_fn(n, |a, b| {
+                fence_ops.contains(a, b) && ev[a].proxy.one_way != Some(w)
+            })
+        };
+        let (fence_in, fence_out) = (unless(OneWay::Release), unless(OneWay::Acquire));
         Statics {
             vloc,
             loc,
             gen,
             mem,
             alias_fence,
-            fence_ops,
+            fence_in,
+            fence_out,
             proxy_cta,
         }
     }
@@ -123,10 +136,12 @@ fn proxy_preserved(st: &Statics, cb: &Relation, n: usize) -> Relation {
     let gen = Relation::identity(n, &st.gen);
     let mem = Relation::identity(n, &st.mem);
     let alias = Relation::identity(n, &st.alias_fence);
-    // cause-base & proxy-fence-ops^-1: an access before a fence of its proxy.
-    let to_fence = cb.intersect(&st.fence_ops.inverse());
-    // cause-base & proxy-fence-ops: a fence before an access of its proxy.
-    let from_fence = cb.intersect(&st.fence_ops);
+    // cause-base & proxy-fence-ops^-1: an access before a fence of its
+    // proxy (that orders it with what follows: no one-way `.release`).
+    let to_fence = cb.intersect(&st.fence_in.inverse());
+    // cause-base & proxy-fence-ops: a fence before an access of its proxy
+    // (that orders what precedes with it: no one-way `.acquire`).
+    let from_fence = cb.intersect(&st.fence_out);
     // Where a chain may start and end: a generic access, or an access
     // handed over by a fence of its proxy.
     let starts = [&gen, &to_fence];

@@ -30,7 +30,11 @@
 //!    generic and the async proxy to memory of its state space
 //!    ("membar/fence": `fence.proxy.async`); this is the one rule that
 //!    is a change to `ptx-7.5`'s relations: `proxy-fence-ops` is
-//!    restricted to the fence's state space.
+//!    restricted to the fence's state space. The one-way fences of PTX
+//!    8.6 (`fence.proxy.async::generic.release` / `.acquire`, "membar/
+//!    fence") order one direction each: a `.release` hands on only the
+//!    generic accesses before it to async ones after it, an `.acquire`
+//!    only async accesses before it to generic ones after it.
 //!
 //! On a test without async operations no event is in the async proxy,
 //! no fence has a state space and `po` is `ptx-7.5`'s, so the model

@@ -114,6 +114,7 @@ pub(super) fn plan(
                 AsyncOp::CommitGroup
                 | AsyncOp::WaitGroup { .. }
                 | AsyncOp::ProxyFence(_)
+                | AsyncOp::ProxyFenceOneWay(_)
                 | AsyncOp::MbarrierInitFence => {}
             }
         }

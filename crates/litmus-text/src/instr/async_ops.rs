@@ -4,7 +4,7 @@
 
 use crate::error::SyntaxError;
 use crate::lex::Tok;
-use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
+use litmus_core::async_proxy::{AsyncOp, AsyncSpace, OneWay};
 use litmus_core::instr::{InstrKind, Scope, Sem};
 
 use super::{Builder, Qual};
@@ -198,6 +198,24 @@ impl<'s> Builder<'_, 's> {
         }
         self.count(0, 0, "no operands")?;
         Some(InstrKind::Async(AsyncOp::ProxyFence(space)))
+    }
+
+    /// The one-way proxy fences, each in its only form:
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`
+    /// and `...acquire.sync_restrict::shared::cluster.cluster`.
+    pub(super) fn one_way_proxy_fence(&mut self) -> Option<InstrKind> {
+        let words: Vec<&str> = self.quals.iter().skip(2).map(|q| q.word).collect();
+        let Some(way) = OneWay::ALL.into_iter().find(|w| {
+            let form: Vec<&str> = w.ptx().split('.').skip(3).collect();
+            form == words
+        }) else {
+            self.unknown_form(
+                "`fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` or `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster`",
+            );
+            return None;
+        };
+        self.count(0, 0, "no operands")?;
+        Some(InstrKind::Async(AsyncOp::ProxyFenceOneWay(way)))
     }
 
     /// `fence.mbarrier_init.release.cluster`, its only form.

@@ -48,6 +48,14 @@ impl Builder<'_, '_> {
         {
             return self.async_proxy_fence();
         }
+        if self.quals.first().is_some_and(|q| q.word == "proxy")
+            && self
+                .quals
+                .get(1)
+                .is_some_and(|q| q.word == "async::generic")
+        {
+            return self.one_way_proxy_fence();
+        }
         if self
             .quals
             .first()
