@@ -892,25 +892,40 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The `.litmus` files under the repository's `folder`, each named by its
+/// path from the root and read; at least `at_least` of them, so that a
+/// folder that emptied would not pass by checking nothing.
+fn repository_folder(folder: &str, at_least: usize) -> Vec<(String, Test)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    litmus_files(&root.join(folder), &mut files);
+    files.sort();
+    assert!(
+        files.len() >= at_least,
+        "{folder} holds {at_least} files, not {}",
+        files.len()
+    );
+    files
+        .iter()
+        .map(|f| {
+            let name = f.strip_prefix(root).unwrap_or(f).display().to_string();
+            (name, parse_file(f))
+        })
+        .collect()
+}
+
 #[test]
 fn repository_litmus_files_compile_where_the_table_says() {
     let Some(tools) = tools() else {
         println!("tests/litmus: {SKIPPED}");
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    litmus_files(&root.join("tests/litmus"), &mut files);
-    files.sort();
-    assert!(files.len() >= 15, "tests/litmus holds 15 files");
-    let tests = files
-        .iter()
-        .map(|f| {
-            let name = f.strip_prefix(root).unwrap_or(f).display().to_string();
-            (name, parse_file(f))
-        })
-        .collect();
-    check_set("tests/litmus", tools, tests, false);
+    check_set(
+        "tests/litmus",
+        tools,
+        repository_folder("tests/litmus", 15),
+        false,
+    );
 }
 
 /// The catalogue's async-proxy files (`tests/async`): each module
@@ -924,19 +939,12 @@ fn async_files_compile_where_the_table_says_and_keep_their_sass() {
         println!("tests/async: {SKIPPED}");
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    litmus_files(&root.join("tests/async"), &mut files);
-    files.sort();
-    assert!(files.len() >= 21, "tests/async holds 21 files");
-    let tests = files
-        .iter()
-        .map(|f| {
-            let name = f.strip_prefix(root).unwrap_or(f).display().to_string();
-            (name, parse_file(f))
-        })
-        .collect();
-    check_set("tests/async", tools, tests, true);
+    check_set(
+        "tests/async",
+        tools,
+        repository_folder("tests/async", 21),
+        true,
+    );
 }
 
 /// Whether the slow sets run (`LITMUS_PORTABILITY=full`); anything else
