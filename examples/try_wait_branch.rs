@@ -47,23 +47,38 @@ const TESTS: &[(&str, &str, usize)] = &[
     ),
 ];
 
-/// `ptx` with each try_wait's retry and branch taken out: the four lines
-/// after the `try_wait` (the branch on its result, the count, its test,
-/// the branch back) go, so the result only reaches the register.
-fn one_shot(ptx: &str) -> String {
+/// What the generator writes after each `try_wait` (the branch on its
+/// result, the count, its test, the branch back), as each line starts.
+const RETRY: [&str; 4] = ["@", "add.u32", "setp.lt.u32", "@"];
+
+/// `ptx` with each try_wait's retry and branch taken out (the [`RETRY`]
+/// lines after it), so the result only reaches the register. `Err` when
+/// the lines after a `try_wait` are not those: the generator changed, and
+/// taking out four lines would measure something else.
+fn one_shot(ptx: &str) -> Result<String, String> {
+    let lines: Vec<&str> = ptx.lines().collect();
     let mut out = Vec::new();
-    let mut skip = 0;
-    for line in ptx.lines() {
-        if skip > 0 {
-            skip -= 1;
-            continue;
+    let mut i = 0;
+    while i < lines.len() {
+        out.push(lines[i]);
+        if lines[i].contains("mbarrier.try_wait.parity") {
+            let after = lines.get(i + 1..i + 1 + RETRY.len()).unwrap_or_default();
+            let retried = after.len() == RETRY.len()
+                && after
+                    .iter()
+                    .zip(RETRY)
+                    .all(|(l, w)| l.trim().starts_with(w));
+            if !retried {
+                return Err(format!(
+                    "the lines after `{}` are not the retry this experiment takes out: {after:?}",
+                    lines[i].trim()
+                ));
+            }
+            i += RETRY.len();
         }
-        out.push(line);
-        if line.contains("mbarrier.try_wait.parity") {
-            skip = 4;
-        }
+        i += 1;
     }
-    out.join("\n") + "\n"
+    Ok(out.join("\n") + "\n")
 }
 
 fn main() -> ExitCode {
@@ -93,7 +108,14 @@ fn main() -> ExitCode {
             failed = true;
             continue;
         };
-        let shot = one_shot(&code);
+        let shot = match one_shot(&code) {
+            Ok(s) => s,
+            Err(why) => {
+                println!("{name:<32} {why}");
+                failed = true;
+                continue;
+            }
+        };
         for (form, modules) in [
             ("branched", Modules::with_default(&test, &code)),
             ("one-shot", Modules::as_is(&test, &shot)),
