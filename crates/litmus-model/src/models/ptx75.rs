@@ -71,15 +71,14 @@ impl Statics {
             (Some(space), Some(l)) if async_spaces => space.covers(s.spaces[l]),
             _ => true,
         };
-        let fence_ops = Relation::from_fn(n, |a, b| {
-            ev[a].kind == EventKind::Fence
-                && mem.contains(b)
-                && proxy_cta.contains(a, b)
-                && covers(a, b)
-        });
+        // `proxy-fence-ops` of the fences that are not one-way `w`.
         let unless = |w: OneWay| {
             Relation::from_fn(n, |a, b| {
-                fence_ops.contains(a, b) && ev[a].proxy.one_way != Some(w)
+                ev[a].kind == EventKind::Fence
+                    && ev[a].proxy.one_way != Some(w)
+                    && mem.contains(b)
+                    && proxy_cta.contains(a, b)
+                    && covers(a, b)
             })
         };
         let (fence_in, fence_out) = (unless(OneWay::Release), unless(OneWay::Acquire));
