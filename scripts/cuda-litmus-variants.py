@@ -5,10 +5,11 @@
 
 Reads the kernels (kernels/*.cu) and the campaign's verdicts
 (pldi26-output/results.csv) from a git checkout of cuda-litmus (PLDI 2026)
-and writes each of its 1,302 variants of IRIW, ISA2, RWC, WRC, WWC, WRW+2W,
-Z6.3, 2+2W and 3.2W as a test: OUT/seen/ for those whose weak outcome that
-campaign saw on an H100, OUT/unseen/ for the allowed rest, OUT/forbidden/ for
-those its model forbids; OUT/index.csv maps our names to theirs. This is how
+and writes each of its 1,306 tests as one of ours: the 1,302 variants of
+IRIW, ISA2, RWC, WRC, WWC, WRW+2W, Z6.3, 2+2W and 3.2W, and the paper's two
+examples (its Figure 2 and the variant, each relaxed and DISALLOWED):
+OUT/seen/ for those whose weak outcome that campaign saw on an H100,
+OUT/unseen/ for the allowed rest, OUT/forbidden/ for those its model forbids; OUT/index.csv maps our names to theirs. This is how
 docs/tuning-and-campaigns.md measures discovery against what the published
 campaign saw: `discovery_bench OUT/seen`. Nothing of cuda-litmus is copied
 into this repository; the script reads a checkout you provide.
@@ -31,7 +32,8 @@ def show(p):
     return subprocess.run(["git", "-C", REPO, "show", "HEAD:" + p], capture_output=True, text=True, check=True).stdout
 
 KERNEL = {"iriw": "iriw", "isa2": "isa2", "rwc": "rwc", "wrc": "wrc", "wwc": "wwc",
-          "wrw_2w": "wrw+2w", "z6_3": "z6-3", "two_2w": "2+2w", "three_2w": "3.2w"}
+          "wrw_2w": "wrw+2w", "z6_3": "z6-3", "two_2w": "2+2w", "three_2w": "3.2w",
+          "paper_example1": "paper-example1", "paper_example2": "paper-example2"}
 
 def blocks(src):
     """The variant blocks inside the testing branch: name -> (orders, fences), plus defaults."""
@@ -90,13 +92,17 @@ def translate(shape, variant, tb, scope, fscope):
     src = show(f"kernels/{KERNEL[shape]}.cu")
     bl = blocks(src)
     vname = variant
+    # The paper's examples have one block, DISALLOWED; RELAXED is its #else.
+    if vname not in bl and "__else__" in bl and shape.startswith("paper"): vname = "__else__"
     if vname not in bl: raise SystemExit(f"{shape}: no block {vname}")
     orders, fences = bl[vname]
     glob = {}
     for k, (o, f) in bl.items():
         if k == "__else__": glob.update(o)
     sc = {"BLOCK": "cta", "DEVICE": "gpu"}[scope]
-    fs = {"BLOCK": "cta", "DEVICE": "gpu", None: None}[fscope]
+    # The paper's examples name no fence scope; their fences take the
+    # accesses' (the other kernels' NO_FENCE variants have no fences).
+    fs = {"BLOCK": "cta", "DEVICE": "gpu", None: None}[fscope] or sc
     ops = thread_ops(src)
     nthreads = max(o[1] for o in ops) + 1
     lines = [[] for _ in range(nthreads)]
@@ -143,12 +149,12 @@ idx = open(os.path.join(OUT, "index.csv"), "w")
 idx.write("name,cuda_litmus,base,h100\n")
 for r in rows:
     n = r["test"]
-    if n.startswith("paper"): continue
-    m = re.match(r"(iriw|isa2|rwc|wrc|wwc|wrw_2w|z6_3|two_2w|three_2w)_TB_([0-9_]+?)_SCOPE_(BLOCK|DEVICE)_(?:FENCE_SCOPE_(BLOCK|DEVICE)_|NO_FENCE_)(\w+)$", n)
+    m = re.match(r"(iriw|isa2|rwc|wrc|wwc|wrw_2w|z6_3|two_2w|three_2w|paper_example1|paper_example2)_TB_([0-9_]+?)_SCOPE_(BLOCK|DEVICE)_(?:FENCE_SCOPE_(BLOCK|DEVICE)_|NO_FENCE_)(\w+)$", n)
     if not m: raise SystemExit(f"name? {n}")
     shape, tb, scope, fscope, variant = m.groups()
     SHAPE = {"iriw": "IRIW", "isa2": "ISA2", "rwc": "RWC", "wrc": "WRC", "wwc": "WWC", "wrw_2w": "WRW+2W",
-             "z6_3": "Z6.3", "two_2w": "2+2W", "three_2w": "3.2W"}[shape]
+             "z6_3": "Z6.3", "two_2w": "2+2W", "three_2w": "3.2W",
+             "paper_example1": "PaperExample1", "paper_example2": "PaperExample2"}[shape]
     # gen-style names, so that discovery_bench groups them by family and fence kind
     NAME = f"{SHAPE}+cta{tb}+{ {'BLOCK': 'cta', 'DEVICE': 'gpu'}[scope] }"
     if fscope:

@@ -13,7 +13,9 @@
 //!    the configuration's *credit*: the tests it has shown their weak
 //!    outcome in, each weighted by how few configurations showed that test
 //!    (a configuration that shows a rare variant is worth more than one of
-//!    fifty that show MP). Ties, which is everything at the start, go by an
+//!    fifty that show MP), what it showed in the test's kin first, and the
+//!    compiler the kin showed under next ([`crate::credit`]). Ties, which
+//!    is everything at the start, go by an
 //!    order drawn per test, so the tests of a wave try different
 //!    configurations and the credit spreads in the first waves.
 //! 3. **The budget flows to the unseen.** The budget is the set's: tests
@@ -39,6 +41,8 @@ use std::time::Duration;
 use litmus_core::ir::Test;
 use litmus_hw::{GpuError, HwResult, Knobs};
 
+use crate::credit::Credit;
+use crate::kin::Kin;
 use crate::search::Trial;
 use crate::space::draw;
 use crate::target::Target;
@@ -209,7 +213,7 @@ struct Shared {
     states: Vec<State>,
     /// Tests in which each pool configuration showed the weak outcome.
     shown_by: Vec<BTreeSet<usize>>,
-    credit: Vec<f64>,
+    credit: Credit,
     spent: Duration,
 }
 
@@ -233,12 +237,13 @@ pub fn search_family_on(
         .iter()
         .any(|s| litmus_ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
     let pool = pool_for(base, plan, across_gpus);
+    let (kin, classes) = Kin::classes(subjects.iter().map(|s| s.test));
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())
             .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
             .collect(),
         shown_by: vec![BTreeSet::new(); pool.len()],
-        credit: vec![0.0; pool.len()],
+        credit: Credit::none(pool.len(), classes),
         spent: Duration::ZERO,
     });
     let lock = || shared.lock().unwrap_or_else(|p| p.into_inner());
@@ -261,7 +266,8 @@ pub fn search_family_on(
                     if s.spent >= budget || s.states[t].done {
                         break;
                     }
-                    let Some((c, ms)) = s.states[t].next(&s.credit, plan.slice_ms) else {
+                    let Some((c, ms)) = s.states[t].next(s.credit.for_class(kin[t]), plan.slice_ms)
+                    else {
                         s.states[t].done = true;
                         break;
                     };
@@ -284,7 +290,7 @@ pub fn search_family_on(
                         // A showing changes the credit at once: the next
                         // test already tries the configuration.
                         if s.states[t].record(c, &pool[c], &r, subject) && s.shown_by[c].insert(t) {
-                            s.credit = credit_of(&s.shown_by, subjects.len());
+                            s.credit = Credit::of(&s.shown_by, &kin, classes, &pool);
                         }
                     }
                     Err(e) => s.states[t].fail(c, e),
@@ -381,21 +387,6 @@ pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs
         tries += 1;
     }
     out
-}
-
-/// Each configuration's credit: the sum, over the tests it showed, of one
-/// over the number of configurations that showed that test.
-fn credit_of(shown_by: &[BTreeSet<usize>], tests: usize) -> Vec<f64> {
-    let mut showers = vec![0usize; tests];
-    for set in shown_by {
-        for &t in set {
-            showers[t] += 1;
-        }
-    }
-    shown_by
-        .iter()
-        .map(|set| set.iter().map(|&t| 1.0 / showers[t] as f64).sum())
-        .collect()
 }
 
 impl State {
@@ -761,6 +752,80 @@ mod tests {
             .iter()
             .all(|f| f.best.weak > 0
                 && f.best.knobs.stride == pool(&Knobs::default(), &plan)[40].stride));
+    }
+
+    #[test]
+    fn a_test_tries_what_showed_its_kin_then_its_kins_compiler_before_the_rest() {
+        // Tests 0..3 are MP; 3..6 MP with CTA-scope fences, a kin apart.
+        let fenced = MP.replace(
+            " st.weak y, 1 | ld.weak r1, x ;",
+            " fence.acq_rel.cta | fence.acq_rel.cta ;\n st.weak y, 1 | ld.weak r1, x ;",
+        );
+        let mut tests = tests(3);
+        tests.extend((3..6).map(|i| {
+            let mut t = litmus_text::parse(&fenced).unwrap();
+            t.name.text = format!("mp-fenced{i}");
+            t
+        }));
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let mut plan = FamilyPlan::within(800, 16, 7);
+        let ptxas = Some("ptxas-12.4".to_string());
+        plan.toolchains = vec![None, ptxas.clone()];
+        let pool = pool(&base, &plan);
+        let under = |c: usize| pool[c].ptxas == ptxas;
+        let jit: Vec<usize> = (2..16).filter(|c| !under(*c)).collect();
+        let compiled: Vec<usize> = (2..16).filter(|c| under(*c)).collect();
+        // The MP tests show under two JIT configurations (so those have
+        // the most credit anywhere); fenced 3 and 4 only under ptxas
+        // configuration x, fenced 5 only under ptxas configuration y.
+        let (j1, j2) = (jit[2], jit[4]);
+        let (x, y) = (compiled[compiled.len() - 1], compiled[compiled.len() - 2]);
+        let rate = |t: usize, c: usize| match t {
+            0..3 if c == j1 || c == j2 => 1e-3,
+            3 | 4 if c == x => 1e-3,
+            5 if c == y => 1e-3,
+            _ => 0.0,
+        };
+        let mut gpu = FakeGpu {
+            pool: pool.clone(),
+            rate: &rate,
+            runs: Vec::new(),
+        };
+        let found = search_family(&subjects, &base, &plan, |t, _, k| gpu.run(t, k), |_, _| {});
+        assert!(found.iter().all(Found::seen));
+        let runs = gpu.runs;
+        let first_kin_hit = runs
+            .iter()
+            .position(|r| (3..5).contains(&r.0) && r.1 == x)
+            .unwrap();
+        let hitter = runs[first_kin_hit].0;
+        let y_hit = runs.iter().position(|r| r.0 == 5 && r.1 == y).unwrap();
+        assert!(y_hit > first_kin_hit, "fenced 5 showed before its kin did");
+        // The other fenced test that shows at x tries x next, though two
+        // JIT configurations have shown more tests.
+        let other = 7 - hitter;
+        if let Some(next) = runs[first_kin_hit + 1..].iter().find(|r| r.0 == other) {
+            assert!(
+                next.1 == x
+                    || runs[..first_kin_hit]
+                        .iter()
+                        .any(|r| r.0 == other && r.1 == x),
+                "fenced {other} tried {} after its kin showed at {x}",
+                next.1
+            );
+        }
+        // Fenced 5 tries x, then configurations under its kin's compiler,
+        // until it finds y: no JIT configuration in between.
+        let between: Vec<usize> = runs[first_kin_hit + 1..y_hit]
+            .iter()
+            .filter(|r| r.0 == 5)
+            .map(|r| r.1)
+            .collect();
+        assert!(
+            between.iter().all(|&c| under(c)),
+            "fenced 5 tried {between:?} (JIT: {jit:?}) before {y}"
+        );
     }
 
     #[test]

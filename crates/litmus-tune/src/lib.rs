@@ -11,8 +11,10 @@
 //! `LITMUS_TUNE=1` makes `litmus!` tests tune themselves (the runner's
 //! `tune_in_place`).
 
+mod credit;
 mod error;
 pub mod family;
+pub mod kin;
 pub mod prepare;
 pub mod search;
 pub mod space;

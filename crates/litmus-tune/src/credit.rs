@@ -1,0 +1,177 @@
+//! The credit of the pool's configurations: how a test still unseen ranks
+//! what to try next, from what the configurations showed in the others.
+//!
+//! A configuration earns, for each test it showed the weak outcome of, one
+//! over the number of configurations that showed that test (one that shows
+//! a rare variant is worth more than one of fifty that show MP). A test
+//! ranks the configurations, in order of weight:
+//!
+//! 1. by what they showed in its kin ([`crate::kin`]): the same fences at
+//!    the same scopes, which the compiler and the environment treat alike;
+//! 2. by the compiler its kin showed under: each toolchain's share of the
+//!    kin's credit, so that a configuration that has not shown anything
+//!    yet is tried first under the compiler that shows the kin (on Hopper
+//!    ptxas of CUDA 12 for CTA-scope fences, where the driver's JIT shows
+//!    few: `docs/tuning-and-campaigns.md`);
+//! 3. by what they showed anywhere in the set.
+//!
+//! With one kin and one toolchain this is the plain credit, rank for rank.
+
+use std::collections::BTreeSet;
+
+use litmus_hw::Knobs;
+
+/// The pool's configurations ranked for each class of kin.
+pub(crate) struct Credit {
+    /// Per class of kin, each pool configuration's rank (higher first).
+    by_class: Vec<Vec<f64>>,
+}
+
+/// The weights of the three parts: what a configuration showed in the
+/// kin counts twice as much as its compiler's share, which counts twice as
+/// much as what it showed anywhere; each part is at most 1 before its
+/// weight.
+const KIN: f64 = 2.0;
+const COMPILER: f64 = 1.0;
+const ANYWHERE: f64 = 0.5;
+
+impl Credit {
+    /// No configuration has shown anything yet.
+    pub(crate) fn none(pool: usize, classes: usize) -> Credit {
+        Credit {
+            by_class: vec![vec![0.0; pool]; classes.max(1)],
+        }
+    }
+
+    /// The ranks for the class of kin `class`.
+    pub(crate) fn for_class(&self, class: usize) -> &[f64] {
+        &self.by_class[class]
+    }
+
+    /// The credit after `shown_by` (per pool configuration, the tests it
+    /// showed), where test `t` is of class `kin[t]` (of `classes`) and the
+    /// pool is `pool`.
+    pub(crate) fn of(
+        shown_by: &[BTreeSet<usize>],
+        kin: &[usize],
+        classes: usize,
+        pool: &[Knobs],
+    ) -> Credit {
+        let mut showers = vec![0usize; kin.len()];
+        for set in shown_by {
+            for &t in set {
+                showers[t] += 1;
+            }
+        }
+        let worth = |set: &BTreeSet<usize>, class: Option<usize>| -> f64 {
+            set.iter()
+                .filter(|&&t| class.is_none_or(|k| kin[t] == k))
+                .map(|&t| 1.0 / showers[t] as f64)
+                .sum()
+        };
+        let toolchains: Vec<&Option<String>> = {
+            let mut v: Vec<&Option<String>> = pool.iter().map(|k| &k.ptxas).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let toolchain: Vec<usize> = pool
+            .iter()
+            .map(|k| toolchains.iter().position(|t| **t == k.ptxas).unwrap_or(0))
+            .collect();
+        let anywhere = scaled(shown_by.iter().map(|s| worth(s, None)).collect());
+        let by_class = (0..classes.max(1))
+            .map(|class| {
+                let kin_credit: Vec<f64> = shown_by.iter().map(|s| worth(s, Some(class))).collect();
+                let mut share = vec![0.0; toolchains.len()];
+                for (c, v) in kin_credit.iter().enumerate() {
+                    share[toolchain[c]] += v;
+                }
+                let total: f64 = share.iter().sum();
+                if total > 0.0 {
+                    share.iter_mut().for_each(|s| *s /= total);
+                }
+                let kin_credit = scaled(kin_credit);
+                (0..pool.len())
+                    .map(|c| {
+                        KIN * kin_credit[c]
+                            + COMPILER * share[toolchain[c]]
+                            + ANYWHERE * anywhere[c]
+                    })
+                    .collect()
+            })
+            .collect();
+        Credit { by_class }
+    }
+}
+
+/// `v` over its largest value (all zero stays zero).
+fn scaled(v: Vec<f64>) -> Vec<f64> {
+    let top = v.iter().copied().fold(0.0, f64::max);
+    if top > 0.0 {
+        v.into_iter().map(|x| x / top).collect()
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(toolchains: &[Option<&str>]) -> Vec<Knobs> {
+        toolchains
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Knobs {
+                stride: 1 + i as u32,
+                ptxas: t.map(str::to_string),
+                ..Knobs::default()
+            })
+            .collect()
+    }
+
+    fn order(ranks: &[f64]) -> Vec<usize> {
+        let mut c: Vec<usize> = (0..ranks.len()).collect();
+        c.sort_by(|a, b| ranks[*b].total_cmp(&ranks[*a]).then(a.cmp(b)));
+        c
+    }
+
+    #[test]
+    fn one_kin_and_one_compiler_rank_as_the_plain_credit() {
+        let pool = pool(&[None, None, None, None]);
+        // Config 2 showed the rare test 1 (only it did); 0 and 2 the test 0.
+        let shown = vec![
+            BTreeSet::from([0]),
+            BTreeSet::new(),
+            BTreeSet::from([0, 1]),
+            BTreeSet::new(),
+        ];
+        let c = Credit::of(&shown, &[0, 0, 0], 1, &pool);
+        assert_eq!(order(c.for_class(0)), vec![2, 0, 1, 3]);
+    }
+
+    #[test]
+    fn what_showed_the_kin_comes_first_then_the_kins_compiler_then_the_rest() {
+        // Configs 0, 1 under the JIT; 2, 3 under ptxas.
+        let pool = pool(&[None, None, Some("ptxas-12.4"), Some("ptxas-12.4")]);
+        // Tests 0..3 of class 0 (unfenced) all shown by config 0 (JIT);
+        // test 3 of class 1 (CTA fences) shown by config 2 (ptxas).
+        let shown = vec![
+            BTreeSet::from([0, 1, 2]),
+            BTreeSet::new(),
+            BTreeSet::from([3]),
+            BTreeSet::new(),
+        ];
+        let kin = [0, 0, 0, 1, 1];
+        let c = Credit::of(&shown, &kin, 2, &pool);
+        // Class 1 tries config 2 (showed its kin), then 3 (its kin's
+        // compiler, nothing shown), then 0 (showed most, elsewhere), then 1.
+        assert_eq!(order(c.for_class(1)), vec![2, 3, 0, 1]);
+        // Class 0 the other way round.
+        assert_eq!(order(c.for_class(0)), vec![0, 1, 2, 3]);
+        // A class nothing of which showed ranks by the credit anywhere.
+        let c = Credit::of(&shown, &[0, 0, 0, 1, 2], 3, &pool);
+        assert_eq!(order(c.for_class(2)), vec![0, 2, 1, 3]);
+    }
+}
