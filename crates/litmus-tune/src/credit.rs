@@ -8,14 +8,14 @@
 //!
 //! 1. by what they showed in its kin ([`crate::kin`]): the same fences at
 //!    the same scopes, which the compiler and the environment treat alike;
-//! 2. by the compiler its kin showed under: each toolchain's share of the
+//! 2. by the compiler its kin showed under: each compiler's share of the
 //!    kin's credit, so that a configuration that has not shown anything
 //!    yet is tried first under the compiler that shows the kin (on Hopper
 //!    ptxas of CUDA 12 for CTA-scope fences, where the driver's JIT shows
 //!    few: `docs/tuning-and-campaigns.md`);
 //! 3. by what they showed anywhere in the set.
 //!
-//! With one kin and one toolchain this is the plain credit, rank for rank.
+//! With one kin and one compiler this is the plain credit, rank for rank.
 
 use std::collections::BTreeSet;
 
@@ -49,13 +49,13 @@ impl Credit {
     }
 
     /// The credit after `shown_by` (per pool configuration, the tests it
-    /// showed), where test `t` is of class `kin[t]` (of `classes`) and the
-    /// pool is `pool`.
+    /// showed), where test `t` is of class `kin[t]` (of `classes`) and
+    /// pool configuration `c` is built by compiler `compiler[c]`.
     pub(crate) fn of(
         shown_by: &[BTreeSet<usize>],
         kin: &[usize],
         classes: usize,
-        pool: &[Knobs],
+        compiler: &[usize],
     ) -> Credit {
         let mut showers = vec![0usize; kin.len()];
         for set in shown_by {
@@ -69,40 +69,60 @@ impl Credit {
                 .map(|&t| 1.0 / showers[t] as f64)
                 .sum()
         };
-        let toolchains: Vec<&Option<String>> = {
-            let mut v: Vec<&Option<String>> = pool.iter().map(|k| &k.ptxas).collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let toolchain: Vec<usize> = pool
-            .iter()
-            .map(|k| toolchains.iter().position(|t| **t == k.ptxas).unwrap_or(0))
-            .collect();
+        let compilers = compiler.iter().max().map_or(0, |m| m + 1);
         let anywhere = scaled(shown_by.iter().map(|s| worth(s, None)).collect());
         let by_class = (0..classes.max(1))
             .map(|class| {
                 let kin_credit: Vec<f64> = shown_by.iter().map(|s| worth(s, Some(class))).collect();
-                let mut share = vec![0.0; toolchains.len()];
+                let mut share = vec![0.0; compilers];
                 for (c, v) in kin_credit.iter().enumerate() {
-                    share[toolchain[c]] += v;
+                    share[compiler[c]] += v;
                 }
                 let total: f64 = share.iter().sum();
                 if total > 0.0 {
                     share.iter_mut().for_each(|s| *s /= total);
                 }
                 let kin_credit = scaled(kin_credit);
-                (0..pool.len())
+                (0..compiler.len())
                     .map(|c| {
-                        KIN * kin_credit[c]
-                            + COMPILER * share[toolchain[c]]
-                            + ANYWHERE * anywhere[c]
+                        KIN * kin_credit[c] + COMPILER * share[compiler[c]] + ANYWHERE * anywhere[c]
                     })
                     .collect()
             })
             .collect();
         Credit { by_class }
     }
+}
+
+/// Each configuration's compiler, as an index among the distinct ones:
+/// two names of one ptxas (`ptxas-12`, `ptxas-12.4.131`) are one compiler,
+/// known by the name it gives itself; a name that does not resolve here
+/// stands for itself.
+pub(crate) fn compilers(pool: &[Knobs], resolve: impl Fn(&str) -> Option<String>) -> Vec<usize> {
+    let mut names: Vec<Option<String>> = Vec::new();
+    let mut resolved: Vec<(Option<String>, Option<String>)> = Vec::new();
+    pool.iter()
+        .map(|k| {
+            let name = match resolved.iter().find(|(spec, _)| *spec == k.ptxas) {
+                Some((_, name)) => name.clone(),
+                None => {
+                    let name = k
+                        .ptxas
+                        .as_ref()
+                        .map(|spec| resolve(spec).unwrap_or_else(|| spec.clone()));
+                    resolved.push((k.ptxas.clone(), name.clone()));
+                    name
+                }
+            };
+            match names.iter().position(|n| *n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name);
+                    names.len() - 1
+                }
+            }
+        })
+        .collect()
 }
 
 /// `v` over its largest value (all zero stays zero).
@@ -131,6 +151,22 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn two_names_of_one_ptxas_are_one_compiler() {
+        let pool = pool(&[
+            None,
+            Some("ptxas-12"),
+            Some("ptxas-12.4.131"),
+            Some("/opt/ptxas"),
+            None,
+        ]);
+        let resolve = |spec: &str| {
+            spec.starts_with("ptxas-12")
+                .then(|| "ptxas 12.4.131".to_string())
+        };
+        assert_eq!(compilers(&pool, resolve), vec![0, 1, 1, 2, 0]);
+    }
+
     fn order(ranks: &[f64]) -> Vec<usize> {
         let mut c: Vec<usize> = (0..ranks.len()).collect();
         c.sort_by(|a, b| ranks[*b].total_cmp(&ranks[*a]).then(a.cmp(b)));
@@ -147,7 +183,7 @@ mod tests {
             BTreeSet::from([0, 1]),
             BTreeSet::new(),
         ];
-        let c = Credit::of(&shown, &[0, 0, 0], 1, &pool);
+        let c = Credit::of(&shown, &[0, 0, 0], 1, &compilers(&pool, |_| None));
         assert_eq!(order(c.for_class(0)), vec![2, 0, 1, 3]);
     }
 
@@ -164,14 +200,15 @@ mod tests {
             BTreeSet::new(),
         ];
         let kin = [0, 0, 0, 1, 1];
-        let c = Credit::of(&shown, &kin, 2, &pool);
+        let compiler = compilers(&pool, |_| None);
+        let c = Credit::of(&shown, &kin, 2, &compiler);
         // Class 1 tries config 2 (showed its kin), then 3 (its kin's
         // compiler, nothing shown), then 0 (showed most, elsewhere), then 1.
         assert_eq!(order(c.for_class(1)), vec![2, 3, 0, 1]);
         // Class 0 the other way round.
         assert_eq!(order(c.for_class(0)), vec![0, 1, 2, 3]);
         // A class nothing of which showed ranks by the credit anywhere.
-        let c = Credit::of(&shown, &[0, 0, 0, 1, 2], 3, &pool);
+        let c = Credit::of(&shown, &[0, 0, 0, 1, 2], 3, &compiler);
         assert_eq!(order(c.for_class(2)), vec![0, 2, 1, 3]);
     }
 }

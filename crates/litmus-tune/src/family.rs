@@ -238,6 +238,7 @@ pub fn search_family_on(
         .any(|s| litmus_ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
     let pool = pool_for(base, plan, across_gpus);
     let (kin, classes) = Kin::classes(subjects.iter().map(|s| s.test));
+    let compiler = crate::credit::compilers(&pool, |spec| litmus_hw::check_ptxas(spec).ok());
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())
             .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
@@ -290,7 +291,7 @@ pub fn search_family_on(
                         // A showing changes the credit at once: the next
                         // test already tries the configuration.
                         if s.states[t].record(c, &pool[c], &r, subject) && s.shown_by[c].insert(t) {
-                            s.credit = Credit::of(&s.shown_by, &kin, classes, &pool);
+                            s.credit = Credit::of(&s.shown_by, &kin, classes, &compiler);
                         }
                     }
                     Err(e) => s.states[t].fail(c, e),
