@@ -59,7 +59,7 @@ pub(super) fn search_missed(
         );
         return Ok(());
     }
-    let mut plan = plan(files, observed);
+    let (mut plan, read_tests) = plan(files, observed);
     let cold_ms = (t.budget_ms / COLD_SHARE).max(1);
     let _ = writeln!(
         out,
@@ -100,7 +100,13 @@ pub(super) fn search_missed(
             budget_ms,
             ..search.clone()
         };
-        let searched = tune_set(&step_files, &search, &path, out, err)?;
+        // The tests as the plan read them; one it could not read is read
+        // again, so that the search says why.
+        let read = |f: &str| match index.get(f).and_then(|&i| read_tests[i].clone()) {
+            Some(t) => Ok(t),
+            None => super::tune::read(f),
+        };
+        let searched = tune_set(&step_files, &read, &search, &path, out, err)?;
         for test in &searched.tests {
             let Some(&i) = index.get(test.file.as_str()) else {
                 continue;
@@ -125,8 +131,12 @@ pub(super) fn search_missed(
 }
 
 /// The search's plan, each test that ran read again for its standing (one
-/// that cannot be read is cold).
-fn plan(files: &[String], observed: &[Option<Observed>]) -> SearchPlan {
+/// that cannot be read is cold), and the tests as read, by index of
+/// `files`, for the search to take.
+fn plan(
+    files: &[String],
+    observed: &[Option<Observed>],
+) -> (SearchPlan, Vec<Option<litmus_core::ir::Test>>) {
     let tests: Vec<Option<litmus_core::ir::Test>> = files
         .iter()
         .zip(observed)
@@ -137,7 +147,7 @@ fn plan(files: &[String], observed: &[Option<Observed>]) -> SearchPlan {
         .zip(&tests)
         .map(|(o, t)| (*o, t.as_ref()))
         .collect();
-    SearchPlan::new(&runs)
+    (SearchPlan::new(&runs), tests)
 }
 
 /// Counts one searched test: its weak outcome, if the run missed it and

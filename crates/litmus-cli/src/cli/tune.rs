@@ -248,7 +248,7 @@ pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write)
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.base)),
     };
     let Searched { tuning, failed, .. } =
-        match tune_set(&selection.files, &search, &opts.out, out, err) {
+        match tune_set(&selection.files, &read, &search, &opts.out, out, err) {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(err, "error: {e}");
@@ -301,12 +301,20 @@ pub(super) struct SearchedTest {
     pub(super) outcomes: std::collections::BTreeSet<Vec<u32>>,
 }
 
-/// Searches `files` as one family and merges the winners into the tuning
-/// file at `path` (read first when it exists): the lines for tests that
-/// cannot be searched, then one line a test. `Err` when the tuning file
-/// cannot be read or written.
+/// A test file read the way every command reads one, its error as the
+/// message `tune` prints.
+pub(super) fn read(file: &str) -> Result<litmus_core::ir::Test, String> {
+    load(file).map(|l| l.test).map_err(|e| e.to_string())
+}
+
+/// Searches `files` as one family, each test got through `read` (a
+/// caller that has them read already hands them over), and merges the
+/// winners into the tuning file at `path` (read first when it exists): the
+/// lines for tests that cannot be searched, then one line a test. `Err`
+/// when the tuning file cannot be read or written.
 pub(super) fn tune_set(
     files: &[String],
+    read: &dyn Fn(&str) -> Result<litmus_core::ir::Test, String>,
     search: &Search,
     path: &Path,
     out: &mut dyn Write,
@@ -314,9 +322,7 @@ pub(super) fn tune_set(
 ) -> Result<Searched, String> {
     let mut tuning = TuningFile::load_or_new(path)
         .map_err(|e| format!("{e} (fix or move it; tune merges into it)"))?;
-    let prepared = prepare(files, search.config.model, &search.config.options, |f| {
-        load(f).map(|l| l.test)
-    });
+    let prepared = prepare(files, search.config.model, &search.config.options, read);
     let mut failed = false;
     for line in &prepared.lines {
         failed |= line.failed;
