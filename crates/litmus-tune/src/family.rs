@@ -15,9 +15,9 @@
 //!    (a configuration that shows a rare variant is worth more than one of
 //!    fifty that show MP), what it showed in the test's kin first, and the
 //!    compiler the kin showed under next ([`crate::credit`]). Ties, which
-//!    is everything at the start, go by an
-//!    order drawn per test, so the tests of a wave try different
-//!    configurations and the credit spreads in the first waves.
+//!    is everything at the start, go by an order drawn per test, so the
+//!    tests of a wave try different configurations and the credit spreads
+//!    in the first waves.
 //! 3. **The budget flows to the unseen.** The budget is the set's: tests
 //!    × the per-test budget. A test whose weak outcome has shown stops
 //!    searching after a short refinement (its best configurations again,
