@@ -11,7 +11,7 @@
 //! `LITMUS_TUNE=1` makes `litmus!` tests tune themselves (the runner's
 //! `tune_in_place`).
 
-mod credit;
+pub mod credit;
 mod error;
 pub mod family;
 pub mod kin;
