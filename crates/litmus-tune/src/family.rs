@@ -81,9 +81,9 @@ pub struct FamilyPlan {
     pub starts: Vec<Knobs>,
     /// The compilers the search tries (`None`: the driver's JIT; else a
     /// toolchain spec, [`Knobs::ptxas`]). Empty or one: the base's only.
-    /// Several: the base and the anchors run under each, and the draws
-    /// take them in turn, since on Hopper which compiler built the module
-    /// decides whether CTA-scope fences show their weak outcomes.
+    /// Several: the base, the anchors and every draw run under each, since
+    /// on Hopper which compiler built the module decides whether CTA-scope
+    /// fences show their weak outcomes, and in which environments.
     pub toolchains: Vec<Option<String>>,
 }
 
@@ -379,12 +379,21 @@ pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs
             push(&mut out, under(&k, t));
         }
     }
+    // Each drawn environment under every compiler, twins side by side: a
+    // CTA-fence variant that shows only in one environment under ptxas 12
+    // (and not under the JIT) must find that environment under ptxas, so
+    // the draws are not dealt out to the compilers in turn; which twin a
+    // test tries first is the credit's (its kin's compiler).
     let mut state = plan.seed;
     let mut tries = 0;
-    while out.len() < plan.pool && tries < plan.pool * 16 {
-        let t = &toolchains[tries % toolchains.len()];
-        let k = under(&draw(&mut state, base), t);
-        push(&mut out, k);
+    'draws: while out.len() < plan.pool && tries < plan.pool * 16 {
+        let env = draw(&mut state, base);
+        for t in &toolchains {
+            if out.len() >= plan.pool {
+                break 'draws;
+            }
+            push(&mut out, under(&env, t));
+        }
         tries += 1;
     }
     out
@@ -687,14 +696,34 @@ mod tests {
             };
             assert!(pool.contains(&k), "{k}");
         }
-        // The draws take the compilers in turn: both are well represented.
+        // Every drawn environment runs under both compilers, twins side
+        // by side.
         let drawn = &pool[8..];
-        let under_ptxas = drawn.iter().filter(|k| k.ptxas == t).count();
-        assert!(
-            (3..=5).contains(&under_ptxas),
-            "{under_ptxas} of {}",
-            drawn.len()
-        );
+        assert_eq!(drawn.len(), 8);
+        for twins in drawn.chunks(2) {
+            assert_eq!((&twins[0].ptxas, &twins[1].ptxas), (&None, &t));
+            assert_eq!(
+                Knobs {
+                    ptxas: None,
+                    ..twins[1].clone()
+                },
+                twins[0]
+            );
+        }
+        // The environments drawn are those a pool of one compiler draws.
+        plan.toolchains = vec![t.clone()];
+        let alone = pool_for(&base, &plan, false);
+        let envs = |p: &[Knobs]| -> Vec<Knobs> {
+            p.iter()
+                .map(|k| Knobs {
+                    ptxas: None,
+                    ..k.clone()
+                })
+                .collect()
+        };
+        let twin_envs: Vec<Knobs> = envs(drawn).into_iter().step_by(2).collect();
+        // (that pool: the base and three anchors, then its draws)
+        assert_eq!(twin_envs, envs(&alone[4..8]));
         // One compiler (or none named): the pool is what it was.
         plan.toolchains = vec![None];
         let one = pool_for(&base, &plan, false);
