@@ -111,8 +111,8 @@ pub struct SearchArgs {
     /// driver's), installed releases (`ptxas-12.4`) or ptxas paths
     /// (default: the one LITMUS_TOOLCHAIN names, else jit and every release
     /// in the toolchain folder, see `gpu-litmus toolchains`); the current
-    /// knobs and the anchors run under each, the draws take them in turn,
-    /// and an entry names the one its configuration won under
+    /// knobs, the anchors and every drawn environment run under each, and
+    /// an entry names the one its configuration won under
     #[arg(long, value_name = "LIST", value_parser = toolchain_list)]
     pub(super) toolchains: Option<Toolchains>,
 }
