@@ -9,7 +9,8 @@ and writes each of its 1,306 tests as one of ours: the 1,302 variants of
 IRIW, ISA2, RWC, WRC, WWC, WRW+2W, Z6.3, 2+2W and 3.2W, and the paper's two
 examples (its Figure 2 and the variant, each relaxed and DISALLOWED):
 OUT/seen/ for those whose weak outcome that campaign saw on an H100,
-OUT/unseen/ for the allowed rest, OUT/forbidden/ for those its model forbids; OUT/index.csv maps our names to theirs. This is how
+OUT/unseen/ for the allowed rest, OUT/forbidden/ for those its model
+forbids; OUT/index.csv maps our names to theirs. This is how
 docs/tuning-and-campaigns.md measures discovery against what the published
 campaign saw: `discovery_bench OUT/seen`. Nothing of cuda-litmus is copied
 into this repository; the script reads a checkout you provide.
