@@ -335,7 +335,8 @@ pub fn search_family_on(
 /// none twice), the measured anchors ([`crate::space::anchors`], and
 /// [`crate::space::gpu_anchors`] for a family with a test on several
 /// GPUs, while the pool has room for draws after them), then draws around
-/// the base from the plan's seed.
+/// the base from the plan's seed; the base, each anchor and each draw under
+/// every compiler of the plan ([`FamilyPlan::toolchains`]).
 pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
     pool_for(base, plan, false)
 }
