@@ -10,7 +10,7 @@
 //! aligned (shared slots through [`crate::layout::SharedLoc::bytes`],
 //! global ones through the stride: [`crate::Layout::stride_fits`]).
 
-use litmus_core::async_proxy::{AsyncOp, AsyncSpace};
+use litmus_core::async_proxy::AsyncOp;
 use litmus_core::ir::Space;
 
 use crate::common::Common;
@@ -73,8 +73,11 @@ impl RoleCtx {
     }
 }
 
-/// Emits one async-proxy instruction of a role.
+/// Emits one async-proxy instruction of a role. Where the PTX is the
+/// instruction as written, its head is the IR's ([`AsyncOp::head`]); the
+/// mbarrier operations pick their state space and wait form here.
 pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(), PtxError> {
+    let head = op.head();
     match op {
         AsyncOp::BulkLoad {
             dst,
@@ -82,24 +85,19 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
             size,
             mbar,
         } => out.ins(format!(
-            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{}], [{}], {}, [{}]",
+            "{head} [{}], [{}], {}, [{}]",
             ctx.cluster_window(&dst.text)?,
             ctx.global(&src.text)?,
             size.value,
             ctx.cluster_window(&mbar.text)?
         )),
         AsyncOp::BulkStore { dst, src, size } => out.ins(format!(
-            "cp.async.bulk.global.shared::cta.bulk_group [{}], [{}], {}",
+            "{head} [{}], [{}], {}",
             ctx.global(&dst.text)?,
             ctx.own_window(&src.text)?,
             size.value
         )),
-        AsyncOp::CommitGroup => out.ins("cp.async.bulk.commit_group"),
-        AsyncOp::WaitGroup { read, pending } => out.ins(format!(
-            "cp.async.bulk.wait_group{} {}",
-            if *read { ".read" } else { "" },
-            pending.value
-        )),
+        AsyncOp::WaitGroup { pending, .. } => out.ins(format!("{head} {}", pending.value)),
         // The set-up initialised every instance's barrier before the
         // roles started, as the model does; initialising it again here
         // would race with an arrival from another thread of the instance.
@@ -119,10 +117,16 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
                 Some((Space::SharedCluster, _)) => "shared::cluster",
                 _ => "shared::cta",
             };
-            let tx = expect_tx.map(|t| format!(", {}", t.value)).unwrap_or_default();
+            let tx = expect_tx
+                .map(|t| format!(", {}", t.value))
+                .unwrap_or_default();
             out.ins(format!(
                 "mbarrier.arrive{}.{}.{}.{window}.b64 _, [{}]{tx}",
-                if expect_tx.is_some() { ".expect_tx" } else { "" },
+                if expect_tx.is_some() {
+                    ".expect_tx"
+                } else {
+                    ""
+                },
                 sem.as_str(),
                 scope.as_str(),
                 ctx.cluster_window(&mbar.text)?
@@ -166,10 +170,10 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
             out.label(&waited);
             out.ins(format!("selp.u32 {}, 1, 0, {p}", ctx.reg(&dst.text)?));
         }
-        AsyncOp::ProxyFence(AsyncSpace::All) => out.ins("fence.proxy.async"),
-        AsyncOp::ProxyFence(space) => out.ins(format!("fence.proxy.async.{}", space.as_str())),
-        AsyncOp::MbarrierInitFence => out.ins("fence.mbarrier_init.release.cluster"),
-        AsyncOp::ProxyFenceOneWay(w) => out.ins(w.ptx()),
+        AsyncOp::CommitGroup
+        | AsyncOp::ProxyFence(_)
+        | AsyncOp::MbarrierInitFence
+        | AsyncOp::ProxyFenceOneWay(_) => out.ins(head),
     }
     Ok(())
 }
