@@ -43,6 +43,7 @@ use litmus_hw::{GpuError, HwResult, Knobs};
 
 use crate::credit::Credit;
 use crate::kin::Kin;
+use crate::overrun::Overrun;
 use crate::search::Trial;
 use crate::space::draw;
 use crate::target::Target;
@@ -157,6 +158,9 @@ pub struct Progress {
     pub spent: Duration,
     /// The set's GPU budget.
     pub budget: Duration,
+    /// Configurations left out for launches that outlast their slices
+    /// ([`crate::overrun`]).
+    pub dropped: usize,
 }
 
 /// A test's state during the search.
@@ -214,6 +218,8 @@ struct Shared {
     /// Tests in which each pool configuration showed the weak outcome.
     shown_by: Vec<BTreeSet<usize>>,
     credit: Credit,
+    /// What each configuration cost against what it asked.
+    overrun: Overrun,
     spent: Duration,
 }
 
@@ -245,6 +251,7 @@ pub fn search_family_on(
             .collect(),
         shown_by: vec![BTreeSet::new(); pool.len()],
         credit: Credit::none(pool.len(), classes),
+        overrun: Overrun::new(pool.len()),
         spent: Duration::ZERO,
     });
     let lock = || shared.lock().unwrap_or_else(|p| p.into_inner());
@@ -267,8 +274,8 @@ pub fn search_family_on(
                     if s.spent >= budget || s.states[t].done {
                         break;
                     }
-                    let Some((c, ms)) = s.states[t].next(s.credit.for_class(kin[t]), plan.slice_ms)
-                    else {
+                    let credit = s.credit.for_class(kin[t]);
+                    let Some((c, ms)) = s.states[t].next(credit, &s.overrun, plan.slice_ms) else {
                         s.states[t].done = true;
                         break;
                     };
@@ -288,6 +295,8 @@ pub fn search_family_on(
                 match ran {
                     Ok(r) => {
                         s.spent += r.wall;
+                        let asked = Duration::from_millis(knobs.budget_ms);
+                        s.overrun.charge(c, asked, r.wall);
                         // A showing changes the credit at once: the next
                         // test already tries the configuration.
                         if s.states[t].record(c, &pool[c], &r, subject) && s.shown_by[c].insert(t) {
@@ -309,9 +318,10 @@ pub fn search_family_on(
             }),
         }
         wave += 1;
-        let (found, spent): (Vec<Found>, Duration) = {
+        let (found, spent, dropped): (Vec<Found>, Duration, usize) = {
             let s = lock();
-            (s.states.iter().map(State::found).collect(), s.spent)
+            let found = s.states.iter().map(State::found).collect();
+            (found, s.spent, s.overrun.count())
         };
         progress(
             &Progress {
@@ -320,6 +330,7 @@ pub fn search_family_on(
                 tests: subjects.len(),
                 spent,
                 budget,
+                dropped,
             },
             &found,
         );
@@ -430,10 +441,11 @@ impl State {
 
     /// The next trial: the pool configuration and its slice. While unseen:
     /// the untried one (in this pass) of most credit, ties in this test's
-    /// order; a finished pass starts the next with twice the slice. Once
-    /// seen: its configurations that showed the weak outcome, best first,
-    /// at twice the slice they last ran.
-    fn next(&mut self, credit: &[f64], slice_ms: u64) -> Option<(usize, u64)> {
+    /// order, none that `overrun` left out; a finished pass starts the
+    /// next with twice the slice. Once seen: its configurations that
+    /// showed the weak outcome, best first, at twice the slice they last
+    /// ran.
+    fn next(&mut self, credit: &[f64], overrun: &Overrun, slice_ms: u64) -> Option<(usize, u64)> {
         if self.weak > 0 {
             return self.next_refinement(slice_ms);
         }
@@ -441,7 +453,7 @@ impl State {
             .order
             .iter()
             .copied()
-            .filter(|c| !self.failed.contains(c))
+            .filter(|c| !self.failed.contains(c) && !overrun.dropped(*c))
             .collect();
         if usable.is_empty() {
             return None;
@@ -933,6 +945,52 @@ mod tests {
         }
         let total: u64 = runs.iter().map(|r| r.2).sum();
         assert!(total <= 8 * 200 + 640, "{total}");
+    }
+
+    #[test]
+    fn a_configuration_whose_launches_outlast_its_slices_is_left_out_after_a_few_trials() {
+        let tests = tests(6);
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let plan = FamilyPlan::within(1000, 16, 5);
+        let pool = pool(&base, &plan);
+        // Nothing shows, so every test walks the whole pool; every trial
+        // of configuration 3 takes twenty times the GPU time it asked for
+        // (one launch outlasting the slice), six of them the set's budget.
+        let slow = 3;
+        let mut gpu = FakeGpu {
+            pool: pool.clone(),
+            rate: &|_, _| 0.0,
+            runs: Vec::new(),
+        };
+        let mut dropped = Vec::new();
+        search_family(
+            &subjects,
+            &base,
+            &plan,
+            |t, _, k| {
+                let mut r = gpu.run(t, k)?;
+                if gpu.runs.last().is_some_and(|run| run.1 == slow) {
+                    r.wall *= 20;
+                }
+                Ok(r)
+            },
+            |p, _| dropped.push(p.dropped),
+        );
+        let slow_trials = gpu.runs.iter().filter(|r| r.1 == slow).count();
+        assert_eq!(slow_trials, crate::overrun::TRIALS as usize);
+        assert_eq!(dropped.last(), Some(&1));
+        // The time it did not take went to the others: every test tried
+        // the rest of the pool.
+        for t in 0..6 {
+            let tried: BTreeSet<usize> =
+                gpu.runs.iter().filter(|r| r.0 == t).map(|r| r.1).collect();
+            let rest = (0..pool.len()).filter(|&c| c != slow);
+            assert!(
+                rest.into_iter().all(|c| tried.contains(&c)),
+                "test {t} tried {tried:?}"
+            );
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! - [`space`]: the search space and how a configuration is drawn from it;
 //! - [`search`]: successive halving over drawn configurations;
 //! - [`target`]: which outcomes count as the weak outcome of a test;
+//! - [`overrun`]: configurations whose launches outlast their slices;
 //! - [`tuning`]: the tuning file, the winners that every run reads.
 //!
 //! `gpu-litmus tune` drives it and writes the winners to a tuning file;
@@ -15,6 +16,7 @@ pub mod credit;
 mod error;
 pub mod family;
 pub mod kin;
+pub mod overrun;
 pub mod prepare;
 pub mod search;
 pub mod space;

@@ -278,6 +278,7 @@ mod tests {
             tests: 5,
             spent: Duration::from_millis(1200),
             budget: Duration::from_secs(32),
+            dropped: 0,
         };
         bar.wave(&p, " on H200");
         let b = bar.0.as_ref().unwrap();

@@ -407,6 +407,7 @@ fn search_kind(
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();
     let mut write_error = None;
+    let mut dropped = 0;
     // A test's entry and line, as the search left it: written once a
     // second while it runs, and at the end. The entry is kept under the
     // kind of the device that ran its best trial: this kind.
@@ -427,6 +428,7 @@ fn search_kind(
         opts.config.evidence_dir.as_deref(),
         |p, found| {
             bar.wave(p, &on);
+            dropped = p.dropped;
             if last_write.elapsed() >= Duration::from_secs(1) {
                 last_write = Instant::now();
                 let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
@@ -467,13 +469,26 @@ fn search_kind(
     let gpu: f64 = found.iter().map(|f| f.gpu.as_secs_f64()).sum();
     let _ = writeln!(
         out,
-        "tune{on}: weak outcome seen in {seen} of {} tests searched, {:.1} s of GPU time ({:.2} s a test), a pool of {} configurations",
+        "tune{on}: weak outcome seen in {seen} of {} tests searched, {:.1} s of GPU time ({:.2} s a test), a pool of {} configurations{}",
         found.len(),
         gpu,
         gpu / found.len().max(1) as f64,
-        plan.pool
+        plan.pool,
+        left_out(dropped),
     );
     Ok((failed, found))
+}
+
+/// The summary's note of the configurations the search left out because
+/// their launches outlasted their slices (`litmus_tune::overrun`).
+fn left_out(dropped: usize) -> String {
+    match dropped {
+        0 => String::new(),
+        n => format!(
+            " ({n} left out: their launches took over {} times the GPU time their trials asked)",
+            litmus_tune::overrun::FACTOR
+        ),
+    }
 }
 
 /// The default portfolio's slots beyond the knobs as they are: the
