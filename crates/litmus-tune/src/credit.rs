@@ -16,6 +16,18 @@
 //! 3. by what they showed anywhere in the set.
 //!
 //! With one kin and one compiler this is the plain credit, rank for rank.
+//!
+//! What a configuration showed in the kin also lengthens its slice for the
+//! test ([`Credit::depth`]): up to [`DEEPER`] more slices for the one that
+//! showed the kin most. Why: in a tuned campaign over the cuda-litmus
+//! variants on an H200, four configurations (two environments under both
+//! compilers) showed 50 of the 72 variants the search showed, each in the
+//! first trial it got, while the variants it missed had tried those four
+//! for one 23 ms slice each; four CTA-fence variants that 40 to 91 s of
+//! breadth never showed appeared at 7.7 to 21 a second in one of them
+//! (`docs/tuning-and-campaigns.md`). A variant's rate in the environment
+//! that shows its kin is lower than its kin's, not nothing: it needs that
+//! environment for longer, not another one briefly.
 
 use std::collections::BTreeSet;
 
@@ -25,7 +37,14 @@ use litmus_hw::Knobs;
 pub(crate) struct Credit {
     /// Per class of kin, each pool configuration's rank (higher first).
     by_class: Vec<Vec<f64>>,
+    /// Per class of kin, what each configuration showed in it, over the
+    /// most any showed (0 to 1).
+    depth: Vec<Vec<f64>>,
 }
+
+/// How many slices more the configuration that showed a test's kin most
+/// gets for that test; the others in proportion to what they showed.
+pub(crate) const DEEPER: f64 = 7.0;
 
 /// The weights of the three parts: what a configuration showed in the
 /// kin counts twice as much as its compiler's share, which counts twice as
@@ -40,12 +59,21 @@ impl Credit {
     pub(crate) fn none(pool: usize, classes: usize) -> Credit {
         Credit {
             by_class: vec![vec![0.0; pool]; classes.max(1)],
+            depth: vec![vec![0.0; pool]; classes.max(1)],
         }
     }
 
     /// The ranks for the class of kin `class`.
     pub(crate) fn for_class(&self, class: usize) -> &[f64] {
         &self.by_class[class]
+    }
+
+    /// How many slices a trial of each configuration gets for a test of
+    /// class `class`: one, and up to [`DEEPER`] more by what it showed in
+    /// the kin.
+    pub(crate) fn depth(&self, class: usize) -> impl Fn(usize) -> f64 + '_ {
+        let d = &self.depth[class];
+        move |c| 1.0 + DEEPER * d.get(c).copied().unwrap_or(0.0)
     }
 
     /// The credit after `shown_by` (per pool configuration, the tests it
@@ -71,6 +99,7 @@ impl Credit {
         };
         let compilers = compiler.iter().max().map_or(0, |m| m + 1);
         let anywhere = scaled(shown_by.iter().map(|s| worth(s, None)).collect());
+        let mut depth = Vec::new();
         let by_class = (0..classes.max(1))
             .map(|class| {
                 let kin_credit: Vec<f64> = shown_by.iter().map(|s| worth(s, Some(class))).collect();
@@ -83,6 +112,7 @@ impl Credit {
                     share.iter_mut().for_each(|s| *s /= total);
                 }
                 let kin_credit = scaled(kin_credit);
+                depth.push(kin_credit.clone());
                 (0..compiler.len())
                     .map(|c| {
                         KIN * kin_credit[c] + COMPILER * share[compiler[c]] + ANYWHERE * anywhere[c]
@@ -90,7 +120,7 @@ impl Credit {
                     .collect()
             })
             .collect();
-        Credit { by_class }
+        Credit { by_class, depth }
     }
 }
 
@@ -210,5 +240,32 @@ mod tests {
         // A class nothing of which showed ranks by the credit anywhere.
         let c = Credit::of(&shown, &[0, 0, 0, 1, 2], 3, &compiler);
         assert_eq!(order(c.for_class(2)), vec![0, 2, 1, 3]);
+    }
+
+    #[test]
+    fn what_showed_the_kin_gets_longer_slices_for_it_and_nothing_else_does() {
+        let pool = pool(&[None, None, None, None]);
+        // Class 0: config 0 showed tests 0 and 1, config 1 test 1 only (so
+        // half of 0's worth); class 1: config 3 showed test 2.
+        let shown = vec![
+            BTreeSet::from([0, 1]),
+            BTreeSet::from([1]),
+            BTreeSet::new(),
+            BTreeSet::from([2]),
+        ];
+        let c = Credit::of(&shown, &[0, 0, 1, 2], 3, &compilers(&pool, |_| None));
+        let d0 = c.depth(0);
+        let want = [1.0 + DEEPER, 1.0 + DEEPER / 3.0, 1.0, 1.0];
+        assert!((0..4).all(|k| (d0(k) - want[k]).abs() < 1e-9));
+        let d1 = c.depth(1);
+        assert_eq!(
+            (0..4).map(&d1).collect::<Vec<_>>(),
+            vec![1.0, 1.0, 1.0, 1.0 + DEEPER]
+        );
+        // A class nothing of which showed: one slice everywhere, whatever
+        // showed elsewhere.
+        let d2 = c.depth(2);
+        assert!((0..4).all(|k| d2(k) == 1.0));
+        assert!((0..4).all(|k| Credit::none(4, 3).depth(0)(k) == 1.0));
     }
 }

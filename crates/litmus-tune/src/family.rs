@@ -14,7 +14,10 @@
 //!    outcome in, each weighted by how few configurations showed that test
 //!    (a configuration that shows a rare variant is worth more than one of
 //!    fifty that show MP), what it showed in the test's kin first, and the
-//!    compiler the kin showed under next ([`crate::credit`]). Ties, which
+//!    compiler the kin showed under next ([`crate::credit`]); what it
+//!    showed in the kin also lengthens its slice for the test. A
+//!    configuration whose launches outlast their slices is left out
+//!    ([`crate::overrun`]). Ties, which
 //!    is everything at the start, go by an order drawn per test, so the
 //!    tests of a wave try different configurations and the credit spreads
 //!    in the first waves.
@@ -274,8 +277,9 @@ pub fn search_family_on(
                     if s.spent >= budget || s.states[t].done {
                         break;
                     }
-                    let credit = s.credit.for_class(kin[t]);
-                    let Some((c, ms)) = s.states[t].next(credit, &s.overrun, plan.slice_ms) else {
+                    let (credit, depth) = (s.credit.for_class(kin[t]), s.credit.depth(kin[t]));
+                    let Some((c, ms)) = s.states[t].next(credit, &depth, &s.overrun, plan.slice_ms)
+                    else {
                         s.states[t].done = true;
                         break;
                     };
@@ -441,11 +445,18 @@ impl State {
 
     /// The next trial: the pool configuration and its slice. While unseen:
     /// the untried one (in this pass) of most credit, ties in this test's
-    /// order, none that `overrun` left out; a finished pass starts the
+    /// order, none that `overrun` left out, for `depth(c)` slices (what it
+    /// showed in the kin, [`Credit::depth`]); a finished pass starts the
     /// next with twice the slice. Once seen: its configurations that
     /// showed the weak outcome, best first, at twice the slice they last
     /// ran.
-    fn next(&mut self, credit: &[f64], overrun: &Overrun, slice_ms: u64) -> Option<(usize, u64)> {
+    fn next(
+        &mut self,
+        credit: &[f64],
+        depth: &dyn Fn(usize) -> f64,
+        overrun: &Overrun,
+        slice_ms: u64,
+    ) -> Option<(usize, u64)> {
         if self.weak > 0 {
             return self.next_refinement(slice_ms);
         }
@@ -469,7 +480,8 @@ impl State {
             .max_by(|(ia, a), (ib, b)| credit[*a].total_cmp(&credit[*b]).then(ib.cmp(ia)))
             .map(|(_, c)| c)?;
         self.this_pass.insert(c);
-        Some((c, slice_ms << self.pass.min(10)))
+        let slice = (slice_ms << self.pass.min(10)) as f64;
+        Some((c, (slice * depth(c)).round() as u64))
     }
 
     /// A seen test's refinement: its best configuration that showed the
@@ -795,6 +807,34 @@ mod tests {
             .iter()
             .all(|f| f.best.weak > 0
                 && f.best.knobs.stride == pool(&Knobs::default(), &plan)[40].stride));
+    }
+
+    #[test]
+    fn what_showed_a_tests_kin_runs_longer_for_it() {
+        let plan = FamilyPlan::within(800, 16, 7);
+        let slice = plan.slice_ms;
+        // Test 0 shows at once under configuration 9; its kin, tests 1..4,
+        // there too, but a hundred thousand times more rarely: never in
+        // one slice, a few times in eight.
+        let k = 9;
+        let (found, runs) = search(4, &plan, &|t, c| match (t, c) {
+            (0, 9) => 1e-3,
+            (_, 9) => 1e-8,
+            _ => 0.0,
+        });
+        assert!(found.iter().all(Found::seen));
+        let shown = runs.iter().position(|r| r.0 == 0 && r.1 == k).unwrap();
+        let after: Vec<u64> = runs[shown + 1..]
+            .iter()
+            .filter(|r| r.0 != 0 && r.1 == k)
+            .map(|r| r.2)
+            .collect();
+        assert!(!after.is_empty());
+        let deeper = (slice as f64 * (1.0 + crate::credit::DEEPER)) as u64;
+        assert!(
+            after.iter().all(|&ms| ms >= deeper),
+            "{after:?} at {slice} ms a slice"
+        );
     }
 
     #[test]
