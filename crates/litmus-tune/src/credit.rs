@@ -18,8 +18,7 @@
 //! With one kin and one compiler this is the plain credit, rank for rank.
 //!
 //! What a configuration showed in the kin also lengthens its slice for the
-//! test ([`Credit::depth`]): up to [`DEEPER`] more slices for the one that
-//! showed the kin most. Why: in a tuned campaign over the cuda-litmus
+//! test: up to seven more slices for the one that showed the kin most. Why: in a tuned campaign over the cuda-litmus
 //! variants on an H200, four configurations (two environments under both
 //! compilers) showed 50 of the 72 variants the search showed, each in the
 //! first trial it got, while the variants it missed had tried those four
