@@ -17,16 +17,13 @@
 //!
 //! With one kin and one compiler this is the plain credit, rank for rank.
 //!
-//! What a configuration showed in the kin also lengthens its slice for the
-//! test: up to seven more slices for the one that showed the kin most. Why: in a tuned campaign over the cuda-litmus
-//! variants on an H200, four configurations (two environments under both
-//! compilers) showed 50 of the 72 variants the search showed, each in the
-//! first trial it got, while the variants it missed had tried those four
-//! for one 23 ms slice each; four CTA-fence variants that 40 to 91 s of
-//! breadth never showed appeared at 7.7 to 21 a second in one of them
-//! (`docs/tuning-and-campaigns.md`). A variant's rate in the environment
-//! that shows its kin is lower than its kin's, not nothing: it needs that
-//! environment for longer, not another one briefly.
+//! What a configuration showed in the kin also lengthens its slice for
+//! the test: up to seven more slices for the one that showed the kin most.
+//! Why: a few environments, each under the right compiler, show most of
+//! what a search shows, and a variant's rate there is lower than its
+//! kin's, not nothing: it needs that environment for longer, not another
+//! one briefly (the campaign that showed it:
+//! `docs/tuning-and-campaigns.md`, "The twins in a whole campaign").
 
 use std::collections::BTreeSet;
 

@@ -6,10 +6,9 @@
 //! takes seconds (a grid-wide spin barrier under heavy stress, one CTA an
 //! SM) spends seconds of the set's budget on every slice of a few
 //! milliseconds it is given, and every unseen test gives it one in each
-//! pass. In a tuned campaign over the cuda-litmus variants on an H200 one
-//! such environment, under both compilers, took 480 of the search's
-//! 1,309 s and showed nothing (`docs/tuning-and-campaigns.md`, "Launches
-//! that outlast their slices").
+//! pass (the campaign in which one such environment took over a third of
+//! the search: `docs/tuning-and-campaigns.md`, "The twins in a whole
+//! campaign").
 //!
 //! The base (pool index 0) is never left out: it is what a run without a
 //! tuning entry runs, and the tuning entry is measured against it. A test
