@@ -35,7 +35,11 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 /// --configs, at least 5 ms of GPU time) of the configuration it has not tried
 /// that has shown the most other tests' weak outcomes (each test counting one
 /// over the number of configurations that showed it), so a configuration that
-/// shows one variant is tried next on the others. A test whose weak outcome
+/// shows one variant is tried next on the others; what showed a test's kin
+/// (the same fences and access scopes) counts first, then its compiler, and
+/// runs up to 8 slices for it. A configuration whose trials took over 8
+/// times the GPU time they asked for (after 3) is left out; the summary says
+/// how many. A test whose weak outcome
 /// shows spends a quarter of its budget refining its best configurations
 /// (again, twice as long) and stops; what it did not spend goes to the tests
 /// still unseen. A test that has tried the whole pool goes round again with
