@@ -33,9 +33,9 @@ use litmus_hw::Knobs;
 pub(crate) struct Credit {
     /// Per class of kin, each pool configuration's rank (higher first).
     by_class: Vec<Vec<f64>>,
-    /// Per class of kin, what each configuration showed in it, over the
-    /// most any showed (0 to 1).
-    depth: Vec<Vec<f64>>,
+    /// Per class of kin, the slices a trial of each configuration gets:
+    /// one, and up to [`DEEPER`] more by what it showed in the kin.
+    slices: Vec<Vec<f64>>,
 }
 
 /// How many slices more the configuration that showed a test's kin most
@@ -55,7 +55,7 @@ impl Credit {
     pub(crate) fn none(pool: usize, classes: usize) -> Credit {
         Credit {
             by_class: vec![vec![0.0; pool]; classes.max(1)],
-            depth: vec![vec![0.0; pool]; classes.max(1)],
+            slices: vec![vec![1.0; pool]; classes.max(1)],
         }
     }
 
@@ -64,12 +64,10 @@ impl Credit {
         &self.by_class[class]
     }
 
-    /// How many slices a trial of each configuration gets for a test of
-    /// class `class`: one, and up to [`DEEPER`] more by what it showed in
-    /// the kin.
-    pub(crate) fn depth(&self, class: usize) -> impl Fn(usize) -> f64 + '_ {
-        let d = &self.depth[class];
-        move |c| 1.0 + DEEPER * d.get(c).copied().unwrap_or(0.0)
+    /// The slices a trial of each configuration gets for a test of class
+    /// `class`: one, and up to [`DEEPER`] more by what it showed in the kin.
+    pub(crate) fn slices(&self, class: usize) -> &[f64] {
+        &self.slices[class]
     }
 
     /// The credit after `shown_by` (per pool configuration, the tests it
@@ -95,7 +93,7 @@ impl Credit {
         };
         let compilers = compiler.iter().max().map_or(0, |m| m + 1);
         let anywhere = scaled(shown_by.iter().map(|s| worth(s, None)).collect());
-        let mut depth = Vec::new();
+        let mut slices = Vec::new();
         let by_class = (0..classes.max(1))
             .map(|class| {
                 let kin_credit: Vec<f64> = shown_by.iter().map(|s| worth(s, Some(class))).collect();
@@ -108,7 +106,7 @@ impl Credit {
                     share.iter_mut().for_each(|s| *s /= total);
                 }
                 let kin_credit = scaled(kin_credit);
-                depth.push(kin_credit.clone());
+                slices.push(kin_credit.iter().map(|k| 1.0 + DEEPER * k).collect());
                 (0..compiler.len())
                     .map(|c| {
                         KIN * kin_credit[c] + COMPILER * share[compiler[c]] + ANYWHERE * anywhere[c]
@@ -116,7 +114,7 @@ impl Credit {
                     .collect()
             })
             .collect();
-        Credit { by_class, depth }
+        Credit { by_class, slices }
     }
 }
 
@@ -250,18 +248,12 @@ mod tests {
             BTreeSet::from([2]),
         ];
         let c = Credit::of(&shown, &[0, 0, 1, 2], 3, &compilers(&pool, |_| None));
-        let d0 = c.depth(0);
         let want = [1.0 + DEEPER, 1.0 + DEEPER / 3.0, 1.0, 1.0];
-        assert!((0..4).all(|k| (d0(k) - want[k]).abs() < 1e-9));
-        let d1 = c.depth(1);
-        assert_eq!(
-            (0..4).map(&d1).collect::<Vec<_>>(),
-            vec![1.0, 1.0, 1.0, 1.0 + DEEPER]
-        );
+        assert!((0..4).all(|k| (c.slices(0)[k] - want[k]).abs() < 1e-9));
+        assert_eq!(c.slices(1), [1.0, 1.0, 1.0, 1.0 + DEEPER]);
         // A class nothing of which showed: one slice everywhere, whatever
         // showed elsewhere.
-        let d2 = c.depth(2);
-        assert!((0..4).all(|k| d2(k) == 1.0));
-        assert!((0..4).all(|k| Credit::none(4, 3).depth(0)(k) == 1.0));
+        assert_eq!(c.slices(2), [1.0; 4]);
+        assert_eq!(Credit::none(4, 3).slices(0), [1.0; 4]);
     }
 }

@@ -17,10 +17,9 @@
 //!    compiler the kin showed under next ([`crate::credit`]); what it
 //!    showed in the kin also lengthens its slice for the test. A
 //!    configuration whose launches outlast their slices is left out
-//!    ([`crate::overrun`]). Ties, which
-//!    is everything at the start, go by an order drawn per test, so the
-//!    tests of a wave try different configurations and the credit spreads
-//!    in the first waves.
+//!    ([`crate::overrun`]). Ties, which is everything at the start, go by
+//!    an order drawn per test, so the tests of a wave try different
+//!    configurations and the credit spreads in the first waves.
 //! 3. **The budget flows to the unseen.** The budget is the set's: tests
 //!    × the per-test budget. A test whose weak outcome has shown stops
 //!    searching after a short refinement (its best configurations again,
@@ -277,8 +276,8 @@ pub fn search_family_on(
                     if s.spent >= budget || s.states[t].done {
                         break;
                     }
-                    let (credit, depth) = (s.credit.for_class(kin[t]), s.credit.depth(kin[t]));
-                    let Some((c, ms)) = s.states[t].next(credit, &depth, &s.overrun, plan.slice_ms)
+                    let (credit, slices) = (s.credit.for_class(kin[t]), s.credit.slices(kin[t]));
+                    let Some((c, ms)) = s.states[t].next(credit, slices, &s.overrun, plan.slice_ms)
                     else {
                         s.states[t].done = true;
                         break;
@@ -445,15 +444,15 @@ impl State {
 
     /// The next trial: the pool configuration and its slice. While unseen:
     /// the untried one (in this pass) of most credit, ties in this test's
-    /// order, none that `overrun` left out, for `depth(c)` slices (what it
-    /// showed in the kin, [`Credit::depth`]); a finished pass starts the
+    /// order, none that `overrun` left out, for `slices[c]` slices (what it
+    /// showed in the kin, [`Credit::slices`]); a finished pass starts the
     /// next with twice the slice. Once seen: its configurations that
     /// showed the weak outcome, best first, at twice the slice they last
     /// ran.
     fn next(
         &mut self,
         credit: &[f64],
-        depth: &dyn Fn(usize) -> f64,
+        slices: &[f64],
         overrun: &Overrun,
         slice_ms: u64,
     ) -> Option<(usize, u64)> {
@@ -481,7 +480,7 @@ impl State {
             .map(|(_, c)| c)?;
         self.this_pass.insert(c);
         let slice = (slice_ms << self.pass.min(10)) as f64;
-        Some((c, (slice * depth(c)).round() as u64))
+        Some((c, (slice * slices[c]).round() as u64))
     }
 
     /// A seen test's refinement: its best configuration that showed the
@@ -608,7 +607,15 @@ mod tests {
         runs: Vec<(usize, usize, u64)>,
     }
 
-    impl FakeGpu<'_> {
+    impl<'a> FakeGpu<'a> {
+        fn new(pool: Vec<Knobs>, rate: &'a (dyn Fn(usize, usize) -> f64 + Sync)) -> Self {
+            FakeGpu {
+                pool,
+                rate,
+                runs: Vec::new(),
+            }
+        }
+
         fn run(&mut self, t: usize, k: &Knobs) -> Result<HwResult, GpuError> {
             let plain = Knobs {
                 budget_ms: self.pool[0].budget_ms,
@@ -667,11 +674,7 @@ mod tests {
         let tests = tests(n);
         let subjects = subjects(&tests);
         let base = Knobs::default();
-        let mut gpu = FakeGpu {
-            pool: pool(&base, plan),
-            rate,
-            runs: Vec::new(),
-        };
+        let mut gpu = FakeGpu::new(pool(&base, plan), rate);
         let found = search_family(&subjects, &base, plan, |t, _, k| gpu.run(t, k), |_, _| {});
         (found, gpu.runs)
     }
@@ -870,11 +873,7 @@ mod tests {
             5 if c == y => 1e-3,
             _ => 0.0,
         };
-        let mut gpu = FakeGpu {
-            pool: pool.clone(),
-            rate: &rate,
-            runs: Vec::new(),
-        };
+        let mut gpu = FakeGpu::new(pool.clone(), &rate);
         let found = search_family(&subjects, &base, &plan, |t, _, k| gpu.run(t, k), |_, _| {});
         assert!(found.iter().all(Found::seen));
         let runs = gpu.runs;
@@ -920,11 +919,7 @@ mod tests {
         let pool = pool(&base, &plan);
         // Configuration 5 alone shows every test's weak outcome.
         let rate = |_: usize, c: usize| if c == 5 { 1e-3 } else { 0.0 };
-        let gpu = Mutex::new(FakeGpu {
-            pool: pool.clone(),
-            rate: &rate,
-            runs: Vec::new(),
-        });
+        let gpu = Mutex::new(FakeGpu::new(pool.clone(), &rate));
         let lanes_used = Mutex::new(BTreeSet::new());
         let found = search_family_on(
             &subjects,
@@ -998,11 +993,7 @@ mod tests {
         // of configuration 3 takes twenty times the GPU time it asked for
         // (one launch outlasting the slice), six of them the set's budget.
         let slow = 3;
-        let mut gpu = FakeGpu {
-            pool: pool.clone(),
-            rate: &|_, _| 0.0,
-            runs: Vec::new(),
-        };
+        let mut gpu = FakeGpu::new(pool.clone(), &|_, _| 0.0);
         let mut dropped = Vec::new();
         search_family(
             &subjects,

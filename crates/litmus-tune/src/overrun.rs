@@ -20,9 +20,10 @@
 //! use litmus_tune::overrun::Overrun;
 //! let ms = Duration::from_millis;
 //! let mut o = Overrun::new(2);
-//! assert!(!o.charge(1, ms(20), ms(900)));
-//! assert!(!o.charge(1, ms(20), ms(900)));
-//! assert!(o.charge(1, ms(20), ms(900))); // three trials, 45 times the ask
+//! o.charge(1, ms(20), ms(900));
+//! o.charge(1, ms(20), ms(900));
+//! assert!(!o.dropped(1)); // two trials are not yet judged
+//! o.charge(1, ms(20), ms(900)); // three, at 45 times the ask
 //! assert!(o.dropped(1) && o.count() == 1);
 //! for _ in 0..3 { o.charge(0, ms(20), ms(900)); }
 //! assert!(!o.dropped(0)); // the base stays
@@ -58,20 +59,17 @@ impl Overrun {
     }
 
     /// Counts a trial of configuration `c` that asked for `asked` of GPU
-    /// time and took `took`; says whether this trial left it out.
-    pub fn charge(&mut self, c: usize, asked: Duration, took: Duration) -> bool {
+    /// time and took `took`, and leaves `c` out once it has cost too much.
+    pub fn charge(&mut self, c: usize, asked: Duration, took: Duration) {
         let Some(n) = self.trials.get_mut(c) else {
-            return false;
+            return;
         };
         *n += 1;
         self.asked[c] += asked;
         self.took[c] += took;
-        let over = self.took[c] > self.asked[c] * FACTOR;
-        if c == 0 || self.dropped[c] || *n < TRIALS || !over {
-            return false;
+        if c != 0 && *n >= TRIALS && self.took[c] > self.asked[c] * FACTOR {
+            self.dropped[c] = true;
         }
-        self.dropped[c] = true;
-        true
     }
 
     /// Whether configuration `c` is left out.
