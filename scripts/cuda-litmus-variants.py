@@ -150,7 +150,7 @@ idx = open(os.path.join(OUT, "index.csv"), "w")
 idx.write("name,cuda_litmus,base,h100\n")
 for r in rows:
     n = r["test"]
-    m = re.match(r"(iriw|isa2|rwc|wrc|wwc|wrw_2w|z6_3|two_2w|three_2w|paper_example1|paper_example2)_TB_([0-9_]+?)_SCOPE_(BLOCK|DEVICE)_(?:FENCE_SCOPE_(BLOCK|DEVICE)_|NO_FENCE_)(\w+)$", n)
+    m = re.match("(" + "|".join(KERNEL) + r")_TB_([0-9_]+?)_SCOPE_(BLOCK|DEVICE)_(?:FENCE_SCOPE_(BLOCK|DEVICE)_|NO_FENCE_)(\w+)$", n)
     if not m: raise SystemExit(f"name? {n}")
     shape, tb, scope, fscope, variant = m.groups()
     SHAPE = {"iriw": "IRIW", "isa2": "ISA2", "rwc": "RWC", "wrc": "WRC", "wwc": "WWC", "wrw_2w": "WRW+2W",
