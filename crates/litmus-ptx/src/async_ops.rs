@@ -155,18 +155,21 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
             let (p, more) = (out.pred(), out.pred());
             let tries = out.r32();
             let (again, waited) = (out.fresh_label("try_wait"), out.fresh_label("waited"));
-            out.ins(format!("mov.u32 {tries}, 0"));
-            out.label(&again);
-            out.ins(format!(
+            let check = format!(
                 "mbarrier.try_wait.parity.{}.{}.shared::cta.b64 {p}, [{}], 0",
                 sem.as_str(),
                 scope.as_str(),
                 ctx.own_window(&mbar.text)?
-            ));
-            out.ins(format!("@{p} bra {waited}"));
-            out.ins(format!("add.u32 {tries}, {tries}, 1"));
-            out.ins(format!("setp.lt.u32 {more}, {tries}, {TRY_WAIT_TRIES}"));
-            out.ins(format!("@{more} bra {again}"));
+            );
+            Retry {
+                again: &again,
+                out_to: &waited,
+                hit: &p,
+                more: &more,
+                count: &tries,
+                limit: TRY_WAIT_TRIES,
+            }
+            .emit(&check, out);
             out.label(&waited);
             out.ins(format!("selp.u32 {}, 1, 0, {p}", ctx.reg(&dst.text)?));
         }
@@ -231,17 +234,54 @@ pub(crate) fn drain(layout: &Layout, common: &Common, out: &mut Emitter) {
         let poll = out.fresh_label("drain");
         let (done, more) = (out.pred(), out.pred());
         let polls = out.r32();
-        out.ins(format!("mov.u32 {polls}, 0"));
-        out.label(&poll);
         // `test_wait` returns at once: the bound counts polls, not the
         // hardware's suspension time of `try_wait`.
-        out.ins(format!(
-            "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 {done}, [{addr}], 0"
-        ));
-        out.ins(format!("@{done} bra {skip}"));
-        out.ins(format!("add.u32 {polls}, {polls}, 1"));
-        out.ins(format!("setp.lt.u32 {more}, {polls}, {DRAIN_POLLS}"));
-        out.ins(format!("@{more} bra {poll}"));
+        Retry {
+            again: &poll,
+            out_to: &skip,
+            hit: &done,
+            more: &more,
+            count: &polls,
+            limit: DRAIN_POLLS,
+        }
+        .emit(
+            &format!("mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 {done}, [{addr}], 0"),
+            out,
+        );
         out.label(&skip);
     });
+}
+
+/// A check run again while it says no, at most `limit` times: a wait on
+/// the hardware that must never hang. The check sets `hit`; on a hit it
+/// branches to `out_to` (the caller places that label), else it counts in
+/// `count` and goes round again from `again` while under the limit. The
+/// caller allocates the registers and labels, in its own order.
+struct Retry<'a> {
+    again: &'a str,
+    out_to: &'a str,
+    hit: &'a str,
+    more: &'a str,
+    count: &'a str,
+    limit: u32,
+}
+
+impl Retry<'_> {
+    fn emit(&self, check: &str, out: &mut Emitter) {
+        let Retry {
+            again,
+            out_to,
+            hit,
+            more,
+            count,
+            limit,
+        } = self;
+        out.ins(format!("mov.u32 {count}, 0"));
+        out.label(again);
+        out.ins(check);
+        out.ins(format!("@{hit} bra {out_to}"));
+        out.ins(format!("add.u32 {count}, {count}, 1"));
+        out.ins(format!("setp.lt.u32 {more}, {count}, {limit}"));
+        out.ins(format!("@{more} bra {again}"));
+    }
 }
