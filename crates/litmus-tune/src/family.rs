@@ -17,9 +17,11 @@
 //!    compiler the kin showed under next ([`crate::credit`]); what it
 //!    showed in the kin also lengthens its slice for the test. A
 //!    configuration whose launches outlast their slices is left out
-//!    ([`crate::overrun`]). Ties, which is everything at the start, go by
-//!    an order drawn per test, so the tests of a wave try different
-//!    configurations and the credit spreads in the first waves.
+//!    ([`crate::overrun`]). What earlier searches showed may count from
+//!    the start ([`FamilyPlan::shown`]). Ties, which is everything at the
+//!    start otherwise, go by an order drawn per test, so the tests of a
+//!    wave try different configurations and the credit spreads in the
+//!    first waves.
 //! 3. **The budget flows to the unseen.** The budget is the set's: tests
 //!    × the per-test budget. A test whose weak outcome has shown stops
 //!    searching after a short refinement (its best configurations again,
@@ -88,6 +90,14 @@ pub struct FamilyPlan {
     /// on Hopper which compiler built the module decides whether CTA-scope
     /// fences show their weak outcomes, and in which environments.
     pub toolchains: Vec<Option<String>>,
+    /// What earlier searches showed (a campaign's earlier steps up the
+    /// order of variants): configurations, each with the kin of a test
+    /// whose weak outcome it showed there. Each one in the pool counts in
+    /// the credit from the first trial, as a showing by a test outside the
+    /// set: the variants a step searches are stronger than those the step
+    /// before showed, their kin, and what showed those is where they are
+    /// likeliest to show (`docs/tuning-and-campaigns.md`).
+    pub shown: Vec<(Knobs, Kin)>,
 }
 
 impl FamilyPlan {
@@ -109,6 +119,7 @@ impl FamilyPlan {
             seed,
             starts: Vec::new(),
             toolchains: Vec::new(),
+            shown: Vec::new(),
         }
     }
 }
@@ -245,14 +256,35 @@ pub fn search_family_on(
         .iter()
         .any(|s| litmus_ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
     let pool = pool_for(base, plan, across_gpus);
-    let (kin, classes) = Kin::classes(subjects.iter().map(|s| s.test));
+    // The earlier showings whose configuration is in the pool, each as a
+    // test after the subjects.
+    let earlier: Vec<(usize, &Kin)> = plan
+        .shown
+        .iter()
+        .filter_map(|(k, kin)| {
+            pool.iter()
+                .position(|p| same_environment(p, k))
+                .map(|c| (c, kin))
+        })
+        .collect();
+    let (kin, classes) = Kin::classes_of(
+        (subjects.iter().map(|s| Kin::of(s.test))).chain(earlier.iter().map(|(_, k)| (*k).clone())),
+    );
     let compiler = crate::credit::compilers(&pool, |spec| litmus_hw::check_ptxas(spec).ok());
+    let mut shown_by = vec![BTreeSet::new(); pool.len()];
+    for (i, (c, _)) in earlier.iter().enumerate() {
+        shown_by[*c].insert(subjects.len() + i);
+    }
+    let credit = match earlier.is_empty() {
+        true => Credit::none(pool.len(), classes),
+        false => Credit::of(&shown_by, &kin, classes, &compiler),
+    };
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())
             .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
             .collect(),
-        shown_by: vec![BTreeSet::new(); pool.len()],
-        credit: Credit::none(pool.len(), classes),
+        shown_by,
+        credit,
         overrun: Overrun::new(pool.len()),
         spent: Duration::ZERO,
     });
@@ -343,6 +375,18 @@ pub fn search_family_on(
     }
     let found = lock().states.iter().map(State::found).collect();
     found
+}
+
+/// Whether two configurations are one environment: the same knobs but
+/// for a trial's own (its budget and seed).
+fn same_environment(a: &Knobs, b: &Knobs) -> bool {
+    let plain = |k: &Knobs| Knobs {
+        budget_ms: 0,
+        launches: None,
+        seed: 0,
+        ..k.clone()
+    };
+    plain(a) == plain(b)
 }
 
 /// The shared pool: the base, the starting points (at most a quarter,
@@ -838,6 +882,57 @@ mod tests {
             after.iter().all(|&ms| ms >= deeper),
             "{after:?} at {slice} ms a slice"
         );
+    }
+
+    #[test]
+    fn what_an_earlier_step_showed_in_the_kin_is_tried_first_and_longer() {
+        let plan = FamilyPlan::within(800, 16, 7);
+        let tests = tests(1);
+        let subjects = subjects(&tests);
+        let base = Knobs::default();
+        let pool = pool(&base, &plan);
+        // The test shows only under configuration 12.
+        let k = 12;
+        let rate = |_: usize, c: usize| if c == k { 1e-3 } else { 0.0 };
+        let run_with = |plan: &FamilyPlan| {
+            let mut gpu = FakeGpu::new(pool.clone(), &rate);
+            let found = search_family(&subjects, &base, plan, |t, _, k| gpu.run(t, k), |_, _| {});
+            assert!(found[0].seen());
+            gpu.runs
+        };
+        let alone = run_with(&plan);
+        let shown = alone.iter().position(|r| r.1 == k).unwrap();
+        assert!(
+            shown > 1,
+            "the test's own order reaches {k} late: {alone:?}"
+        );
+        // An earlier step showed a test of its kin under configuration 12
+        // (as that trial ran it: its own seed and budget); one showed
+        // another under a configuration not in this pool.
+        let mut earlier = plan.clone();
+        earlier.shown = vec![
+            (
+                Knobs {
+                    seed: 99,
+                    budget_ms: 3,
+                    ..pool[k].clone()
+                },
+                Kin::of(&tests[0]),
+            ),
+            (
+                Knobs {
+                    stride: 999,
+                    ..base.clone()
+                },
+                Kin::of(&tests[0]),
+            ),
+        ];
+        let runs = run_with(&earlier);
+        // Configuration 12 first (credit outranks the order, the base's
+        // place in it too), for the slices of the kin's best.
+        assert_eq!(runs[0].1, k, "{runs:?}");
+        let deeper = (plan.slice_ms as f64 * (1.0 + crate::credit::DEEPER)) as u64;
+        assert!(runs[0].2 >= deeper, "{runs:?}");
     }
 
     #[test]

@@ -57,17 +57,19 @@ impl Kin {
     /// Each test's class: the index of its kin among the distinct kin of
     /// `tests`, in order of first appearance; and how many classes.
     pub fn classes<'a>(tests: impl IntoIterator<Item = &'a Test>) -> (Vec<usize>, usize) {
+        Kin::classes_of(tests.into_iter().map(Kin::of))
+    }
+
+    /// [`Kin::classes`] of kin already worked out.
+    pub fn classes_of(kin: impl IntoIterator<Item = Kin>) -> (Vec<usize>, usize) {
         let mut seen: Vec<Kin> = Vec::new();
-        let class = tests
+        let class = kin
             .into_iter()
-            .map(|t| {
-                let k = Kin::of(t);
-                match seen.iter().position(|s| *s == k) {
-                    Some(i) => i,
-                    None => {
-                        seen.push(k);
-                        seen.len() - 1
-                    }
+            .map(|k| match seen.iter().position(|s| *s == k) {
+                Some(i) => i,
+                None => {
+                    seen.push(k);
+                    seen.len() - 1
                 }
             })
             .collect();

@@ -84,7 +84,11 @@ pub(super) fn search_missed(
             .toolchains
             .clone()
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
+        shown: Vec::new(),
     };
+    // What each step showed, for the credit of the steps after it: their
+    // variants are stronger than those it showed, and its kin.
+    let mut shown = Vec::new();
     while let Some(step) = plan.next_step() {
         let (tests, budget_ms, what) = match step {
             Step::Warm(tests) => (tests, t.budget_ms, "every weaker variant showed"),
@@ -98,6 +102,7 @@ pub(super) fn search_missed(
         let step_files: Vec<String> = tests.iter().map(|&i| files[i].clone()).collect();
         let search = Search {
             budget_ms,
+            shown: shown.clone(),
             ..search.clone()
         };
         // The tests as the plan read them; one it could not read is read
@@ -116,6 +121,9 @@ pub(super) fn search_missed(
             }
             if test.seen {
                 plan.saw(i);
+            }
+            if let Some(k) = &test.shown_by {
+                shown.push((k.clone(), litmus_tune::kin::Kin::of(&test.test)));
             }
         }
     }

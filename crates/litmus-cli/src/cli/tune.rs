@@ -12,6 +12,7 @@ use litmus_runner::kind_search::{search_kinds, search_on_lanes, KindLanes};
 use litmus_runner::shard::{Selection, Shard};
 use litmus_tune::entry_of;
 use litmus_tune::family::{FamilyPlan, Found};
+use litmus_tune::kin::Kin;
 use litmus_tune::prepare::{prepare, Prepared};
 use litmus_tune::target::Target;
 use litmus_tune::tuning::{default_path, TuningFile};
@@ -250,6 +251,7 @@ pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write)
             .toolchains
             .clone()
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.base)),
+        shown: Vec::new(),
     };
     let Searched { tuning, failed, .. } =
         match tune_set(&selection.files, &read, &search, &opts.out, out, err) {
@@ -284,6 +286,9 @@ pub(super) struct Search<'a> {
     pub(super) configs: usize,
     /// The compilers the pool spreads over (`None`: the driver's JIT).
     pub(super) toolchains: Vec<Option<String>>,
+    /// What earlier searches showed, for the credit
+    /// ([`FamilyPlan::shown`]): a campaign's earlier steps.
+    pub(super) shown: Vec<(Knobs, Kin)>,
 }
 
 /// What a search over a set did: the tuning file it wrote, whether some
@@ -301,6 +306,9 @@ pub(super) struct SearchedTest {
     pub(super) file: String,
     pub(super) test: litmus_core::ir::Test,
     pub(super) seen: bool,
+    /// The configuration that showed its weak outcome best, when one did
+    /// (on the first device kind that showed it).
+    pub(super) shown_by: Option<Knobs>,
     pub(super) gpu: Duration,
     pub(super) outcomes: std::collections::BTreeSet<Vec<u32>>,
 }
@@ -341,6 +349,7 @@ pub(super) fn tune_set(
             file: r.file,
             test: r.test,
             seen: f.iter().any(Found::seen),
+            shown_by: f.iter().find(|f| f.seen()).map(|f| f.best.knobs.clone()),
             gpu: f.iter().map(|f| f.gpu).sum(),
             outcomes: f.into_iter().flat_map(|f| f.outcomes).collect(),
         })
@@ -407,6 +416,7 @@ fn search_kind(
     plan.starts
         .extend(tuning.winners(&opts.base, opts.configs / 4, &kind.kind));
     plan.toolchains = opts.toolchains.clone();
+    plan.shown = opts.shown.clone();
     let bar = Bar::search();
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();
