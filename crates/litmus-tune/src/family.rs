@@ -275,9 +275,10 @@ pub fn search_family_on(
     for (i, (c, _)) in earlier.iter().enumerate() {
         shown_by[*c].insert(subjects.len() + i);
     }
-    let credit = match earlier.is_empty() {
-        true => Credit::none(pool.len(), classes),
-        false => Credit::of(&shown_by, &kin, classes, &compiler),
+    let credit = if earlier.is_empty() {
+        Credit::none(pool.len(), classes)
+    } else {
+        Credit::of(&shown_by, &kin, classes, &compiler)
     };
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())

@@ -22,16 +22,10 @@ impl<'a> FakeGpu<'a> {
     }
 
     fn run(&mut self, t: usize, k: &Knobs) -> Result<HwResult, GpuError> {
-        let plain = Knobs {
-            budget_ms: self.pool[0].budget_ms,
-            launches: self.pool[0].launches,
-            seed: self.pool[0].seed,
-            ..k.clone()
-        };
         let c = self
             .pool
             .iter()
-            .position(|p| *p == plain)
+            .position(|p| same_environment(p, k))
             .expect("a trial runs a pool configuration");
         self.runs.push((t, c, k.budget_ms));
         let instances = k.budget_ms * 1_000_000;
