@@ -26,7 +26,9 @@
 //!    × the per-test budget. A test whose weak outcome has shown stops
 //!    searching after a short refinement (its best configurations again,
 //!    twice as long, for the tuning entry's rate), and what it did not
-//!    spend stays with the tests still unseen. A test that has tried the
+//!    spend stays with the tests still unseen, more of it with the kin
+//!    that show: a kin's tests take turns in proportion to the share of
+//!    the kin that has shown ([`crate::turns`]). A test that has tried the
 //!    whole pool starts over with slices twice as long.
 //!
 //! Why not a bandit per test, or successive halving per test (the older
@@ -51,6 +53,7 @@ use crate::overrun::Overrun;
 use crate::search::Trial;
 use crate::space::draw;
 use crate::target::Target;
+use crate::turns::Turns;
 
 /// One test of the set: what runs and what counts as its weak outcome.
 pub struct Subject<'a> {
@@ -98,6 +101,11 @@ pub struct FamilyPlan {
     /// before showed, their kin, and what showed those is where they are
     /// likeliest to show (`docs/tuning-and-campaigns.md`).
     pub shown: Vec<(Knobs, Kin)>,
+    /// Tests outside the set (a campaign's run and earlier rounds), each
+    /// with its kin and whether its weak outcome showed: with the set's
+    /// own, they tell how much of each kin shows, and a kin's tests take
+    /// turns in proportion ([`crate::turns`]).
+    pub outside: Vec<(Kin, bool)>,
 }
 
 impl FamilyPlan {
@@ -120,6 +128,7 @@ impl FamilyPlan {
             starts: Vec::new(),
             toolchains: Vec::new(),
             shown: Vec::new(),
+            outside: Vec::new(),
         }
     }
 }
@@ -267,8 +276,17 @@ pub fn search_family_on(
                 .map(|c| (c, kin))
         })
         .collect();
+    let kins: Vec<Kin> = subjects.iter().map(|s| Kin::of(s.test)).collect();
     let (kin, classes) = Kin::classes_of(
-        (subjects.iter().map(|s| Kin::of(s.test))).chain(earlier.iter().map(|(_, k)| (*k).clone())),
+        kins.iter()
+            .cloned()
+            .chain(earlier.iter().map(|(_, k)| (*k).clone())),
+    );
+    let class_of = |k: &Kin| kins.iter().position(|x| x == k).map(|t| kin[t]);
+    let mut turns = Turns::new(
+        subjects.len(),
+        classes,
+        plan.outside.iter().map(|(k, shown)| (class_of(k), *shown)),
     );
     let compiler = crate::credit::compilers(&pool, |spec| litmus_hw::check_ptxas(spec).ok());
     let mut shown_by = vec![BTreeSet::new(); pool.len()];
@@ -296,12 +314,19 @@ pub fn search_family_on(
     while lock().spent < budget {
         let ran_any = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
+        let takes = {
+            let s = lock();
+            turns.wave(&kin, |t| s.states[t].weak > 0, |t| !s.states[t].done)
+        };
         // One lane: take the wave's tests in order and run their turns.
         let lane = |l: usize| loop {
             let t = next.fetch_add(1, Ordering::SeqCst);
             let Some(subject) = subjects.get(t) else {
                 return;
             };
+            if !takes[t] {
+                continue;
+            }
             for _ in 0..plan.turn.max(1) {
                 let (c, knobs) = {
                     let mut guard = lock();
@@ -370,7 +395,13 @@ pub fn search_family_on(
             },
             &found,
         );
-        if !ran_any.load(Ordering::SeqCst) {
+        // A wave in which nothing ran ends the search, unless a test
+        // still searching sat it out for its kin's share.
+        let waiting = {
+            let s = lock();
+            (0..subjects.len()).any(|t| !takes[t] && !s.states[t].done)
+        };
+        if !ran_any.load(Ordering::SeqCst) && !waiting {
             break;
         }
     }

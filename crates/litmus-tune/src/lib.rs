@@ -22,6 +22,7 @@ pub mod search;
 pub mod space;
 pub mod target;
 pub mod tuning;
+mod turns;
 
 pub use error::{TargetError, TuneError};
 pub use search::{tune, Plan, Trial};

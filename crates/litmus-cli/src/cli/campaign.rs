@@ -50,7 +50,8 @@ use litmus_runner::prefetch::Prefetch;
 /// weaker fences and semantics): first the tests whose every weaker
 /// variant showed its weak outcome, at --tune-budget-ms each, again as the
 /// search shows more (what showed a test's kin in the earlier rounds is
-/// what it tries first, and longest); once, those with nothing weaker and
+/// what it tries first, and longest; a kin's share of the turns counts
+/// what the run and those rounds showed of it); once, those with nothing weaker and
 /// those whose condition the model forbids, at an eighth of it; never one
 /// above a variant that stayed unseen. It writes the winners to the tuning
 /// file and counts what the search showed: a weak outcome the run missed

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use litmus_runner::campaign::Tally;
 use litmus_runner::missed::{forbidden_outcomes, Observed, SearchPlan, Step};
+use litmus_tune::kin::Kin;
 
 use super::load::load;
 use super::run::Options;
@@ -85,10 +86,9 @@ pub(super) fn search_missed(
             .clone()
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.config.knobs)),
         shown: Vec::new(),
+        outside: Vec::new(),
     };
-    // What each step showed, for the credit of the steps after it: their
-    // variants are stronger than those it showed, and its kin.
-    let mut shown = Vec::new();
+    let mut learned = Learned::new(&read_tests, observed);
     while let Some(step) = plan.next_step() {
         let (tests, budget_ms, what) = match step {
             Step::Warm(tests) => (tests, t.budget_ms, "every weaker variant showed"),
@@ -102,7 +102,8 @@ pub(super) fn search_missed(
         let step_files: Vec<String> = tests.iter().map(|&i| files[i].clone()).collect();
         let search = Search {
             budget_ms,
-            shown: shown.clone(),
+            shown: learned.shown.clone(),
+            outside: learned.outside(&tests),
             ..search.clone()
         };
         // The tests as the plan read them; one it could not read is read
@@ -122,9 +123,7 @@ pub(super) fn search_missed(
             if test.seen {
                 plan.saw(i);
             }
-            if let Some(k) = &test.shown_by {
-                shown.push((k.clone(), litmus_tune::kin::Kin::of(&test.test)));
-            }
+            learned.saw(i, test);
         }
     }
     let left = plan.left();
@@ -136,6 +135,50 @@ pub(super) fn search_missed(
         );
     }
     Ok(())
+}
+
+/// What the steps so far tell the next ones: the configurations that
+/// showed each kin, for the credit (the next steps' variants are stronger
+/// than those shown, and their kin), and how much of each kin shows, for
+/// the turns ([`litmus_tune::family::FamilyPlan`]'s `shown` and `outside`).
+struct Learned {
+    shown: Vec<(litmus_hw::Knobs, Kin)>,
+    /// Per test that ran with a condition the model allows, its kin.
+    kin: Vec<Option<Kin>>,
+    /// Per test: its weak outcome showed, in the run or a step.
+    seen: Vec<bool>,
+}
+
+impl Learned {
+    fn new(read: &[Option<litmus_core::ir::Test>], observed: &[Option<Observed>]) -> Learned {
+        let allowed = |o: &Option<Observed>| o.is_some_and(|o| o.allowed);
+        Learned {
+            shown: Vec::new(),
+            kin: read
+                .iter()
+                .zip(observed)
+                .map(|(t, o)| t.as_ref().filter(|_| allowed(o)).map(Kin::of))
+                .collect(),
+            seen: observed.iter().map(|o| o.is_some_and(|o| o.seen)).collect(),
+        }
+    }
+
+    /// Every test that ran and is not in `step`, by kin, with whether it
+    /// showed.
+    fn outside(&self, step: &[usize]) -> Vec<(Kin, bool)> {
+        (0..self.kin.len())
+            .filter(|i| !step.contains(i))
+            .filter_map(|i| self.kin[i].clone().map(|k| (k, self.seen[i])))
+            .collect()
+    }
+
+    /// Test `i`, searched.
+    fn saw(&mut self, i: usize, test: &SearchedTest) {
+        self.seen[i] |= test.seen;
+        if let Some(k) = &test.shown_by {
+            self.shown.push((k.clone(), Kin::of(&test.test)));
+        }
+    }
 }
 
 /// The search's plan, each test that ran read again for its standing (one
@@ -199,4 +242,57 @@ fn count(test: &SearchedTest, o: Observed, opts: &Options, tally: &mut Tally, ou
         ))
     );
     tally.count_forbidden_in_search(o.failed, o.forbidden);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    fn observed(allowed: bool, seen: bool) -> Option<Observed> {
+        Some(Observed {
+            allowed,
+            seen,
+            failed: false,
+            forbidden: false,
+        })
+    }
+
+    #[test]
+    fn the_next_steps_learn_what_showed_and_how_much_of_each_kin_shows() {
+        let mp = litmus_text::parse(MP).unwrap();
+        let read = vec![Some(mp.clone()), Some(mp.clone()), Some(mp.clone()), None];
+        // Shown in the run; not shown; a condition the model forbids; did
+        // not run.
+        let ran = [
+            observed(true, true),
+            observed(true, false),
+            observed(false, false),
+            None,
+        ];
+        let mut learned = Learned::new(&read, &ran);
+        let kin = Kin::of(&mp);
+        // Test 1 searched: the others that ran, less the forbidden one.
+        assert_eq!(learned.outside(&[1]), vec![(kin.clone(), true)]);
+        assert!(learned.shown.is_empty());
+        let knobs = litmus_hw::Knobs {
+            stride: 7,
+            ..Default::default()
+        };
+        let searched = SearchedTest {
+            file: "mp1.litmus".into(),
+            test: mp,
+            seen: true,
+            shown_by: Some(knobs.clone()),
+            gpu: std::time::Duration::ZERO,
+            outcomes: Default::default(),
+        };
+        learned.saw(1, &searched);
+        assert_eq!(
+            learned.outside(&[3]),
+            vec![(kin.clone(), true), (kin.clone(), true)]
+        );
+        assert_eq!(learned.shown, vec![(knobs, kin)]);
+    }
 }

@@ -40,11 +40,14 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 /// (the same fences and access scopes) counts first, then its compiler, and
 /// runs up to 8 slices for it. A configuration whose trials took over 8
 /// times the GPU time they asked for (after 3) is left out; the summary says
-/// how many. A test whose weak outcome
-/// shows spends a quarter of its budget refining its best configurations
-/// (again, twice as long) and stops; what it did not spend goes to the tests
-/// still unseen. A test that has tried the whole pool goes round again with
-/// slices twice as long. The set's budget is --budget-ms times the tests.
+/// how many. A test whose weak outcome shows spends a quarter of its budget
+/// refining its best configurations (again, twice as long) and stops; what
+/// it did not spend goes to the tests still unseen, and more of it to the
+/// kin that show: a kin's tests take a wave's turn in proportion to the
+/// share of that kin whose weak outcome has shown, every wave from one in
+/// twenty up, at least one wave in ten. A test that has tried the whole pool
+/// goes round again with slices twice as long. The set's budget is
+/// --budget-ms times the tests.
 ///
 /// The search runs on every device of the GPU's kind at once (in groups as
 /// wide as the widest test). On a node with GPUs of several kinds each kind
@@ -252,6 +255,7 @@ pub fn run(args: TuneArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write)
             .clone()
             .unwrap_or_else(|| litmus_hw::toolchains_to_search(&opts.base)),
         shown: Vec::new(),
+        outside: Vec::new(),
     };
     let Searched { tuning, failed, .. } =
         match tune_set(&selection.files, &read, &search, &opts.out, out, err) {
@@ -289,6 +293,9 @@ pub(super) struct Search<'a> {
     /// What earlier searches showed, for the credit
     /// ([`FamilyPlan::shown`]): a campaign's earlier steps.
     pub(super) shown: Vec<(Knobs, Kin)>,
+    /// Tests outside the set, by kin, and whether each showed
+    /// ([`FamilyPlan::outside`]): a campaign's run and earlier steps.
+    pub(super) outside: Vec<(Kin, bool)>,
 }
 
 /// What a search over a set did: the tuning file it wrote, whether some
@@ -417,6 +424,7 @@ fn search_kind(
         .extend(tuning.winners(&opts.base, opts.configs / 4, &kind.kind));
     plan.toolchains = opts.toolchains.clone();
     plan.shown = opts.shown.clone();
+    plan.outside = opts.outside.clone();
     let bar = Bar::search();
     let on = named.map_or_else(String::new, |k| format!(" on {k}"));
     let mut last_write = Instant::now();

@@ -289,6 +289,61 @@ fn what_an_earlier_step_showed_in_the_kin_is_tried_first_and_longer() {
     assert!(runs[0].2 >= deeper, "{runs:?}");
 }
 
+/// MP, and MP with CTA-scope fences (another kin), `n` of each.
+fn two_kin(n: usize) -> Vec<Test> {
+    let fenced = MP.replace(
+        " st.weak y, 1 | ld.weak r1, x ;",
+        " fence.acq_rel.cta | fence.acq_rel.cta ;\n st.weak y, 1 | ld.weak r1, x ;",
+    );
+    let mut tests = tests(n);
+    tests.extend((n..2 * n).map(|i| {
+        let mut t = litmus_text::parse(&fenced).unwrap();
+        t.name.text = format!("mp-fenced{i}");
+        t
+    }));
+    tests
+}
+
+#[test]
+fn a_kin_of_which_nothing_has_shown_takes_a_tenth_of_the_turns() {
+    // Two MP and two fenced MP, none of which ever shows. Outside the
+    // set, 40 MP of which none showed and 40 fenced of which 10 did.
+    let tests = two_kin(2);
+    let subjects = subjects(&tests);
+    let base = Knobs::default();
+    let never = |_: usize, _: usize| 0.0;
+    let spent = |plan: &FamilyPlan| {
+        let mut gpu = FakeGpu::new(pool(&base, plan), &never);
+        search_family(&subjects, &base, plan, |t, _, k| gpu.run(t, k), |_, _| {});
+        // Trials (one a turn) and GPU time, of the MP and of the fenced.
+        let of = |ts: std::ops::Range<usize>| {
+            let runs = gpu.runs.iter().filter(|r| ts.contains(&r.0));
+            (runs.clone().count(), runs.map(|r| r.2).sum::<u64>())
+        };
+        (of(0..2), of(2..4))
+    };
+    let mut plan = FamilyPlan::within(800, 16, 7);
+    plan.turn = 1;
+    let (mp, fenced) = spent(&plan);
+    assert_eq!(mp, fenced, "without a record outside, an even split");
+    plan.outside = (0..80)
+        .map(|i| (Kin::of(&tests[if i < 40 { 0 } else { 2 }]), i >= 70))
+        .collect();
+    let ((mp, mp_ms), (fenced, fenced_ms)) = spent(&plan);
+    assert!(
+        mp_ms + fenced_ms >= 4 * 800 - 200,
+        "the set's budget is spent"
+    );
+    // A tenth of the turns (give or take the last wave of each of its
+    // two tests), and less of the time: the fenced tests' later passes
+    // run longer slices.
+    assert!(
+        mp + 2 >= fenced / 10 && mp <= fenced / 10 + 2,
+        "{mp} turns against {fenced}"
+    );
+    assert!(mp_ms * 10 <= fenced_ms, "{mp_ms} ms against {fenced_ms}");
+}
+
 #[test]
 fn a_test_tries_what_showed_its_kin_then_its_kins_compiler_before_the_rest() {
     // Tests 0..3 are MP; 3..6 MP with CTA-scope fences, a kin apart.
