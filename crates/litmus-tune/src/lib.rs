@@ -6,6 +6,7 @@
 //! - [`search`]: successive halving over drawn configurations;
 //! - [`target`]: which outcomes count as the weak outcome of a test;
 //! - [`overrun`]: configurations whose launches outlast their slices;
+//! - [`turns`]: how often a kin's tests take a turn, by what it has shown;
 //! - [`tuning`]: the tuning file, the winners that every run reads.
 //!
 //! `gpu-litmus tune` drives it and writes the winners to a tuning file;
@@ -22,7 +23,7 @@ pub mod search;
 pub mod space;
 pub mod target;
 pub mod tuning;
-mod turns;
+pub mod turns;
 
 pub use error::{TargetError, TuneError};
 pub use search::{tune, Plan, Trial};

@@ -2,19 +2,17 @@
 //! the share of that kin whose weak outcome has shown.
 //!
 //! Why: in a campaign's search most of the budget goes to variants that
-//! never show, and they are not spread evenly over the kin. In the 4 s
-//! half campaign of 2026-11-29 the 73 variants with GPU-scope accesses and
-//! GPU-scope fences took 158 of the 597 s the search asked for and none
-//! showed, nor had any of their kin at the defaults; the variants that did
-//! show needed 0.37 s at the median before their first showing, and the
-//! rarest need seconds (`docs/tuning-and-campaigns.md`, "Where the search's
-//! budget goes"). So a kin of which no test has shown, in the run, in the
-//! rounds before or in this search, gets a tenth of the turns, and its
-//! share grows with what it shows; a kin of which one test in twenty has
-//! shown takes every wave. The budget is the set's, so what such a kin
-//! does not spend goes to the kin that show. Shares are taken relative to
-//! the best kin still searching, so a set of only barren kin still spends
-//! its whole budget.
+//! never show, and they are not spread evenly over the kin: whole kin show
+//! nothing, in the run or in the search, while the variants that do show
+//! mostly need a fraction of their budget and the rarest need several
+//! times it (`docs/tuning-and-campaigns.md`, "Where the search's budget
+//! goes"). So a kin of which no test has shown, in the run, in the rounds
+//! before or in this search, gets a tenth of the turns, and its share grows
+//! with what it shows; a kin of which one test in twenty has shown takes
+//! every wave. The budget is the set's, so what such a kin does not spend
+//! goes to the kin that show. Shares are taken relative to the best kin
+//! still searching, so a set of only barren kin still spends its whole
+//! budget.
 
 /// A kin of which this share of tests has shown takes every wave.
 pub(crate) const FULL_SHARE: f64 = 1.0 / 20.0;
