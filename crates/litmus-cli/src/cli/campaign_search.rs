@@ -250,27 +250,25 @@ mod tests {
 
     const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
-    fn observed(allowed: bool, seen: bool) -> Option<Observed> {
-        Some(Observed {
-            allowed,
-            seen,
-            failed: false,
-            forbidden: false,
-        })
-    }
-
     #[test]
     fn the_next_steps_learn_what_showed_and_how_much_of_each_kin_shows() {
         let mp = litmus_text::parse(MP).unwrap();
         let read = vec![Some(mp.clone()), Some(mp.clone()), Some(mp.clone()), None];
         // Shown in the run; not shown; a condition the model forbids; did
         // not run.
-        let ran = [
-            observed(true, true),
-            observed(true, false),
-            observed(false, false),
-            None,
-        ];
+        let ran = [(true, true), (true, false), (false, false)]
+            .map(|(allowed, seen)| {
+                let (failed, forbidden) = (false, false);
+                Some(Observed {
+                    allowed,
+                    seen,
+                    failed,
+                    forbidden,
+                })
+            })
+            .into_iter()
+            .chain([None])
+            .collect::<Vec<_>>();
         let mut learned = Learned::new(&read, &ran);
         let kin = Kin::of(&mp);
         // Test 1 searched: the others that ran, less the forbidden one.
