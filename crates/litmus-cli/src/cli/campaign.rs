@@ -51,12 +51,12 @@ use litmus_runner::prefetch::Prefetch;
 /// variant showed its weak outcome, at --tune-budget-ms each, again as the
 /// search shows more (what showed a test's kin in the earlier rounds is
 /// what it tries first, and longest; a kin's share of the turns counts
-/// what the run and those rounds showed of it); once, those with nothing weaker and
-/// those whose condition the model forbids, at an eighth of it; never one
-/// above a variant that stayed unseen. It writes the winners to the tuning
-/// file and counts what the search showed: a weak outcome the run missed
-/// is seen, an outcome the model forbids fails the test. A summary per family (the
-/// name up to its first `+`) closes the campaign.
+/// what the run and those rounds showed of it); once, those with nothing
+/// weaker and those whose condition the model forbids, at an eighth of it;
+/// never one above a variant that stayed unseen. It writes the winners to
+/// the tuning file and counts what the search showed: a weak outcome the
+/// run missed is seen, an outcome the model forbids fails the test. A
+/// summary per family (the name up to its first `+`) closes the campaign.
 ///
 /// Every option of `gpu-litmus run` is taken; with --format json, one JSON
 /// object per test and line, then {"summary": {...}}. The tests are spread
