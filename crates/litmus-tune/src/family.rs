@@ -4,7 +4,8 @@
 //! and the variants of a family share their good environments. So:
 //!
 //! 1. **One pool** of configurations is drawn for the whole set (the base,
-//!    the tuning file's winners, then draws from the seed): every test
+//!    anchors and draws from the seed, then the tuning file's winners on
+//!    top, [`pool`]): every test
 //!    draws from the same pool, so what one variant learns about a
 //!    configuration tells the others.
 //! 2. **Breadth first, in waves.** Each wave gives every test still
@@ -84,8 +85,8 @@ pub struct FamilyPlan {
     pub turn: usize,
     /// Seeds the pool's draws, each test's order and each trial's run.
     pub seed: u64,
-    /// Configurations to put in the pool right after the base: the tuning
-    /// file's winners (at most a quarter of the pool).
+    /// Configurations to add to the pool on top of the seed's: the tuning
+    /// file's winners (at most a quarter of the pool more, [`pool`]).
     pub starts: Vec<Knobs>,
     /// The compilers the search tries (`None`: the driver's JIT; else a
     /// toolchain spec, [`Knobs::ptxas`]). Empty or one: the base's only.
@@ -183,6 +184,9 @@ pub struct Progress {
     /// Configurations left out for launches that outlast their slices
     /// ([`crate::overrun`]).
     pub dropped: usize,
+    /// Configurations in the pool: [`FamilyPlan::pool`] and the starts
+    /// on top ([`pool`]).
+    pub pool: usize,
 }
 
 /// A test's state during the search.
@@ -392,6 +396,7 @@ pub fn search_family_on(
                 spent,
                 budget,
                 dropped,
+                pool: pool.len(),
             },
             &found,
         );
@@ -421,12 +426,26 @@ fn same_environment(a: &Knobs, b: &Knobs) -> bool {
     plain(a) == plain(b)
 }
 
-/// The shared pool: the base, the starting points (at most a quarter,
-/// none twice), the measured anchors ([`crate::space::anchors`], and
-/// [`crate::space::gpu_anchors`] for a family with a test on several
-/// GPUs, while the pool has room for draws after them), then draws around
-/// the base from the plan's seed; the base, each anchor and each draw under
-/// every compiler of the plan ([`FamilyPlan::toolchains`]).
+/// The shared pool: the base, the measured anchors
+/// ([`crate::space::anchors`], and [`crate::space::gpu_anchors`] for a
+/// family with a test on several GPUs, while the pool has room for draws
+/// after them), then draws around the base from the plan's seed, up to
+/// [`FamilyPlan::pool`]; the base, each anchor and each draw under every
+/// compiler of the plan ([`FamilyPlan::toolchains`]). Then the starting
+/// points, on top of those: at most a quarter of the pool more, none
+/// that a tuning entry would hold as one with a configuration already
+/// there.
+///
+/// Why on top: the starts of a campaign's later rounds are the winners
+/// of the rounds before, and a tuning entry keeps only the knobs a run
+/// needs, so a winner is seldom equal to the draw it came from. Put
+/// before the draws, each pushed a draw out of the pool, the last ones
+/// first: in a campaign at 3 s, the four rarest variants of its misses
+/// never tried the environments in which a 30 s search with the same seed
+/// showed them, because their rounds' pools had lost them
+/// (`docs/tuning-and-campaigns.md`, "The pool kept whole"). The seed's
+/// pool is now the same in every round, and what an earlier round showed
+/// ([`FamilyPlan::shown`]) is in it.
 pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
     pool_for(base, plan, false)
 }
@@ -451,12 +470,6 @@ pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs
     };
     for t in &toolchains {
         push(&mut out, under(base, t));
-    }
-    for k in plan.starts.iter() {
-        if out.len() > plan.pool / 4 {
-            break;
-        }
-        push(&mut out, k.clone());
     }
     let mut anchors = crate::space::anchors(base);
     if across_gpus {
@@ -486,6 +499,15 @@ pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs
             push(&mut out, under(&env, t));
         }
         tries += 1;
+    }
+    let room = out.len() + plan.pool / 4;
+    for k in &plan.starts {
+        if out.len() >= room {
+            break;
+        }
+        if !out.iter().any(|p| crate::same_entry(p, k)) {
+            out.push(k.clone());
+        }
     }
     out
 }

@@ -60,7 +60,7 @@ pub fn tune_test(
     let mut plan = Plan::within(budget_ms, configs, base.seed ^ fnv(&test.name.text));
     plan.starts = tuned.map_or_else(Vec::new, |file| file.winners(base, STARTS, kind));
     let trials = tune(test, ptx, &target, base, &plan, |_, _| {})?;
-    let base_trial = trials.iter().find(|t| same_environment(&t.knobs, base));
+    let base_trial = trials.iter().find(|t| same_entry(&t.knobs, base));
     let instances = trials.iter().map(|t| t.instances).sum();
     Ok(entry_of(
         &trials[0],
@@ -139,8 +139,9 @@ fn describe(k: &Knobs) -> String {
     pairs.join(" ")
 }
 
-/// Whether two knobs set the same environment (seed and budget aside).
-fn same_environment(a: &Knobs, b: &Knobs) -> bool {
+/// Whether a tuning entry holds two knobs as one: the same tunable knobs
+/// (seed, budget and the knobs the search does not tune aside).
+pub(crate) fn same_entry(a: &Knobs, b: &Knobs) -> bool {
     Entry::new(a, "", "", 0.0, 0, 0).knobs == Entry::new(b, "", "", 0.0, 0, 0).knobs
 }
 

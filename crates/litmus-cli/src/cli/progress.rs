@@ -279,6 +279,7 @@ mod tests {
             spent: Duration::from_millis(1200),
             budget: Duration::from_secs(32),
             dropped: 0,
+            pool: 64,
         };
         bar.wave(&p, " on H200");
         let b = bar.0.as_ref().unwrap();

@@ -30,8 +30,8 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 /// (CTAs and threads, stride, permutation, memory stress by extra CTAs with
 /// its pattern, lines, line size and assignment, pre-stress by the testing
 /// threads, the spin barrier and the CTA shuffle in a share of launches): the
-/// current knobs first, then the winners already in the tuning file, then
-/// draws from the seed. The search runs in waves: in each, every test whose
+/// current knobs first, then draws from the seed, then on top the winners
+/// already in the tuning file (a quarter of --configs at most). The search runs in waves: in each, every test whose
 /// weak outcome has not shown yet runs one short trial (--budget-ms over
 /// --configs, at least 5 ms of GPU time) of the configuration it has not tried
 /// that has shown the most other tests' weak outcomes (each test counting one
@@ -430,6 +430,7 @@ fn search_kind(
     let mut last_write = Instant::now();
     let mut write_error = None;
     let mut dropped = 0;
+    let mut pool = plan.pool;
     // A test's entry and line, as the search left it: written once a
     // second while it runs, and at the end. The entry is kept under the
     // kind of the device that ran its best trial: this kind.
@@ -451,6 +452,7 @@ fn search_kind(
         |p, found| {
             bar.wave(p, &on);
             dropped = p.dropped;
+            pool = p.pool;
             if last_write.elapsed() >= Duration::from_secs(1) {
                 last_write = Instant::now();
                 let seen = prepared.ready.iter().zip(found).filter(|(_, f)| f.seen());
@@ -495,7 +497,7 @@ fn search_kind(
         found.len(),
         gpu,
         gpu / found.len().max(1) as f64,
-        plan.pool,
+        pool,
         left_out(dropped),
     );
     Ok((failed, found))

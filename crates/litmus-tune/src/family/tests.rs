@@ -555,19 +555,39 @@ fn a_configuration_that_fails_is_not_tried_again_and_a_test_that_never_runs_says
 }
 
 #[test]
-fn the_pool_holds_the_base_then_the_winners_then_distinct_draws() {
+fn the_pool_holds_the_seeds_draws_whatever_the_starts_and_the_starts_on_top() {
     let base = Knobs::default();
-    let w = Knobs {
-        stride: 16,
+    let plan = FamilyPlan::within(1000, 16, 9);
+    let seeds = pool(&base, &plan);
+    assert_eq!(seeds.len(), 16);
+    // Winners as a tuning file gives them back: a drawn environment less a
+    // knob the entry does not keep, so no longer equal to the draw.
+    let winner = |c: usize| Knobs {
+        gpu_jitter: seeds[c].gpu_jitter + 1,
+        ..seeds[c].clone()
+    };
+    assert_ne!(winner(15), seeds[15]);
+    let other = |stride: u32| Knobs {
+        stride,
         ..Knobs::default()
     };
-    let mut plan = FamilyPlan::within(1000, 16, 9);
-    plan.starts = vec![w.clone(), base.clone(), w.clone()];
-    let p = pool(&base, &plan);
-    assert_eq!(p.len(), 16);
-    assert_eq!((&p[0], &p[1]), (&base, &w));
+    assert!(seeds.iter().all(|k| k.stride != 13 && k.stride != 14));
+    let mut with = plan.clone();
+    with.starts = vec![other(13), base.clone(), winner(15), other(13), winner(14)];
+    let p = pool(&base, &with);
+    // Every draw of the seed's pool is still there, in its place.
+    assert_eq!(&p[..16], &seeds[..]);
+    // On top: the starts that are not one of its entries already.
+    assert_eq!(&p[16..], &[other(13)][..]);
+    // At most a quarter of the pool more.
+    let many = FamilyPlan {
+        starts: (1..=16).map(other).collect(),
+        ..plan.clone()
+    };
+    let p = pool(&base, &many);
+    assert_eq!((p.len(), &p[..16]), (16 + 4, &seeds[..]));
     let distinct: BTreeSet<String> = p.iter().map(|k| k.to_string()).collect();
-    assert_eq!(distinct.len(), 16);
+    assert_eq!(distinct.len(), p.len());
     // The same seed draws the same pool.
-    assert_eq!(pool(&base, &plan), p);
+    assert_eq!(pool(&base, &with), pool(&base, &with));
 }
