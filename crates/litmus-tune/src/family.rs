@@ -270,13 +270,16 @@ pub fn search_family_on(
         .any(|s| litmus_ptx::Layout::of(s.test).is_ok_and(|l| l.multi_gpu()));
     let pool = pool_for(base, plan, across_gpus);
     // The earlier showings whose configuration is in the pool, each as a
-    // test after the subjects.
+    // test after the subjects. A winner an earlier round took on top of
+    // its pool may be here as the draw a tuning entry holds as one with
+    // it ([`pool`]).
     let earlier: Vec<(usize, &Kin)> = plan
         .shown
         .iter()
         .filter_map(|(k, kin)| {
             pool.iter()
                 .position(|p| same_environment(p, k))
+                .or_else(|| pool.iter().position(|p| crate::same_entry(p, k)))
                 .map(|c| (c, kin))
         })
         .collect();

@@ -287,6 +287,16 @@ fn what_an_earlier_step_showed_in_the_kin_is_tried_first_and_longer() {
     assert_eq!(runs[0].1, k, "{runs:?}");
     let deeper = (plan.slice_ms as f64 * (1.0 + crate::credit::DEEPER)) as u64;
     assert!(runs[0].2 >= deeper, "{runs:?}");
+    // A winner an earlier round took on top of its pool, less a knob its
+    // tuning entry does not keep: it counts for the draw it stands for.
+    earlier.shown = vec![(
+        Knobs {
+            gpu_jitter: pool[k].gpu_jitter + 1,
+            ..pool[k].clone()
+        },
+        Kin::of(&tests[0]),
+    )];
+    assert_eq!(run_with(&earlier)[0].1, k);
 }
 
 /// MP, and MP with CTA-scope fences (another kin), `n` of each.
