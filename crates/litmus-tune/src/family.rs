@@ -440,15 +440,12 @@ fn same_environment(a: &Knobs, b: &Knobs) -> bool {
 /// there.
 ///
 /// Why on top: the starts of a campaign's later rounds are the winners
-/// of the rounds before, and a tuning entry keeps only the knobs a run
-/// needs, so a winner is seldom equal to the draw it came from. Put
-/// before the draws, each pushed a draw out of the pool, the last ones
-/// first: in a campaign at 3 s, the four rarest variants of its misses
-/// never tried the environments in which a 30 s search with the same seed
-/// showed them, because their rounds' pools had lost them
+/// of the rounds before, and a tuning entry keeps only the knobs the
+/// search tunes, so a winner is seldom equal to the draw it came from.
+/// Put before the draws, each took a slot as a second copy of its
+/// environment and pushed a draw out of the pool, the last ones first
 /// (`docs/tuning-and-campaigns.md`, "The pool kept whole"). The seed's
-/// pool is now the same in every round, and what an earlier round showed
-/// ([`FamilyPlan::shown`]) is in it.
+/// pool is now the same in every round.
 pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
     pool_for(base, plan, false)
 }
