@@ -25,28 +25,28 @@ use super::{Globals, EXIT_FAILED, EXIT_OK};
 /// search the GPU's environment per test; write a tuning file
 ///
 /// Treats the tests given (folders are searched for .litmus files) as one
-/// problem, as a family's variants share their good environments. One pool
-/// of --configs configurations of the environment is drawn for the whole set
-/// (CTAs and threads, stride, permutation, memory stress by extra CTAs with
-/// its pattern, lines, line size and assignment, pre-stress by the testing
-/// threads, the spin barrier and the CTA shuffle in a share of launches): the
-/// current knobs first, then draws from the seed, then on top the winners
-/// already in the tuning file (a quarter of --configs at most). The search runs in waves: in each, every test whose
-/// weak outcome has not shown yet runs one short trial (--budget-ms over
-/// --configs, at least 5 ms of GPU time) of the configuration it has not tried
-/// that has shown the most other tests' weak outcomes (each test counting one
-/// over the number of configurations that showed it), so a configuration that
-/// shows one variant is tried next on the others; what showed a test's kin
-/// (the same fences and access scopes) counts first, then its compiler, and
-/// runs up to 8 slices for it. A configuration whose trials took over 8
-/// times the GPU time they asked for (after 3) is left out; the summary says
-/// how many. A test whose weak outcome shows spends a quarter of its budget
-/// refining its best configurations (again, twice as long) and stops; what
-/// it did not spend goes to the tests still unseen, and more of it to the
-/// kin that show: a kin's tests take a wave's turn in proportion to the
-/// share of that kin whose weak outcome has shown, every wave from one in
-/// twenty up, at least one wave in ten. A test that has tried the whole pool
-/// goes round again with slices twice as long. The set's budget is
+/// problem, as a family's variants share their good environments. One pool of
+/// --configs configurations of the environment is drawn for the whole set (CTAs
+/// and threads, stride, permutation, memory stress by extra CTAs with its
+/// pattern, lines, line size and assignment, pre-stress by the testing threads,
+/// the spin barrier and the CTA shuffle in a share of launches): the current
+/// knobs first, then draws from the seed, then on top the winners already in
+/// the tuning file (a quarter of --configs at most). The search runs in waves:
+/// in each, every test whose weak outcome has not shown yet runs one short
+/// trial (--budget-ms over --configs, at least 5 ms of GPU time) of the
+/// configuration it has not tried that has shown the most other tests' weak
+/// outcomes (each test counting one over the number of configurations that
+/// showed it), so a configuration that shows one variant is tried next on the
+/// others; what showed a test's kin (the same fences and access scopes) counts
+/// first, then its compiler, and runs up to 8 slices for it. A configuration
+/// whose trials took over 8 times the GPU time they asked for (after 3) is left
+/// out; the summary says how many. A test whose weak outcome shows spends a
+/// quarter of its budget refining its best configurations (again, twice as
+/// long) and stops; what it did not spend goes to the tests still unseen, and
+/// more of it to the kin that show: a kin's tests take a wave's turn in
+/// proportion to the share of that kin whose weak outcome has shown, every wave
+/// from one in twenty up, at least one wave in ten. A test that has tried the
+/// whole pool goes round again with slices twice as long. The set's budget is
 /// --budget-ms times the tests.
 ///
 /// The search runs on every device of the GPU's kind at once (in groups as
