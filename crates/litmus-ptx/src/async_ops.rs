@@ -16,6 +16,7 @@ use litmus_core::ir::Space;
 use crate::common::Common;
 use crate::emit::Emitter;
 use crate::layout::Layout;
+use crate::retry::Retry;
 use crate::role_ctx::RoleCtx;
 use crate::shared_slots::{shared_slots, skip_unless_holder};
 use crate::PtxError;
@@ -167,9 +168,9 @@ pub(crate) fn emit(ctx: &RoleCtx, op: &AsyncOp, out: &mut Emitter) -> Result<(),
                 hit: &p,
                 more: &more,
                 count: &tries,
-                limit: TRY_WAIT_TRIES,
+                limit: &TRY_WAIT_TRIES.to_string(),
             }
-            .emit(&check, out);
+            .emit(&[check], out);
             out.label(&waited);
             out.ins(format!("selp.u32 {}, 1, 0, {p}", ctx.reg(&dst.text)?));
         }
@@ -242,46 +243,14 @@ pub(crate) fn drain(layout: &Layout, common: &Common, out: &mut Emitter) {
             hit: &done,
             more: &more,
             count: &polls,
-            limit: DRAIN_POLLS,
+            limit: &DRAIN_POLLS.to_string(),
         }
         .emit(
-            &format!("mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 {done}, [{addr}], 0"),
+            &[format!(
+                "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 {done}, [{addr}], 0"
+            )],
             out,
         );
         out.label(&skip);
     });
-}
-
-/// A check run again while it says no, at most `limit` times: a wait on
-/// the hardware that must never hang. The check sets `hit`; on a hit it
-/// branches to `out_to` (the caller places that label), else it counts in
-/// `count` and goes round again from `again` while under the limit. The
-/// caller allocates the registers and labels, in its own order.
-struct Retry<'a> {
-    again: &'a str,
-    out_to: &'a str,
-    hit: &'a str,
-    more: &'a str,
-    count: &'a str,
-    limit: u32,
-}
-
-impl Retry<'_> {
-    fn emit(&self, check: &str, out: &mut Emitter) {
-        let Retry {
-            again,
-            out_to,
-            hit,
-            more,
-            count,
-            limit,
-        } = self;
-        out.ins(format!("mov.u32 {count}, 0"));
-        out.label(again);
-        out.ins(check);
-        out.ins(format!("@{hit} bra {out_to}"));
-        out.ins(format!("add.u32 {count}, {count}, 1"));
-        out.ins(format!("setp.lt.u32 {more}, {count}, {limit}"));
-        out.ins(format!("@{more} bra {again}"));
-    }
 }

@@ -49,6 +49,7 @@ mod kernel;
 pub mod layout;
 mod plan;
 mod proxies;
+mod retry;
 mod role;
 mod role_ctx;
 mod shared_slots;

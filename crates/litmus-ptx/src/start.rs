@@ -7,6 +7,7 @@
 use crate::common::Common;
 use crate::emit::Emitter;
 use crate::layout::{knob, start_mode, Layout, START_FLAG_COPIES, START_FLAG_SPACING};
+use crate::retry::Retry;
 
 /// In a test with host threads or on several GPUs: waits until the start
 /// flag is up and every logical GPU's launch has seen it, or
@@ -358,14 +359,21 @@ fn poll_until(
 ) {
     let lp = out.fresh_label("start_poll");
     let done = out.fresh_label("start_polled");
-    out.ins(format!("mov.u32 {polls}, 0"));
-    out.label(&lp);
-    out.ins(format!("ld.relaxed.sys.global.u32 {v}, {addr}"));
     let (hit, more) = (out.pred(), out.pred());
-    out.ins(format!("setp.{cmp}.u32 {hit}, {v}, {value}"));
-    out.ins(format!("@{hit} bra {done}"));
-    out.ins(format!("add.u32 {polls}, {polls}, 1"));
-    out.ins(format!("setp.lt.u32 {more}, {polls}, {bound}"));
-    out.ins(format!("@{more} bra {lp}"));
+    Retry {
+        again: &lp,
+        out_to: &done,
+        hit: &hit,
+        more: &more,
+        count: polls,
+        limit: bound,
+    }
+    .emit(
+        &[
+            format!("ld.relaxed.sys.global.u32 {v}, {addr}"),
+            format!("setp.{cmp}.u32 {hit}, {v}, {value}"),
+        ],
+        out,
+    );
     out.label(&done);
 }
