@@ -51,14 +51,6 @@ const COMPILER: f64 = 1.0;
 const ANYWHERE: f64 = 0.5;
 
 impl Credit {
-    /// No configuration has shown anything yet.
-    pub(crate) fn none(pool: usize, classes: usize) -> Credit {
-        Credit {
-            by_class: vec![vec![0.0; pool]; classes.max(1)],
-            slices: vec![vec![1.0; pool]; classes.max(1)],
-        }
-    }
-
     /// The ranks for the class of kin `class`.
     pub(crate) fn for_class(&self, class: usize) -> &[f64] {
         &self.by_class[class]
@@ -254,6 +246,14 @@ mod tests {
         // A class nothing of which showed: one slice everywhere, whatever
         // showed elsewhere.
         assert_eq!(c.slices(2), [1.0; 4]);
-        assert_eq!(Credit::none(4, 3).slices(0), [1.0; 4]);
+        // Nothing shown anywhere: one slice and no rank everywhere.
+        let none = Credit::of(
+            &vec![BTreeSet::new(); 4],
+            &[],
+            3,
+            &compilers(&pool, |_| None),
+        );
+        assert_eq!(none.slices(0), [1.0; 4]);
+        assert_eq!(none.for_class(0), [0.0; 4]);
     }
 }

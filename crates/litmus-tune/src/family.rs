@@ -300,11 +300,7 @@ pub fn search_family_on(
     for (i, (c, _)) in earlier.iter().enumerate() {
         shown_by[*c].insert(subjects.len() + i);
     }
-    let credit = if earlier.is_empty() {
-        Credit::none(pool.len(), classes)
-    } else {
-        Credit::of(&shown_by, &kin, classes, &compiler)
-    };
+    let credit = Credit::of(&shown_by, &kin, classes, &compiler);
     let shared = Mutex::new(Shared {
         states: (0..subjects.len())
             .map(|i| State::new(pool.len(), plan.seed ^ mix(i as u64 + 1)))
