@@ -10,7 +10,8 @@
 //!    configuration tells the others.
 //! 2. **Breadth first, in waves.** Each wave gives every test still
 //!    searching a turn of a few short trials (a *slice* of GPU time each)
-//!    of the pool configurations it has not tried that rank first for it. The rank is
+//!    of the pool configurations it still owes time in this pass that rank
+//!    first for it (one that shows the kin later is owed more). The rank is
 //!    the configuration's *credit*: the tests it has shown their weak
 //!    outcome in, each weighted by how few configurations showed that test
 //!    (a configuration that shows a rare variant is worth more than one of
@@ -197,8 +198,8 @@ struct State {
     order: Vec<usize>,
     /// Passes over the pool finished (the slice is doubled per pass).
     pass: u32,
-    /// Pool indices tried in the current pass.
-    this_pass: BTreeSet<usize>,
+    /// Per pool index, the GPU time asked of it in the current pass.
+    given: Vec<u64>,
     runs: usize,
     weak: u64,
     instances: u64,
@@ -523,7 +524,7 @@ impl State {
             trials: vec![None; pool],
             order,
             pass: 0,
-            this_pass: BTreeSet::new(),
+            given: vec![0; pool],
             runs: 0,
             weak: 0,
             instances: 0,
@@ -537,12 +538,22 @@ impl State {
     }
 
     /// The next trial: the pool configuration and its slice. While unseen:
-    /// the untried one (in this pass) of most credit, ties in this test's
-    /// order, none that `overrun` left out, for `slices[c]` slices (what it
-    /// showed in the kin, [`Credit::slices`]); a finished pass starts the
-    /// next with twice the slice. Once seen: its configurations that
-    /// showed the weak outcome, best first, at twice the slice they last
-    /// ran.
+    /// of the configurations still owed time in this pass, the one of most
+    /// credit, ties in this test's order, none that `overrun` left out. A
+    /// configuration is owed `slices[c]` slices a pass (what it showed in
+    /// the kin, [`Credit::slices`]), less what this pass gave it; one that
+    /// shows the kin after this test tried it is owed the difference, and
+    /// is tried again at once if it is owed a whole slice more. A finished
+    /// pass starts the next with twice the slice. Once seen: its
+    /// configurations that showed the weak outcome, best first, at twice
+    /// the slice they last ran.
+    ///
+    /// Why owed rather than tried once a pass: the credit grows while a
+    /// pass runs, and a rare variant shows where its kin shows, at a
+    /// lower rate. In a campaign the rarest variants had tried their kin's
+    /// best environment for one slice, before the kin had shown there, and
+    /// were still in that pass when the budget ran out
+    /// (`docs/tuning-and-campaigns.md`, "Owed, not tried once").
     fn next(
         &mut self,
         credit: &[f64],
@@ -562,19 +573,26 @@ impl State {
         if usable.is_empty() {
             return None;
         }
-        if usable.iter().all(|c| self.this_pass.contains(c)) {
+        let owed = |given: &[u64], pass: u32, c: usize| {
+            let slice = slice_ms << pass.min(10);
+            let want = (slice as f64 * slices[c]).round() as u64;
+            Some(want.saturating_sub(given[c])).filter(|&ms| ms >= slice)
+        };
+        if usable
+            .iter()
+            .all(|&c| owed(&self.given, self.pass, c).is_none())
+        {
             self.pass += 1;
-            self.this_pass.clear();
+            self.given.iter_mut().for_each(|g| *g = 0);
         }
-        let c = usable
+        let (c, ms) = usable
             .into_iter()
-            .filter(|c| !self.this_pass.contains(c))
+            .filter_map(|c| owed(&self.given, self.pass, c).map(|ms| (c, ms)))
             .enumerate()
-            .max_by(|(ia, a), (ib, b)| credit[*a].total_cmp(&credit[*b]).then(ib.cmp(ia)))
-            .map(|(_, c)| c)?;
-        self.this_pass.insert(c);
-        let slice = (slice_ms << self.pass.min(10)) as f64;
-        Some((c, (slice * slices[c]).round() as u64))
+            .max_by(|(ia, (a, _)), (ib, (b, _))| credit[*a].total_cmp(&credit[*b]).then(ib.cmp(ia)))
+            .map(|(_, cm)| cm)?;
+        self.given[c] += ms;
+        Some((c, ms))
     }
 
     /// A seen test's refinement: its best configuration that showed the

@@ -225,17 +225,63 @@ fn what_showed_a_tests_kin_runs_longer_for_it() {
     });
     assert!(found.iter().all(Found::seen));
     let shown = runs.iter().position(|r| r.0 == 0 && r.1 == k).unwrap();
-    let after: Vec<u64> = runs[shown + 1..]
-        .iter()
-        .filter(|r| r.0 != 0 && r.1 == k)
-        .map(|r| r.2)
-        .collect();
-    assert!(!after.is_empty());
+    // Each of the kin, by its first trial of 9 after the showing, has
+    // run it for the kin's best slices (a slice before, if it had tried
+    // it then, and the rest after).
     let deeper = (slice as f64 * (1.0 + crate::credit::DEEPER)) as u64;
-    assert!(
-        after.iter().all(|&ms| ms >= deeper),
-        "{after:?} at {slice} ms a slice"
-    );
+    for t in 1..4 {
+        let first_after = shown
+            + 1
+            + runs[shown + 1..]
+                .iter()
+                .position(|r| r.0 == t && r.1 == k)
+                .unwrap();
+        let ms: u64 = runs[..=first_after]
+            .iter()
+            .filter(|r| r.0 == t && r.1 == k)
+            .map(|r| r.2)
+            .sum();
+        assert!(ms >= deeper, "test {t}: {ms} ms at {slice} ms a slice");
+    }
+}
+
+#[test]
+fn a_configuration_that_shows_the_kin_after_a_test_tried_it_is_owed_the_difference() {
+    let plan = FamilyPlan::within(800, 16, 7);
+    let slice = plan.slice_ms;
+    // Where each test's order goes when nothing shows: pick a
+    // configuration that test 1 tries in its first turn and test 0 only
+    // in its second.
+    let (_, dry) = search(2, &plan, &|_, _| 0.0);
+    let turn = |t: usize| -> Vec<usize> {
+        dry.iter()
+            .filter(|r| r.0 == t)
+            .take(plan.turn)
+            .map(|r| r.1)
+            .collect()
+    };
+    let (first0, first1) = (turn(0), turn(1));
+    let k = *first1
+        .iter()
+        .find(|c| **c != 0 && !first0.contains(c))
+        .expect("two tests' orders differ in a pool of 16");
+    // Test 0 shows under k at once; test 1 there too, a million times
+    // more rarely.
+    let (_, runs) = search(2, &plan, &|t, c| match (t, c) {
+        (0, c) if c == k => 1e-3,
+        (1, c) if c == k => 1e-9,
+        _ => 0.0,
+    });
+    let tried = runs.iter().position(|r| r.0 == 1 && r.1 == k).unwrap();
+    let shown = runs.iter().position(|r| r.0 == 0 && r.1 == k).unwrap();
+    assert!(tried < shown, "test 1 tried {k} before test 0 showed it");
+    assert_eq!(runs[tried].2, slice, "once, for a slice, before the credit");
+    // Its next trial after the showing is k again, for what the kin's
+    // best is owed beyond the slice it ran; before, a test tried a
+    // configuration once a pass whatever it showed later.
+    let next = runs[shown + 1..].iter().find(|r| r.0 == 1).unwrap();
+    let owed = (slice as f64 * crate::credit::DEEPER).round() as u64;
+    assert_eq!((next.1, next.2), (k, owed), "{runs:?}");
 }
 
 #[test]
