@@ -31,8 +31,7 @@
 //!    spend stays with the tests still unseen, more of it with the kin
 //!    that show: a kin's tests take turns in proportion to the share of
 //!    the kin that has shown ([`crate::turns`]). A test that has tried the
-//!    whole pool starts over with slices twice as long, over the quarter
-//!    of the pool that has shown most, once anything has shown.
+//!    whole pool starts over with slices twice as long.
 //!
 //! Why not a bandit per test, or successive halving per test (the older
 //! `search`): both spend most of a test's budget on its first few
@@ -340,8 +339,7 @@ pub fn search_family_on(
                         break;
                     }
                     let (credit, slices) = (s.credit.for_class(kin[t]), s.credit.slices(kin[t]));
-                    let Some((c, ms)) =
-                        s.states[t].next(credit, slices, &s.shown_by, &s.overrun, plan.slice_ms)
+                    let Some((c, ms)) = s.states[t].next(credit, slices, &s.overrun, plan.slice_ms)
                     else {
                         s.states[t].done = true;
                         break;
@@ -511,28 +509,6 @@ pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs
     out
 }
 
-/// The configurations a later pass goes over: of `usable` (in a test's
-/// order), those that have shown a weak outcome anywhere, the quarter of
-/// a pool of `pool` of most credit, in the test's order; all of `usable`
-/// while none has shown anything.
-fn focus(usable: &[usize], credit: &[f64], showed: &[BTreeSet<usize>], pool: usize) -> Vec<usize> {
-    let mut shown: Vec<(usize, usize)> = usable
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !showed[**c].is_empty())
-        .map(|(i, c)| (i, *c))
-        .collect();
-    if shown.is_empty() {
-        return usable.to_vec();
-    }
-    // Most credit first, ties in the test's order; then back to that
-    // order, which breaks the ties of the pick.
-    shown.sort_by(|(ia, a), (ib, b)| credit[*b].total_cmp(&credit[*a]).then(ia.cmp(ib)));
-    shown.truncate((pool / 4).max(1));
-    shown.sort();
-    shown.into_iter().map(|(_, c)| c).collect()
-}
-
 impl State {
     fn new(pool: usize, seed: u64) -> State {
         // The base first for every test (it is what runs without tuning,
@@ -568,28 +544,19 @@ impl State {
     /// the kin, [`Credit::slices`]), less what this pass gave it; one that
     /// shows the kin after this test tried it is owed the difference, and
     /// is tried again at once if it is owed a whole slice more. A finished
-    /// pass starts the next with twice the slice. The first pass is over
-    /// the whole pool; the later ones over the configurations that have
-    /// shown a weak outcome anywhere (`showed`, per configuration the
-    /// tests it showed), the quarter of the pool of most credit, while
-    /// there are any. Once seen: its configurations that showed the weak
-    /// outcome, best first, at twice the slice they last ran.
+    /// pass starts the next with twice the slice. Once seen: its
+    /// configurations that showed the weak outcome, best first, at twice
+    /// the slice they last ran.
     ///
     /// Why owed rather than tried once a pass: the credit grows while a
     /// pass runs, and a rare variant shows where its kin shows, at a
     /// lower rate; tried once a pass, a configuration that showed the kin
     /// after the test tried it waited a whole pass for its slices
-    /// (`docs/tuning-and-campaigns.md`, "Owed, not tried once"). Why the
-    /// later passes narrow: in a campaign one environment showed most of
-    /// what the search showed, the rarest variants show there about once
-    /// a second, and their second pass over the whole pool spent twice the
-    /// first on sixty configurations that showed nothing in the whole
-    /// shard ("Later passes over what has shown").
+    /// (`docs/tuning-and-campaigns.md`, "Owed, not tried once").
     fn next(
         &mut self,
         credit: &[f64],
         slices: &[f64],
-        showed: &[BTreeSet<usize>],
         overrun: &Overrun,
         slice_ms: u64,
     ) -> Option<(usize, u64)> {
@@ -610,19 +577,14 @@ impl State {
             let want = (slice as f64 * slices[c]).round() as u64;
             Some(want.saturating_sub(given[c])).filter(|&ms| ms >= slice)
         };
-        let pool = self.given.len();
-        let pass_over = |pass: u32| match pass {
-            0 => usable.clone(),
-            _ => focus(&usable, credit, showed, pool),
-        };
-        if pass_over(self.pass)
+        if usable
             .iter()
             .all(|&c| owed(&self.given, self.pass, c).is_none())
         {
             self.pass += 1;
             self.given.iter_mut().for_each(|g| *g = 0);
         }
-        let (c, ms) = pass_over(self.pass)
+        let (c, ms) = usable
             .into_iter()
             .filter_map(|c| owed(&self.given, self.pass, c).map(|ms| (c, ms)))
             .enumerate()

@@ -285,37 +285,6 @@ fn a_configuration_that_shows_the_kin_after_a_test_tried_it_is_owed_the_differen
 }
 
 #[test]
-fn after_the_first_pass_a_test_goes_over_only_what_has_shown() {
-    let plan = FamilyPlan::within(800, 16, 7);
-    // Test 0 shows under configuration 9 at once; test 1 never does.
-    let k = 9;
-    let (found, runs) = search(2, &plan, &|t, c| match (t, c) {
-        (0, 9) => 1e-3,
-        _ => 0.0,
-    });
-    assert!(found[0].seen() && !found[1].seen());
-    let mine: Vec<(usize, u64)> = runs
-        .iter()
-        .filter(|r| r.0 == 1)
-        .map(|r| (r.1, r.2))
-        .collect();
-    // Its first pass tries the whole pool; every later one, only 9, each
-    // for twice as long as the last.
-    let mut tried = BTreeSet::new();
-    let first = mine
-        .iter()
-        .position(|(c, _)| {
-            tried.insert(*c);
-            tried.len() == 16
-        })
-        .unwrap();
-    let later = &mine[first + 1..];
-    assert!(later.len() >= 2, "{mine:?}");
-    assert!(later.iter().all(|(c, _)| *c == k), "{later:?}");
-    assert!(later.windows(2).all(|w| w[1].1 == 2 * w[0].1), "{later:?}");
-}
-
-#[test]
 fn what_an_earlier_step_showed_in_the_kin_is_tried_first_and_longer() {
     let plan = FamilyPlan::within(800, 16, 7);
     let tests = tests(1);
