@@ -316,17 +316,19 @@ pub fn prefetch<'a>(
                 .map(|m| m.to_string())
         })
         .collect();
-    prefetch_on(device, modules)
+    prefetch_on(device, modules, knobs)
 }
 
 /// Asks device `device`'s GPU worker to compile these modules (PTX texts
-/// of tests about to run there) in the background, so that their runs
-/// find them loaded: a campaign hides the driver's JIT behind the kernels
-/// of the test before. Only a hint: without a GPU it does nothing but say
+/// of tests about to run there) in the background, as runs with `knobs`
+/// build them (the knobs choose the toolchain), so that their runs find
+/// them loaded: a campaign hides the driver's JIT behind the kernels of
+/// the test before. Only a hint: without a GPU it does nothing but say
 /// so. It waits for the worker's run in progress, so a caller sends it to
 /// a device it holds.
-pub fn prefetch_on(device: u32, modules: Vec<String>) -> Result<usize, GpuError> {
-    match worker::call(device, &worker::Job::Prefetch(modules), SETUP_TIME)? {
+pub fn prefetch_on(device: u32, modules: Vec<String>, knobs: &Knobs) -> Result<usize, GpuError> {
+    let job = worker::Job::Prefetch(modules, knobs.clone());
+    match worker::call(device, &job, SETUP_TIME)? {
         worker::Answer::Prefetching(n) => Ok(n),
         _ => Err(GpuError::Worker(
             "the GPU worker answered another job".into(),
@@ -408,7 +410,7 @@ pub fn run_on(claim: &[u32], modules: &Modules, knobs: &Knobs) -> Result<HwResul
             // time on the GPU: asking for the module first lets the worker
             // compile it on another thread while the tests ahead of this
             // one run. Only a hint; the run compiles what is missing.
-            let _ = prefetch_on(device, vec![ptx.to_string()]);
+            let _ = prefetch_on(device, vec![ptx.to_string()], &sent);
             let job = worker::Job::Run(text, ptx.to_string(), sent);
             match worker::call(device, &job, deadline(knobs)) {
                 Ok(worker::Answer::Run(r)) => Ok(*r),

@@ -58,8 +58,9 @@ pub(crate) enum Job {
     Run(String, String, Knobs),
     /// A placement check, same inputs.
     Placement(String, String, Knobs),
-    /// Modules to compile ahead, in the background (answered at once).
-    Prefetch(Vec<String>),
+    /// Modules to compile ahead, in the background (answered at once),
+    /// with the knobs that will run them: they choose the toolchain.
+    Prefetch(Vec<String>, Knobs),
 }
 
 /// What the worker answers.
@@ -126,7 +127,9 @@ pub(crate) fn handle(
     ctx.bind()?;
     let (text, ptx, knobs) = match job {
         Job::Device => return Ok(Answer::Device(ctx.name.clone())),
-        Job::Prefetch(modules) => return Ok(Answer::Prefetching(prefetch(ctx, cache, modules))),
+        Job::Prefetch(modules, knobs) => {
+            return Ok(Answer::Prefetching(prefetch(ctx, cache, modules, knobs)))
+        }
         Job::Run(text, ptx, knobs) | Job::Placement(text, ptx, knobs) => (text, ptx, knobs),
     };
     let test = litmus_text::parse(text).map_err(|e| {
@@ -150,21 +153,30 @@ pub(crate) fn handle(
         Job::Placement(..) => {
             harness::check_placement(ctx, &kernels, ptx, &test, knobs).map(Answer::Placement)
         }
-        Job::Device | Job::Prefetch(_) => unreachable!("answered above"),
+        Job::Device | Job::Prefetch(..) => unreachable!("answered above"),
     }
 }
 
-/// Starts compiling each module of `modules` not yet cached, one helper
-/// thread each; returns how many it started.
-fn prefetch(ctx: &Arc<Context>, cache: &Arc<Mutex<Cache>>, modules: &[String]) -> usize {
+/// Starts compiling each module of `modules` not yet cached, as a run
+/// with `knobs` builds it (their toolchain), one helper thread each;
+/// returns how many it started.
+///
+/// Why the run's knobs and not the environment's: a search runs a test
+/// under the driver's JIT and under ptxas in turn, and a module planned
+/// with the environment's knobs was the JIT's whatever the run to come,
+/// so a ptxas run compiled its own while it waited, and the JIT compiled
+/// one nobody asked for.
+fn prefetch(
+    ctx: &Arc<Context>,
+    cache: &Arc<Mutex<Cache>>,
+    modules: &[String],
+    knobs: &Knobs,
+) -> usize {
     let mut started = 0;
-    // The runs to come are planned with the environment's knobs; one
-    // whose knobs plan another module compiles its own.
-    let knobs = Knobs::from_env().unwrap_or_default();
     for ptx in modules {
         // A module this device cannot run is left to its run, which says
         // why.
-        let Ok(plan) = toolchain::plan(ctx, ptx, &knobs) else {
+        let Ok(plan) = toolchain::plan(ctx, ptx, knobs) else {
             continue;
         };
         let (slot, new) = cache
@@ -199,9 +211,10 @@ impl Wire for Job {
     fn put(&self, w: &mut Vec<u8>) {
         match self {
             Job::Device => 0u64.put(w),
-            Job::Prefetch(modules) => {
+            Job::Prefetch(modules, knobs) => {
                 3u64.put(w);
                 modules.put(w);
+                knobs.put(w);
             }
             Job::Run(t, p, k) | Job::Placement(t, p, k) => {
                 (if matches!(self, Job::Run(..)) {
@@ -221,7 +234,7 @@ impl Wire for Job {
             0 => Job::Device,
             1 => Job::Run(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
             2 => Job::Placement(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
-            3 => Job::Prefetch(Wire::get(r)?),
+            3 => Job::Prefetch(Wire::get(r)?, Wire::get(r)?),
             _ => return None,
         })
     }
@@ -337,9 +350,23 @@ mod tests {
         Job::Run("t".into(), "ptx".into(), k.clone()).put(&mut w);
         match Job::get(&mut w.as_slice()) {
             Some(Job::Run(t, p, back)) => {
-                assert_eq!((t.as_str(), p.as_str(), back), ("t", "ptx", k))
+                assert_eq!((t.as_str(), p.as_str(), &back), ("t", "ptx", &k))
             }
             _ => panic!("not a run"),
+        }
+        // A prefetch crosses with the knobs that will run its modules:
+        // they choose the compiler the worker builds them with.
+        let k = Knobs {
+            ptxas: Some("ptxas-12.4".into()),
+            ..k
+        };
+        let mut w = Vec::new();
+        Job::Prefetch(vec!["a".into(), "b".into()], k.clone()).put(&mut w);
+        match Job::get(&mut w.as_slice()) {
+            Some(Job::Prefetch(modules, back)) => {
+                assert_eq!((modules, back), (vec!["a".to_string(), "b".into()], k))
+            }
+            _ => panic!("not a prefetch"),
         }
     }
 }

@@ -144,6 +144,12 @@ pub fn search_on_lanes(
     // compiles the next tests' (a hint; without it a run compiles its own).
     let current = Mutex::new(vec![usize::MAX; lanes.len().max(1)]);
     let trials = Mutex::new(TrialRecorder::new(evidence));
+    // The pool's compilers: the next test's first trials go to the one
+    // its kin shows under, whichever this trial's is.
+    let compilers = match plan.toolchains.len() {
+        0 => vec![base.ptxas.clone()],
+        _ => plan.toolchains.clone(),
+    };
     let found = search_family_on(
         &subjects,
         base,
@@ -156,11 +162,22 @@ pub fn search_on_lanes(
                 std::mem::replace(&mut current[l], i) != i
             };
             if turned {
-                let next = subjects.iter().cycle().skip(i + 1);
-                let next = next.take(AHEAD.min(subjects.len() - 1));
-                // The modules as this trial's knobs make them.
-                let runs = next.map(|x| (x.test, x.ptx));
-                let _ = gpu::prefetch(claim.first().copied(), runs, k);
+                let next: Vec<(&Test, &str)> = subjects
+                    .iter()
+                    .cycle()
+                    .skip(i + 1)
+                    .take(AHEAD.min(subjects.len() - 1))
+                    .map(|x| (x.test, x.ptx))
+                    .collect();
+                // The modules as this trial's knobs make them, under each
+                // compiler of the pool.
+                for ptxas in &compilers {
+                    let knobs = Knobs {
+                        ptxas: ptxas.clone(),
+                        ..k.clone()
+                    };
+                    let _ = gpu::prefetch(claim.first().copied(), next.iter().copied(), &knobs);
+                }
             }
             let r = gpu::run_on(claim, &gpu::Modules::with_default(s.test, s.ptx), k);
             if let Ok(hw) = &r {

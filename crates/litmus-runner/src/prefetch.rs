@@ -8,14 +8,16 @@ use std::sync::Mutex;
 
 use litmus_hw as gpu;
 
+use crate::config::Config;
+
 /// Tests whose modules a GPU worker compiles ahead, per device: the
 /// driver's JIT of a test then overlaps the kernels of the tests before
 /// it.
 pub const PREFETCH: usize = 8;
 
-/// The most tests asked for ahead of one device: a worker keeps 32
+/// The most modules asked for ahead of one device: a worker keeps 32
 /// modules, and one asked for too far ahead would be evicted before it
-/// runs.
+/// runs. A test takes one module a slot of the portfolio.
 const MOST_AHEAD: usize = 24;
 
 /// Keeps each device's prefetch window ahead of the tests that run (when
@@ -30,17 +32,28 @@ pub struct Prefetch<'f> {
     /// Per device: the first file not yet asked of its worker.
     next: Mutex<BTreeMap<u32, usize>>,
     on: bool,
+    /// The knobs the tests run with: the portfolio's slots over the run's
+    /// knobs. Each slot's module is asked for, built as that slot builds
+    /// it (its compiler).
+    slots: Vec<gpu::Knobs>,
 }
 
 impl<'f> Prefetch<'f> {
     /// A window over the `.litmus` files `files`, run on `devices` (none:
-    /// no GPU, no hints).
-    pub fn new(files: &'f [String], devices: &[u32]) -> Prefetch<'f> {
+    /// no GPU, no hints) with `config`'s knobs and portfolio.
+    pub fn new(files: &'f [String], devices: &[u32], config: &Config) -> Prefetch<'f> {
+        let slots = match config.portfolio.knobs(&config.knobs) {
+            Ok((slots, _)) => slots,
+            // The run says why; the hint goes with the knobs alone.
+            Err(_) => vec![config.knobs.clone()],
+        };
+        let most = (MOST_AHEAD / slots.len().max(1)).max(1);
         Prefetch {
             files,
-            window: (PREFETCH * devices.len().max(1)).min(MOST_AHEAD),
+            window: (PREFETCH * devices.len().max(1)).min(most),
             next: Mutex::new(BTreeMap::new()),
             on: !devices.is_empty(),
+            slots,
         }
     }
 
@@ -64,8 +77,6 @@ impl<'f> Prefetch<'f> {
             *asked = end;
             start
         };
-        // The knobs the worker plans the runs with are the environment's.
-        let knobs = gpu::Knobs::from_env().unwrap_or_default();
         let runs: Vec<_> = self.files[start..end]
             .iter()
             .filter_map(|f| litmus_text::read_file(f).ok())
@@ -74,8 +85,41 @@ impl<'f> Prefetch<'f> {
                 Some((test, ptx))
             })
             .collect();
-        // Only a hint: a failure here shows again when the test runs.
-        let runs = runs.iter().map(|(test, ptx)| (test, ptx.as_str()));
-        let _ = gpu::prefetch(Some(device), runs, &knobs);
+        // Only a hint: a failure here shows again when the test runs. Each
+        // slot's modules as that slot builds them: a slot under ptxas
+        // asked for through the environment's knobs got the JIT's module,
+        // and compiled its own when it ran.
+        for knobs in &self.slots {
+            let runs = runs.iter().map(|(test, ptx)| (test, ptx.as_str()));
+            let _ = gpu::prefetch(Some(device), runs, knobs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::portfolio::Portfolio;
+
+    /// Each slot of the portfolio is asked for, and the window holds no
+    /// more modules than a worker keeps: a test takes one a slot.
+    #[test]
+    fn each_slot_is_asked_for_within_what_a_worker_keeps() {
+        let files = vec!["a.litmus".to_string(); 40];
+        let model = litmus_model::model_by_name("ptx").unwrap();
+        let mut config = Config::with_model(model).unwrap();
+        let window = |config: &Config, devices: &[u32]| {
+            let p = Prefetch::new(&files, devices, config);
+            (p.slots.len(), p.window)
+        };
+        config.portfolio = Portfolio::off();
+        assert_eq!(window(&config, &[0]), (1, 8));
+        assert_eq!(window(&config, &[0, 1, 2, 3]), (1, 24));
+        config.portfolio = Portfolio::parse("-;LITMUS_CTAS=256;LITMUS_THREADS=8").unwrap();
+        assert_eq!(window(&config, &[0]), (3, 8));
+        assert_eq!(window(&config, &[0, 1, 2, 3]), (3, 8));
+        let p = Prefetch::new(&files, &[0], &config);
+        let ctas: Vec<u32> = p.slots.iter().map(|k| k.ctas).collect();
+        assert_eq!(ctas[1], 256, "{ctas:?}");
     }
 }

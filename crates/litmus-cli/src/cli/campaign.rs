@@ -192,7 +192,7 @@ pub fn run(args: CampaignArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Wr
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut observed: Vec<Option<Observed>> = vec![None; files.len()];
-    let ahead = Prefetch::new(files, &devices);
+    let ahead = Prefetch::new(files, &devices, &opts.config);
     let mut progress = Progress::of(files.len(), g);
     let mut stdout_gone = false;
     if let Some(first) = files.first() {

@@ -217,7 +217,7 @@ pub fn run(args: RunArgs, g: Globals, out: &mut dyn Write, err: &mut dyn Write) 
     };
     let mut progress = Progress::of(opts.files.len(), g);
     let (mut passed, mut failed) = (0usize, refused.len());
-    let ahead = Prefetch::new(&opts.files, &devices);
+    let ahead = Prefetch::new(&opts.files, &devices, &opts.config);
     let run_one = |i: usize, loaded: Result<Loaded, String>, claim: &[u32]| {
         let file = &opts.files[i];
         let start = Instant::now();
