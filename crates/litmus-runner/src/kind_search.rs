@@ -146,10 +146,7 @@ pub fn search_on_lanes(
     let trials = Mutex::new(TrialRecorder::new(evidence));
     // The pool's compilers: the next test's first trials go to the one
     // its kin shows under, whichever this trial's is.
-    let compilers = match plan.toolchains.len() {
-        0 => vec![base.ptxas.clone()],
-        _ => plan.toolchains.clone(),
-    };
+    let compilers = plan.compilers(base);
     let found = search_family_on(
         &subjects,
         base,

@@ -138,6 +138,16 @@ impl FamilyPlan {
             outside: Vec::new(),
         }
     }
+
+    /// The compilers the pool's configurations are built under: the
+    /// plan's [`FamilyPlan::toolchains`], or `base`'s own when it names
+    /// none.
+    pub fn compilers(&self, base: &Knobs) -> Vec<Option<String>> {
+        match self.toolchains.len() {
+            0 => vec![base.ptxas.clone()],
+            _ => self.toolchains.clone(),
+        }
+    }
 }
 
 /// What the search did for one test.

@@ -29,12 +29,8 @@ pub fn pool(base: &Knobs, plan: &FamilyPlan) -> Vec<Knobs> {
 
 /// [`pool`], with the anchors across GPUs when `across_gpus`.
 pub fn pool_for(base: &Knobs, plan: &FamilyPlan, across_gpus: bool) -> Vec<Knobs> {
-    // Each toolchain's copy of a configuration; the base's own compiler
-    // when the plan names none.
-    let toolchains: Vec<Option<String>> = match plan.toolchains.len() {
-        0 => vec![base.ptxas.clone()],
-        _ => plan.toolchains.clone(),
-    };
+    // Each compiler's copy of a configuration.
+    let toolchains = plan.compilers(base);
     let under = |k: &Knobs, t: &Option<String>| Knobs {
         ptxas: t.clone(),
         ..k.clone()
