@@ -304,17 +304,31 @@ pub fn prefetch<'a>(
     runs: impl IntoIterator<Item = (&'a Test, &'a str)>,
     knobs: &Knobs,
 ) -> Result<usize, GpuError> {
+    let made: Vec<Modules> = runs
+        .into_iter()
+        .map(|(test, ptx)| Modules::with_default(test, ptx))
+        .collect();
+    prefetch_modules(device, &made.iter().collect::<Vec<_>>(), knobs)
+}
+
+/// [`prefetch`] of tests whose [`Modules`] the caller keeps for their
+/// runs: a module generated here for the knobs is the one the run loads,
+/// not generated again. Why: a search runs each test many times under
+/// knobs of a few codegens, and generating its module afresh for every
+/// trial and every prefetch cost more host time than a short trial's
+/// launches (`docs/running-on-gpus.md`, "One GPU worker per process").
+pub fn prefetch_modules(
+    device: Option<u32>,
+    runs: &[&Modules],
+    knobs: &Knobs,
+) -> Result<usize, GpuError> {
     let device = match device {
         Some(d) => d,
         None => first_device()?,
     };
     let modules = runs
-        .into_iter()
-        .filter_map(|(test, ptx)| {
-            module_on(device, &Modules::with_default(test, ptx), knobs)
-                .ok()
-                .map(|m| m.to_string())
-        })
+        .iter()
+        .filter_map(|m| module_on(device, m, knobs).ok().map(|m| m.to_string()))
         .collect();
     prefetch_on(device, modules, knobs)
 }

@@ -4,7 +4,9 @@
 //! module is generated once, when the run first asks for it, and kept for
 //! the rest of the run. Before, each slot generated its module again, and
 //! on a device with dependent launches generated the plain one a second
-//! time only to compare it with the text it was handed.
+//! time only to compare it with the text it was handed. A search keeps one
+//! value per test for all its trials and the prefetches ahead of them
+//! ([`crate::prefetch_modules`]).
 //!
 //! What a caller hands over is said as a value rather than found out by
 //! comparing texts: nothing ([`Modules::of`]: every module is generated),
@@ -176,6 +178,28 @@ mod tests {
             assert!(loaded.iter().all(|m| *m == checked));
             assert_eq!(checked.matches("\tgriddepcontrol.wait;").count(), 2);
         }
+    }
+
+    /// A search keeps each test's modules for all its trials: the module
+    /// a prefetch makes for the knobs is kept in the caller's value, and
+    /// the run after it loads that one without generating it again.
+    /// Without a GPU the prefetch fails after making it (no worker), and
+    /// the run's module is the knobs' codegen alone; with one, both are
+    /// the device's.
+    #[test]
+    fn a_prefetch_makes_the_module_its_run_loads() {
+        let test = litmus_text::parse(MP).unwrap();
+        let plain = litmus_ptx::generate(&test).unwrap();
+        let modules = Modules::with_default(&test, &plain);
+        let by_lane = Knobs {
+            cta_spread: CtaSpread::ByLane,
+            ..Knobs::default()
+        };
+        let _ = crate::prefetch_modules(Some(0), &[&modules], &by_lane);
+        assert_eq!(modules.generations(), 1);
+        let loaded = crate::module_on(0, &modules, &by_lane).unwrap();
+        assert_eq!(modules.generations(), 1);
+        assert_ne!(&*loaded, plain);
     }
 
     /// The embedded module is the plain one: a device without dependent

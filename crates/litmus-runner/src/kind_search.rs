@@ -140,8 +140,15 @@ pub fn search_on_lanes(
             target: r.target.clone(),
         })
         .collect();
-    // A worker keeps a few dozen modules: while a test takes its turn, it
-    // compiles the next tests' (a hint; without it a run compiles its own).
+    // Each test's modules, made once for the whole search: its trials and
+    // the prefetches ahead of its turns load the same few (a codegen
+    // each), where each trial and each prefetch generated its own.
+    let modules: Vec<gpu::Modules> = subjects
+        .iter()
+        .map(|s| gpu::Modules::with_default(s.test, s.ptx))
+        .collect();
+    // While a test takes its turn, its worker compiles the next tests'
+    // modules (a hint; without it a run compiles its own).
     let current = Mutex::new(vec![usize::MAX; lanes.len().max(1)]);
     let trials = Mutex::new(TrialRecorder::new(evidence));
     // The pool's compilers: the next test's first trials go to the one
@@ -159,12 +166,11 @@ pub fn search_on_lanes(
                 std::mem::replace(&mut current[l], i) != i
             };
             if turned {
-                let next: Vec<(&Test, &str)> = subjects
+                let next: Vec<&gpu::Modules> = modules
                     .iter()
                     .cycle()
                     .skip(i + 1)
-                    .take(AHEAD.min(subjects.len() - 1))
-                    .map(|x| (x.test, x.ptx))
+                    .take(AHEAD.min(modules.len() - 1))
                     .collect();
                 // The modules as this trial's knobs make them, under each
                 // compiler of the pool.
@@ -173,10 +179,10 @@ pub fn search_on_lanes(
                         ptxas: ptxas.clone(),
                         ..k.clone()
                     };
-                    let _ = gpu::prefetch(claim.first().copied(), next.iter().copied(), &knobs);
+                    let _ = gpu::prefetch_modules(claim.first().copied(), &next, &knobs);
                 }
             }
-            let r = gpu::run_on(claim, &gpu::Modules::with_default(s.test, s.ptx), k);
+            let r = gpu::run_on(claim, &modules[i], k);
             if let Ok(hw) = &r {
                 let file = &prepared.ready[i].file;
                 let mut trials = trials.lock().unwrap_or_else(|p| p.into_inner());

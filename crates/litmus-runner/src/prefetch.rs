@@ -15,9 +15,12 @@ use crate::config::Config;
 /// it.
 pub const PREFETCH: usize = 8;
 
-/// The most modules asked for ahead of one device: a worker keeps 32
-/// modules, and one asked for too far ahead would be evicted before it
-/// runs. A test takes one module a slot of the portfolio.
+/// The most modules asked for ahead of one device, well within what a
+/// worker keeps (one asked for too far ahead would be evicted before it
+/// runs): what the worker compiles on helper threads shares the device's
+/// context with the run in progress, so more ahead than the next few
+/// tests need only competes with it. A test takes one module a slot of
+/// the portfolio.
 const MOST_AHEAD: usize = 24;
 
 /// Keeps each device's prefetch window ahead of the tests that run (when
