@@ -26,8 +26,7 @@
 //! caller checks that before it sends a job, and otherwise runs in a fresh
 //! child), the PTX, and the knobs.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use litmus_core::ir::Test;
 
@@ -35,13 +34,15 @@ use super::driver::Context;
 use super::harness;
 use super::kernels::Kernels;
 use super::knobs::Knobs;
-use super::toolchain;
 use super::wire::Wire;
 use super::{GpuError, HwResult, PlacementReport};
 
 // Where the worker lives: a child process of its own on Linux; elsewhere
 // (no fork), and on Linux with `--cfg litmus_portable`, threads of this
 // process (`crate::in_process`).
+mod cache;
+use cache::planned;
+pub(crate) use cache::Cache;
 #[cfg(all(target_os = "linux", not(litmus_portable)))]
 mod process;
 #[cfg(not(all(target_os = "linux", not(litmus_portable))))]
@@ -71,93 +72,6 @@ pub(crate) enum Answer {
     Placement(PlacementReport),
     /// How many of the prefetched modules were new.
     Prefetching(usize),
-}
-
-/// Modules kept loaded: enough for a family-wide search's tests under
-/// each compiler of its pool, a campaign's prefetch window, and one
-/// module asked for ahead by each thread of a test binary (see
-/// `gpu::run`), small enough that a long campaign does not fill device
-/// memory with modules. Why a search's tests matter: a wave goes round
-/// every test still searching, so with fewer modules kept than that, each
-/// turn found its test's modules evicted and loaded them again, each load
-/// holding the context while the trial before it ran.
-const CACHED_MODULES: usize = 256;
-
-/// Plans kept, by module text and the knobs a plan reads. Why: planning
-/// reads the module's needs and rewrites its header, which costs the host
-/// about as much as generating the module, and a search plans each test's
-/// modules at every trial (its run and the hint before it) and at every
-/// prefetch ahead of a turn.
-const CACHED_PLANS: usize = CACHED_MODULES;
-
-/// A module, loaded or being loaded: whoever needs it first compiles it,
-/// and the others wait for that (a run whose module a helper thread is
-/// still compiling waits for it rather than compiling it again).
-type Slot = Arc<OnceLock<Result<Arc<Kernels>, GpuError>>>;
-
-/// The worker's modules by PTX text, oldest first. An evicted module
-/// stays alive while a run still holds it. Its plans too ([`CACHED_PLANS`]).
-#[derive(Default)]
-pub(crate) struct Cache {
-    order: VecDeque<String>,
-    slots: HashMap<String, Slot>,
-    plans: Plans,
-}
-
-/// Plans by module text, target and toolchain, oldest first.
-#[derive(Default)]
-struct Plans {
-    order: VecDeque<String>,
-    by_key: HashMap<String, Arc<toolchain::Plan>>,
-}
-
-/// `ptx`'s plan under `knobs` on `ctx`'s device, planned once while it is
-/// kept in `cache`. A plan that fails is not kept: the run that asks
-/// again says why.
-fn planned(
-    ctx: &Context,
-    cache: &Mutex<Cache>,
-    ptx: &str,
-    knobs: &Knobs,
-) -> Result<Arc<toolchain::Plan>, GpuError> {
-    // What `toolchain::plan` reads of the knobs; the device is the
-    // worker's own.
-    let key = format!("{ptx}\n// {:?} {:?}", knobs.ptx_target, knobs.ptxas);
-    let lock = || cache.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(plan) = lock().plans.by_key.get(&key) {
-        return Ok(plan.clone());
-    }
-    let plan = Arc::new(toolchain::plan(ctx, ptx, knobs)?);
-    let mut cache = lock();
-    let plans = &mut cache.plans;
-    if !plans.by_key.contains_key(&key) {
-        if plans.order.len() == CACHED_PLANS {
-            if let Some(old) = plans.order.pop_front() {
-                plans.by_key.remove(&old);
-            }
-        }
-        plans.order.push_back(key.clone());
-        plans.by_key.insert(key, plan.clone());
-    }
-    Ok(plan)
-}
-
-impl Cache {
-    /// The slot of `ptx`, and whether it is new.
-    fn slot(&mut self, ptx: &str) -> (Slot, bool) {
-        if let Some(slot) = self.slots.get(ptx) {
-            return (slot.clone(), false);
-        }
-        if self.order.len() == CACHED_MODULES {
-            if let Some(old) = self.order.pop_front() {
-                self.slots.remove(&old);
-            }
-        }
-        let slot = Slot::default();
-        self.order.push_back(ptx.to_string());
-        self.slots.insert(ptx.to_string(), slot.clone());
-        (slot, true)
-    }
 }
 
 /// Runs one job on the worker's context, opening it on `device` on first
@@ -339,41 +253,6 @@ impl Wire for Knobs {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A module's plan is made once while the worker keeps it: asked for
-    /// again under the same target and toolchain it is the first one, and
-    /// another module's is its own. The plan is the device's, so this
-    /// needs a GPU; without one it says it skipped (a failure under
-    /// `LITMUS_REQUIRE_GPU=1`).
-    #[test]
-    fn a_module_is_planned_once_while_kept() {
-        let ctx = match Context::open_on(0) {
-            Ok(Some(ctx)) => ctx,
-            other => {
-                let why = match other {
-                    Err(e) => e.to_string(),
-                    _ => "no CUDA device".to_string(),
-                };
-                assert!(
-                    !crate::gpu_required_var().unwrap_or(true),
-                    "required by LITMUS_REQUIRE_GPU=1, but {why}"
-                );
-                eprintln!("hardware: skipped, {why}");
-                return;
-            }
-        };
-        let test = litmus_text::parse("PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n").unwrap();
-        let ptx = litmus_ptx::generate(&test).unwrap();
-        let cache = Mutex::new(Cache::default());
-        let knobs = Knobs::default();
-        let first = planned(&ctx, &cache, &ptx, &knobs).unwrap();
-        let again = planned(&ctx, &cache, &ptx, &knobs).unwrap();
-        assert!(Arc::ptr_eq(&first, &again));
-        let other = format!("{ptx}// another module\n");
-        let another = planned(&ctx, &cache, &other, &knobs).unwrap();
-        assert!(!Arc::ptr_eq(&first, &another));
-        assert_eq!(cache.lock().unwrap().plans.order.len(), 2);
-    }
 
     #[test]
     fn knobs_cross_the_pipe_unchanged() {
