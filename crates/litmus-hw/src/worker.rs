@@ -37,12 +37,13 @@ use super::knobs::Knobs;
 use super::wire::Wire;
 use super::{GpuError, HwResult, PlacementReport};
 
-// Where the worker lives: a child process of its own on Linux; elsewhere
-// (no fork), and on Linux with `--cfg litmus_portable`, threads of this
-// process (`crate::in_process`).
 mod cache;
 use cache::planned;
 pub(crate) use cache::Cache;
+
+// Where the worker lives: a child process of its own on Linux; elsewhere
+// (no fork), and on Linux with `--cfg litmus_portable`, threads of this
+// process (`crate::in_process`).
 #[cfg(all(target_os = "linux", not(litmus_portable)))]
 mod process;
 #[cfg(not(all(target_os = "linux", not(litmus_portable))))]
