@@ -80,21 +80,21 @@ impl<'f> Prefetch<'f> {
             *asked = end;
             start
         };
-        let runs: Vec<_> = self.files[start..end]
+        let tests: Vec<_> = self.files[start..end]
             .iter()
             .filter_map(|f| litmus_text::read_file(f).ok())
-            .filter_map(|(test, _)| {
-                let ptx = litmus_ptx::generate(&test).ok()?;
-                Some((test, ptx))
-            })
+            .map(|(test, _)| test)
             .collect();
+        // Each test's modules made once for every slot: slots that differ
+        // in shape or compiler but not in codegen load one module.
+        let made: Vec<gpu::Modules> = tests.iter().map(gpu::Modules::of).collect();
+        let made: Vec<&gpu::Modules> = made.iter().collect();
         // Only a hint: a failure here shows again when the test runs. Each
         // slot's modules as that slot builds them: a slot under ptxas
         // asked for through the environment's knobs got the JIT's module,
         // and compiled its own when it ran.
         for knobs in &self.slots {
-            let runs = runs.iter().map(|(test, ptx)| (test, ptx.as_str()));
-            let _ = gpu::prefetch(Some(device), runs, knobs);
+            let _ = gpu::prefetch_modules(Some(device), &made, knobs);
         }
     }
 }
