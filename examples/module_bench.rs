@@ -49,17 +49,10 @@ fn main() -> ExitCode {
     }
     let hopper = SmArch::new(90);
     for file in &files {
-        let source = match std::fs::read_to_string(file) {
-            Ok(s) => s,
+        let test = match text::read_file(file) {
+            Ok((t, _)) => t,
             Err(e) => {
-                eprintln!("module_bench: cannot read {file}: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        let test = match text::parse(&source) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{}", e.render(file));
+                eprintln!("module_bench: {e}");
                 return ExitCode::FAILURE;
             }
         };
