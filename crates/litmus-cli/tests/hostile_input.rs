@@ -941,3 +941,38 @@ fn check_and_explain_end_a_search_that_would_take_minutes_in_one_line() {
     assert_eq!(code(&o), 1, "{all}");
     assert!(all.contains("budget exceeded: max_time = 1s"), "{all}");
 }
+
+#[test]
+fn gzipped_evidence_is_read_and_gzip_that_is_not_whole_is_refused_in_one_line() {
+    let dir = scratch("hostile-gzip");
+    let ev = evidence_folder(&dir);
+    let file = std::fs::read_dir(&ev)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let zipped = Command::new("gzip").arg("-9").arg(&file).status().unwrap();
+    assert!(zipped.success());
+    let gz = PathBuf::from(format!("{}.gz", file.display()));
+    let mut cmd = bin();
+    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 0, "{all}");
+    assert!(all.contains(" 1 records"), "{all}");
+
+    let bytes = std::fs::read(&gz).unwrap();
+    std::fs::write(&gz, &bytes[..bytes.len() / 2]).unwrap();
+    let text = write(&ev, "text.jsonl.gz", "{\"not\": \"gzip\"}\n");
+    let mut cmd = bin();
+    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
+    let o = within_limit(cmd);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 1, "{all}");
+    for path in [&gz, &text] {
+        let line = format!("error: {}: not whole gzip data (", path.display());
+        assert_eq!(all.matches(&line).count(), 1, "{line}\n{all}");
+    }
+    assert!(all.contains("after 0 bytes inflated; refused"), "{all}");
+}

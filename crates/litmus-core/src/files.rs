@@ -10,5 +10,5 @@ mod walk;
 mod write;
 
 pub use guard::{refuse_clobber, Clobber};
-pub use walk::{read_regular, regular_file, walk, Walk, WalkError};
+pub use walk::{read_regular, regular_file, walk, walk_matching, Walk, WalkError};
 pub use write::{temporary_beside, write_atomic};

@@ -2,7 +2,7 @@
 //! ([`store`]), read back from any number of folders ([`read`]), imported
 //! from litmus7's logs and `run --format json` lines ([`import`], over
 //! [`litmus7`]'s reader), joined from several machines' folders
-//! ([`merge`]), and judged against a model without a
+//! ([`merge`]), kept gzipped when finished ([`compressed`]), and judged against a model without a
 //! GPU ([`gate`], by [`judge`]'s rule); [`mutation`] scores a cat model's
 //! mutants against it (how much of the model the evidence pins down);
 //! [`html`] turns it into a page for people, and [`stats`] holds the
@@ -20,6 +20,7 @@
 //! assert_eq!(record.histogram[0].text, "P1:r0=1; P1:r1=0");
 //! ```
 
+pub mod compressed;
 pub mod file_names;
 pub mod gate;
 pub mod html;

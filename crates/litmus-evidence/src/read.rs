@@ -1,12 +1,13 @@
-//! Reading evidence: every `.jsonl` file of some folders, merged into one
-//! set of records, each counted once, with every line that is not a record
-//! reported by file and line.
+//! Reading evidence: every `.jsonl` file of some folders (and every
+//! `.jsonl.gz`, [`crate::compressed`]), merged into one set of records,
+//! each counted once, with every line that is not a record reported by
+//! file and line.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::compressed::{inflate, is_compressed, is_evidence_file};
 use super::record::{Record, RecordError};
-use super::store::EXTENSION;
 
 /// The largest evidence file read: far above what a campaign writes (a
 /// record is a few kilobytes), far below what would exhaust a CI machine.
@@ -37,8 +38,8 @@ pub enum ProblemKind {
     /// two files claim one record.
     Conflict,
     /// A path the folder walk or the read refused (a link out of the
-    /// folder or in a loop, a FIFO or device, a file too large): the
-    /// message names it and says why; `line` is 0.
+    /// folder or in a loop, a FIFO or device, a file too large, gzip that
+    /// is not whole): the message names it and says why; `line` is 0.
     Refused(String),
 }
 
@@ -124,12 +125,14 @@ impl Evidence {
         by_test
     }
 
-    /// Reads every evidence file under `paths` (a file is read as it is; a
-    /// folder's `.jsonl` files at any depth).
+    /// Reads every evidence file under `paths` (a file is read as it is,
+    /// inflated when its name ends in `.jsonl.gz`; a folder's `.jsonl` and
+    /// `.jsonl.gz` files at any depth).
     ///
     /// A path that does not exist is an error; what the walk refuses (see
-    /// [`litmus_core::files::walk`]) and files over [`MAX_FILE_BYTES`] are
-    /// problems, one each, and the rest is read.
+    /// [`litmus_core::files::walk`]), files over [`MAX_FILE_BYTES`] (or
+    /// inflating past it) and damaged gzip are problems, one each, and the
+    /// rest is read.
     pub fn read(paths: &[PathBuf]) -> Result<Evidence, ReadError> {
         let mut evidence = Evidence::default();
         let mut files = Vec::new();
@@ -140,7 +143,7 @@ impl Evidence {
                     source,
                 });
             }
-            let found = litmus_core::files::walk(p, EXTENSION);
+            let found = litmus_core::files::walk_matching(p, is_evidence_file);
             files.extend(found.files);
             for why in found.refused {
                 evidence.refuse(p, why);
@@ -169,7 +172,8 @@ impl Evidence {
         });
     }
 
-    /// Reads one file's contents (`file` names it in problems).
+    /// Reads one file's contents (`file` names it in problems, and its
+    /// name says whether the contents are gzip: `NAME.jsonl.gz`).
     pub fn read_bytes(file: &Path, bytes: &[u8]) -> Evidence {
         let mut evidence = Evidence {
             files: 1,
@@ -179,7 +183,32 @@ impl Evidence {
         evidence
     }
 
+    /// Adds a file's records, inflated first when it is compressed; what
+    /// inflated before damage is read, and the damage is a problem.
     fn add_file(&mut self, file: &Path, bytes: &[u8], seen: &mut BTreeMap<(String, u64), usize>) {
+        if !is_compressed(file) {
+            return self.add_lines(file, bytes, seen);
+        }
+        let (inflated, why) = inflate(bytes, MAX_FILE_BYTES);
+        self.add_lines(file, &inflated, seen);
+        if let Some(why) = why {
+            self.problems.push(Problem {
+                file: file.to_path_buf(),
+                line: 0,
+                kind: ProblemKind::Refused(format!(
+                    "{}: {why}; {}",
+                    file.display(),
+                    if inflated.is_empty() {
+                        "refused"
+                    } else {
+                        "the records before it are read"
+                    }
+                )),
+            });
+        }
+    }
+
+    fn add_lines(&mut self, file: &Path, bytes: &[u8], seen: &mut BTreeMap<(String, u64), usize>) {
         let mut known = crate::record::KnownTexts::new();
         let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
         // split gives a last piece after the final newline: empty for a

@@ -165,3 +165,64 @@ fn dat3m_flips_from_ptx_to_ptx_2015_are_the_allowed_sets_differences() {
     assert_eq!(report.flips.len(), expected);
     assert!(expected > 0, "the two models differ on the corpus");
 }
+
+/// `gzip -9` of `bytes`.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    w.write_all(bytes).unwrap();
+    w.finish().unwrap()
+}
+
+#[test]
+fn a_gzipped_folder_reads_as_the_plain_one_and_a_cut_one_keeps_its_whole_records() {
+    let test = litmus_text::parse(MP).unwrap();
+    let dir = scratch("gzipped");
+    for weak in 0..60 {
+        append(&dir.join("plain"), hw(&test, weak, "NVIDIA H200")).unwrap();
+    }
+    let plain = Evidence::read(&[dir.join("plain")]).unwrap();
+    assert_eq!(plain.records.len(), 60);
+    let file = std::fs::read_dir(dir.join("plain"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let packed = gzip(&std::fs::read(&file).unwrap());
+    std::fs::create_dir_all(dir.join("packed")).unwrap();
+    std::fs::write(dir.join("packed/run.jsonl.gz"), &packed).unwrap();
+    // Another extension ending in .gz is not evidence.
+    std::fs::write(dir.join("packed/notes.txt.gz"), gzip(b"not a record\n")).unwrap();
+
+    let read = Evidence::read(&[dir.join("packed")]).unwrap();
+    assert_eq!(
+        (read.files, read.problems.len()),
+        (1, 0),
+        "{:?}",
+        read.problems
+    );
+    assert_eq!(read.records, plain.records);
+    let both = Evidence::read(&[dir.join("plain"), dir.join("packed")]).unwrap();
+    assert_eq!((both.records.len(), both.duplicates), (60, 60));
+
+    let cut = dir.join("cut/run.jsonl.gz");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &packed[..packed.len() * 2 / 3]).unwrap();
+    let read = Evidence::read(std::slice::from_ref(&cut)).unwrap();
+    let n = read.records.len();
+    assert!(0 < n && n < 60, "{n} records of a file cut at two thirds");
+    assert_eq!(
+        read.records[..],
+        plain.records[..n],
+        "the first ones, whole"
+    );
+    let errors: Vec<String> = read.errors().map(|p| p.to_string()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(&format!("{}: not whole gzip data (", cut.display()))
+            && errors[0].ends_with("; the records before it are read"),
+        "{}",
+        errors[0]
+    );
+}

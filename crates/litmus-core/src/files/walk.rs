@@ -81,6 +81,29 @@ pub struct Walk {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn walk(root: &Path, ext: &str) -> Walk {
+    walk_matching(root, |path| path.extension().is_some_and(|e| e == ext))
+}
+
+/// Every regular file under `root` (at any depth) whose path `wanted`
+/// takes, or `root` itself when it is a regular file: [`walk`] for a
+/// reader whose files go by more than one extension (evidence is `.jsonl`
+/// or `.jsonl.gz`). Links, loops and what is not a file are refused as
+/// [`walk`] refuses them.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("walk-matching-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// for name in ["a.jsonl", "b.jsonl.gz", "c.gz"] {
+///     std::fs::write(dir.join(name), "").unwrap();
+/// }
+/// let found = litmus_core::files::walk_matching(&dir, |p| {
+///     let name = p.to_string_lossy();
+///     name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
+/// });
+/// assert_eq!(found.files, [dir.join("a.jsonl"), dir.join("b.jsonl.gz")]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn walk_matching(root: &Path, wanted: impl Fn(&Path) -> bool) -> Walk {
     let mut found = Walk::default();
     let io = |source| WalkError::Io {
         path: root.to_path_buf(),
@@ -136,14 +159,14 @@ pub fn walk(root: &Path, ext: &str) -> Walk {
         paths.sort();
         let mut subdirs = Vec::new();
         for path in paths {
-            let wanted = path.extension().is_some_and(|e| e == ext);
+            let asked = wanted(&path);
             let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
             let canon = match path.canonicalize() {
                 Ok(c) => c,
                 // A dangling link names nothing to read: only one that
                 // looks like what is asked for is worth a line.
                 Err(source) => {
-                    if wanted {
+                    if asked {
                         found.refused.push(WalkError::Io { path, source });
                     }
                     continue;
@@ -156,7 +179,7 @@ pub fn walk(root: &Path, ext: &str) -> Walk {
                     continue;
                 }
             };
-            if link && !canon.starts_with(&canon_root) && (meta.is_dir() || wanted) {
+            if link && !canon.starts_with(&canon_root) && (meta.is_dir() || asked) {
                 found.refused.push(WalkError::Outside {
                     path,
                     root: root.to_path_buf(),
@@ -167,7 +190,7 @@ pub fn walk(root: &Path, ext: &str) -> Walk {
                 } else {
                     found.refused.push(WalkError::Loop { path });
                 }
-            } else if !wanted {
+            } else if !asked {
                 continue;
             } else if !meta.is_file() {
                 found.refused.push(WalkError::NotRegular { path });
