@@ -11,11 +11,12 @@ use super::{EXIT_FAILED, EXIT_OK};
 
 /// join evidence folders into one
 ///
-/// Reads every evidence file (*.jsonl, at any depth) of each DIR and writes
-/// each record it holds once into one new file in OUT (created if missing):
-/// a record is its run and number, so a record found in two inputs, or
-/// already in OUT, is written once. Records keep their run and number, so the
-/// merged folder and the inputs read together still count each record once.
+/// Reads every evidence file (*.jsonl or *.jsonl.gz, at any depth) of each
+/// DIR and writes each record it holds once into one new file in OUT
+/// (created if missing): a record is its run and number, so a record found
+/// in two inputs, or already in OUT, is written once. Records keep their
+/// run and number, so the merged folder and the inputs read together still
+/// count each record once.
 /// `gate --evidence OUT` and `report --evidence OUT` then read the union.
 ///
 /// A line that is not a record is skipped and named (file and line), and so

@@ -17,8 +17,9 @@ use super::{EXIT_FAILED, EXIT_OK};
 /// judge a model against recorded hardware evidence (no GPU)
 ///
 /// Reads every evidence file (*.jsonl, written by `run --evidence`, by cargo
-/// tests with LITMUS_EVIDENCE, or by `evidence import`) under each --evidence
-/// path, and the tests in FILE|DIR (a folder: every .litmus file below it).
+/// tests with LITMUS_EVIDENCE, or by `evidence import`; or such a file
+/// gzipped, *.jsonl.gz) under each --evidence path, and the tests in
+/// FILE|DIR (a folder: every .litmus file below it).
 /// Evidence belongs to a test when its name and IR hash match, so evidence
 /// recorded before a test was edited is not used for the edited test.
 ///
