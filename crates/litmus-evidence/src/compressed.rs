@@ -1,5 +1,5 @@
-//! Evidence kept compressed: a finished file gzipped (`gzip -9 FILE`,
-//! which names it `FILE.jsonl.gz`) reads as the file it was.
+//! Evidence kept compressed: a finished file gzipped (`gzip -9
+//! NAME.jsonl`, which makes `NAME.jsonl.gz`) reads as the file it was.
 //!
 //! Why: a campaign's records repeat each test's text and knobs, and a
 //! folder of them runs to megabytes that gzip cuts about twenty-fold; a
