@@ -34,20 +34,58 @@ const CACHED_PLANS: usize = CACHED_MODULES;
 /// still compiling waits for it rather than compiling it again).
 pub(super) type Slot = Arc<OnceLock<Result<Arc<Kernels>, GpuError>>>;
 
-/// The worker's modules by PTX text, oldest first. An evicted module
-/// stays alive while a run still holds it. Its plans too ([`CACHED_PLANS`]).
-#[derive(Default)]
+/// The worker's modules by PTX text, and their plans ([`CACHED_PLANS`]).
+/// An evicted module stays alive while a run still holds it.
 pub(crate) struct Cache {
-    order: VecDeque<String>,
-    slots: HashMap<String, Slot>,
-    plans: Plans,
+    modules: Recent<Slot>,
+    plans: Recent<Arc<toolchain::Plan>>,
 }
 
-/// Plans by module text, target and toolchain, oldest first.
-#[derive(Default)]
-struct Plans {
+impl Default for Cache {
+    fn default() -> Self {
+        Cache {
+            modules: Recent::new(CACHED_MODULES),
+            plans: Recent::new(CACHED_PLANS),
+        }
+    }
+}
+
+/// Values by key, the `most` made last kept: the oldest goes first.
+struct Recent<V> {
     order: VecDeque<String>,
-    by_key: HashMap<String, Arc<toolchain::Plan>>,
+    by_key: HashMap<String, V>,
+    most: usize,
+}
+
+impl<V: Clone> Recent<V> {
+    fn new(most: usize) -> Self {
+        Recent {
+            order: VecDeque::new(),
+            by_key: HashMap::new(),
+            most,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<V> {
+        self.by_key.get(key).cloned()
+    }
+
+    /// `key`'s value, `make`'s when it has none yet, and whether it is
+    /// new.
+    fn get_or_insert_with(&mut self, key: &str, make: impl FnOnce() -> V) -> (V, bool) {
+        if let Some(v) = self.get(key) {
+            return (v, false);
+        }
+        if self.order.len() == self.most {
+            if let Some(old) = self.order.pop_front() {
+                self.by_key.remove(&old);
+            }
+        }
+        let v = make();
+        self.order.push_back(key.to_string());
+        self.by_key.insert(key.to_string(), v.clone());
+        (v, true)
+    }
 }
 
 /// `ptx`'s plan under `knobs` on `ctx`'s device, planned once while it is
@@ -63,39 +101,19 @@ pub(super) fn planned(
     // worker's own.
     let key = format!("{ptx}\n// {:?} {:?}", knobs.ptx_target, knobs.ptxas);
     let lock = || cache.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(plan) = lock().plans.by_key.get(&key) {
-        return Ok(plan.clone());
+    if let Some(plan) = lock().plans.get(&key) {
+        return Ok(plan);
     }
+    // Planned without the lock held: a plan another thread made meanwhile
+    // is the one kept.
     let plan = Arc::new(toolchain::plan(ctx, ptx, knobs)?);
-    let mut cache = lock();
-    let plans = &mut cache.plans;
-    if !plans.by_key.contains_key(&key) {
-        if plans.order.len() == CACHED_PLANS {
-            if let Some(old) = plans.order.pop_front() {
-                plans.by_key.remove(&old);
-            }
-        }
-        plans.order.push_back(key.clone());
-        plans.by_key.insert(key, plan.clone());
-    }
-    Ok(plan)
+    Ok(lock().plans.get_or_insert_with(&key, || plan).0)
 }
 
 impl Cache {
     /// The slot of `ptx`, and whether it is new.
     pub(super) fn slot(&mut self, ptx: &str) -> (Slot, bool) {
-        if let Some(slot) = self.slots.get(ptx) {
-            return (slot.clone(), false);
-        }
-        if self.order.len() == CACHED_MODULES {
-            if let Some(old) = self.order.pop_front() {
-                self.slots.remove(&old);
-            }
-        }
-        let slot = Slot::default();
-        self.order.push_back(ptx.to_string());
-        self.slots.insert(ptx.to_string(), slot.clone());
-        (slot, true)
+        self.modules.get_or_insert_with(ptx, Slot::default)
     }
 }
 
@@ -136,5 +154,26 @@ mod tests {
         let another = planned(&ctx, &cache, &other, &knobs).unwrap();
         assert!(!Arc::ptr_eq(&first, &another));
         assert_eq!(cache.lock().unwrap().plans.order.len(), 2);
+    }
+
+    /// The worker's modules and plans are kept while among the most
+    /// recent: the oldest goes first, and a value asked for again is the
+    /// one kept, not made again.
+    #[test]
+    fn the_oldest_goes_first_and_a_kept_value_is_not_made_again() {
+        let mut kept = Recent::new(2);
+        assert_eq!(kept.get_or_insert_with("a", || 1), (1, true));
+        assert_eq!(kept.get_or_insert_with("b", || 2), (2, true));
+        assert_eq!(kept.get_or_insert_with("a", || 9), (1, false));
+        assert_eq!(kept.get_or_insert_with("c", || 3), (3, true));
+        assert_eq!(
+            (kept.get("a"), kept.get("b"), kept.get("c")),
+            (None, Some(2), Some(3))
+        );
+        let mut cache = Cache::default();
+        let (first, new) = cache.slot("module");
+        assert!(new);
+        let (again, new) = cache.slot("module");
+        assert!(!new && Arc::ptr_eq(&first, &again));
     }
 }
