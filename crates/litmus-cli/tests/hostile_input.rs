@@ -89,6 +89,16 @@ fn evidence_folder(dir: &Path) -> PathBuf {
     ev
 }
 
+/// The one file of an [`evidence_folder`].
+fn record_file(ev: &Path) -> PathBuf {
+    std::fs::read_dir(ev)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
@@ -175,12 +185,7 @@ fn a_record_of_150_threads_is_one_failure_of_the_gate_not_an_abort() {
 fn no_output_overwrites_an_input() {
     let dir = scratch("hostile-clobber");
     let ev = evidence_folder(&dir);
-    let record = std::fs::read_dir(&ev)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let record = record_file(&ev);
     let before = std::fs::read(&record).unwrap();
     let trials: Vec<Vec<std::ffi::OsString>> = vec![
         vec![
@@ -946,12 +951,7 @@ fn check_and_explain_end_a_search_that_would_take_minutes_in_one_line() {
 fn gzipped_evidence_is_read_and_gzip_that_is_not_whole_is_refused_in_one_line() {
     let dir = scratch("hostile-gzip");
     let ev = evidence_folder(&dir);
-    let file = std::fs::read_dir(&ev)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let file = record_file(&ev);
     let zipped = Command::new("gzip").arg("-9").arg(&file).status().unwrap();
     assert!(zipped.success());
     let gz = PathBuf::from(format!("{}.gz", file.display()));
