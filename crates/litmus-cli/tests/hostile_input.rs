@@ -103,6 +103,15 @@ fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
 
+/// `gate --model ptx --evidence EV`, run [`within_limit`]: its exit code
+/// and its output, stdout then stderr.
+fn gate_ptx(ev: &Path) -> (i32, String) {
+    let mut cmd = bin();
+    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(ev);
+    let o = within_limit(cmd);
+    (code(&o), format!("{}{}", stdout(&o), stderr(&o)))
+}
+
 #[test]
 fn a_test_of_250_threads_is_refused_in_one_line() {
     let dir = scratch("hostile-250");
@@ -463,11 +472,8 @@ fn devices_fifos_and_links_out_of_an_evidence_folder_are_refused() {
     let fifo = ev.join("p.jsonl");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
-    let mut cmd = bin();
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 1, "{all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 1, "{all}");
     assert!(all.contains("p.jsonl: not a regular file"), "{all}");
     assert!(all.contains("z.jsonl: a symbolic link out of"), "{all}");
     assert!(all.contains("out: a symbolic link out of"), "{all}");
@@ -522,11 +528,8 @@ fn control_characters_in_names_are_printed_escaped() {
     let ev = dir.join("ev");
     let mut w = Writer::create(&ev).unwrap();
     w.append(record_of(&src, &[(vec![1, 0], 3)])).unwrap();
-    let mut cmd = bin();
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 1, "the weak outcome is forbidden: {all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 1, "the weak outcome is forbidden: {all}");
     assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
     assert!(all.contains(r"MP\u{1b}[2J"), "{all}");
 }
@@ -805,11 +808,8 @@ fn records_that_contradict_their_test_are_refused_by_file_and_line() {
         .map(|v| v.to_string())
         .collect();
     let bad = write(&ev, "bad.jsonl", &(lines.join("\n") + "\n"));
-    let mut cmd = bin();
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 1, "{all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 1, "{all}");
     let at = |line: usize| format!("{}:{line}: corrupt record: ", bad.display());
     assert!(
         all.contains(&format!(
@@ -903,12 +903,9 @@ fn a_record_the_model_cannot_decide_in_time_is_one_failure_of_the_gate() {
     let slow = ten_writers_and_readers();
     let mut w = Writer::create(&ev).unwrap();
     w.append(record_of(&slow, &[(vec![0], 3)])).unwrap();
-    let mut cmd = bin();
     // The gate's default bound: 5 s.
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 1, "{all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 1, "{all}");
     assert_eq!(
         all.matches("budget exceeded: max_time = 5s").count(),
         1,
@@ -955,21 +952,15 @@ fn gzipped_evidence_is_read_and_gzip_that_is_not_whole_is_refused_in_one_line() 
     let zipped = Command::new("gzip").arg("-9").arg(&file).status().unwrap();
     assert!(zipped.success());
     let gz = PathBuf::from(format!("{}.gz", file.display()));
-    let mut cmd = bin();
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 0, "{all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 0, "{all}");
     assert!(all.contains(" 1 records"), "{all}");
 
     let bytes = std::fs::read(&gz).unwrap();
     std::fs::write(&gz, &bytes[..bytes.len() / 2]).unwrap();
     let text = write(&ev, "text.jsonl.gz", "{\"not\": \"gzip\"}\n");
-    let mut cmd = bin();
-    cmd.args(["gate", "--model", "ptx", "--evidence"]).arg(&ev);
-    let o = within_limit(cmd);
-    let all = format!("{}{}", stdout(&o), stderr(&o));
-    assert_eq!(code(&o), 1, "{all}");
+    let (exit, all) = gate_ptx(&ev);
+    assert_eq!(exit, 1, "{all}");
     for path in [&gz, &text] {
         let line = format!("error: {}: not whole gzip data (", path.display());
         assert_eq!(all.matches(&line).count(), 1, "{line}\n{all}");
